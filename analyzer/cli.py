@@ -1,0 +1,135 @@
+"""`clix`: the command-line front door.
+
+Heavy imports (matplotlib, pandas) stay inside the commands that need them, so `clix --help`
+starts fast. Every user mistake ends in a one-line message and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from analyzer.errors import ClixError
+from analyzer.library import default_roster_dir, load_checked, load_for_check
+
+app = typer.Typer(
+    help="clix: Monte Carlo army-building and balance analyzer for HorrorClix.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+roster_app = typer.Typer(
+    help="Check and inspect roster files (figures, plot twists, victims, maps, armies).", no_args_is_help=True
+)
+map_app = typer.Typer(help="Inspect maps.", no_args_is_help=True)
+app.add_typer(roster_app, name="roster")
+app.add_typer(map_app, name="map")
+
+console = Console(highlight=False, soft_wrap=True)
+RostersOption = Annotated[
+    Path | None,
+    typer.Option("--rosters", help="Roster library to resolve names against (default: ./rosters, or $CLIX_ROSTERS)."),
+]
+
+
+@roster_app.command("check")
+def roster_check(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Files or directories to check (default: the whole roster library)."),
+    ] = None,
+    rosters: RostersOption = None,
+) -> None:
+    """Validate roster files and army legality; print every problem, one line each (exit 2 if any)."""
+    library = rosters or default_roster_dir()
+    targets = paths or [library]
+    roster, problems, checked = load_for_check(targets, library)
+    for problem in problems:
+        console.print(str(problem), markup=False, soft_wrap=True)
+    counts = (
+        f"{len(roster.figures)} figures, {len(roster.plot_twists)} plot twists, {len(roster.victims)} victim "
+        f"archetypes, {len(roster.maps)} maps, {len(roster.armies)} armies"
+    )
+    if problems:
+        console.print(f"{len(problems)} problem(s) in {checked} file(s) checked ({counts} loaded)", markup=False)
+        raise typer.Exit(2)
+    console.print(f"ok: {checked} file(s) valid ({counts})", markup=False)
+
+
+@roster_app.command("list")
+def roster_list(
+    what: Annotated[
+        str, typer.Argument(help="figures, plot-twists, victims, maps or armies (default: figures).")
+    ] = "figures",
+    rosters: RostersOption = None,
+) -> None:
+    """List the names in the roster library."""
+    from analyzer import views
+
+    roster = load_checked(rosters or default_roster_dir())
+    console.print(views.listing(roster, what))
+
+
+@roster_app.command("show")
+def roster_show(
+    figure: Annotated[str, typer.Argument(help="Figure id, e.g. countess-vey-v (see `clix roster list`).")],
+    rosters: RostersOption = None,
+) -> None:
+    """Show a figure: its base data, card sides with powers, and the dial as a table."""
+    from analyzer import views
+
+    roster = load_checked(rosters or default_roster_dir())
+    for renderable in views.figure_view(roster, figure):
+        console.print(renderable)
+
+
+@map_app.command("show")
+def map_show(
+    map_name: Annotated[str, typer.Argument(metavar="MAP", help="Map id (see `clix roster list maps`) or a map file.")],
+    png: Annotated[Path | None, typer.Option("--png", help="Also draw the map to this PNG file.")] = None,
+    rosters: RostersOption = None,
+) -> None:
+    """Draw a map as text (terrain, walls, starting areas, victim spaces); optionally as a PNG."""
+    from analyzer import views
+
+    roster = load_checked(rosters or default_roster_dir())
+    game_map = views.find_map(roster, map_name)
+    console.print(views.map_text(game_map), markup=False)
+    if png is not None:
+        from analyzer.mapdraw import draw_map_png
+
+        draw_map_png(game_map, png)
+        console.print(f"wrote {png}", markup=False)
+
+
+def main() -> None:
+    """Entry point of the `clix` script: run the app, turning user mistakes into one-line errors."""
+    try:
+        code = app(standalone_mode=False)
+    except ClixError as exc:
+        Console(stderr=True, highlight=False).print(f"clix: error: {exc}", markup=False, soft_wrap=True)
+        sys.exit(2)
+    except (typer.Exit, SystemExit) as exc:
+        code = exc.exit_code if isinstance(exc, typer.Exit) else exc.code
+        sys.exit(code)
+    except KeyboardInterrupt:
+        Console(stderr=True).print("clix: interrupted", markup=False)
+        sys.exit(130)
+    except Exception as exc:  # click usage errors
+        import click
+
+        if isinstance(exc, click.exceptions.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        if isinstance(exc, click.exceptions.Abort):
+            sys.exit(130)
+        raise
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()
