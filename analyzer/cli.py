@@ -109,26 +109,10 @@ def map_show(
 def main() -> None:
     """Entry point of the `clix` script: run the app, turning user mistakes into one-line errors."""
     try:
-        code = app(standalone_mode=False)
+        app()
     except ClixError as exc:
-        Console(stderr=True, highlight=False).print(f"clix: error: {exc}", markup=False, soft_wrap=True)
+        Console(stderr=True, highlight=False, soft_wrap=True).print(f"clix: error: {exc}", markup=False)
         sys.exit(2)
-    except (typer.Exit, SystemExit) as exc:
-        code = exc.exit_code if isinstance(exc, typer.Exit) else exc.code
-        sys.exit(code)
-    except KeyboardInterrupt:
-        Console(stderr=True).print("clix: interrupted", markup=False)
-        sys.exit(130)
-    except Exception as exc:  # click usage errors
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        if isinstance(exc, click.exceptions.Abort):
-            sys.exit(130)
-        raise
-    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":
