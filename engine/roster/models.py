@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from engine.registry import ABILITIES, PLOT_EFFECTS, POWERS, check_params
-from engine.registry.plot_effects import WINDOWS
+from engine.registry.plot_effects import WINDOWS, card_problems
 from engine.roster.dial import COLOURS, SLOTS, Click, parse_click
 from engine.roster.problems import did_you_mean
 
@@ -317,6 +317,8 @@ class PlotTwist(Strict):
             raise ValueError("a ticking clock is played only in its owner's preview phase: windows: [preview]")
         if self.kind == "subplot" and self.windows != ["setup"]:
             raise ValueError("a subplot is revealed at setup: windows: [setup]")
+        problems = card_problems(self.kind, list(self.windows), self.effect.name, self.effect.params)
+        raise_all([("effect", message) for message in problems])
         return self
 
 

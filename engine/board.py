@@ -1,0 +1,124 @@
+"""Board geometry shared by the rules engine and the map drawings: walls as blocked edges, portal sites.
+
+A map's walls come in two spellings (`engine.roster.models.MapLayout`): `walls`, one edge of one space
+(`{at: [x, y], side: north}`), and `wall_lines`, runs along grid lines (`[x1, y1, x2, y2]` in grid points,
+0..width by 0..height). Both become the same thing here: an `Edge`, the sorted pair of the two spaces the
+wall separates. A wall on the map border pairs its space with the off-map space beyond it (like `(-1, 3)`),
+so every wall is kept, even those that can block nothing. Spaces are `(x, y)`, x from the left, y from the
+top (HC-TERRAIN-12: a wall has all the effects of blocking terrain along that edge).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.roster.models import MapLayout
+
+Space = tuple[int, int]
+Edge = tuple[Space, Space]
+
+STEPS: dict[str, Space] = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}
+"""The step from a space to its neighbour across each side."""
+
+
+def edge(a: Space, b: Space) -> Edge:
+    """The edge between two orthogonally adjacent spaces, as a sorted pair (so `edge(a, b) == edge(b, a)`)."""
+    if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
+        raise ValueError(f"spaces {a} and {b} do not share an edge")
+    return (a, b) if a <= b else (b, a)
+
+
+def side_edge(at: Space, side: str) -> Edge:
+    """The edge on one side (north, south, east, west) of a space."""
+    dx, dy = STEPS[side]
+    return edge(at, (at[0] + dx, at[1] + dy))
+
+
+def line_edges(x1: int, y1: int, x2: int, y2: int) -> list[Edge]:
+    """The edges a straight wall line covers, from grid point (x1, y1) to (x2, y2).
+
+    A horizontal line at grid y = Y runs between rows Y-1 and Y; a vertical line at grid x = X between
+    columns X-1 and X. A zero-length line covers nothing.
+    """
+    if y1 == y2:
+        return [edge((x, y1 - 1), (x, y1)) for x in range(min(x1, x2), max(x1, x2))]
+    if x1 == x2:
+        return [edge((x1 - 1, y), (x1, y)) for y in range(min(y1, y2), max(y1, y2))]
+    raise ValueError(f"wall line {[x1, y1, x2, y2]} is not straight")
+
+
+def wall_edges(layout: MapLayout) -> set[Edge]:
+    """Every wall of the map (its `walls` and `wall_lines`) as the set of edges it blocks."""
+    edges = {side_edge(wall.at, wall.side) for wall in layout.walls}
+    for line in layout.wall_lines:
+        edges.update(line_edges(*line))
+    return edges
+
+
+def is_indoor(layout: MapLayout, x: int, y: int) -> bool:
+    """Whether a space is indoors: anywhere on an indoor map, inside an `indoor` rectangle otherwise (HC-TERRAIN-24)."""
+    if layout.kind == "indoor":
+        return True
+    return any(x1 <= x <= x2 and y1 <= y <= y2 for x1, y1, x2, y2 in layout.indoor)
+
+
+def starting_zone(layout: MapLayout) -> set[Space]:
+    """Spaces in a starting area or next to one (8 neighbours, walls ignored): no objects go there (HC-SETUP-06)."""
+    zone: set[Space] = set()
+    for spaces in layout.starting_areas().values():
+        for x, y in spaces:
+            zone.update((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if layout.inside(x + dx, y + dy))
+    return zone
+
+
+def portal_sites(layout: MapLayout, walls: Iterable[Edge] | None = None) -> list[tuple[Space, str]]:
+    """Where a portal fits the board's shape (HC-SETUP-13): `(space, side)` with the doorway on that side.
+
+    The reading: the portal stands on a clear space, its doorway edge is not already a wall and leads to a
+    space on the map that is not blocking, and both ends of the doorway edge are anchored: a wall meets that
+    grid point (running on along the same line, or at a right angle), or the space beside the portal at that
+    end is blocking terrain (the portal fills the gap between two blocking spaces). So a one-space gap in a
+    wall line gives two sites (one on each side of the gap), a clear space between two blocking spaces gives
+    a site on each open side, and a one-space-wide corridor between walls gives sites across it. Setup also keeps
+    objects out of starting areas and their neighbours (`starting_zone`) and off spaces holding other
+    objects; this does not check those.
+    """
+    blocked = set(wall_edges(layout) if walls is None else walls)
+
+    def blocking(x: int, y: int) -> bool:
+        return layout.inside(x, y) and layout.terrain(x, y) == "blocking"
+
+    sites: list[tuple[Space, str]] = []
+    for y in range(layout.height):
+        for x in range(layout.width):
+            if layout.terrain(x, y) != "clear":
+                continue
+            for side, (dx, dy) in STEPS.items():
+                tx, ty = x + dx, y + dy
+                if not layout.inside(tx, ty) or blocking(tx, ty) or edge((x, y), (tx, ty)) in blocked:
+                    continue
+                px, py = -dy, dx  # along the doorway's grid line
+                closed = all(
+                    blocking(x + s * px, y + s * py)
+                    or edge((x + s * px, y + s * py), (tx + s * px, ty + s * py)) in blocked
+                    or edge((x, y), (x + s * px, y + s * py)) in blocked
+                    or edge((tx, ty), (tx + s * px, ty + s * py)) in blocked
+                    for s in (-1, 1)
+                )
+                if closed:
+                    sites.append(((x, y), side))
+    return sites
+
+
+__all__ = [
+    "STEPS",
+    "Edge",
+    "Space",
+    "edge",
+    "is_indoor",
+    "line_edges",
+    "portal_sites",
+    "side_edge",
+    "starting_zone",
+    "wall_edges",
+]
