@@ -26,8 +26,12 @@ roster_app = typer.Typer(
     help="Check and inspect roster files (figures, plot twists, victims, maps, armies).", no_args_is_help=True
 )
 map_app = typer.Typer(help="Inspect maps.", no_args_is_help=True)
+scenario_app = typer.Typer(
+    help="Run rules scenarios: a board, forced dice, steps and the expected outcome.", no_args_is_help=True
+)
 app.add_typer(roster_app, name="roster")
 app.add_typer(map_app, name="map")
+app.add_typer(scenario_app, name="scenario")
 
 console = Console(highlight=False, soft_wrap=True)
 RostersOption = Annotated[
@@ -104,6 +108,22 @@ def map_show(
 
         draw_map_png(game_map, png)
         console.print(f"wrote {png}", markup=False)
+
+
+@scenario_app.command("run")
+def scenario_run(
+    paths: Annotated[list[Path], typer.Argument(help="Scenario files, or directories (every *.yaml below them).")],
+    rosters: RostersOption = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also print each scenario's event log.")] = False,
+) -> None:
+    """Run scenario files: one line per scenario (PASS/FAIL with every expectation that differed).
+
+    Exit 0 if all pass, 1 if any fails, 2 if a file is not a valid scenario. The format is
+    described in shared/scenario-format.md.
+    """
+    from analyzer.scenarios import run_paths
+
+    raise typer.Exit(run_paths(paths, rosters or default_roster_dir(), verbose, console))
 
 
 def main() -> None:

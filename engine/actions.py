@@ -1,0 +1,75 @@
+"""The decisions a player can make in play, as small frozen records.
+
+Monsters and victims are named by uid, spaces by index (`Geometry.index`). The rules module checks
+(`why_not`), lists (`legal_actions`) and performs (`apply`) them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move action along `path` (the spaces entered); `fly` changes flight mode first (HC-MOVE-10)."""
+
+    monster: int
+    path: tuple[int, ...]
+    fly: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Frenzy:
+    """A blooded monster's move, then a free close attack on `target` (None: no attack) (HC-SLAY-07)."""
+
+    monster: int
+    path: tuple[int, ...]
+    target: int | None
+    fly: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """A close combat action against an adjacent opposing monster (HC-COMBAT-14)."""
+
+    monster: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Ranged:
+    """A ranged combat action; `split` divides the damage among targets as (uid, amount) pairs."""
+
+    monster: int
+    targets: tuple[int, ...]
+    split: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Smash:
+    """A close attack on the portal or tombstone at `at` (HC-TERRAIN-16, -18)."""
+
+    monster: int
+    at: int
+
+
+@dataclass(frozen=True, slots=True)
+class MoveVictim:
+    """The suspense phase: the active player moves one victim along `path` (HC-VICTIM-03)."""
+
+    victim: int
+    path: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SkipSuspense:
+    """The suspense phase: choose no victim."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn:
+    """End the hunting phase; the hourglass phase runs and the next player's turn begins."""
+
+
+Action = Move | Frenzy | Close | Ranged | Smash | MoveVictim | SkipSuspense | EndTurn
+MONSTER_ACTIONS = (Move, Frenzy, Close, Ranged, Smash)

@@ -1,0 +1,229 @@
+"""Combat: attack rolls, hits, damage layers, kills, healing and line of fire (HC-COMBAT, HC-VALUE)."""
+
+from __future__ import annotations
+
+from engine import effects
+from engine.geometry import HINDERING
+from engine.state import HOVERING, SOARING, GameState, Monster
+
+SMASH_TARGET = 13  # HC-TERRAIN-16, HC-TERRAIN-18
+
+
+def roll_2d6(state: GameState) -> tuple[int, int]:
+    return state.dice.d6(), state.dice.d6()
+
+
+def neighbours(state: GameState, pos: int) -> tuple[int, ...] | list[int]:
+    """Adjacent spaces, leaving out those across a portal's doorway (a doorway with pieces on both
+    sides is closed, and a closed doorway is blocking: HC-TERRAIN-28)."""
+    found = state.geometry.neighbours[pos]
+    portals = [o for o in state.objects if o.kind == "portal" and o.alive and pos in (o.pos, o.across)]
+    if not portals:
+        return found
+    across = {o.across if o.pos == pos else o.pos for o in portals}
+    return [n for n in found if n not in across]
+
+
+def adjacent(state: GameState, a: int, b: int) -> bool:
+    return b in neighbours(state, a)
+
+
+def engaged(state: GameState, monster: Monster) -> list[Monster]:
+    """Opposing monsters adjacent at the same elevation (HC-COMBAT-15, HC-MOVE-22 as decided)."""
+    near = neighbours(state, monster.pos)
+    soaring = monster.flight == SOARING
+    return [
+        m
+        for m in state.monsters
+        if m.alive and m.pos in near and (m.flight == SOARING) == soaring and state.opposing(monster, m)
+    ]
+
+
+def line_of_fire(state: GameState, attacker: Monster, target: Monster) -> tuple[bool, bool, str]:
+    """(clear, hindering modifier applies, why blocked) for a ranged attack (HC-COMBAT-18..21)."""
+    geo = state.geometry
+    ray = geo.ray(attacker.pos, target.pos)
+    if attacker.soaring or target.soaring:
+        # HC-COMBAT-20: only soaring monsters block lines to or from a soaring monster; terrain,
+        # grounded monsters and victims do not. Hindering counts only in a grounded target's own space.
+        blockers = {m.pos for m in state.monsters if m.alive and m.soaring and m is not attacker and m is not target}
+        if any(c in blockers for c in ray.cells) or any(a in blockers and b in blockers for a, b in ray.corners):
+            return False, False, "a soaring monster blocks the line of fire (HC-COMBAT-20)"
+        return True, not target.soaring and geo.terrain[target.pos] == HINDERING, ""
+    if ray.walled:
+        return False, False, "a wall blocks the line of fire (HC-TERRAIN-12)"
+    if ray.blocked_by_terrain:
+        return False, False, "blocking terrain blocks the line of fire (HC-TERRAIN-10, -11)"
+    pieces = {m.pos for m in state.monsters if m.alive and not m.soaring and m is not attacker and m is not target}
+    pieces.update(v.pos for v in state.victims if v.state == "on_map")
+    if any(c in pieces for c in ray.cells):
+        return False, False, "a monster or victim blocks the line of fire (HC-COMBAT-18)"
+    if any(a in pieces and b in pieces for a, b in ray.corners):
+        return False, False, "the line passes between two adjacent pieces (HC-COMBAT-19)"
+    if any(p in pieces for p in ray.blocking_corner_partners):
+        return False, False, "the line passes between blocking terrain and a piece (HC-TERRAIN-11)"
+    for obj in state.objects:
+        if not obj.alive:
+            continue
+        if obj.kind == "portal":
+            edge = (min(obj.pos, obj.across), max(obj.pos, obj.across))
+            if edge in ray.edges and portal_closed(state, obj.pos, obj.across):
+                return False, False, "a closed portal blocks the line of fire (HC-TERRAIN-15)"
+        elif obj.pos in ray.cells and adjacent(state, obj.pos, target.pos):
+            return False, False, f"the {obj.kind} next to the target blocks the line of fire (HC-TERRAIN-17, -32)"
+    hindering = ray.hindering or any(p in pieces for p in ray.hindering_corner_partners)
+    return True, hindering, ""
+
+
+def portal_closed(state: GameState, a: int, b: int) -> bool:
+    """A portal is closed while a monster or victim occupies either doorway space (HC-TERRAIN-14, -26)."""
+    return any(m.alive and m.pos in (a, b) for m in state.monsters) or any(
+        v.state == "on_map" and v.pos in (a, b) for v in state.victims
+    )
+
+
+def attack(
+    state: GameState, attacker: Monster, targets: list[Monster], kind: str, split: dict[int, int] | None = None
+) -> None:
+    """Resolve one attack roll against one or more targets (HC-COMBAT-04, -12, -13, -22, -23).
+
+    `kind` is close, frenzy or ranged. `split` divides the damage among ranged targets by uid.
+    """
+    d1, d2 = roll_2d6(state)
+    critical_hit = d1 == 6 and d2 == 6
+    critical_miss = d1 == 1 and d2 == 1
+    hits: list[Monster] = []
+    for target in targets:
+        value = attacker.attack + effects.rule_of_three(
+            effects.attack_modifiers(state, attacker, target, kind)
+            + (2 if kind == "ranged" and target.soaring and not attacker.soaring else 0)  # HC-COMBAT-25
+        )
+        hindering = False
+        if kind == "ranged":
+            hindering = line_of_fire(state, attacker, target)[1]
+        defense = target.defense + effects.rule_of_three(
+            effects.defense_modifiers(state, attacker, target, kind) + (1 if hindering else 0)  # HC-TERRAIN-06
+        )
+        hit = critical_hit or (not critical_miss and d1 + d2 + max(0, value) >= max(0, defense))
+        state.emit(
+            "attack",
+            attacker=attacker.label,
+            target=target.label,
+            kind=kind,
+            dice=(d1, d2),
+            attack=max(0, value),
+            defense=max(0, defense),
+            hit=hit,
+        )
+        if hit:
+            hits.append(target)
+    if critical_hit:
+        state.emit("critical_hit", attacker=attacker.label)
+    if critical_miss:
+        state.emit("critical_miss", attacker=attacker.label)
+        take_damage(state, attacker, 1, source=None, unpreventable=True)  # HC-COMBAT-12
+    if not hits:
+        return
+    base = 1 if kind == "frenzy" else attacker.damage  # HC-SLAY-08: frenzy damage becomes 1
+    shares = _shares(hits, base, split)
+    for target in hits:
+        value = effects.damage_value(state, attacker, target, kind, shares[target.uid])
+        dealt = value + (1 if critical_hit else 0)  # HC-COMBAT-13
+        if not target.alive:
+            continue
+        taken = deal_damage(state, target, dealt, source=attacker)
+        if kind == "ranged" and target.soaring and not attacker.soaring and taken > 0 and target.alive:
+            take_damage(state, target, 1, source=attacker, unpreventable=True)  # HC-COMBAT-25
+            target.flight = HOVERING
+            state.emit("knocked_to_hovering", monster=target.label)
+        if taken > 0 and attacker.alive:
+            effects.fire(state, attacker, "hit", target, kind, taken)
+
+
+def _shares(hits: list[Monster], damage: int, split: dict[int, int] | None) -> dict[int, int]:
+    """Damage per hit target. Shares named for targets that missed go to the first hit target
+    (docs/rulings.md, HC-COMBAT-23); with no split all damage goes to the first hit target."""
+    shares = {t.uid: 0 for t in hits}
+    if not split:
+        shares[hits[0].uid] = damage
+        return shares
+    for uid, amount in split.items():
+        shares[uid if uid in shares else hits[0].uid] += amount
+    return shares
+
+
+def deal_damage(
+    state: GameState, target: Monster, amount: int, source: Monster | None, penetrating: bool = False
+) -> int:
+    """Damage dealt, reduced by the target's reducers unless penetrating (HC-COMBAT-27, -29); returns taken."""
+    if not penetrating:
+        amount -= effects.damage_reduction(state, target, amount)
+    return take_damage(state, target, max(0, amount), source)
+
+
+def take_damage(
+    state: GameState, target: Monster, amount: int, source: Monster | None, unpreventable: bool = False
+) -> int:
+    """Click the dial once per point taken; three skulls kill (HC-COMBAT-05, -11)."""
+    taken = 0
+    for _ in range(amount):
+        if not target.alive:
+            break
+        target.click += 1
+        target.damage_taken += 1
+        taken += 1
+        if target.minion or target.stats.killed[target.click]:
+            kill(state, target, source)
+    if taken:
+        state.emit(
+            "damage",
+            monster=target.label,
+            amount=taken,
+            unpreventable=unpreventable,
+            by=source.label if source else None,
+        )
+    return taken
+
+
+def kill(state: GameState, monster: Monster, killer: Monster | None) -> None:
+    """Remove a killed monster and the victims on its card; score its points (HC-END-04, -05, -14)."""
+    monster.alive = False
+    for victim in state.victims:
+        if victim.uid in monster.victims:
+            victim.state = "removed"
+    points = 0
+    scorer = None
+    if killer is not None and not state.in_hourglass_phase and state.opposing(killer, monster):
+        scorer = killer.controller
+        points = 0 if monster.minion else monster.stats.points  # HC-SPECIAL-06 OPEN: minions score 0
+        state.vp[scorer]["kills"] += points
+    state.emit("killed", monster=monster.label, by=killer.label if killer else None, player=scorer, vp=points)
+    if killer is not None and killer.alive:
+        effects.fire(state, killer, "kill", monster)
+
+
+def heal(state: GameState, monster: Monster, amount: int) -> int:
+    """Heal up to `amount` clicks, never past the starting line nor back over skulls (HC-COMBAT-10)."""
+    floor = monster.start_line
+    for index in range(monster.click - 1, -1, -1):
+        if monster.stats.killed[index]:
+            floor = max(floor, index + 1)
+            break
+    healed = max(0, min(amount, monster.click - floor))
+    monster.click -= healed
+    monster.damage_taken -= healed
+    if healed:
+        state.emit("healed", monster=monster.label, amount=healed)
+    return healed
+
+
+def smash(state: GameState, attacker: Monster, obj_label: str) -> bool:
+    """Attack a portal or tombstone: a total of 13 or more smashes it (HC-TERRAIN-16, -18; crits per rulings)."""
+    d1, d2 = roll_2d6(state)
+    total = d1 + d2 + attacker.attack
+    smashed = (d1 == 6 and d2 == 6) or (not (d1 == 1 and d2 == 1) and total >= SMASH_TARGET)
+    state.emit("smash", attacker=attacker.label, target=obj_label, dice=(d1, d2), total=total, smashed=smashed)
+    if d1 == 1 and d2 == 1:
+        state.emit("critical_miss", attacker=attacker.label)
+        take_damage(state, attacker, 1, source=None, unpreventable=True)
+    return smashed

@@ -1,0 +1,48 @@
+"""Dice: every roll of a game goes through one of these, so a game replays from its seed (or forced dice)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+import numpy as np
+
+
+class DiceExhausted(Exception):
+    """A forced-dice game asked for more dice than were listed."""
+
+
+class Dice:
+    """d6 rolls drawn from one seeded `numpy.random.Generator`, fetched in batches for speed."""
+
+    BATCH = 256
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self._buffer: list[int] = []
+        self.rolled = 0
+
+    def d6(self) -> int:
+        if not self._buffer:
+            self._buffer = self.rng.integers(1, 7, size=self.BATCH).tolist()
+            self._buffer.reverse()
+        self.rolled += 1
+        return self._buffer.pop()
+
+
+class ForcedDice(Dice):
+    """Dice that return a listed sequence (scenario files, tests); asking for one more is an error."""
+
+    def __init__(self, results: Iterable[int]) -> None:
+        self.queue = deque(int(r) for r in results)
+        self.rolled = 0
+
+    def d6(self) -> int:
+        if not self.queue:
+            raise DiceExhausted(f"the engine asked for die #{self.rolled + 1} but only {self.rolled} were listed")
+        self.rolled += 1
+        return self.queue.popleft()
+
+    @property
+    def left(self) -> int:
+        return len(self.queue)

@@ -1,0 +1,247 @@
+"""Movement: which spaces a monster may move through and end in, by the rules of HC-MOVE and HC-TERRAIN.
+
+One step rule (`MoveContext.step`) serves both checking a given path (`check_path`, for scenario
+steps and "why not") and listing every destination (`destinations`, for the legal actions), so the
+two cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.geometry import BLOCKING, HINDERING, WATER
+from engine.state import SOARING, GameState, Monster
+
+INF = 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The outcome of one step: allowed or not (with the reason), and whether the move must end there."""
+
+    allowed: bool
+    must_stop: bool = False
+    reason: str = ""
+
+
+class MoveContext:
+    """Everything one move needs to know, gathered once before the monster starts moving."""
+
+    def __init__(self, state: GameState, monster: Monster, broke_away: Iterable[int] = (), flight: int | None = None):
+        self.state = state
+        self.geo = geo = state.geometry
+        self.monster = monster
+        self.flight = monster.flight if flight is None else flight
+        abilities = monster.abilities
+        self.ghost = "Ghost" in abilities
+        self.leap = "Leap/Climb" in abilities
+        self.flying = monster.stats.speed_mode == "wing"
+        self.soaring = self.flying and self.flight == SOARING
+        self.hovering = self.flying and not self.soaring
+        self.swimming = monster.stats.speed_mode == "fin"
+        # HC-MOVE-18 / HC-CARD-10: "ignores monsters" treats them as not there (no stop, pass through).
+        self.ignores_monsters = self.flying or self.ghost or self.leap
+        self.ignores_hindering = self.flying or self.ghost or self.leap
+        broke = set(broke_away)
+        self.friendly: set[int] = set()
+        self.opposing: set[int] = set()
+        self.stop_spaces: set[int] = set()
+        for other in state.monsters:
+            if not other.alive or other is monster:
+                continue
+            if state.opposing(monster, other):
+                self.opposing.add(other.pos)
+                if other.uid not in broke and engages(self.flight, other):
+                    self.stop_spaces.update(geo.neighbours[other.pos])  # HC-MOVE-04, HC-MOVE-07
+            else:
+                self.friendly.add(other.pos)
+        self.victims = {v.pos for v in state.victims if v.state == "on_map"}
+        self.objects = {o.pos for o in state.objects if o.alive and o.kind != "portal"}
+        self.doorways = {
+            (min(o.pos, o.across), max(o.pos, o.across)): o for o in state.objects if o.alive and o.kind == "portal"
+        }
+
+    def hindering_like(self, space: int) -> bool:
+        """Terrain that stops this monster on entry and halves its speed (HC-TERRAIN-03/-04/-09, HC-MOVE-13)."""
+        if self.ignores_hindering:
+            return False
+        terrain = self.geo.terrain[space]
+        return terrain == HINDERING or (terrain == WATER and not self.swimming)
+
+    def can_cross_blocking(self, space: int) -> bool:
+        """Whether this monster may pass over blocking terrain in `space` (HC-MOVE-11/-12/-20, HC-DATA-16/-17)."""
+        indoor = self.geo.indoor[space]
+        if self.soaring:
+            return True
+        if self.hovering or self.leap:
+            return not indoor
+        return self.ghost and indoor
+
+    def budget(self, start: int, changes_flight: bool) -> int:
+        """Spaces this move may cover: speed, halved (round up) from hindering, -1 per flight change."""
+        speed = self.monster.speed
+        if self.hindering_like(start):
+            speed = (speed + 1) // 2  # HC-TERRAIN-04, HC-VALUE-01
+        return max(0, speed - (1 if changes_flight else 0))  # HC-MOVE-10
+
+    def step(self, here: int, there: int) -> Step:
+        """Whether the monster may step from `here` to the adjacent `there`, and must stop there."""
+        geo = self.geo
+        if there not in (geo.all_neighbour_sets[here] if self.ghost else geo.neighbour_sets[here]):
+            return Step(False, reason="not an adjacent space (or a wall is in the way)")
+        if self.soaring and geo.indoor[there]:
+            return Step(False, reason="a soaring monster cannot enter an indoor space (HC-MOVE-21)")
+        reason, terrain_stop = terrain_step(self, here, there)
+        if reason:
+            return Step(False, reason=reason)
+        doorway = self.doorways.get((min(here, there), max(here, there)))
+        if doorway is not None and not self.ghost and self._doorway_shut(doorway):
+            return Step(False, reason="a closed portal with an opposing monster or a victim at it (HC-TERRAIN-15)")
+        if there in self.opposing and not self.ignores_monsters:
+            return Step(False, reason="an opposing monster is there (HC-MOVE-05)")
+        must_stop = False
+        if there in self.victims and not self.ignores_monsters:
+            must_stop = True  # ending here slays (HC-SLAY-04); only flyers, Ghost, Leap/Climb pass victims
+        if there in self.stop_spaces and not self.ignores_monsters:
+            must_stop = True  # HC-MOVE-04
+        return Step(True, must_stop or terrain_stop)
+
+    def _doorway_shut(self, portal: object) -> bool:
+        spaces = (portal.pos, portal.across)  # type: ignore[attr-defined]
+        return any(s in self.opposing or s in self.victims for s in spaces)
+
+    def endable(self, space: int, start: int) -> str:
+        """Why the move may not end in `space` ('' if it may)."""
+        if space == start:
+            return ""
+        if space in self.friendly or space in self.opposing:
+            return "another monster is there (HC-MOVE-05)"
+        if space in self.objects:
+            return "a tombstone or Tree of the Damned is there (HC-TERRAIN-17, -32)"
+        if self.geo.terrain[space] == BLOCKING:
+            return "a monster cannot end its move in blocking terrain (HC-MOVE-20)"
+        return ""
+
+
+class VictimContext:
+    """A victim moved in the suspense phase (HC-VICTIM-04, HC-VICTIM-08, HC-TERRAIN-31)."""
+
+    ghost = False
+    soaring = False
+
+    def __init__(self, state: GameState, victim_uid: int) -> None:
+        self.geo = state.geometry
+        self.monsters = {m.pos for m in state.monsters if m.alive}
+        self.occupied = self.monsters | {v.pos for v in state.victims if v.state == "on_map" and v.uid != victim_uid}
+        self.objects = {o.pos for o in state.objects if o.alive and o.kind != "portal"}
+        self.doorways = {
+            (min(o.pos, o.across), max(o.pos, o.across)): o for o in state.objects if o.alive and o.kind == "portal"
+        }
+
+    def hindering_like(self, space: int) -> bool:
+        # HC-VICTIM-08 OPEN: water is hindering for victims (docs/rulings.md).
+        return self.geo.terrain[space] in (HINDERING, WATER)
+
+    def can_cross_blocking(self, space: int) -> bool:
+        return False
+
+    def budget(self, start: int, speed: int) -> int:
+        return (speed + 1) // 2 if self.hindering_like(start) else speed
+
+    def step(self, here: int, there: int) -> Step:
+        if there not in self.geo.neighbour_sets[here]:
+            return Step(False, reason="not an adjacent space (or a wall is in the way)")
+        reason, terrain_stop = terrain_step(self, here, there)
+        if reason:
+            return Step(False, reason=reason)
+        doorway = self.doorways.get((min(here, there), max(here, there)))
+        if doorway is not None and (doorway.pos in self.monsters or doorway.across in self.monsters):
+            return Step(False, reason="a closed portal with a monster at it (HC-TERRAIN-31)")
+        if there in self.occupied:
+            return Step(False, reason="a victim never moves through a monster or another victim (HC-VICTIM-04)")
+        return Step(True, terrain_stop)
+
+    def endable(self, space: int, start: int) -> str:
+        if space in self.objects:
+            return "a victim cannot end on a tombstone or Tree of the Damned (HC-VICTIM-08)"
+        return ""
+
+
+def terrain_step(mover: MoveContext | VictimContext, here: int, there: int) -> tuple[str, bool]:
+    """Terrain's say on one step: why it is not allowed ('' if allowed), and whether it ends the move."""
+    geo = mover.geo
+    if geo.terrain[there] == BLOCKING and not mover.can_cross_blocking(there):
+        return "blocking terrain (HC-TERRAIN-10)", False
+    diagonal = geo.diagonal_flanks.get((here, there))
+    if diagonal is not None and not mover.soaring:
+        f1, f2 = diagonal
+        if geo.terrain[f1] == BLOCKING and geo.terrain[f2] == BLOCKING and not mover.can_cross_blocking(f1):
+            return "between two diagonal blocking spaces (HC-TERRAIN-10)", False
+    if mover.hindering_like(here):
+        return "", False
+    if mover.hindering_like(there):
+        return "", True  # HC-TERRAIN-03
+    if diagonal is not None and mover.hindering_like(diagonal[0]) and mover.hindering_like(diagonal[1]):
+        return "", True  # HC-TERRAIN-03: through the corner between diagonal hindering spaces
+    return "", False
+
+
+def engages(flight: int, other: Monster) -> bool:
+    """Adjacency engages only at the same elevation: soaring with soaring, grounded/hovering with
+    grounded/hovering (HC-MOVE-22 OPEN, decided in docs/rulings.md)."""
+    return (flight == SOARING) == (other.flight == SOARING)
+
+
+def check_path(ctx: MoveContext | VictimContext, start: int, path: list[int], budget: int) -> str:
+    """Why `path` (spaces entered, in order) is not a legal move from `start` ('' if it is)."""
+    if len(path) > budget:
+        return f"the path is {len(path)} spaces but the monster may move only {budget} (HC-MOVE-03)"
+    here = start
+    for number, there in enumerate(path, 1):
+        step = ctx.step(here, there)
+        if not step.allowed:
+            return f"step {number} to {list(ctx.geo.xy(there))}: {step.reason}"
+        if step.must_stop and number < len(path):
+            return (
+                f"the move must end at step {number} {list(ctx.geo.xy(there))} (opposing monster adjacent, "
+                "hindering terrain or a victim), but the path goes on (HC-MOVE-04, HC-TERRAIN-03)"
+            )
+        here = there
+    reason = ctx.endable(here, start)
+    return f"cannot end at {list(ctx.geo.xy(here))}: {reason}" if reason else ""
+
+
+def destinations(ctx: MoveContext | VictimContext, start: int, budget: int) -> dict[int, list[int]]:
+    """Every space the move may end in, with a shortest legal path to it (the start space is not listed)."""
+    # Two nodes per space: reached and free to go on, or reached where the move must stop.
+    parents: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
+    frontier = [(start, False)]
+    for _ in range(budget):
+        nxt = []
+        for node in frontier:
+            here = node[0]
+            for there in ctx.geo.all_neighbours[here] if ctx.ghost else ctx.geo.neighbours[here]:
+                step = ctx.step(here, there)
+                if not step.allowed:
+                    continue
+                stop = step.must_stop
+                key = (there, stop)
+                if key in parents or (stop and (there, False) in parents):
+                    continue
+                parents[key] = node
+                if not stop:
+                    nxt.append(key)
+        frontier = nxt
+    found: dict[int, list[int]] = {}
+    for key in parents:
+        space = key[0]
+        if space == start or space in found or ctx.endable(space, start):
+            continue
+        path = []
+        node: tuple[int, bool] | None = key
+        while node is not None and node[0] != start:
+            path.append(node[0])
+            node = parents[node]
+        found[space] = path[::-1]
+    return found

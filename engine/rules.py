@@ -1,0 +1,504 @@
+"""The rules as queries and changes on a `GameState`: why an action is not allowed, which actions
+are, and what an action does. Turn flow (preview, suspense, hunting, hourglass) and the end of the
+game live here too. Players only choose among `legal_actions(state)`.
+"""
+
+from __future__ import annotations
+
+from engine import combat, effects
+from engine.actions import (
+    Action,
+    Close,
+    EndTurn,
+    Frenzy,
+    Move,
+    MoveVictim,
+    Ranged,
+    SkipSuspense,
+    Smash,
+)
+from engine.movement import MoveContext, VictimContext, check_path, destinations
+from engine.state import GROUNDED, HOVERING, SOARING, GameState, Monster
+
+BREAK_AWAY = 4  # a d6 of 4-6 breaks away (HC-MOVE-06)
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow; the message says why."""
+
+
+# --- looking up -------------------------------------------------------------------------------------
+
+
+def monster(state: GameState, uid: int) -> Monster:
+    return state.monsters[uid]
+
+
+def must_break_away(state: GameState, mover: Monster) -> list[Monster]:
+    """Opposing monsters the mover must break away from before moving (HC-MOVE-06, HC-HOURGLASS-02)."""
+    return [m for m in combat.engaged(state, mover) if not m.immovable]
+
+
+def auto_breaks_away(mover: Monster) -> bool:
+    return bool(mover.abilities & {"Ghost", "Leap/Climb"})  # HC-MOVE-19
+
+
+# --- why not ----------------------------------------------------------------------------------------
+
+
+def why_not(state: GameState, action: Action) -> str:
+    """Why `action` is not allowed now ('' if it is)."""
+    if state.over:
+        return "the game is over"
+    if isinstance(action, EndTurn):
+        return "" if state.phase in ("suspense", "hunting") else f"no turn to end in the {state.phase} phase"
+    if isinstance(action, (SkipSuspense, MoveVictim)):
+        if state.phase != "suspense":
+            return f"victims move only in the suspense phase (now: {state.phase}) (HC-VICTIM-03)"
+        return "" if isinstance(action, SkipSuspense) else _why_not_victim(state, action)
+    if state.phase not in ("suspense", "hunting"):
+        return f"monsters act only in the hunting phase (now: {state.phase})"
+    return _why_not_monster_action(state, action)
+
+
+def _why_not_monster_action(state: GameState, action: Move | Frenzy | Close | Ranged | Smash) -> str:
+    if not 0 <= action.monster < len(state.monsters):
+        return "no such monster"
+    actor = monster(state, action.monster)
+    if not actor.alive:
+        return f"{actor.label} has been killed"
+    if actor.controller != state.active:
+        return f"{actor.label} is not controlled by the active player {state.active}"
+    if state.actions_left <= 0:
+        return f"player {state.active} has no actions left this turn (HC-TURN-02)"
+    if actor.acted:
+        return f"{actor.label} was already given an action this turn (HC-TURN-09)"
+    if actor.tokens >= 2:
+        return f"{actor.label} has two action tokens and cannot be given an action (HC-TURN-03)"
+    if isinstance(action, (Move, Frenzy)):
+        return _why_not_move(state, actor, action)
+    if actor.incapable:
+        return f"{actor.label} is incapable (hourglass on attack) and cannot attack (HC-HOURGLASS-07)"
+    if isinstance(action, Close):
+        return _why_not_close(state, actor, action.target)
+    if isinstance(action, Ranged):
+        return _why_not_ranged(state, actor, action)
+    return _why_not_smash(state, actor, action)
+
+
+def _why_not_move(state: GameState, actor: Monster, action: Move | Frenzy) -> str:
+    if actor.immovable:
+        return f"{actor.label} is immovable (hourglass on speed) (HC-HOURGLASS-02)"
+    if isinstance(action, Frenzy) and not actor.blooded:
+        return f"{actor.label} is not blooded and cannot frenzy (HC-SLAY-02, HC-SLAY-13)"
+    flight = actor.flight
+    if action.fly is not None:
+        if actor.stats.speed_mode != "wing":
+            return f"{actor.label} cannot fly (HC-MOVE-08)"
+        if action.fly not in (HOVERING, SOARING) or action.fly == actor.flight:
+            return f"{actor.label} is already in that flight mode"
+        if action.fly == SOARING and state.geometry.indoor[actor.pos]:
+            return "no monster may soar indoors (HC-MOVE-11, HC-TERRAIN-22)"
+        flight = action.fly
+    ctx = MoveContext(state, actor, broke_away=[m.uid for m in combat.engaged(state, actor)], flight=flight)
+    reason = check_path(ctx, actor.pos, list(action.path), ctx.budget(actor.pos, action.fly is not None))
+    if reason:
+        return reason
+    if isinstance(action, Frenzy) and action.target is not None:
+        if actor.incapable:
+            return f"{actor.label} is incapable and cannot make the frenzy attack (HC-HOURGLASS-11)"
+        end = action.path[-1] if action.path else actor.pos
+        target = monster(state, action.target)
+        reason = _why_not_target(state, actor, target)
+        if reason:
+            return reason
+        if not (
+            _close_reach(state, actor, target, end, flight) or _close_reach(state, actor, target, actor.pos, flight)
+        ):
+            return f"{target.label} will not be adjacent for the frenzy attack (HC-SLAY-07)"
+    return ""
+
+
+def _why_not_target(state: GameState, actor: Monster, target: Monster) -> str:
+    if target is actor:
+        return "a monster never targets itself (HC-COMBAT-03)"
+    if not target.alive:
+        return f"{target.label} has been killed"
+    if not state.opposing(actor, target):
+        return f"{target.label} is friendly; a monster may not target a friendly monster (HC-COMBAT-03)"
+    if target.intangible:
+        return f"{target.label} is intangible and cannot be targeted (HC-HOURGLASS-04)"
+    return ""
+
+
+def _close_reach(state: GameState, actor: Monster, target: Monster, pos: int, flight: int) -> bool:
+    """Adjacent and at an elevation close combat allows (HC-COMBAT-14, HC-COMBAT-24, HC-COMBAT-32)."""
+    return combat.adjacent(state, pos, target.pos) and (flight == SOARING) == target.soaring
+
+
+def _why_not_close(state: GameState, actor: Monster, target_uid: int) -> str:
+    if not 0 <= target_uid < len(state.monsters):
+        return "no such target"
+    target = monster(state, target_uid)
+    reason = _why_not_target(state, actor, target)
+    if reason:
+        return reason
+    if not combat.adjacent(state, actor.pos, target.pos):
+        return f"{target.label} is not adjacent (HC-COMBAT-14)"
+    if actor.soaring != target.soaring:
+        return "close combat needs both monsters soaring or both not soaring (HC-COMBAT-24, HC-COMBAT-32)"
+    return ""
+
+
+def _why_not_ranged(state: GameState, actor: Monster, action: Ranged) -> str:
+    geo = state.geometry
+    if actor.stats.range == 0:
+        return f"{actor.label} has range 0 and cannot make ranged attacks (HC-COMBAT-16)"
+    if combat.engaged(state, actor):
+        return f"{actor.label} is adjacent to an opposing monster and cannot make a ranged attack (HC-COMBAT-15)"
+    if not action.targets:
+        return "a ranged attack needs at least one target"
+    if len(action.targets) > actor.stats.bolts:
+        return f"{actor.label} has {actor.stats.bolts} bolt(s): at most that many targets (HC-COMBAT-22)"
+    if len(set(action.targets)) != len(action.targets):
+        return "no monster may be targeted twice in one action (HC-COMBAT-22)"
+    for uid in action.targets:
+        if not 0 <= uid < len(state.monsters):
+            return "no such target"
+        target = monster(state, uid)
+        reason = _why_not_target(state, actor, target)
+        if reason:
+            return reason
+        if combat.adjacent(state, actor.pos, target.pos) or geo.distance(actor.pos, target.pos) < 2:
+            return f"{target.label} is adjacent; ranged attacks are against non-adjacent monsters (HC-TURN-09)"
+        if geo.distance(actor.pos, target.pos) > actor.stats.range:
+            return (
+                f"{target.label} is {geo.distance(actor.pos, target.pos)} spaces away, beyond range "
+                f"{actor.stats.range} (HC-COMBAT-16)"
+            )
+        if actor.soaring and not target.soaring and geo.indoor[target.pos]:
+            return f"{target.label} is indoors and cannot be targeted by a soaring monster (HC-COMBAT-21)"
+        if target.soaring and not actor.soaring and geo.indoor[actor.pos]:
+            return "a monster indoors cannot target a soaring monster (HC-COMBAT-21)"
+        clear, _, why = combat.line_of_fire(state, actor, target)
+        if not clear:
+            return f"no line of fire to {target.label}: {why}"
+    if action.split:
+        if any(uid not in action.targets for uid, _ in action.split):
+            return "the damage split names a monster that is not a target"
+        if any(amount < 0 for _, amount in action.split) or sum(a for _, a in action.split) != actor.damage:
+            return f"the damage split must divide {actor.label}'s damage {actor.damage} in whole numbers (HC-COMBAT-23)"
+    return ""
+
+
+def _why_not_smash(state: GameState, actor: Monster, action: Smash) -> str:
+    for obj in state.objects:
+        if not obj.alive or obj.pos != action.at:
+            continue
+        if obj.kind == "portal":
+            if actor.pos in (obj.pos, obj.across):
+                return ""
+            return "to smash a portal a monster must stand in one of its doorway spaces (HC-TERRAIN-16)"
+        if obj.kind == "tombstone":
+            if state.geometry.adjacent(actor.pos, obj.pos):
+                return ""
+            return "the tombstone is not adjacent (HC-TERRAIN-18)"
+        return f"a {obj.kind} cannot be smashed"
+    return "there is no portal or tombstone there"
+
+
+def _why_not_victim(state: GameState, action: MoveVictim) -> str:
+    if not 0 <= action.victim < len(state.victims):
+        return "no such victim"
+    victim = state.victims[action.victim]
+    if victim.state != "on_map":
+        return f"{victim.label} is not on the map"
+    ctx = VictimContext(state, victim.uid)
+    return check_path(ctx, victim.pos, list(action.path), ctx.budget(victim.pos, victim.speed))
+
+
+# --- legal actions ----------------------------------------------------------------------------------
+
+
+def legal_actions(state: GameState) -> list[Action]:
+    """Every action the rules allow now, built from the same checks as `why_not`."""
+    if state.over:
+        return []
+    if state.phase == "suspense":
+        return [SkipSuspense(), *_victim_moves(state)]
+    if state.phase != "hunting":
+        return []
+    actions: list[Action] = [EndTurn()]
+    if state.actions_left <= 0:
+        return actions
+    for actor in state.monsters:
+        if not actor.alive or actor.controller != state.active or actor.acted or actor.tokens >= 2:
+            continue
+        actions.extend(_monster_actions(state, actor))
+    return actions
+
+
+def _monster_actions(state: GameState, actor: Monster) -> list[Action]:
+    found: list[Action] = []
+    flights: list[int | None] = [None]
+    if actor.stats.speed_mode == "wing":
+        other = HOVERING if actor.flight == SOARING else SOARING
+        if not (other == SOARING and state.geometry.indoor[actor.pos]):
+            flights.append(other)
+    if not actor.immovable:
+        broke = [m.uid for m in combat.engaged(state, actor)]
+        for fly in flights:
+            flight = actor.flight if fly is None else fly
+            ctx = MoveContext(state, actor, broke_away=broke, flight=flight)
+            reachable = destinations(ctx, actor.pos, ctx.budget(actor.pos, fly is not None))
+            if fly is not None:
+                found.append(Move(actor.uid, (), fly))
+            for path in reachable.values():
+                found.append(Move(actor.uid, tuple(path), fly))
+            if actor.blooded:
+                found.extend(_frenzies(state, actor, reachable, fly, flight))
+    if actor.incapable:
+        return found
+    targets = [m for m in state.monsters if m.alive and not _why_not_target(state, actor, m)]
+    for target in targets:
+        if _close_reach(state, actor, target, actor.pos, actor.flight):
+            found.append(Close(actor.uid, target.uid))
+    if actor.stats.range and not combat.engaged(state, actor):
+        in_range = [t.uid for t in targets if not _why_not_ranged(state, actor, Ranged(actor.uid, (t.uid,)))]
+        found.extend(Ranged(actor.uid, (uid,)) for uid in in_range)
+        if actor.stats.bolts > 1 and len(in_range) > 1:
+            found.append(Ranged(actor.uid, tuple(in_range[: actor.stats.bolts])))
+    for obj in state.objects:
+        if (
+            obj.alive
+            and obj.kind in ("portal", "tombstone")
+            and not _why_not_smash(state, actor, Smash(actor.uid, obj.pos))
+        ):
+            found.append(Smash(actor.uid, obj.pos))
+    return found
+
+
+def _frenzies(
+    state: GameState, actor: Monster, reachable: dict[int, list[int]], fly: int | None, flight: int
+) -> list[Action]:
+    """Frenzy moves that end next to a target (with the attack), plus the attack from where it stands."""
+    if actor.incapable:
+        return []
+    targets = [m for m in state.monsters if m.alive and not _why_not_target(state, actor, m)]
+    found: list[Action] = []
+    for target in targets:
+        if _close_reach(state, actor, target, actor.pos, flight):
+            found.append(Frenzy(actor.uid, (), target.uid, fly))
+        for end, path in reachable.items():
+            if _close_reach(state, actor, target, end, flight):
+                found.append(Frenzy(actor.uid, tuple(path), target.uid, fly))
+    return found
+
+
+def _victim_moves(state: GameState) -> list[Action]:
+    found: list[Action] = []
+    for victim in state.victims:
+        if victim.state != "on_map":
+            continue
+        ctx = VictimContext(state, victim.uid)
+        for path in destinations(ctx, victim.pos, ctx.budget(victim.pos, victim.speed)).values():
+            found.append(MoveVictim(victim.uid, tuple(path)))
+    return found
+
+
+# --- applying ---------------------------------------------------------------------------------------
+
+
+def apply(state: GameState, action: Action) -> None:
+    """Perform `action`, or raise IllegalAction saying why it is not allowed."""
+    reason = why_not(state, action)
+    if reason:
+        raise IllegalAction(reason)
+    if isinstance(action, EndTurn):
+        end_turn(state)
+        return
+    if isinstance(action, SkipSuspense):
+        state.phase = "hunting"
+        return
+    if isinstance(action, MoveVictim):
+        _move_victim(state, action)
+        return
+    state.phase = "hunting"  # acting with a monster ends an unused suspense phase
+    actor = monster(state, action.monster)
+    actor.acted = True
+    state.actions_left -= 1
+    if isinstance(action, (Move, Frenzy)):
+        _move(state, actor, action)
+    elif isinstance(action, Close):
+        combat.attack(state, actor, [monster(state, action.target)], "close")
+    elif isinstance(action, Ranged):
+        combat.attack(
+            state, actor, [monster(state, uid) for uid in action.targets], "ranged", dict(action.split) or None
+        )
+    elif isinstance(action, Smash):
+        _smash(state, actor, action.at)
+    actor.tokens += 1  # HC-TURN-01, HC-TURN-03 (a frenzy earns one token: HC-SLAY-08)
+    check_end(state)
+
+
+def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
+    geo = state.geometry
+    moved = True
+    if must_break_away(state, actor) and not auto_breaks_away(actor):
+        roll = state.dice.d6()
+        moved = roll >= BREAK_AWAY
+        state.emit("break_away", monster=actor.label, roll=roll, success=moved)
+    if moved:
+        if action.fly is not None:
+            actor.flight = action.fly
+            state.emit("flight", monster=actor.label, mode=action.fly)
+        for space in action.path:
+            _flip_victims_near(state, space)
+        if action.path:
+            end = action.path[-1]
+            state.emit("move", monster=actor.label, to=geo.xy(end), steps=len(action.path))
+            victim = state.victim_at(end)
+            actor.pos = end
+            if victim is not None:
+                slay(state, actor, victim)
+    if isinstance(action, Frenzy) and action.target is not None and actor.alive:
+        target = monster(state, action.target)
+        if actor.blooded and target.alive and _close_reach(state, actor, target, actor.pos, actor.flight):
+            combat.attack(state, actor, [target], "frenzy")  # HC-SLAY-07..10, HC-SLAY-13
+
+
+def _flip_victims_near(state: GameState, space: int) -> None:
+    """Face-down victims flip as soon as a monster moves adjacent (HC-VICTIM-05)."""
+    near = state.geometry.neighbour_sets[space]
+    for victim in state.victims:
+        if victim.state == "on_map" and not victim.face_up and (victim.pos in near or victim.pos == space):
+            victim.face_up = True
+            state.emit("victim_flipped", victim=victim.label, archetype=victim.archetype)
+
+
+def slay(state: GameState, actor: Monster, victim) -> None:  # type: ignore[no-untyped-def]
+    """End a move on a victim: slay it, or rescue it if the monster is benevolent (HC-SLAY-04, -06, -11)."""
+    victim.state = "rescued" if actor.rescuer else "slain"
+    victim.by = actor.uid
+    actor.victims.append(victim.uid)
+    state.vp[actor.controller]["victims"] += state.victim_vp  # HC-END-07
+    state.emit(victim.state, monster=actor.label, victim=victim.label, vp=state.victim_vp)
+    for obj in state.objects:
+        if obj.alive and obj.kind == "tree" and state.geometry.adjacent(obj.pos, victim.pos):
+            state.actions_left += 1  # HC-TERRAIN-19
+            state.emit("tree_extra_action", player=state.active)
+            break
+    effects.fire(state, actor, "slay")
+
+
+def _smash(state: GameState, actor: Monster, at: int) -> None:
+    obj = next(o for o in state.objects if o.alive and o.pos == at)
+    if combat.smash(state, actor, obj.kind):
+        obj.alive = False
+
+
+def _move_victim(state: GameState, action: MoveVictim) -> None:
+    victim = state.victims[action.victim]
+    if not victim.face_up:
+        victim.face_up = True  # HC-VICTIM-03: the chosen victim is flipped face up
+        state.emit("victim_flipped", victim=victim.label, archetype=victim.archetype)
+    if action.path:
+        victim.pos = action.path[-1]
+    state.emit("victim_moved", victim=victim.label, to=state.geometry.xy(victim.pos))
+    state.phase = "hunting"
+
+
+# --- turns and the end ------------------------------------------------------------------------------
+
+
+def begin_turn(state: GameState) -> None:
+    """Preview phase effects, then the suspense phase (HC-TURN-07, HC-TURN-08)."""
+    state.phase = "preview"
+    state.actions_left = state.actions_per_turn
+    state.emit("turn_start")
+    for m in state.monsters:
+        if m.alive and m.controller == state.active:
+            effects.fire(state, m, "turn_start")
+    check_end(state)
+    if not state.over:
+        has_victims = any(v.state == "on_map" for v in state.victims)
+        state.phase = "suspense" if has_victims else "hunting"
+
+
+def end_turn(state: GameState) -> None:
+    """The hourglass phase, then the next player's turn (HC-TURN-11, HC-HOURGLASS-05/-06/-09/-10)."""
+    state.phase = "hourglass"
+    state.in_hourglass_phase = True
+    mine = [m for m in state.monsters if m.alive and m.controller == state.active]
+    for m in mine:
+        if not m.acted:
+            m.tokens = 0
+    for m in mine:
+        if m.alive and m.in_hourglass_state:
+            state.emit("hourglass_damage", monster=m.label)
+            combat.take_damage(state, m, 1, source=None, unpreventable=True)
+    for m in mine:
+        m.acted = False
+    state.in_hourglass_phase = False
+    state.emit("turn_end")
+    check_end(state)
+    if state.over:
+        return
+    _next_player(state)
+
+
+def _next_player(state: GameState) -> None:
+    count = len(state.players)
+    for _ in range(count):
+        state.active = state.active % count + 1
+        state.turn += 1
+        if state.turn_limit is not None and state.turn > state.turn_limit * count:
+            finish(state, "turn limit")  # HC-END-01 (b)
+            return
+        if not state.player(state.active).eliminated:
+            break
+    begin_turn(state)
+
+
+def check_end(state: GameState) -> None:
+    """End the game when one side controls every monster left (HC-END-01 a); mark eliminated players."""
+    if state.over:
+        return
+    for player in state.players:
+        if not player.eliminated and not any(m.alive and m.owner == player.number for m in state.monsters):
+            player.eliminated = True
+            state.emit("eliminated", player=player.number)
+    teams = {state.player(m.controller).team for m in state.monsters if m.alive}
+    if len(teams) <= 1:
+        finish(state, "one side left")
+
+
+def finish(state: GameState, reason: str) -> None:
+    """Score and name the winner: most VP, then the cheaper army, else a draw (HC-END-03, HC-END-09)."""
+    state.over = True
+    state.phase = "over"
+    state.end_reason = reason
+    totals: dict[int, int] = {}
+    points: dict[int, int] = {}
+    for p in state.players:
+        totals[p.team] = totals.get(p.team, 0) + state.total_vp(p.number)
+        points[p.team] = points.get(p.team, 0) + p.army_points
+    best = max(totals.values())
+    leaders = [t for t, vp in totals.items() if vp == best]
+    if len(leaders) > 1:
+        cheapest = min(points[t] for t in leaders)
+        leaders = [t for t in leaders if points[t] == cheapest]
+    state.winner = leaders[0] if len(leaders) == 1 else None
+    state.emit("game_over", reason=reason, winner=state.winner, vp=tuple(sorted(totals.items())))
+
+
+__all__ = [
+    "GROUNDED",
+    "IllegalAction",
+    "apply",
+    "begin_turn",
+    "check_end",
+    "end_turn",
+    "legal_actions",
+    "why_not",
+]

@@ -1,0 +1,516 @@
+"""Scenario files: a small board, forced dice, steps and expected outcome (../shared/scenario-format.md).
+
+`load_scenario` validates a file (every problem with its field and line), `run_scenario` builds the
+state, plays the steps through the same `rules.apply` the games use, and compares the expectations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from engine import rules
+from engine.actions import Action, Close, EndTurn, Frenzy, Move, MoveVictim, Ranged, SkipSuspense, Smash
+from engine.dice import DiceExhausted, ForcedDice
+from engine.figures import Stats, compile_figure, stats_from_dial
+from engine.geometry import Geometry
+from engine.movement import MoveContext, destinations
+from engine.roster.loader import Roster
+from engine.roster.models import MapLayout, parse_dial
+from engine.roster.problems import Problem, from_validation_error
+from engine.roster.yaml_lines import YamlError, load_yaml
+from engine.state import FLIGHT_NAMES, GROUNDED, HOVERING, SOARING, GameState, MapObject, Monster, Player, Victim
+
+Coord = tuple[int, int]
+DEFAULT_MAP = MapLayout(kind="outdoor", rows=["." * 12] * 12)
+FLIGHT_CODES = {"hovering": HOVERING, "soaring": SOARING}
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class InlinePower(_Strict):
+    name: str
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_name(cls, data: Any) -> Any:
+        return {"name": data} if isinstance(data, str) else data
+
+
+class ScenarioMonster(_Strict):
+    """A monster on the scenario board: a roster figure or an inline dial."""
+
+    id: str
+    player: int = Field(ge=1, le=4)
+    figure: str | None = None
+    dial: list[Any] | None = None
+    start: int = Field(0, ge=0)
+    red_start: int | None = None
+    range: int = Field(0, ge=0)
+    bolts: int = Field(1, ge=1)
+    speed_mode: Literal["boot", "wing", "fin"] = "boot"
+    points: int = Field(50, ge=0)
+    powers: list[InlinePower] = Field(default_factory=list)
+    abilities: list[str] = Field(default_factory=list)
+    side: str | None = None
+    at: Coord
+    click: int | None = Field(None, ge=0)
+    tokens: int = Field(0, ge=0, le=2)
+    acted_this_turn: bool = False
+    blooded: bool = False
+    victims_slain: int = Field(0, ge=0)
+    flight: Literal["hovering", "soaring"] | None = None
+
+    @model_validator(mode="after")
+    def _figure_or_dial(self) -> ScenarioMonster:
+        if (self.figure is None) == (self.dial is None):
+            raise ValueError("give either 'figure' (a roster figure id) or an inline 'dial', not both")
+        if self.dial is not None:
+            parse_dial(self.dial)
+        return self
+
+
+class ScenarioVictim(_Strict):
+    id: str
+    archetype: str = "Victim"
+    speed: int = Field(4, ge=0)
+    gender: Literal["male", "female"] = "female"
+    at: Coord
+    face_up: bool = False
+
+
+class MonsterExpect(_Strict):
+    at: Coord | None = None
+    click: int | None = None
+    tokens: int | None = None
+    killed: bool | None = None
+    blooded: bool | None = None
+    flight: Literal["hovering", "soaring", "grounded"] | None = None
+    card_side: str | None = None
+    controller: int | None = None
+    damage_taken: int | None = None
+
+
+class VictimExpect(_Strict):
+    at: Coord | None = None
+    face_up: bool | None = None
+    state: Literal["on_map", "slain", "rescued", "removed"] | None = None
+    by: str | None = None
+
+
+class Expect(_Strict):
+    illegal_step: int | None = Field(None, ge=0)
+    reason_contains: str | None = None
+    monsters: dict[str, MonsterExpect] = Field(default_factory=dict)
+    victims: dict[str, VictimExpect] = Field(default_factory=dict)
+    vp: dict[int, int] = Field(default_factory=dict)
+    active_player: int | None = None
+    winner: int | None = None
+    events: list[str] = Field(default_factory=list)
+    dice_left: int | None = Field(None, ge=0)
+
+
+STEP_KINDS = ("move", "close", "ranged", "frenzy", "smash", "move_victim", "plot_twist", "pass", "end_turn", "fly")
+
+
+class Scenario(_Strict):
+    """A scenario file."""
+
+    name: str = Field(min_length=1)
+    rules: list[str] = Field(default_factory=list)
+    build_total: int = Field(100, ge=100)
+    active_player: int = Field(1, ge=1, le=4)
+    phase: Literal["preview", "suspense", "hunting", "hourglass"] = "hunting"
+    turn: int = Field(1, ge=1)
+    turn_limit: int | None = Field(None, ge=1)
+    players: int | None = Field(None, ge=2, le=4)
+    map: str | MapLayout = DEFAULT_MAP
+    monsters: list[ScenarioMonster] = Field(default_factory=list)
+    victims: list[ScenarioVictim] = Field(default_factory=list)
+    crypts: dict[int, list[str]] = Field(default_factory=dict)
+    dice: list[int] = Field(default_factory=list)
+    steps: list[dict[str, Any]] = Field(default_factory=list)
+    expect: Expect
+
+    @field_validator("dice")
+    @classmethod
+    def _d6(cls, dice: list[int]) -> list[int]:
+        bad = [d for d in dice if not 1 <= d <= 6]
+        if bad:
+            raise ValueError(f"dice are d6 results 1-6; {bad} are not")
+        return dice
+
+    @field_validator("steps")
+    @classmethod
+    def _steps(cls, steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for index, step in enumerate(steps):
+            kind = next((k for k in STEP_KINDS if k in step), None)
+            if kind is None:
+                raise ValueError(f"step {index} {step} is none of: {', '.join(STEP_KINDS)}")
+        return steps
+
+    @model_validator(mode="after")
+    def _ids(self) -> Scenario:
+        ids = [m.id for m in self.monsters] + [v.id for v in self.victims]
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        if repeated:
+            raise ValueError(f"ids used twice: {', '.join(repeated)}; every monster and victim needs its own id")
+        return self
+
+
+@dataclass
+class ScenarioResult:
+    """The outcome of one scenario: passed, or the expectations that differed."""
+
+    path: str
+    name: str
+    failures: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def load_scenario(path: Path) -> tuple[Scenario | None, list[Problem]]:
+    """Read and validate one scenario file."""
+    name = str(path)
+    try:
+        data, lines, yaml_problems = load_yaml(path.read_text(encoding="utf-8"))
+    except YamlError as exc:
+        return None, [Problem(name, exc.line, "", exc.message)]
+    except OSError as exc:
+        return None, [Problem(name, 0, "", f"cannot read the file: {exc}")]
+    problems = [Problem(name, line, ".".join(map(str, loc)), message) for line, loc, message in yaml_problems]
+    if not isinstance(data, dict):
+        return None, [*problems, Problem(name, 1, "", "a scenario file is a mapping of keys (name, steps, expect...)")]
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as exc:
+        return None, problems + from_validation_error(name, exc, lines, Scenario)
+    return (None if problems else scenario), problems
+
+
+class ScenarioError(Exception):
+    """A scenario that names something that does not exist (a figure, a map, a monster id)."""
+
+
+# --- building the state ---------------------------------------------------------------------------
+
+
+def build_state(scenario: Scenario, roster: Roster | None) -> tuple[GameState, dict[str, int], dict[str, int]]:
+    """The game state a scenario describes, with its monsters' and victims' uids by scenario id."""
+    layout = scenario.map
+    if isinstance(layout, str):
+        if roster is None or layout not in roster.maps:
+            raise ScenarioError(f"map '{layout}' is not in the roster library")
+        layout = roster.maps[layout]
+    geometry = Geometry(layout)
+    count = scenario.players or max([2, scenario.active_player, *(m.player for m in scenario.monsters)])
+    players = [Player(number=n, team=n) for n in range(1, count + 1)]
+    state = GameState(
+        geometry=geometry,
+        dice=ForcedDice(scenario.dice),
+        players=players,
+        build_total=scenario.build_total,
+        active=scenario.active_player,
+        turn=scenario.turn,
+        turn_limit=scenario.turn_limit,
+    )
+    for obj in layout.objects:
+        pos = geometry.index(*obj.at)
+        across = -1
+        if obj.kind == "portal":
+            from engine.board import STEPS
+
+            dx, dy = STEPS[obj.side or "north"]
+            across = geometry.index(obj.at[0] + dx, obj.at[1] + dy)
+        state.objects.append(MapObject(len(state.objects), obj.kind, pos, across))
+    monster_ids: dict[str, int] = {}
+    for spec in scenario.monsters:
+        stats = _stats(spec, roster)
+        side = spec.side or stats.start_sides[0]
+        start_line = stats.red_start if stats.side_starts_red.get(side) and stats.red_start is not None else stats.start
+        monster = Monster(
+            uid=len(state.monsters),
+            label=spec.id,
+            stats=stats,
+            owner=spec.player,
+            controller=spec.player,
+            pos=_space(geometry, spec.at, f"monster {spec.id}"),
+            click=start_line if spec.click is None else spec.click,
+            side=side,
+            start_line=start_line,
+            tokens=spec.tokens,
+            acted=spec.acted_this_turn,
+        )
+        if spec.flight is not None:
+            monster.flight = FLIGHT_CODES[spec.flight]
+        elif stats.speed_mode == "wing":
+            monster.flight = HOVERING
+        if monster.click >= stats.clicks or stats.killed[monster.click]:
+            raise ScenarioError(f"monster {spec.id}: click {monster.click} is not a live click of its dial")
+        state.monsters.append(monster)
+        monster_ids[spec.id] = monster.uid
+        for n in range(max(spec.victims_slain, 1 if spec.blooded else 0)):
+            token = Victim(
+                uid=len(state.victims),
+                label=f"{spec.id}-token-{n + 1}",
+                archetype="(earlier)",
+                speed=0,
+                gender="female",
+                pos=-1,
+                face_up=True,
+                state="slain",
+                by=monster.uid,
+            )
+            state.victims.append(token)
+            monster.victims.append(token.uid)
+    victim_ids: dict[str, int] = {}
+    for spec in scenario.victims:
+        victim = Victim(
+            uid=len(state.victims),
+            label=spec.id,
+            archetype=spec.archetype,
+            speed=spec.speed,
+            gender=spec.gender,
+            pos=_space(geometry, spec.at, f"victim {spec.id}"),
+            face_up=spec.face_up,
+        )
+        state.victims.append(victim)
+        victim_ids[spec.id] = victim.uid
+    _check_overlaps(state)
+    for p in players:
+        p.army_points = sum(m.stats.points for m in state.monsters if m.owner == p.number)
+        p.crypt = list(scenario.crypts.get(p.number, []))
+    state.phase = scenario.phase
+    acted = sum(1 for m in state.monsters if m.acted and m.controller == state.active)
+    state.actions_left = max(0, state.actions_per_turn - acted)
+    if scenario.phase == "preview":
+        rules.begin_turn(state)
+    elif scenario.phase == "hourglass":
+        rules.end_turn(state)
+    return state, monster_ids, victim_ids
+
+
+def _stats(spec: ScenarioMonster, roster: Roster | None) -> Stats:
+    if spec.figure is not None:
+        if roster is None or spec.figure not in roster.figures:
+            raise ScenarioError(f"monster {spec.id}: figure '{spec.figure}' is not in the roster library")
+        return compile_figure(roster.figures[spec.figure])
+    return stats_from_dial(
+        spec.id,
+        parse_dial(spec.dial or []),
+        start=spec.start,
+        red_start=spec.red_start,
+        range_=spec.range,
+        bolts=spec.bolts,
+        speed_mode=spec.speed_mode,
+        points=spec.points,
+        powers={p.name: p.params for p in spec.powers},
+        abilities=frozenset(spec.abilities),
+    )
+
+
+def _space(geometry: Geometry, at: Coord, what: str) -> int:
+    if not (0 <= at[0] < geometry.width and 0 <= at[1] < geometry.height):
+        raise ScenarioError(f"{what} at {list(at)} is off the {geometry.width}x{geometry.height} map")
+    return geometry.index(*at)
+
+
+def _check_overlaps(state: GameState) -> None:
+    seen: dict[int, str] = {}
+    for piece in [*(m for m in state.monsters), *(v for v in state.victims if v.pos >= 0)]:
+        if piece.pos in seen:
+            raise ScenarioError(f"{piece.label} and {seen[piece.pos]} are both at {list(state.geometry.xy(piece.pos))}")
+        seen[piece.pos] = piece.label
+
+
+# --- steps ----------------------------------------------------------------------------------------
+
+
+def step_action(
+    state: GameState, step: dict[str, Any], monsters: dict[str, int], victims: dict[str, int], fly: int | None
+) -> Action:
+    """The engine action a scenario step stands for."""
+    geo = state.geometry
+
+    def uid(name: Any) -> int:
+        if name not in monsters:
+            raise ScenarioError(f"no monster with id {name!r} in this scenario")
+        return monsters[name]
+
+    def path(key: str = "path") -> tuple[int, ...]:
+        return tuple(_space(geo, tuple(p), "path space") for p in step.get(key) or [])
+
+    if "move" in step:
+        actor = uid(step["move"])
+        if "to" in step:
+            return Move(actor, _path_to(state, actor, _space(geo, tuple(step["to"]), "move target"), fly), fly)
+        return Move(actor, path(), fly)
+    if "frenzy" in step:
+        target = step.get("target")
+        return Frenzy(uid(step["frenzy"]), path(), None if target is None else uid(target), fly)
+    if "close" in step:
+        return Close(uid(step["close"]), uid(step["target"]))
+    if "ranged" in step:
+        targets = tuple(uid(t) for t in step.get("targets") or [])
+        split = tuple((uid(k), int(v)) for k, v in (step.get("damage") or {}).items())
+        return Ranged(uid(step["ranged"]), targets, split)
+    if "smash" in step:
+        return Smash(uid(step["smash"]), _space(geo, tuple(step["at"]), "smash target"))
+    if "move_victim" in step:
+        if step["move_victim"] not in victims:
+            raise ScenarioError(f"no victim with id {step['move_victim']!r} in this scenario")
+        return MoveVictim(victims[step["move_victim"]], path())
+    if "end_turn" in step:
+        return EndTurn()
+    if "pass" in step:
+        return SkipSuspense()
+    raise ScenarioError(f"step {step} is not supported by the engine yet (plot twists come with the powers work)")
+
+
+def _path_to(state: GameState, actor: int, target: int, fly: int | None) -> tuple[int, ...]:
+    monster = state.monsters[actor]
+    flight = monster.flight if fly is None else fly
+    ctx = MoveContext(state, monster, broke_away=[m.uid for m in rules.combat.engaged(state, monster)], flight=flight)
+    if target == monster.pos:
+        return ()
+    found = destinations(ctx, monster.pos, ctx.budget(monster.pos, fly is not None))
+    return tuple(found.get(target, (target,)))
+
+
+def run_scenario(path: Path, roster: Roster | None) -> ScenarioResult:
+    """Run one scenario file; a file that is not a valid scenario raises ScenarioFileError."""
+    scenario, problems = load_scenario(path)
+    if scenario is None:
+        raise ScenarioFileError(problems)
+    result = ScenarioResult(str(path), scenario.name, rules=list(scenario.rules))
+    try:
+        state, monster_ids, victim_ids = build_state(scenario, roster)
+    except ScenarioError as exc:
+        raise ScenarioFileError([Problem(str(path), 0, "", str(exc))]) from exc
+    expect = scenario.expect
+    refused_at: int | None = None
+    reason = ""
+    fly: int | None = None
+    try:
+        for index, step in enumerate(scenario.steps):
+            if "fly" in step:
+                fly = FLIGHT_CODES.get(step.get("mode", ""), GROUNDED)
+                continue
+            try:
+                action = step_action(state, step, monster_ids, victim_ids, fly)
+            except ScenarioError as exc:
+                raise ScenarioFileError([Problem(str(path), 0, f"steps[{index}]", str(exc))]) from exc
+            fly = None
+            reason = rules.why_not(state, action)
+            if reason:
+                refused_at = index
+                break
+            rules.apply(state, action)
+    except DiceExhausted as exc:
+        result.failures.append(f"dice: {exc}")
+        return result
+    _compare(result, expect, state, refused_at, reason, monster_ids, victim_ids)
+    return result
+
+
+class ScenarioFileError(Exception):
+    """A scenario file that is not valid; carries every problem found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(map(str, problems)))
+        self.problems = problems
+
+
+def _compare(
+    result: ScenarioResult,
+    expect: Expect,
+    state: GameState,
+    refused_at: int | None,
+    reason: str,
+    monster_ids: dict[str, int],
+    victim_ids: dict[str, int],
+) -> None:
+    fail = result.failures.append
+    if expect.illegal_step != refused_at:
+        if refused_at is None:
+            fail(f"illegal_step: expected step {expect.illegal_step} to be refused, but every step was legal")
+        else:
+            fail(
+                f"step {refused_at} was refused: {reason}"
+                if expect.illegal_step is None
+                else f"illegal_step: expected {expect.illegal_step}, got {refused_at} ({reason})"
+            )
+    if expect.reason_contains and expect.reason_contains.lower() not in reason.lower():
+        fail(f"reason_contains: expected {expect.reason_contains!r} in the reason, got {reason!r}")
+    geo = state.geometry
+    for name, want in expect.monsters.items():
+        if name not in monster_ids:
+            fail(f"monsters.{name}: no monster with that id")
+            continue
+        m = state.monsters[monster_ids[name]]
+        actual = {
+            "at": geo.xy(m.pos),
+            "click": m.click,
+            "tokens": m.tokens,
+            "killed": not m.alive,
+            "blooded": m.blooded,
+            "flight": FLIGHT_NAMES[m.flight],
+            "card_side": m.side,
+            "controller": m.controller,
+            "damage_taken": m.damage_taken,
+        }
+        for key, value in want.model_dump(exclude_none=True).items():
+            if key == "flight" and value == "hovering" and m.stats.speed_mode != "wing":
+                value = "grounded"
+            got = actual[key]
+            if key == "at":
+                value, got = list(value), list(got)
+            if got != value:
+                fail(f"monsters.{name}.{key}: expected {value}, got {got}")
+    for name, want in expect.victims.items():
+        if name not in victim_ids:
+            fail(f"victims.{name}: no victim with that id")
+            continue
+        v = state.victims[victim_ids[name]]
+        by = state.monsters[v.by].label if v.by is not None else None
+        actual = {"at": list(geo.xy(v.pos)), "face_up": v.face_up, "state": v.state, "by": by}
+        for key, value in want.model_dump(exclude_none=True).items():
+            value = list(value) if key == "at" else value
+            if actual[key] != value:
+                fail(f"victims.{name}.{key}: expected {value}, got {actual[key]}")
+    for player, points in expect.vp.items():
+        got = state.total_vp(player) if player in state.vp else None
+        if got != points:
+            fail(f"vp.{player}: expected {points}, got {got}")
+    if expect.active_player is not None and state.active != expect.active_player:
+        fail(f"active_player: expected {expect.active_player}, got {state.active}")
+    if expect.winner is not None and (not state.over or state.winner != expect.winner):
+        fail(f"winner: expected {expect.winner}, got {state.winner if state.over else 'game not over'}")
+    kinds = [e.kind for e in state.log]
+    position = 0
+    for kind in expect.events:
+        try:
+            position = kinds.index(kind, position) + 1
+        except ValueError:
+            fail(f"events: expected {kind!r} (in order) among {kinds}")
+            break
+    left = state.dice.left if isinstance(state.dice, ForcedDice) else 0
+    if left != (expect.dice_left or 0):
+        fail(f"dice_left: expected {expect.dice_left or 0} unused dice, {left} were left")
+
+
+def scenario_files(paths: list[Path]) -> list[Path]:
+    """Every scenario file named by `paths` (directories: every *.yaml below them)."""
+    found: list[Path] = []
+    for path in paths:
+        found.extend(sorted(path.rglob("*.yaml")) if path.is_dir() else [path])
+    return found

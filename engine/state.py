@@ -1,0 +1,242 @@
+"""The explicit game state: pieces, players, phase, dice and the event log.
+
+Rules (`engine.rules`) query and change it; players never touch it, they only choose among the
+legal actions the rules list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.dice import Dice
+from engine.figures import HOURGLASS, Stats
+from engine.geometry import Geometry
+
+GROUNDED, HOVERING, SOARING = 0, 1, 2
+FLIGHT_NAMES = {GROUNDED: "grounded", HOVERING: "hovering", SOARING: "soaring"}
+PHASES = ("setup", "preview", "suspense", "hunting", "hourglass", "over")
+
+
+@dataclass(slots=True)
+class Monster:
+    """A monster in play (or removed: `alive` false)."""
+
+    uid: int
+    label: str
+    stats: Stats
+    owner: int
+    controller: int
+    pos: int
+    click: int
+    side: str
+    start_line: int
+    tokens: int = 0
+    acted: bool = False
+    victims: list[int] = field(default_factory=list)
+    flight: int = GROUNDED
+    alive: bool = True
+    damage_taken: int = 0
+    blooded_by_power: bool = False
+    minion: bool = False
+
+    @property
+    def speed(self) -> int:
+        return self.stats.speed[self.click]
+
+    @property
+    def attack(self) -> int:
+        return self.stats.attack[self.click]
+
+    @property
+    def defense(self) -> int:
+        return self.stats.defense[self.click]
+
+    @property
+    def damage(self) -> int:
+        value = self.stats.damage[self.click]
+        return 0 if value == HOURGLASS else value  # HC-HOURGLASS-11 OPEN: see docs/rulings.md
+
+    @property
+    def immovable(self) -> bool:
+        return self.stats.speed[self.click] == HOURGLASS
+
+    @property
+    def incapable(self) -> bool:
+        return self.stats.attack[self.click] == HOURGLASS
+
+    @property
+    def intangible(self) -> bool:
+        return self.stats.defense[self.click] == HOURGLASS
+
+    @property
+    def in_hourglass_state(self) -> bool:
+        return self.stats.hourglass[self.click]
+
+    @property
+    def vulnerable(self) -> bool:
+        """Two action tokens (HC-TURN-04)."""
+        return self.tokens >= 2
+
+    @property
+    def blooded(self) -> bool:
+        """Blooded is a state: a victim token on its card, or a power saying so (HC-SLAY-13)."""
+        return (bool(self.victims) or self.blooded_by_power) and not self.minion
+
+    @property
+    def powers(self) -> dict[str, dict[str, Any]]:
+        """The powers showing now: their colour visible on the dial, on the current card side (HC-CARD-05)."""
+        return self.stats.powers[self.side][self.click]
+
+    @property
+    def abilities(self) -> frozenset[str]:
+        return self.stats.abilities[self.side]
+
+    @property
+    def rescuer(self) -> bool:
+        return "Rescuer" in self.abilities
+
+    @property
+    def soaring(self) -> bool:
+        return self.flight == SOARING
+
+
+@dataclass(slots=True)
+class Victim:
+    """A victim token."""
+
+    uid: int
+    label: str
+    archetype: str
+    speed: int
+    gender: str
+    pos: int
+    face_up: bool = False
+    state: str = "on_map"  # on_map | slain | rescued | removed
+    by: int | None = None
+    owner: int = 0
+
+
+@dataclass(slots=True)
+class MapObject:
+    """A tombstone, Tree of the Damned or portal placed on the map."""
+
+    uid: int
+    kind: str
+    pos: int
+    across: int = -1  # portals: the space across the doorway edge
+    alive: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One thing that happened, small enough to log every game (HC-* ids in `rule`)."""
+
+    kind: str
+    turn: int
+    player: int
+    detail: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for k, v in self.detail:
+            if k == key:
+                return v
+        return default
+
+    def __str__(self) -> str:
+        parts = " ".join(f"{k}={v}" for k, v in self.detail)
+        return f"turn {self.turn} P{self.player} {self.kind} {parts}".rstrip()
+
+
+@dataclass
+class Player:
+    """A seat at the table."""
+
+    number: int
+    team: int
+    army_points: int = 0
+    army_name: str = ""
+    eliminated: bool = False
+    crypt: list[str] = field(default_factory=list)
+
+
+@dataclass
+class GameState:
+    """Everything about one game in progress."""
+
+    geometry: Geometry
+    dice: Dice
+    players: list[Player]
+    build_total: int = 100
+    monsters: list[Monster] = field(default_factory=list)
+    victims: list[Victim] = field(default_factory=list)
+    objects: list[MapObject] = field(default_factory=list)
+    active: int = 1
+    turn: int = 1
+    phase: str = "hunting"
+    actions_left: int = 1
+    turn_limit: int | None = None
+    vp: dict[int, dict[str, int]] = field(default_factory=dict)
+    log: list[Event] = field(default_factory=list)
+    winner: int | None = None
+    over: bool = False
+    end_reason: str = ""
+    in_hourglass_phase: bool = False
+
+    def __post_init__(self) -> None:
+        for player in self.players:
+            self.vp.setdefault(player.number, {"kills": 0, "victims": 0, "subplots": 0})
+
+    # --- lookups --------------------------------------------------------------------------------
+
+    def player(self, number: int) -> Player:
+        return self.players[number - 1]
+
+    def opposing(self, a: Monster, b: Monster) -> bool:
+        """Controlled by players of different teams (HC-SPECIAL-02, HC-SPECIAL-11)."""
+        return self.player(a.controller).team != self.player(b.controller).team
+
+    def living(self) -> list[Monster]:
+        return [m for m in self.monsters if m.alive]
+
+    def monster_at(self, pos: int) -> Monster | None:
+        for m in self.monsters:
+            if m.alive and m.pos == pos:
+                return m
+        return None
+
+    def victim_at(self, pos: int) -> Victim | None:
+        for v in self.victims:
+            if v.state == "on_map" and v.pos == pos:
+                return v
+        return None
+
+    def object_at(self, pos: int) -> MapObject | None:
+        for o in self.objects:
+            if o.alive and o.pos == pos and o.kind != "portal":
+                return o
+        return None
+
+    def occupied(self) -> dict[int, Monster | Victim]:
+        """Every space with a monster or a victim on it."""
+        found: dict[int, Monster | Victim] = {v.pos: v for v in self.victims if v.state == "on_map"}
+        found.update((m.pos, m) for m in self.monsters if m.alive)
+        return found
+
+    def total_vp(self, player: int) -> int:
+        return sum(self.vp[player].values())
+
+    def emit(self, kind: str, **detail: Any) -> Event:
+        event = Event(kind, self.turn, self.active, tuple(detail.items()))
+        self.log.append(event)
+        return event
+
+    @property
+    def actions_per_turn(self) -> int:
+        """One action per full 100 points of build total (HC-TURN-02)."""
+        return self.build_total // 100
+
+    @property
+    def victim_vp(self) -> int:
+        """5 victory points per victim per 100 points of build total (HC-END-07)."""
+        return 5 * (self.build_total // 100)
