@@ -556,6 +556,7 @@ class Army(Strict):
     figures: list[ArmyEntry] = Field(min_length=1)
     crypt: list[str] = Field(default_factory=list)
     victims: list[str] = Field(default_factory=list)
+    objects: list[Literal["tombstone", "tree", "portal"]] = Field(default_factory=list, max_length=2)
     provenance: Provenance
     notes: str | None = None
 
