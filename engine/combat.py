@@ -109,7 +109,7 @@ def attack(
             "attack",
             attacker=attacker.label,
             target=target.label,
-            kind=kind,
+            action=kind,
             dice=(d1, d2),
             attack=max(0, value),
             defense=max(0, defense),

@@ -382,7 +382,7 @@ def slay(state: GameState, actor: Monster, victim) -> None:  # type: ignore[no-u
     victim.by = actor.uid
     actor.victims.append(victim.uid)
     state.vp[actor.controller]["victims"] += state.victim_vp  # HC-END-07
-    state.emit(victim.state, monster=actor.label, victim=victim.label, vp=state.victim_vp)
+    state.emit(victim.state, monster=actor.label, victim=victim.label, player=actor.controller, vp=state.victim_vp)
     for obj in state.objects:
         if obj.alive and obj.kind == "tree" and state.geometry.adjacent(obj.pos, victim.pos):
             state.actions_left += 1  # HC-TERRAIN-19

@@ -1,0 +1,51 @@
+"""Playing a whole game: set up, then ask the players for decisions until the game ends."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from engine import rules
+from engine.players.base import Agent, Decision
+from engine.roster.loader import Roster
+from engine.roster.models import Army, MapLayout
+from engine.setup import DEFAULT_TURN_LIMIT, new_game
+from engine.state import GameState
+
+MAX_DECISIONS = 100_000
+"""A safety net: a game that needs more decisions than this has a bug, not a long fight."""
+
+
+class GameStuck(Exception):
+    """A game that did not end within MAX_DECISIONS decisions."""
+
+
+def play(state: GameState, agents: Sequence[Agent]) -> GameState:
+    """Ask the active player for an action until the game is over; return the final state."""
+    for _ in range(MAX_DECISIONS):
+        if state.over:
+            return state
+        options = rules.legal_actions(state)
+        agent = agents[state.active - 1]
+        choice = agent.choose(state, Decision("action", state.active, options))
+        rules.apply(state, options[choice])
+    raise GameStuck(f"no end after {MAX_DECISIONS} decisions (turn {state.turn})")
+
+
+def play_game(
+    roster: Roster,
+    armies: Sequence[Army],
+    layout: MapLayout,
+    agent_factories: Sequence,
+    seed: int | np.random.SeedSequence,
+    turn_limit: int | None = DEFAULT_TURN_LIMIT,
+    army_names: Sequence[str] = (),
+) -> GameState:
+    """Play one game from its seed: the dice and each player get their own generator spawned from it,
+    so the game replays exactly from (armies, map, players, seed)."""
+    sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    dice_seed, *player_seeds = sequence.spawn(1 + len(armies))
+    agents = [factory(np.random.default_rng(s)) for factory, s in zip(agent_factories, player_seeds, strict=True)]
+    state = new_game(roster, armies, layout, agents, np.random.default_rng(dice_seed), turn_limit, army_names)
+    return play(state, agents)

@@ -1,0 +1,31 @@
+"""The one interface every player implements: pick one of the options of a decision."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from engine.state import GameState
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice the rules put to one player.
+
+    `kind` says what is chosen: `action` (the legal actions of the suspense and hunting phases),
+    `edge` (a starting area), `victim_space`, `object_space`, `monster_space`, `flight`.
+    """
+
+    kind: str
+    player: int
+    options: list[Any]
+    subject: str = ""
+
+
+class Agent(Protocol):
+    """A player: returns the index of the option it picks."""
+
+    name: str
+
+    def choose(self, state: GameState, decision: Decision) -> int: ...

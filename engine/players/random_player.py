@@ -1,0 +1,20 @@
+"""The baseline player: uniformly random among the legal options."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.players.base import Decision
+from engine.state import GameState
+
+
+class RandomAgent:
+    """Picks uniformly at random with its own seeded generator (so its choices replay from the seed)."""
+
+    name = "random"
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def choose(self, state: GameState, decision: Decision) -> int:
+        return int(self.rng.integers(len(decision.options)))

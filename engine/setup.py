@@ -1,0 +1,230 @@
+"""Setting up a game from armies and a map (HC-SETUP-03..09), with every choice put to the players."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from engine import rules
+from engine.board import STEPS, portal_sites, starting_zone
+from engine.dice import Dice
+from engine.figures import compile_figure
+from engine.geometry import CLEAR, Geometry
+from engine.players.base import Agent, Decision
+from engine.roster.loader import Roster
+from engine.roster.models import Army, MapLayout
+from engine.state import HOVERING, SOARING, GameState, MapObject, Monster, Player, Victim
+
+DEFAULT_TURN_LIMIT = 15
+"""Turns per player when none is given: the rules' 60-minute game (HC-END-01 b), see docs/rulings.md."""
+
+_GEOMETRY: dict[int, Geometry] = {}
+
+
+def geometry_for(layout: MapLayout) -> Geometry:
+    """The geometry of a map, computed once per map object and shared by every game on it."""
+    found = _GEOMETRY.get(id(layout))
+    if found is None or found.layout is not layout:
+        found = _GEOMETRY[id(layout)] = Geometry(layout)
+    return found
+
+
+def new_game(
+    roster: Roster,
+    armies: Sequence[Army],
+    layout: MapLayout,
+    agents: Sequence[Agent],
+    rng: np.random.Generator,
+    turn_limit: int | None = DEFAULT_TURN_LIMIT,
+    army_names: Sequence[str] = (),
+) -> GameState:
+    """Set up a game: seats, first player, starting areas, victims, objects, monsters; then turn 1 begins."""
+    geometry = geometry_for(layout)
+    players = [
+        Player(
+            number=n,
+            team=n,
+            army_points=sum(roster.figures[e.figure].points for e in army.figures),
+            army_name=(army_names[n - 1] if n - 1 < len(army_names) else army.name),
+            crypt=list(army.crypt),
+        )
+        for n, army in enumerate(armies, 1)
+    ]
+    build_total = max(a.build_total for a in armies)
+    state = GameState(
+        geometry=geometry,
+        dice=Dice(rng),
+        players=players,
+        build_total=build_total,
+        turn_limit=turn_limit,
+        phase="setup",
+    )
+    first = _first_player(state)
+    areas = _choose_areas(state, agents, first)
+    order = [(first - 1 + k) % len(players) + 1 for k in range(len(players))]
+    _place_victims(state, agents, armies, order, roster)
+    _place_objects(state, agents, armies, order, areas)
+    for number in order:
+        _place_monsters(state, agents[number - 1], roster, armies[number - 1], number, areas[number])
+    state.active = first
+    state.turn = 1
+    state.emit("setup_done", first=first, areas=tuple(sorted(areas.items())))
+    rules.begin_turn(state)
+    return state
+
+
+def _first_player(state: GameState) -> int:
+    """Each player rolls a d6; the highest is first, ties reroll (HC-SETUP-03)."""
+    contenders = [p.number for p in state.players]
+    while True:
+        rolls = {n: state.dice.d6() for n in contenders}
+        best = max(rolls.values())
+        contenders = [n for n, r in rolls.items() if r == best]
+        if len(contenders) == 1:
+            state.emit("first_player", player=contenders[0], rolls=tuple(sorted(rolls.items())))
+            return contenders[0]
+
+
+def _edge_of(state: GameState, spaces: Sequence[int]) -> str:
+    geo = state.geometry
+    counts = {"west": 0, "east": 0, "north": 0, "south": 0}
+    for s in spaces:
+        x, y = geo.xy(s)
+        counts["west"] += x == 0
+        counts["east"] += x == geo.width - 1
+        counts["north"] += y == 0
+        counts["south"] += y == geo.height - 1
+    return max(counts, key=lambda k: counts[k])
+
+
+OPPOSITE = {"north": "south", "south": "north", "east": "west", "west": "east"}
+
+
+def _choose_areas(state: GameState, agents: Sequence[Agent], first: int) -> dict[int, int]:
+    """Starting with the player left of the first player, each picks a different edge (HC-SETUP-04).
+
+    With two players the areas must be on opposite edges: the second player picks and the first takes
+    the opposite one (HC-SETUP-04 OPEN, docs/rulings.md).
+    """
+    areas = state.geometry.starting_areas
+    edges = {label: _edge_of(state, spaces) for label, spaces in areas.items()}
+    count = len(state.players)
+    chosen: dict[int, int] = {}
+    if count == 2:
+        second = first % 2 + 1
+        options = sorted(a for a in areas if any(edges[b] == OPPOSITE[edges[a]] for b in areas))
+        pick = options[agents[second - 1].choose(state, Decision("edge", second, options))]
+        chosen[second] = pick
+        chosen[first] = next(b for b in sorted(areas) if edges[b] == OPPOSITE[edges[pick]])
+        return chosen
+    for k in range(1, count + 1):
+        number = (first - 1 + k) % count + 1
+        options = sorted(a for a in areas if a not in chosen.values())
+        chosen[number] = options[agents[number - 1].choose(state, Decision("edge", number, options))]
+    return chosen
+
+
+def _place_victims(
+    state: GameState, agents: Sequence[Agent], armies: Sequence[Army], order: list[int], roster: Roster
+) -> None:
+    """The contributed victims, shuffled face down, placed in turn on victim start spaces (HC-SETUP-05)."""
+    pool = [(name, n) for n, army in enumerate(armies, 1) for name in army.victims]
+    shuffled = [pool[i] for i in state.dice.rng.permutation(len(pool))]
+    free = list(state.geometry.victim_spaces)
+    for k, (name, owner) in enumerate(shuffled):
+        if not free:
+            break
+        number = order[k % len(order)]
+        choice = agents[number - 1].choose(state, Decision("victim_space", number, free))
+        archetype = roster.victims[name]
+        state.victims.append(
+            Victim(
+                uid=len(state.victims),
+                label=f"V{len(state.victims) + 1}",
+                archetype=name,
+                speed=archetype.speed,
+                gender=archetype.gender,
+                pos=free.pop(choice),
+                owner=owner,
+            )
+        )
+
+
+def _place_objects(
+    state: GameState, agents: Sequence[Agent], armies: Sequence[Army], order: list[int], areas: dict[int, int]
+) -> None:
+    """Each player may place up to two objects on clear terrain away from starting areas (HC-SETUP-06)."""
+    geo = state.geometry
+    layout = geo.layout
+    zone = {geo.index(x, y) for x, y in starting_zone(layout)}
+    taken = {v.pos for v in state.victims}
+    for obj in layout.objects:  # objects printed on the map
+        _add_object(state, obj.kind, geo.index(*obj.at), obj.side)
+    sites = [(geo.index(x, y), side) for (x, y), side in portal_sites(layout)]
+    for number in order:
+        for kind in armies[number - 1].objects:
+            taken |= {o.pos for o in state.objects}
+            if kind == "portal":
+                options: list[tuple[int, str | None] | None] = [
+                    (pos, side) for pos, side in sites if pos not in zone and pos not in taken
+                ]
+            else:  # tombstones and trees only outdoors (HC-TERRAIN-17, -19)
+                options = [
+                    (pos, None)
+                    for pos in range(geo.size)
+                    if geo.terrain[pos] == CLEAR and not geo.indoor[pos] and pos not in zone and pos not in taken
+                ]
+            options.append(None)
+            pick = options[agents[number - 1].choose(state, Decision("object_space", number, options, kind))]
+            if pick is not None:
+                _add_object(state, kind, pick[0], pick[1])
+
+
+def _add_object(state: GameState, kind: str, pos: int, side: str | None) -> None:
+    across = -1
+    if kind == "portal" and side is not None:
+        x, y = state.geometry.xy(pos)
+        dx, dy = STEPS[side]
+        across = state.geometry.index(x + dx, y + dy)
+    state.objects.append(MapObject(len(state.objects), kind, pos, across))
+    state.emit("object_placed", object=kind, at=state.geometry.xy(pos))
+
+
+def _place_monsters(state: GameState, agent: Agent, roster: Roster, army: Army, number: int, area: int) -> None:
+    """Dials to their starting lines; monsters into the starting area, overflow to adjacent clear spaces
+    (HC-SETUP-07, HC-SETUP-08); flyers choose hovering or soaring."""
+    geo = state.geometry
+    for entry in army.figures:
+        figure = roster.figures[entry.figure]
+        stats = compile_figure(figure)
+        side = entry.side or stats.start_sides[0]
+        start = stats.red_start if stats.side_starts_red[side] and stats.red_start is not None else stats.start
+        occupied = state.occupied()
+        blocked = {o.pos for o in state.objects if o.alive and o.kind != "portal"}
+        area_spaces = [s for s in geo.starting_areas[area] if s not in occupied and s not in blocked]
+        if not area_spaces:
+            area_spaces = sorted(
+                {
+                    n
+                    for s in geo.starting_areas[area]
+                    for n in geo.neighbours[s]
+                    if geo.terrain[n] == CLEAR and n not in occupied and n not in blocked
+                }
+            )
+        pos = area_spaces[agent.choose(state, Decision("monster_space", number, area_spaces, figure.id))]
+        monster = Monster(
+            uid=len(state.monsters),
+            label=f"P{number}.{figure.id}#{len(state.monsters) + 1}",
+            stats=stats,
+            owner=number,
+            controller=number,
+            pos=pos,
+            click=start,
+            side=side,
+            start_line=start,
+        )
+        if stats.speed_mode == "wing":
+            modes = [HOVERING] if geo.indoor[pos] or geo.kind == "indoor" else [HOVERING, SOARING]
+            monster.flight = modes[agent.choose(state, Decision("flight", number, modes, figure.id))]
+        state.monsters.append(monster)
