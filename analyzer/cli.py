@@ -126,6 +126,38 @@ def scenario_run(
     raise typer.Exit(run_paths(paths, rosters or default_roster_dir(), verbose, console))
 
 
+@app.command("selfcheck")
+def selfcheck(
+    games: Annotated[int, typer.Option("--games", help="Number of random-play games.", min=1)] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Master seed; per-game seeds are spawned from it.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (default: all cores).", min=1)] = 0,
+    turns: Annotated[int, typer.Option("--turns", help="Turn limit per player.", min=1)] = 15,
+    rosters: RostersOption = None,
+) -> None:
+    """Play random games on random sample armies and every map, checking the engine's invariants after
+    every action; print the first problems (with the game index that replays them) and games/s."""
+    from analyzer.selfcheck import run_selfcheck
+
+    raise typer.Exit(run_selfcheck(games, seed, jobs or None, turns, rosters or default_roster_dir(), console))
+
+
+@app.command("replay")
+def replay(
+    army_a: Annotated[str, typer.Argument(help="Army id of player 1 (see `clix roster list armies`).")],
+    army_b: Annotated[str, typer.Argument(help="Army id of player 2.")],
+    map_name: Annotated[str, typer.Option("--map", help="Map id.")] = "graveyard",
+    seed: Annotated[int, typer.Option("--seed", help="The game's seed.")] = 0,
+    players: Annotated[str, typer.Option("--players", help="Player styles A,B.")] = "random,random",
+    turns: Annotated[int, typer.Option("--turns", help="Turn limit per player.", min=1)] = 15,
+    rosters: RostersOption = None,
+) -> None:
+    """Play one game from its seed and print it turn by turn: the same inputs always give the same game."""
+    from analyzer.replay import replay_game
+
+    roster = load_checked(rosters or default_roster_dir())
+    console.print(replay_game(roster, army_a, army_b, map_name, seed, players, turns), markup=False)
+
+
 def main() -> None:
     """Entry point of the `clix` script: run the app, turning user mistakes into one-line errors."""
     try:

@@ -54,8 +54,16 @@ class Smash:
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseVictim:
+    """The suspense phase: the active player chooses the victim to move; it flips face up (HC-VICTIM-03)."""
+
+    victim: int
+
+
+@dataclass(frozen=True, slots=True)
 class MoveVictim:
-    """The suspense phase: the active player moves one victim along `path` (HC-VICTIM-03)."""
+    """The suspense phase: the chosen victim moves along `path` (given without a choice first, the
+    victim is chosen and moved in one step, as a scenario's `move_victim` step does) (HC-VICTIM-03)."""
 
     victim: int
     path: tuple[int, ...]
@@ -71,5 +79,5 @@ class EndTurn:
     """End the hunting phase; the hourglass phase runs and the next player's turn begins."""
 
 
-Action = Move | Frenzy | Close | Ranged | Smash | MoveVictim | SkipSuspense | EndTurn
+Action = Move | Frenzy | Close | Ranged | Smash | ChooseVictim | MoveVictim | SkipSuspense | EndTurn
 MONSTER_ACTIONS = (Move, Frenzy, Close, Ranged, Smash)

@@ -33,6 +33,16 @@ def play(state: GameState, agents: Sequence[Agent]) -> GameState:
     raise GameStuck(f"no end after {MAX_DECISIONS} decisions (turn {state.turn})")
 
 
+def child_seeds(seed: int | np.random.SeedSequence, count: int) -> list[np.random.SeedSequence]:
+    """The first `count` children of `seed`, derived without mutating it (`SeedSequence.spawn` counts
+    its calls, so spawning twice from one object would give different games)."""
+    parent = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    return [
+        np.random.SeedSequence(parent.entropy, spawn_key=(*parent.spawn_key, k), pool_size=parent.pool_size)
+        for k in range(count)
+    ]
+
+
 def play_game(
     roster: Roster,
     armies: Sequence[Army],
@@ -44,8 +54,7 @@ def play_game(
 ) -> GameState:
     """Play one game from its seed: the dice and each player get their own generator spawned from it,
     so the game replays exactly from (armies, map, players, seed)."""
-    sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    dice_seed, *player_seeds = sequence.spawn(1 + len(armies))
+    dice_seed, *player_seeds = child_seeds(seed, 1 + len(armies))
     agents = [factory(np.random.default_rng(s)) for factory, s in zip(agent_factories, player_seeds, strict=True)]
     state = new_game(roster, armies, layout, agents, np.random.default_rng(dice_seed), turn_limit, army_names)
     return play(state, agents)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine import combat, effects
 from engine.actions import (
     Action,
+    ChooseVictim,
     Close,
     EndTurn,
     Frenzy,
@@ -18,7 +19,7 @@ from engine.actions import (
     Smash,
 )
 from engine.movement import MoveContext, VictimContext, check_path, destinations
-from engine.state import GROUNDED, HOVERING, SOARING, GameState, Monster
+from engine.state import GROUNDED, HOVERING, SOARING, GameState, Monster, Victim
 
 BREAK_AWAY = 4  # a d6 of 4-6 breaks away (HC-MOVE-06)
 
@@ -52,12 +53,16 @@ def why_not(state: GameState, action: Action) -> str:
         return "the game is over"
     if isinstance(action, EndTurn):
         return "" if state.phase in ("suspense", "hunting") else f"no turn to end in the {state.phase} phase"
-    if isinstance(action, (SkipSuspense, MoveVictim)):
+    if isinstance(action, (SkipSuspense, ChooseVictim, MoveVictim)):
         if state.phase != "suspense":
             return f"victims move only in the suspense phase (now: {state.phase}) (HC-VICTIM-03)"
-        return "" if isinstance(action, SkipSuspense) else _why_not_victim(state, action)
+        if isinstance(action, SkipSuspense):
+            return "" if state.chosen_victim is None else "a victim was chosen; it must now be moved"
+        return _why_not_victim(state, action)
     if state.phase not in ("suspense", "hunting"):
         return f"monsters act only in the hunting phase (now: {state.phase})"
+    if state.chosen_victim is not None:
+        return "the chosen victim must be moved first (HC-VICTIM-03)"
     return _why_not_monster_action(state, action)
 
 
@@ -207,12 +212,16 @@ def _why_not_smash(state: GameState, actor: Monster, action: Smash) -> str:
     return "there is no portal or tombstone there"
 
 
-def _why_not_victim(state: GameState, action: MoveVictim) -> str:
+def _why_not_victim(state: GameState, action: ChooseVictim | MoveVictim) -> str:
     if not 0 <= action.victim < len(state.victims):
         return "no such victim"
     victim = state.victims[action.victim]
     if victim.state != "on_map":
         return f"{victim.label} is not on the map"
+    if state.chosen_victim is not None and state.chosen_victim != victim.uid:
+        return f"{state.victims[state.chosen_victim].label} was chosen; only it moves this phase (HC-VICTIM-03)"
+    if isinstance(action, ChooseVictim):
+        return "" if state.chosen_victim is None else "a victim was already chosen"
     ctx = VictimContext(state, victim.uid)
     return check_path(ctx, victim.pos, list(action.path), ctx.budget(victim.pos, victim.speed))
 
@@ -225,7 +234,9 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.over:
         return []
     if state.phase == "suspense":
-        return [SkipSuspense(), *_victim_moves(state)]
+        if state.chosen_victim is None:
+            return [SkipSuspense()] + [ChooseVictim(v.uid) for v in state.victims if v.state == "on_map"]
+        return _victim_moves(state, state.victims[state.chosen_victim])
     if state.phase != "hunting":
         return []
     actions: list[Action] = [EndTurn()]
@@ -295,14 +306,12 @@ def _frenzies(
     return found
 
 
-def _victim_moves(state: GameState) -> list[Action]:
-    found: list[Action] = []
-    for victim in state.victims:
-        if victim.state != "on_map":
-            continue
-        ctx = VictimContext(state, victim.uid)
-        for path in destinations(ctx, victim.pos, ctx.budget(victim.pos, victim.speed)).values():
-            found.append(MoveVictim(victim.uid, tuple(path)))
+def _victim_moves(state: GameState, victim: Victim) -> list[Action]:
+    """Where the chosen victim may go, staying put included ("up to its speed")."""
+    ctx = VictimContext(state, victim.uid)
+    found: list[Action] = [MoveVictim(victim.uid, ())]
+    for path in destinations(ctx, victim.pos, ctx.budget(victim.pos, victim.speed)).values():
+        found.append(MoveVictim(victim.uid, tuple(path)))
     return found
 
 
@@ -320,7 +329,12 @@ def apply(state: GameState, action: Action) -> None:
     if isinstance(action, SkipSuspense):
         state.phase = "hunting"
         return
+    if isinstance(action, ChooseVictim):
+        _choose_victim(state, action.victim)
+        return
     if isinstance(action, MoveVictim):
+        if state.chosen_victim is None:
+            _choose_victim(state, action.victim)
         _move_victim(state, action)
         return
     state.phase = "hunting"  # acting with a monster ends an unused suspense phase
@@ -397,11 +411,18 @@ def _smash(state: GameState, actor: Monster, at: int) -> None:
         obj.alive = False
 
 
-def _move_victim(state: GameState, action: MoveVictim) -> None:
-    victim = state.victims[action.victim]
+def _choose_victim(state: GameState, uid: int) -> None:
+    victim = state.victims[uid]
+    state.chosen_victim = uid
+    state.emit("victim_chosen", victim=victim.label)
     if not victim.face_up:
         victim.face_up = True  # HC-VICTIM-03: the chosen victim is flipped face up
         state.emit("victim_flipped", victim=victim.label, archetype=victim.archetype)
+
+
+def _move_victim(state: GameState, action: MoveVictim) -> None:
+    victim = state.victims[action.victim]
+    state.chosen_victim = None
     if action.path:
         victim.pos = action.path[-1]
     state.emit("victim_moved", victim=victim.label, to=state.geometry.xy(victim.pos))

@@ -19,14 +19,22 @@ from engine.state import HOVERING, SOARING, GameState, MapObject, Monster, Playe
 DEFAULT_TURN_LIMIT = 15
 """Turns per player when none is given: the rules' 60-minute game (HC-END-01 b), see docs/rulings.md."""
 
-_GEOMETRY: dict[int, Geometry] = {}
+_GEOMETRY: dict[int, tuple[Geometry, list[tuple[int, str]], frozenset[int]]] = {}
 
 
 def geometry_for(layout: MapLayout) -> Geometry:
     """The geometry of a map, computed once per map object and shared by every game on it."""
+    return _map_facts(layout)[0]
+
+
+def _map_facts(layout: MapLayout) -> tuple[Geometry, list[tuple[int, str]], frozenset[int]]:
+    """Geometry, portal sites and the no-object zone of a map, computed once per map object."""
     found = _GEOMETRY.get(id(layout))
-    if found is None or found.layout is not layout:
-        found = _GEOMETRY[id(layout)] = Geometry(layout)
+    if found is None or found[0].layout is not layout:
+        geo = Geometry(layout)
+        sites = [(geo.index(x, y), side) for (x, y), side in portal_sites(layout)]
+        zone = frozenset(geo.index(x, y) for x, y in starting_zone(layout))
+        found = _GEOMETRY[id(layout)] = (geo, sites, zone)
     return found
 
 
@@ -155,13 +163,10 @@ def _place_objects(
     state: GameState, agents: Sequence[Agent], armies: Sequence[Army], order: list[int], areas: dict[int, int]
 ) -> None:
     """Each player may place up to two objects on clear terrain away from starting areas (HC-SETUP-06)."""
-    geo = state.geometry
-    layout = geo.layout
-    zone = {geo.index(x, y) for x, y in starting_zone(layout)}
+    geo, sites, zone = _map_facts(state.geometry.layout)
     taken = {v.pos for v in state.victims}
-    for obj in layout.objects:  # objects printed on the map
+    for obj in geo.layout.objects:  # objects printed on the map
         _add_object(state, obj.kind, geo.index(*obj.at), obj.side)
-    sites = [(geo.index(x, y), side) for (x, y), side in portal_sites(layout)]
     for number in order:
         for kind in armies[number - 1].objects:
             taken |= {o.pos for o in state.objects}

@@ -182,6 +182,7 @@ class GameState:
     over: bool = False
     end_reason: str = ""
     in_hourglass_phase: bool = False
+    chosen_victim: int | None = None
 
     def __post_init__(self) -> None:
         for player in self.players:
