@@ -112,6 +112,7 @@ class Expect(_Strict):
     vp: dict[int, int] = Field(default_factory=dict)
     active_player: int | None = None
     winner: int | None = None
+    draw: bool | None = None
     events: list[str] = Field(default_factory=list)
     dice_left: int | None = Field(None, ge=0)
 
@@ -495,6 +496,10 @@ def _compare(
         fail(f"active_player: expected {expect.active_player}, got {state.active}")
     if expect.winner is not None and (not state.over or state.winner != expect.winner):
         fail(f"winner: expected {expect.winner}, got {state.winner if state.over else 'game not over'}")
+    if expect.draw is not None:
+        drawn = state.over and state.winner is None
+        if drawn != expect.draw:
+            fail(f"draw: expected {expect.draw}, got {drawn} (over: {state.over}, winner: {state.winner})")
     kinds = [e.kind for e in state.log]
     position = 0
     for kind in expect.events:
