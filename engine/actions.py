@@ -79,5 +79,8 @@ class EndTurn:
     """End the hunting phase; the hourglass phase runs and the next player's turn begins."""
 
 
+VICTIM_TARGET = -2
+"""Stands for a victim named as an attack's target, which the rules always refuse (HC-COMBAT-03, -17)."""
+
 Action = Move | Frenzy | Close | Ranged | Smash | ChooseVictim | MoveVictim | SkipSuspense | EndTurn
 MONSTER_ACTIONS = (Move, Frenzy, Close, Ranged, Smash)

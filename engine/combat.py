@@ -13,15 +13,28 @@ def roll_2d6(state: GameState) -> tuple[int, int]:
     return state.dice.d6(), state.dice.d6()
 
 
-def neighbours(state: GameState, pos: int) -> tuple[int, ...] | list[int]:
-    """Adjacent spaces, leaving out those across a portal's doorway (a doorway with pieces on both
-    sides is closed, and a closed doorway is blocking: HC-TERRAIN-28)."""
-    found = state.geometry.neighbours[pos]
-    portals = [o for o in state.objects if o.kind == "portal" and o.alive and pos in (o.pos, o.across)]
-    if not portals:
+def neighbours(state: GameState, pos: int, moving: Monster | None = None) -> tuple[int, ...] | list[int]:
+    """Spaces whose pieces are adjacent to a piece at `pos` (geometry's `piece_neighbours`), leaving out
+    those a closed doorway cuts off: a closed doorway is blocking terrain, so pieces on its two sides are
+    not adjacent (HC-TERRAIN-28), nor pieces diagonal across its end where blocking terrain or a wall shuts
+    the other way round (001 §6, designers via TDO 09/07/06). `moving` (a monster still on its way) does not
+    close doorways: it occupies a space only when its move ends (HC-TERRAIN-27)."""
+    geo = state.geometry
+    found = geo.piece_neighbours[pos]
+    doors = {
+        (min(o.pos, o.across), max(o.pos, o.across))
+        for o in state.objects
+        if o.kind == "portal" and o.alive and _doorway_occupied(state, o.pos, o.across, moving)
+    }
+    if not doors:
         return found
-    across = {o.across if o.pos == pos else o.pos for o in portals}
-    return [n for n in found if n not in across]
+    return [n for n in found if not geo.separated(pos, n, doors)]
+
+
+def _doorway_occupied(state: GameState, a: int, b: int, moving: Monster | None) -> bool:
+    return any(m.alive and m is not moving and m.pos in (a, b) for m in state.monsters) or any(
+        v.state == "on_map" and v.pos in (a, b) for v in state.victims
+    )
 
 
 def adjacent(state: GameState, a: int, b: int) -> bool:
@@ -46,7 +59,7 @@ def line_of_fire(state: GameState, attacker: Monster, target: Monster) -> tuple[
     if attacker.soaring or target.soaring:
         # HC-COMBAT-20: only soaring monsters block lines to or from a soaring monster; terrain,
         # grounded monsters and victims do not. Hindering counts only in a grounded target's own space.
-        blockers = {m.pos for m in state.monsters if m.alive and m.soaring and m is not attacker and m is not target}
+        blockers = {m.pos for m in _blockers(state, attacker, target) if m.soaring}
         if any(c in blockers for c in ray.cells) or any(a in blockers and b in blockers for a, b in ray.corners):
             return False, False, "a soaring monster blocks the line of fire (HC-COMBAT-20)"
         return True, not target.soaring and geo.terrain[target.pos] == HINDERING, ""
@@ -54,7 +67,7 @@ def line_of_fire(state: GameState, attacker: Monster, target: Monster) -> tuple[
         return False, False, "a wall blocks the line of fire (HC-TERRAIN-12)"
     if ray.blocked_by_terrain:
         return False, False, "blocking terrain blocks the line of fire (HC-TERRAIN-10, -11)"
-    pieces = {m.pos for m in state.monsters if m.alive and not m.soaring and m is not attacker and m is not target}
+    pieces = {m.pos for m in _blockers(state, attacker, target) if not m.soaring}
     pieces.update(v.pos for v in state.victims if v.state == "on_map")
     if any(c in pieces for c in ray.cells):
         return False, False, "a monster or victim blocks the line of fire (HC-COMBAT-18)"
@@ -73,6 +86,11 @@ def line_of_fire(state: GameState, attacker: Monster, target: Monster) -> tuple[
             return False, False, f"the {obj.kind} next to the target blocks the line of fire (HC-TERRAIN-17, -32)"
     hindering = ray.hindering or any(p in pieces for p in ray.hindering_corner_partners)
     return True, hindering, ""
+
+
+def _blockers(state: GameState, attacker: Monster, target: Monster) -> list[Monster]:
+    """Monsters that can block a line of fire; an intangible one does not (HC-HOURGLASS-04)."""
+    return [m for m in state.monsters if m.alive and not m.intangible and m is not attacker and m is not target]
 
 
 def portal_closed(state: GameState, a: int, b: int) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine import combat, effects
 from engine.actions import (
+    VICTIM_TARGET,
     Action,
     ChooseVictim,
     Close,
@@ -113,6 +114,10 @@ def _why_not_move(state: GameState, actor: Monster, action: Move | Frenzy) -> st
         if actor.incapable:
             return f"{actor.label} is incapable and cannot make the frenzy attack (HC-HOURGLASS-11)"
         end = action.path[-1] if action.path else actor.pos
+        if action.target == VICTIM_TARGET:
+            return "a victim can never be targeted by an attack (HC-COMBAT-03)"
+        if not 0 <= action.target < len(state.monsters):
+            return "no such target"
         target = monster(state, action.target)
         reason = _why_not_target(state, actor, target)
         if reason:
@@ -142,6 +147,8 @@ def _close_reach(state: GameState, actor: Monster, target: Monster, pos: int, fl
 
 
 def _why_not_close(state: GameState, actor: Monster, target_uid: int) -> str:
+    if target_uid == VICTIM_TARGET:
+        return "a victim can never be targeted by an attack (HC-COMBAT-03)"
     if not 0 <= target_uid < len(state.monsters):
         return "no such target"
     target = monster(state, target_uid)
@@ -168,6 +175,8 @@ def _why_not_ranged(state: GameState, actor: Monster, action: Ranged) -> str:
     if len(set(action.targets)) != len(action.targets):
         return "no monster may be targeted twice in one action (HC-COMBAT-22)"
     for uid in action.targets:
+        if uid == VICTIM_TARGET:
+            return "a victim can never be targeted by an attack (HC-COMBAT-03, HC-COMBAT-17)"
         if not 0 <= uid < len(state.monsters):
             return "no such target"
         target = monster(state, uid)

@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine import rules
-from engine.actions import Action, Close, EndTurn, Frenzy, Move, MoveVictim, Ranged, SkipSuspense, Smash
+from engine.actions import VICTIM_TARGET, Action, Close, EndTurn, Frenzy, Move, MoveVictim, Ranged, SkipSuspense, Smash
 from engine.dice import DiceExhausted, ForcedDice
 from engine.figures import Stats, compile_figure, stats_from_dial
 from engine.geometry import Geometry
@@ -347,6 +347,10 @@ def step_action(
             raise ScenarioError(f"no monster with id {name!r} in this scenario")
         return monsters[name]
 
+    def target(name: Any) -> int:
+        """A target's uid; a victim named as a target becomes VICTIM_TARGET, which the rules refuse."""
+        return VICTIM_TARGET if name in victims else uid(name)
+
     def path(key: str = "path") -> tuple[int, ...]:
         return tuple(_space(geo, tuple(p), "path space") for p in step.get(key) or [])
 
@@ -356,12 +360,12 @@ def step_action(
             return Move(actor, _path_to(state, actor, _space(geo, tuple(step["to"]), "move target"), fly), fly)
         return Move(actor, path(), fly)
     if "frenzy" in step:
-        target = step.get("target")
-        return Frenzy(uid(step["frenzy"]), path(), None if target is None else uid(target), fly)
+        aim = step.get("target")
+        return Frenzy(uid(step["frenzy"]), path(), None if aim is None else target(aim), fly)
     if "close" in step:
-        return Close(uid(step["close"]), uid(step["target"]))
+        return Close(uid(step["close"]), target(step["target"]))
     if "ranged" in step:
-        targets = tuple(uid(t) for t in step.get("targets") or [])
+        targets = tuple(target(t) for t in step.get("targets") or [])
         split = tuple((uid(k), int(v)) for k, v in (step.get("damage") or {}).items())
         return Ranged(uid(step["ranged"]), targets, split)
     if "smash" in step:
