@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine import effects
-from engine.geometry import HINDERING
+from engine.geometry import BLOCKING, HINDERING
 from engine.state import HOVERING, SOARING, GameState, Monster
 
 SMASH_TARGET = 13  # HC-TERRAIN-16, HC-TERRAIN-18
@@ -21,20 +21,20 @@ def neighbours(state: GameState, pos: int, moving: Monster | None = None) -> tup
     close doorways: it occupies a space only when its move ends (HC-TERRAIN-27)."""
     geo = state.geometry
     found = geo.piece_neighbours[pos]
-    doors = {
-        (min(o.pos, o.across), max(o.pos, o.across))
+    # Only a doorway with a side within one space of `pos` can cut one of its adjacencies.
+    portals = [
+        o
         for o in state.objects
-        if o.kind == "portal" and o.alive and _doorway_occupied(state, o.pos, o.across, moving)
-    }
+        if o.kind == "portal" and o.alive and min(geo.distance(pos, o.pos), geo.distance(pos, o.across)) <= 1
+    ]
+    if not portals:
+        return found
+    occupied = {m.pos for m in state.monsters if m.alive and m is not moving}
+    occupied.update(v.pos for v in state.victims if v.state == "on_map")
+    doors = {(min(o.pos, o.across), max(o.pos, o.across)) for o in portals if o.pos in occupied or o.across in occupied}
     if not doors:
         return found
     return [n for n in found if not geo.separated(pos, n, doors)]
-
-
-def _doorway_occupied(state: GameState, a: int, b: int, moving: Monster | None) -> bool:
-    return any(m.alive and m is not moving and m.pos in (a, b) for m in state.monsters) or any(
-        v.state == "on_map" and v.pos in (a, b) for v in state.victims
-    )
 
 
 def adjacent(state: GameState, a: int, b: int) -> bool:
@@ -82,7 +82,9 @@ def line_of_fire(state: GameState, attacker: Monster, target: Monster) -> tuple[
             edge = (min(obj.pos, obj.across), max(obj.pos, obj.across))
             if edge in ray.edges and portal_closed(state, obj.pos, obj.across):
                 return False, False, "a closed portal blocks the line of fire (HC-TERRAIN-15)"
-        elif obj.pos in ray.cells and adjacent(state, obj.pos, target.pos):
+        elif state.geometry.adjacent(obj.pos, target.pos) and (
+            obj.pos in ray.cells or any(_corner_blocked(state, obj.pos, c, pieces, target.pos) for c in ray.corners)
+        ):
             return False, False, f"the {obj.kind} next to the target blocks the line of fire (HC-TERRAIN-17, -32)"
     hindering = ray.hindering or any(p in pieces for p in ray.hindering_corner_partners)
     return True, hindering, ""
@@ -91,6 +93,22 @@ def line_of_fire(state: GameState, attacker: Monster, target: Monster) -> tuple[
 def _blockers(state: GameState, attacker: Monster, target: Monster) -> list[Monster]:
     """Monsters that can block a line of fire; an intangible one does not (HC-HOURGLASS-04)."""
     return [m for m in state.monsters if m.alive and not m.intangible and m is not attacker and m is not target]
+
+
+def _corner_blocked(state: GameState, space: int, corner: tuple[int, int], pieces: set[int], target: int) -> bool:
+    """A tombstone or Tree next to the target is blocking terrain for the line (HC-TERRAIN-17, -32), so a line
+    through the corner between it and a piece or other blocking terrain is blocked (HC-TERRAIN-11)."""
+    if space not in corner:
+        return False
+    other = corner[1] if corner[0] == space else corner[0]
+    return (
+        other in pieces
+        or state.geometry.terrain[other] == BLOCKING
+        or any(
+            o.alive and o.kind != "portal" and o.pos == other and state.geometry.adjacent(other, target)
+            for o in state.objects
+        )
+    )
 
 
 def portal_closed(state: GameState, a: int, b: int) -> bool:

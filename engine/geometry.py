@@ -70,8 +70,19 @@ class Geometry:
         self.all_neighbours: list[tuple[int, ...]] = [self._neighbours(i, walls=False) for i in range(self.size)]
         self.all_neighbour_sets: list[frozenset[int]] = [frozenset(n) for n in self.all_neighbours]
         self.diagonal_flanks: dict[tuple[int, int], tuple[int, int]] = {
-            (i, j): self._flanks(i, j) for i in range(self.size) for j in self.neighbours[i] if self._diagonal(i, j)
+            (i, j): self._flanks(i, j) for i in range(self.size) for j in self.all_neighbours[i] if self._diagonal(i, j)
         }
+        self.diagonal_walls: dict[tuple[int, int], tuple[bool, bool]] = {
+            (i, j): (self._wall(i, f1) or self._wall(f1, j), self._wall(i, f2) or self._wall(f2, j))
+            for (i, j), (f1, f2) in self.diagonal_flanks.items()
+        }
+        """For each diagonal step, whether a wall shuts the way round its corner by either flank."""
+        self.piece_neighbours: list[tuple[int, ...]] = [
+            tuple(j for j in self.neighbours[i] if not self.separated(i, j)) for i in range(self.size)
+        ]
+        """Spaces whose pieces are adjacent to a piece here: touching, not across a wall, nor across a corner
+        that walls and blocking terrain shut both ways round (HC-MOVE-01, HC-TERRAIN-10, -12; docs/rulings.md).
+        Closed doorways shut more during play (`separated` with `doors`)."""
         self._rays: dict[tuple[int, int], Ray] = {}
 
     # --- spaces -------------------------------------------------------------------------------
@@ -103,6 +114,30 @@ class Geometry:
 
     def _wall(self, a: int, b: int) -> bool:
         return (min(a, b), max(a, b)) in self.walls
+
+    def wall(self, a: int, b: int) -> bool:
+        """Whether a wall runs along the edge between orthogonally adjacent spaces a and b."""
+        return (min(a, b), max(a, b)) in self.walls
+
+    def separated(self, a: int, b: int, doors: frozenset[tuple[int, int]] | set[tuple[int, int]] = frozenset()) -> bool:
+        """Whether touching spaces a and b are cut apart: by a wall or a closed doorway (`doors`, edges as sorted
+        pairs) between them, or, diagonally, by walls, closed doorways and blocking terrain shutting both ways
+        round their corner (HC-TERRAIN-10, -12, -28; the designers' portal example in 001 §6)."""
+        if (min(a, b), max(a, b)) in self.walls or (min(a, b), max(a, b)) in doors:
+            return True
+        flanks = self.diagonal_flanks.get((a, b))
+        if flanks is None:
+            return False
+
+        def shut(flank: int) -> bool:
+            if self.terrain[flank] == BLOCKING:
+                return True
+            return any(
+                (min(p, q), max(p, q)) in self.walls or (min(p, q), max(p, q)) in doors
+                for p, q in ((a, flank), (flank, b))
+            )
+
+        return shut(flanks[0]) and shut(flanks[1])
 
     def _corner_walled(self, a: int, b: int, flank1: int, flank2: int) -> bool:
         """Whether walls at the corner between diagonal spaces a and b close both ways around it."""

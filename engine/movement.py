@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine import combat
 from engine.geometry import BLOCKING, HINDERING, WATER
 from engine.state import SOARING, GameState, Monster
 
@@ -30,7 +31,7 @@ class MoveContext:
 
     def __init__(self, state: GameState, monster: Monster, broke_away: Iterable[int] = (), flight: int | None = None):
         self.state = state
-        self.geo = geo = state.geometry
+        self.geo = state.geometry
         self.monster = monster
         self.flight = monster.flight if flight is None else flight
         abilities = monster.abilities
@@ -40,6 +41,9 @@ class MoveContext:
         self.soaring = self.flying and self.flight == SOARING
         self.hovering = self.flying and not self.soaring
         self.swimming = monster.stats.speed_mode == "fin"
+        # Soaring ignores all terrain and objects (HC-MOVE-12, -20), walls and portals included; Ghost
+        # ignores walls and portals (HC-DATA-16).
+        self.through_walls = self.ghost or self.soaring
         # HC-MOVE-18 / HC-CARD-10: "ignores monsters" treats them as not there (no stop, pass through).
         self.ignores_monsters = self.flying or self.ghost or self.leap
         self.ignores_hindering = self.flying or self.ghost or self.leap
@@ -53,14 +57,24 @@ class MoveContext:
             if state.opposing(monster, other):
                 self.opposing.add(other.pos)
                 if other.uid not in broke and engages(self.flight, other):
-                    self.stop_spaces.update(geo.neighbours[other.pos])  # HC-MOVE-04, HC-MOVE-07
+                    # HC-MOVE-04, HC-MOVE-07; adjacency as pieces have it, the mover not closing doorways it
+                    # passes (HC-TERRAIN-27, -28)
+                    self.stop_spaces.update(combat.neighbours(state, other.pos, moving=monster))
             else:
                 self.friendly.add(other.pos)
         self.victims = {v.pos for v in state.victims if v.state == "on_map"}
         self.objects = {o.pos for o in state.objects if o.alive and o.kind != "portal"}
-        self.doorways = {
-            (min(o.pos, o.across), max(o.pos, o.across)): o for o in state.objects if o.alive and o.kind == "portal"
-        }
+        # Doorway edges this monster may not cross: an opposing monster or a victim on either side (HC-TERRAIN-15);
+        # Ghost and soaring monsters ignore portals.
+        self.shut_doors: set[tuple[int, int]] = set()
+        if not self.through_walls:
+            for o in state.objects:
+                if (
+                    o.alive
+                    and o.kind == "portal"
+                    and any(s in self.opposing or s in self.victims for s in (o.pos, o.across))
+                ):
+                    self.shut_doors.add((min(o.pos, o.across), max(o.pos, o.across)))
 
     def hindering_like(self, space: int) -> bool:
         """Terrain that stops this monster on entry and halves its speed (HC-TERRAIN-03/-04/-09, HC-MOVE-13)."""
@@ -88,15 +102,14 @@ class MoveContext:
     def step(self, here: int, there: int) -> Step:
         """Whether the monster may step from `here` to the adjacent `there`, and must stop there."""
         geo = self.geo
-        if there not in (geo.all_neighbour_sets[here] if self.ghost else geo.neighbour_sets[here]):
+        if there not in (geo.all_neighbour_sets[here] if self.through_walls else geo.neighbour_sets[here]):
             return Step(False, reason="not an adjacent space (or a wall is in the way)")
         if self.soaring and geo.indoor[there]:
             return Step(False, reason="a soaring monster cannot enter an indoor space (HC-MOVE-21)")
         reason, terrain_stop = terrain_step(self, here, there)
         if reason:
             return Step(False, reason=reason)
-        doorway = self.doorways.get((min(here, there), max(here, there)))
-        if doorway is not None and not self.ghost and self._doorway_shut(doorway):
+        if self.shut_doors and (min(here, there), max(here, there)) in self.shut_doors:
             return Step(False, reason="a closed portal with an opposing monster or a victim at it (HC-TERRAIN-15)")
         if there in self.opposing and not self.ignores_monsters:
             return Step(False, reason="an opposing monster is there (HC-MOVE-05)")
@@ -106,10 +119,6 @@ class MoveContext:
         if there in self.stop_spaces and not self.ignores_monsters:
             must_stop = True  # HC-MOVE-04
         return Step(True, must_stop or terrain_stop)
-
-    def _doorway_shut(self, portal: object) -> bool:
-        spaces = (portal.pos, portal.across)  # type: ignore[attr-defined]
-        return any(s in self.opposing or s in self.victims for s in spaces)
 
     def endable(self, space: int, start: int) -> str:
         """Why the move may not end in `space` ('' if it may)."""
@@ -129,14 +138,18 @@ class VictimContext:
 
     ghost = False
     soaring = False
+    through_walls = False
 
     def __init__(self, state: GameState, victim_uid: int) -> None:
         self.geo = state.geometry
         self.monsters = {m.pos for m in state.monsters if m.alive}
         self.occupied = self.monsters | {v.pos for v in state.victims if v.state == "on_map" and v.uid != victim_uid}
         self.objects = {o.pos for o in state.objects if o.alive and o.kind != "portal"}
-        self.doorways = {
-            (min(o.pos, o.across), max(o.pos, o.across)): o for o in state.objects if o.alive and o.kind == "portal"
+        # HC-TERRAIN-31: any monster on either side of a doorway closes it to the chosen victim.
+        self.shut_doors: set[tuple[int, int]] = {
+            (min(o.pos, o.across), max(o.pos, o.across))
+            for o in state.objects
+            if o.alive and o.kind == "portal" and (o.pos in self.monsters or o.across in self.monsters)
         }
 
     def hindering_like(self, space: int) -> bool:
@@ -155,8 +168,7 @@ class VictimContext:
         reason, terrain_stop = terrain_step(self, here, there)
         if reason:
             return Step(False, reason=reason)
-        doorway = self.doorways.get((min(here, there), max(here, there)))
-        if doorway is not None and (doorway.pos in self.monsters or doorway.across in self.monsters):
+        if self.shut_doors and (min(here, there), max(here, there)) in self.shut_doors:
             return Step(False, reason="a closed portal with a monster at it (HC-TERRAIN-31)")
         if there in self.occupied:
             return Step(False, reason="a victim never moves through a monster or another victim (HC-VICTIM-04)")
@@ -176,8 +188,15 @@ def terrain_step(mover: MoveContext | VictimContext, here: int, there: int) -> t
     diagonal = geo.diagonal_flanks.get((here, there))
     if diagonal is not None and not mover.soaring:
         f1, f2 = diagonal
-        if geo.terrain[f1] == BLOCKING and geo.terrain[f2] == BLOCKING and not mover.can_cross_blocking(f1):
-            return "between two diagonal blocking spaces (HC-TERRAIN-10)", False
+        w1, w2 = geo.diagonal_walls[(here, there)]
+        terrain, doors = geo.terrain, mover.shut_doors
+        if (
+            (w1 or terrain[f1] == BLOCKING or doors)
+            and (w2 or terrain[f2] == BLOCKING or doors)
+            and _way_shut(mover, here, there, f1, w1)
+            and _way_shut(mover, here, there, f2, w2)
+        ):
+            return "between two diagonal blocking spaces, walls or closed portals (HC-TERRAIN-10, -12)", False
     if mover.hindering_like(here):
         return "", False
     if mover.hindering_like(there):
@@ -185,6 +204,18 @@ def terrain_step(mover: MoveContext | VictimContext, here: int, there: int) -> t
     if diagonal is not None and mover.hindering_like(diagonal[0]) and mover.hindering_like(diagonal[1]):
         return "", True  # HC-TERRAIN-03: through the corner between diagonal hindering spaces
     return "", False
+
+
+def _way_shut(mover: MoveContext | VictimContext, here: int, there: int, flank: int, walled: bool) -> bool:
+    """Whether the way round a diagonal step's corner by `flank` is shut to this mover: blocking terrain it
+    may not cross, or a wall on either edge (walls have all effects of blocking terrain, HC-TERRAIN-12, so a
+    wall meeting blocking terrain at a corner closes the diagonal like two blocking spaces, HC-TERRAIN-10)."""
+    if walled and not mover.through_walls:
+        return True
+    if mover.geo.terrain[flank] == BLOCKING and not mover.can_cross_blocking(flank):
+        return True
+    doors = mover.shut_doors  # a closed doorway is blocking terrain along its edge (HC-TERRAIN-15, -31)
+    return (min(here, flank), max(here, flank)) in doors or (min(flank, there), max(flank, there)) in doors
 
 
 def engages(flight: int, other: Monster) -> bool:
@@ -221,7 +252,7 @@ def destinations(ctx: MoveContext | VictimContext, start: int, budget: int) -> d
         nxt = []
         for node in frontier:
             here = node[0]
-            for there in ctx.geo.all_neighbours[here] if ctx.ghost else ctx.geo.neighbours[here]:
+            for there in ctx.geo.all_neighbours[here] if ctx.through_walls else ctx.geo.neighbours[here]:
                 step = ctx.step(here, there)
                 if not step.allowed:
                     continue

@@ -376,7 +376,7 @@ def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
             actor.flight = action.fly
             state.emit("flight", monster=actor.label, mode=action.fly)
         for space in action.path:
-            _flip_victims_near(state, space)
+            _flip_victims_near(state, space, actor)
         if action.path:
             end = action.path[-1]
             state.emit("move", monster=actor.label, to=geo.xy(end), steps=len(action.path))
@@ -390,9 +390,10 @@ def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
             combat.attack(state, actor, [target], "frenzy")  # HC-SLAY-07..10, HC-SLAY-13
 
 
-def _flip_victims_near(state: GameState, space: int) -> None:
-    """Face-down victims flip as soon as a monster moves adjacent (HC-VICTIM-05)."""
-    near = state.geometry.neighbour_sets[space]
+def _flip_victims_near(state: GameState, space: int, mover: Monster | None = None) -> None:
+    """Face-down victims flip as soon as a monster moves adjacent (HC-VICTIM-05): adjacent as pieces are, so
+    not across a wall or a closed doorway (HC-MOVE-01, HC-TERRAIN-28)."""
+    near = combat.neighbours(state, space, moving=mover)
     for victim in state.victims:
         if victim.state == "on_map" and not victim.face_up and (victim.pos in near or victim.pos == space):
             victim.face_up = True

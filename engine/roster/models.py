@@ -511,6 +511,8 @@ class MapFile(MapLayout):
 
     @model_validator(mode="after")
     def _playable(self) -> MapFile:
+        from engine.board import is_indoor
+
         problems = []
         victims = len(self.victim_spaces())
         if victims < 12:
@@ -527,6 +529,10 @@ class MapFile(MapLayout):
         for label, spaces in sorted(areas.items()):
             if not any(x in (0, self.width - 1) or y in (0, self.height - 1) for x, y in spaces):
                 problems.append(("rows", f"starting area {label} does not touch a map edge (HC-SETUP-04)"))
+        for i, obj in enumerate(self.objects):
+            if obj.kind in ("tombstone", "tree") and is_indoor(self, *obj.at):
+                problems.append((f"objects.{i}", f"a {obj.kind} may stand only on an outdoor space, and "
+                                 f"{list(obj.at)} is indoors (HC-TERRAIN-17, HC-TERRAIN-19)"))
         raise_all(problems)
         return self
 
