@@ -84,6 +84,8 @@ class Geometry:
         that walls and blocking terrain shut both ways round (HC-MOVE-01, HC-TERRAIN-10, -12; docs/rulings.md).
         Closed doorways shut more during play (`separated` with `doors`)."""
         self._rays: dict[tuple[int, int], Ray] = {}
+        self.caches: dict[object, object] = {}
+        """Tables other modules derive from the map alone (e.g. movement's step tables), kept with it."""
 
     # --- spaces -------------------------------------------------------------------------------
 

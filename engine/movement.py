@@ -11,10 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine import combat
-from engine.geometry import BLOCKING, HINDERING, WATER
+from engine.geometry import BLOCKING, HINDERING, WATER, Geometry
 from engine.state import SOARING, GameState, Monster
-
-INF = 1 << 30
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +22,85 @@ class Step:
     allowed: bool
     must_stop: bool = False
     reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainProfile:
+    """How terrain treats one kind of mover; everything here depends only on the map, never on pieces,
+    so each profile's step table is computed once per map (`step_table`)."""
+
+    ghost: bool = False
+    leap: bool = False
+    soaring: bool = False
+    hovering: bool = False
+    swimming: bool = False
+    victim: bool = False
+
+    @property
+    def through_walls(self) -> bool:
+        # Soaring ignores all terrain and objects (HC-MOVE-12, -20); Ghost ignores walls (HC-DATA-16).
+        return self.ghost or self.soaring
+
+    @property
+    def ignores_hindering(self) -> bool:
+        return self.soaring or self.hovering or self.ghost or self.leap
+
+    def hindering_like(self, geo: Geometry, space: int) -> bool:
+        """Terrain that stops the mover on entry and halves its speed (HC-TERRAIN-03/-04/-09, HC-MOVE-13,
+        HC-VICTIM-08: water is hindering for victims, docs/rulings.md)."""
+        if self.ignores_hindering:
+            return False
+        terrain = geo.terrain[space]
+        return terrain == HINDERING or (terrain == WATER and not self.swimming)
+
+    def can_cross_blocking(self, geo: Geometry, space: int) -> bool:
+        """Whether the mover may pass over blocking terrain in `space` (HC-MOVE-11/-12/-20, HC-DATA-16/-17)."""
+        if self.victim:
+            return False
+        if self.soaring:
+            return True
+        if self.hovering or self.leap:
+            return not geo.indoor[space]
+        return self.ghost and geo.indoor[space]
+
+
+def step_table(geo: Geometry, profile: TerrainProfile) -> list[tuple[tuple[int, bool], ...]]:
+    """For every space, the steps terrain allows this profile (no doorway shut), each with whether it ends
+    the move: computed once per map and profile by the same `terrain_step` the full step rule uses."""
+    key = ("steps", profile)
+    table = geo.caches.get(key)
+    if table is None:
+        plain = _StaticMover(geo, profile)
+        table = []
+        for here in range(geo.size):
+            row = []
+            for there in geo.all_neighbours[here] if profile.through_walls else geo.neighbours[here]:
+                if profile.soaring and geo.indoor[there]:
+                    continue
+                reason, stop = terrain_step(plain, here, there)
+                if not reason:
+                    row.append((there, stop))
+            table.append(tuple(row))
+        geo.caches[key] = table
+    return table
+
+
+class _StaticMover:
+    """A mover with no doorway shut: what terrain alone says (for building step tables)."""
+
+    shut_doors: frozenset[tuple[int, int]] = frozenset()
+
+    def __init__(self, geo: Geometry, profile: TerrainProfile) -> None:
+        self.geo = geo
+        self.profile = profile
+        self.soaring = profile.soaring
+        self.through_walls = profile.through_walls
+
+    def hindering_like(self, space: int) -> bool:
+        return self.profile.hindering_like(self.geo, space)
+
+    def can_cross_blocking(self, space: int) -> bool:
+        return self.profile.can_cross_blocking(self.geo, space)
 
 
 class MoveContext:
@@ -41,12 +118,12 @@ class MoveContext:
         self.soaring = self.flying and self.flight == SOARING
         self.hovering = self.flying and not self.soaring
         self.swimming = monster.stats.speed_mode == "fin"
+        self.profile = TerrainProfile(self.ghost, self.leap, self.soaring, self.hovering, self.swimming)
         # Soaring ignores all terrain and objects (HC-MOVE-12, -20), walls and portals included; Ghost
         # ignores walls and portals (HC-DATA-16).
         self.through_walls = self.ghost or self.soaring
         # HC-MOVE-18 / HC-CARD-10: "ignores monsters" treats them as not there (no stop, pass through).
         self.ignores_monsters = self.flying or self.ghost or self.leap
-        self.ignores_hindering = self.flying or self.ghost or self.leap
         broke = set(broke_away)
         self.friendly: set[int] = set()
         self.opposing: set[int] = set()
@@ -75,22 +152,26 @@ class MoveContext:
                     and any(s in self.opposing or s in self.victims for s in (o.pos, o.across))
                 ):
                     self.shut_doors.add((min(o.pos, o.across), max(o.pos, o.across)))
+        self.table = step_table(self.geo, self.profile)
 
     def hindering_like(self, space: int) -> bool:
-        """Terrain that stops this monster on entry and halves its speed (HC-TERRAIN-03/-04/-09, HC-MOVE-13)."""
-        if self.ignores_hindering:
-            return False
-        terrain = self.geo.terrain[space]
-        return terrain == HINDERING or (terrain == WATER and not self.swimming)
+        return self.profile.hindering_like(self.geo, space)
 
     def can_cross_blocking(self, space: int) -> bool:
-        """Whether this monster may pass over blocking terrain in `space` (HC-MOVE-11/-12/-20, HC-DATA-16/-17)."""
-        indoor = self.geo.indoor[space]
-        if self.soaring:
-            return True
-        if self.hovering or self.leap:
-            return not indoor
-        return self.ghost and indoor
+        return self.profile.can_cross_blocking(self.geo, space)
+
+    def fast_steps(self, here: int) -> list[tuple[int, bool]]:
+        """The allowed steps from `here` with whether each ends the move: `step` without reasons, read
+        from the map's step table (only valid while no doorway is shut to this mover)."""
+        found = []
+        ignores = self.ignores_monsters
+        opposing, victims, stops = self.opposing, self.victims, self.stop_spaces
+        for there, stop in self.table[here]:
+            if ignores:
+                found.append((there, stop))
+            elif there not in opposing:
+                found.append((there, stop or there in victims or there in stops))
+        return found
 
     def budget(self, start: int, changes_flight: bool) -> int:
         """Spaces this move may cover: speed, halved (round up) from hindering, -1 per flight change."""
@@ -152,12 +233,17 @@ class VictimContext:
             if o.alive and o.kind == "portal" and (o.pos in self.monsters or o.across in self.monsters)
         }
 
+    profile = TerrainProfile(victim=True)
+
     def hindering_like(self, space: int) -> bool:
-        # HC-VICTIM-08 OPEN: water is hindering for victims (docs/rulings.md).
-        return self.geo.terrain[space] in (HINDERING, WATER)
+        return self.profile.hindering_like(self.geo, space)
 
     def can_cross_blocking(self, space: int) -> bool:
         return False
+
+    def fast_steps(self, here: int) -> list[tuple[int, bool]]:
+        occupied = self.occupied
+        return [(there, stop) for there, stop in step_table(self.geo, self.profile)[here] if there not in occupied]
 
     def budget(self, start: int, speed: int) -> int:
         return (speed + 1) // 2 if self.hindering_like(start) else speed
@@ -246,17 +332,14 @@ def check_path(ctx: MoveContext | VictimContext, start: int, path: list[int], bu
 def destinations(ctx: MoveContext | VictimContext, start: int, budget: int) -> dict[int, list[int]]:
     """Every space the move may end in, with a shortest legal path to it (the start space is not listed)."""
     # Two nodes per space: reached and free to go on, or reached where the move must stop.
+    steps = ctx.fast_steps if not ctx.shut_doors else lambda here: _slow_steps(ctx, here)
     parents: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
     frontier = [(start, False)]
     for _ in range(budget):
         nxt = []
         for node in frontier:
             here = node[0]
-            for there in ctx.geo.all_neighbours[here] if ctx.through_walls else ctx.geo.neighbours[here]:
-                step = ctx.step(here, there)
-                if not step.allowed:
-                    continue
-                stop = step.must_stop
+            for there, stop in steps(here):
                 key = (there, stop)
                 if key in parents or (stop and (there, False) in parents):
                     continue
@@ -275,4 +358,14 @@ def destinations(ctx: MoveContext | VictimContext, start: int, budget: int) -> d
             path.append(node[0])
             node = parents[node]
         found[space] = path[::-1]
+    return found
+
+
+def _slow_steps(ctx: MoveContext | VictimContext, here: int) -> list[tuple[int, bool]]:
+    """Every allowed step from `here` by the full step rule (used while a doorway is shut to the mover)."""
+    found = []
+    for there in ctx.geo.all_neighbours[here] if ctx.through_walls else ctx.geo.neighbours[here]:
+        step = ctx.step(here, there)
+        if step.allowed:
+            found.append((there, step.must_stop))
     return found

@@ -1,0 +1,60 @@
+"""The per-map step tables (the fast path of movement) must agree with the full step rule everywhere."""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import combat, rules
+from engine.armybuilder import random_army
+from engine.movement import MoveContext, VictimContext, _slow_steps, destinations
+from engine.players import Decision, RandomAgent
+from engine.roster.loader import load_roster
+from engine.setup import new_game
+from engine.state import HOVERING, SOARING
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def roster():
+    loaded, _ = load_roster([ROOT / "rosters"])
+    return loaded
+
+
+def both_ways(ctx, start: int, budget: int) -> tuple[dict, dict]:
+    fast = destinations(ctx, start, budget)
+    ctx.fast_steps = partial(_slow_steps, ctx)
+    slow = destinations(ctx, start, budget)
+    return fast, slow
+
+
+@pytest.mark.parametrize("game", range(6))
+def test_fast_and_full_step_rules_agree_in_random_games(roster, game):
+    rng = np.random.default_rng(game)
+    armies = [random_army(roster, 200, rng) for _ in range(2)]
+    agents = [RandomAgent(np.random.default_rng(game + 100 + k)) for k in range(2)]
+    state = new_game(roster, armies, roster.maps[sorted(roster.maps)[game % 2]], agents, rng, turn_limit=6)
+    compared = 0
+    while not state.over:
+        for monster in state.monsters:
+            if not monster.alive:
+                continue
+            flights = [None, HOVERING, SOARING] if monster.stats.speed_mode == "wing" else [None]
+            for flight in flights:
+                broke = [m.uid for m in combat.engaged(state, monster)]
+                ctx = MoveContext(state, monster, broke_away=broke, flight=flight)
+                fast, slow = both_ways(ctx, monster.pos, ctx.budget(monster.pos, flight is not None))
+                assert fast.keys() == slow.keys()
+                compared += 1
+        for victim in state.victims:
+            if victim.state == "on_map":
+                ctx = VictimContext(state, victim.uid)
+                fast, slow = both_ways(ctx, victim.pos, ctx.budget(victim.pos, victim.speed))
+                assert fast.keys() == slow.keys()
+        options = rules.legal_actions(state)
+        rules.apply(state, options[agents[state.active - 1].choose(state, Decision("action", state.active, options))])
+    assert compared > 50
