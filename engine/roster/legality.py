@@ -29,10 +29,14 @@ def army_problems(army: Army, roster: Roster) -> list[tuple[tuple[str | int, ...
     points = 0
     copies: Counter[str] = Counter()
     extra_cards = 0
+    grants_known = True
     for index, entry in enumerate(army.figures):
         figure = roster.figures.get(entry.figure)
         if figure is None:
-            problems.append((("figures", index), did_you_mean("figure", entry.figure, roster.figures, LISTING)))
+            if entry.figure in roster.invalid:
+                grants_known = False  # the figure's own file has problems, reported there
+            else:
+                problems.append((("figures", index), did_you_mean("figure", entry.figure, roster.figures, LISTING)))
             continue
         points += figure.points
         copies[figure.id] += 1
@@ -71,18 +75,20 @@ def army_problems(army: Army, roster: Roster) -> list[tuple[tuple[str | int, ...
                 "build_total by 100",
             )
         )
-    problems.extend(_crypt_problems(army, roster, CRYPT_SIZE + extra_cards))
+    problems.extend(_crypt_problems(army, roster, CRYPT_SIZE + extra_cards if grants_known else None))
     problems.extend(_victim_problems(army, roster))
     return problems
 
 
-def _crypt_problems(army: Army, roster: Roster, size: int) -> list[tuple[tuple[str | int, ...], str]]:
+def _crypt_problems(army: Army, roster: Roster, size: int | None) -> list[tuple[tuple[str | int, ...], str]]:
+    """Problems with the crypt; `size` is None when an invalid figure file leaves its grants unknown."""
     problems: list[tuple[tuple[str | int, ...], str]] = []
     subplots = []
     for index, name in enumerate(army.crypt):
         card = roster.plot_twists.get(name)
         if card is None:
-            problems.append((("crypt", index), did_you_mean("plot twist", name, roster.plot_twists, LISTING)))
+            if name not in roster.invalid:
+                problems.append((("crypt", index), did_you_mean("plot twist", name, roster.plot_twists, LISTING)))
         elif card.kind == "subplot":
             subplots.append(name)
         if name in army.crypt[:index]:
@@ -92,7 +98,7 @@ def _crypt_problems(army: Army, roster: Roster, size: int) -> list[tuple[tuple[s
                     f"'{name}' is in the crypt twice; no two cards in a crypt may be the same (HC-PLOT-01)",
                 )
             )
-    if len(army.crypt) != size:
+    if size is not None and len(army.crypt) != size:
         granted = f" (six plus {size - CRYPT_SIZE} granted by its figures)" if size > CRYPT_SIZE else ""
         problems.append(
             (
@@ -115,7 +121,7 @@ def _crypt_problems(army: Army, roster: Roster, size: int) -> list[tuple[tuple[s
 def _victim_problems(army: Army, roster: Roster) -> list[tuple[tuple[str | int, ...], str]]:
     problems: list[tuple[tuple[str | int, ...], str]] = []
     for index, name in enumerate(army.victims):
-        if name not in roster.victims:
+        if name not in roster.victims and name not in roster.invalid:
             problems.append((("victims", index), did_you_mean("victim archetype", name, roster.victims, LISTING)))
     share = VICTIMS_PER_GAME // army.players
     if len(army.victims) != share:

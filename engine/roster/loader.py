@@ -51,6 +51,9 @@ class Roster:
     armies: dict[str, Army] = field(default_factory=dict)
     sources: dict[tuple[str, str], Source] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
+    invalid: set[str] = field(default_factory=set)
+    """Names (figure and map ids, card and victim names) of items whose own file has problems: other files
+    naming them are not told the name does not exist."""
 
     def add(self, kind: str, key: str, item: Any, source: Source) -> Problem | None:
         """Add one item; a name already taken by another file is a problem."""
@@ -119,6 +122,8 @@ def _load_file(path: Path, roster: Roster) -> list[Problem]:
     try:
         item = model.model_validate(data)
     except ValidationError as exc:
+        if isinstance(data.get("id"), str):
+            roster.invalid.add(data["id"])
         return problems + from_validation_error(name, exc, lines, model)
     source = Source(name, lines)
     if isinstance(item, Figure):
@@ -151,6 +156,8 @@ def _load_list(
             item = item_model.model_validate(raw)
         except ValidationError as exc:
             problems.extend(from_validation_error(name, exc, lines, item_model, prefix=(key, index)))
+            if isinstance(raw, dict) and isinstance(raw.get("name"), str):
+                roster.invalid.add(raw["name"])
             continue
         clash = roster.add(table, item.name, item, Source(name, lines, (key, index)))
         if clash:

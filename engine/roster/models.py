@@ -219,8 +219,8 @@ class Figure(Strict):
                 problems.append(
                     (
                         f"dial.{index}",
-                        f"the dial shows a {colour} circle on {slot} but no card side "
-                        f"has a {colour} {slot} power; add one to the card or fix the colour",
+                        f"the dial shows {_a(colour)} circle on {slot} but no card side "
+                        f"has {_a(colour)} {slot} power; add one to the card or fix the colour",
                     )
                 )
         for (slot, colour), path in sorted(printed.items()):
@@ -228,7 +228,7 @@ class Figure(Strict):
                 problems.append(
                     (
                         path,
-                        f"the card has a {colour} {slot} power but no click of the dial shows "
+                        f"the card has {_a(colour)} {slot} power but no click of the dial shows "
                         "that circle, so it could never be used",
                     )
                 )
@@ -531,8 +531,13 @@ class MapFile(MapLayout):
                 problems.append(("rows", f"starting area {label} does not touch a map edge (HC-SETUP-04)"))
         for i, obj in enumerate(self.objects):
             if obj.kind in ("tombstone", "tree") and is_indoor(self, *obj.at):
-                problems.append((f"objects.{i}", f"a {obj.kind} may stand only on an outdoor space, and "
-                                 f"{list(obj.at)} is indoors (HC-TERRAIN-17, HC-TERRAIN-19)"))
+                problems.append(
+                    (
+                        f"objects.{i}",
+                        f"a {obj.kind} may stand only on an outdoor space, and "
+                        f"{list(obj.at)} is indoors (HC-TERRAIN-17, HC-TERRAIN-19)",
+                    )
+                )
         raise_all(problems)
         return self
 
@@ -584,6 +589,11 @@ def raise_all(problems: list[tuple[str, str]]) -> None:
     """Raise one ValueError carrying every problem as a `field::message` line (split by the loader)."""
     if problems:
         raise ValueError("\n".join(f"{field}::{message}" for field, message in problems))
+
+
+def _a(word: str) -> str:
+    """The word with its indefinite article: 'an orange', 'a red'."""
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
 
 
 def _unknown(what: str, name: str, known: dict[str, Any]) -> str:

@@ -83,6 +83,14 @@ def _messages(model: type[BaseModel], loc: Loc, item: dict[str, Any]) -> list[tu
             extra = tuple(int(p) if p.isdigit() else p for p in field.split(".") if p)
             out.append((loc + extra, message))
         return out
+    if kind == "missing" and isinstance(loc[-1], int):  # a tuple such as [x, y] given too few numbers
+        return [
+            (
+                loc[:-1],
+                f"this list is too short: it has {loc[-1]} value(s) where more are needed (a space is "
+                "[x, y]; a wall line or a rectangle is [x1, y1, x2, y2])",
+            )
+        ]
     if kind == "missing":
         return [(loc, f"required field '{loc[-1]}' is missing; add it")]
     if kind == "extra_forbidden":

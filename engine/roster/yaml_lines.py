@@ -28,6 +28,21 @@ def load_yaml(text: str) -> tuple[Any, LineMap, list[tuple[int, Loc, str]]]:
         data = yaml.safe_load(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        opened = exc.context_mark
+        context = exc.context or ""
+        if (
+            opened is not None
+            and mark is not None
+            and opened.line < mark.line
+            and ("quoted scalar" in context or "flow" in context)
+        ):
+            # An unclosed quote or bracket is only noticed far below; the mistake is where it was opened.
+            what = "quote" if "quoted" in context else "bracket"
+            raise YamlError(
+                opened.line + 1,
+                f"not valid YAML: a {what} opened on this line is never closed ({exc.problem}); "
+                "check the indentation and quotes",
+            ) from exc
         line = mark.line + 1 if mark else 0
         raise YamlError(
             line, f"not valid YAML: {exc.problem or exc.context}; check the indentation and quotes"
