@@ -13,7 +13,7 @@ from engine.figures import compile_figure
 from engine.geometry import CLEAR, Geometry
 from engine.players.base import Agent, Decision
 from engine.roster.loader import Roster
-from engine.roster.models import Army, MapLayout
+from engine.roster.models import OPPOSITE_EDGE, Army, MapLayout, area_edge
 from engine.state import HOVERING, SOARING, GameState, MapObject, Monster, Player, Victim
 
 DEFAULT_TURN_LIMIT = 15
@@ -94,21 +94,6 @@ def _first_player(state: GameState) -> int:
             return contenders[0]
 
 
-def _edge_of(state: GameState, spaces: Sequence[int]) -> str:
-    geo = state.geometry
-    counts = {"west": 0, "east": 0, "north": 0, "south": 0}
-    for s in spaces:
-        x, y = geo.xy(s)
-        counts["west"] += x == 0
-        counts["east"] += x == geo.width - 1
-        counts["north"] += y == 0
-        counts["south"] += y == geo.height - 1
-    return max(counts, key=lambda k: counts[k])
-
-
-OPPOSITE = {"north": "south", "south": "north", "east": "west", "west": "east"}
-
-
 def _choose_areas(state: GameState, agents: Sequence[Agent], first: int) -> dict[int, int]:
     """Starting with the player left of the first player, each picks a different edge (HC-SETUP-04).
 
@@ -116,15 +101,16 @@ def _choose_areas(state: GameState, agents: Sequence[Agent], first: int) -> dict
     the opposite one (HC-SETUP-04 OPEN, docs/rulings.md).
     """
     areas = state.geometry.starting_areas
-    edges = {label: _edge_of(state, spaces) for label, spaces in areas.items()}
+    layout = state.geometry.layout
+    edges = {label: area_edge(layout, [state.geometry.xy(s) for s in spaces]) for label, spaces in areas.items()}
     count = len(state.players)
     chosen: dict[int, int] = {}
     if count == 2:
         second = first % 2 + 1
-        options = sorted(a for a in areas if any(edges[b] == OPPOSITE[edges[a]] for b in areas))
+        options = sorted(a for a in areas if any(edges[b] == OPPOSITE_EDGE.get(edges[a]) for b in areas))
         pick = options[agents[second - 1].choose(state, Decision("edge", second, options))]
         chosen[second] = pick
-        chosen[first] = next(b for b in sorted(areas) if edges[b] == OPPOSITE[edges[pick]])
+        chosen[first] = next(b for b in sorted(areas) if edges[b] == OPPOSITE_EDGE.get(edges[pick]))
         return chosen
     for k in range(1, count + 1):
         number = (first - 1 + k) % count + 1

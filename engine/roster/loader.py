@@ -60,10 +60,13 @@ class Roster:
         table: dict[str, Any] = getattr(self, kind)
         if key in table:
             first = self.sources[(kind, key)]
-            return source.problem(
-                ("id",) if kind in ("figures", "maps") else ("name",),
-                f"'{key}' is already defined in {first.file}; names must be unique",
+            field = ("id",) if kind in ("figures", "maps") else ("name",)
+            where = (
+                f"earlier in this file (line {first.lines.line(first.prefix + field)})"
+                if first.file == source.file
+                else f"in {first.file}"
             )
+            return source.problem(field, f"'{key}' is already defined {where}; names must be unique")
         table[key] = item
         self.sources[(kind, key)] = source
         return None

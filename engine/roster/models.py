@@ -105,11 +105,18 @@ class CardSide(Strict):
     @model_validator(mode="after")
     def _one_power_per_circle(self) -> CardSide:
         seen: set[tuple[str, str]] = set()
-        for power in self.powers:
+        problems = []
+        for index, power in enumerate(self.powers):
             key = (power.slot, power.colour)
             if key in seen:
-                raise ValueError(f"two powers on the {power.colour} {power.slot} circle; give each its own colour")
+                problems.append(
+                    (
+                        f"powers.{index}",
+                        f"two powers on the {power.colour} {power.slot} circle; give each its own colour",
+                    )
+                )
             seen.add(key)
+        raise_all(problems)
         return self
 
 
@@ -526,9 +533,18 @@ class MapFile(MapLayout):
         areas = self.starting_areas()
         if len(areas) < 2:
             problems.append(("rows", "the map needs at least two starting areas (digits 1-4 along opposite edges)"))
-        for label, spaces in sorted(areas.items()):
-            if not any(x in (0, self.width - 1) or y in (0, self.height - 1) for x, y in spaces):
+        edges = {label: area_edge(self, spaces) for label, spaces in areas.items()}
+        for label, edge in sorted(edges.items()):
+            if edge is None:
                 problems.append(("rows", f"starting area {label} does not touch a map edge (HC-SETUP-04)"))
+        placed = [e for e in edges.values() if e]
+        if len(placed) == len(edges) >= 2 and not any(OPPOSITE_EDGE[e] in placed for e in placed):
+            problems.append(
+                (
+                    "rows",
+                    "no two starting areas lie on opposite edges; a two-player game needs one such pair (HC-SETUP-04)",
+                )
+            )
         for i, obj in enumerate(self.objects):
             if obj.kind in ("tombstone", "tree") and is_indoor(self, *obj.at):
                 problems.append(
@@ -589,6 +605,21 @@ def raise_all(problems: list[tuple[str, str]]) -> None:
     """Raise one ValueError carrying every problem as a `field::message` line (split by the loader)."""
     if problems:
         raise ValueError("\n".join(f"{field}::{message}" for field, message in problems))
+
+
+OPPOSITE_EDGE = {"north": "south", "south": "north", "east": "west", "west": "east"}
+
+
+def area_edge(layout: MapLayout, spaces: list[Coord]) -> str | None:
+    """The map edge a starting area lies along (the one most of its spaces touch), None if none."""
+    counts = {
+        "west": sum(x == 0 for x, _ in spaces),
+        "east": sum(x == layout.width - 1 for x, _ in spaces),
+        "north": sum(y == 0 for _, y in spaces),
+        "south": sum(y == layout.height - 1 for _, y in spaces),
+    }
+    best = max(counts, key=lambda k: counts[k])
+    return best if counts[best] else None
 
 
 def _a(word: str) -> str:
