@@ -165,6 +165,12 @@ def main() -> None:
     except ClixError as exc:
         Console(stderr=True, highlight=False, soft_wrap=True).print(f"clix: error: {exc}", markup=False)
         sys.exit(2)
+    except OSError as exc:  # a file the user named cannot be read or written
+        where = f"{exc.filename}: " if exc.filename else ""
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"clix: error: {where}{exc.strerror or exc}", markup=False
+        )
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,44 @@
+"""The README's quick start must work as written, and CI must run the README's exact test command."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def quick_start_commands() -> list[str]:
+    section = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```bash\n(.*?)\n```", section, flags=re.S)
+
+
+def test_quick_start_has_exactly_two_commands():
+    commands = quick_start_commands()
+    assert len(commands) == 2
+    assert all("\n" not in c for c in commands)
+
+
+def test_ci_runs_the_readme_test_command():
+    test_command = quick_start_commands()[1]
+    assert "pytest" in test_command
+    assert test_command in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+
+
+def test_the_main_command_runs(tmp_path):
+    main = quick_start_commands()[0]
+    steps = [s.strip() for s in main.split("&&") if s.strip().startswith("clix ")]
+    assert len(steps) >= 2
+    for step in steps:
+        args = shlex.split(step)[1:]
+        done = subprocess.run(
+            [sys.executable, "-m", "analyzer.cli", *args], cwd=tmp_path, capture_output=True, text=True, timeout=300
+        )
+        assert done.returncode == 0, f"{step}: {done.stderr[-2000:]}"
+        assert "Traceback" not in done.stderr
+    pngs = list(tmp_path.glob("*.png"))
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
