@@ -55,6 +55,7 @@ def check_game(library: Path, index: int, seed: np.random.SeedSequence, turn_lim
     actions = 0
     try:
         state = new_game(roster, armies, maps[index % len(maps)], agents, np.random.default_rng(dice_seed), turn_limit)
+        state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
         while not state.over and not problems:
             options = rules.legal_actions(state)
             action = options[agents[state.active - 1].choose(state, Decision("action", state.active, options))]

@@ -16,6 +16,8 @@ class Move:
     monster: int
     path: tuple[int, ...]
     fly: int | None = None
+    power: str | None = None
+    """A dependant move power declared with the action (HC-CARD-08)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +28,8 @@ class Frenzy:
     path: tuple[int, ...]
     target: int | None
     fly: int | None = None
+    power: str | None = None
+    """A dependant close-combat power for the frenzy attack (HC-SLAY-12)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +38,7 @@ class Close:
 
     monster: int
     target: int
+    power: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +48,7 @@ class Ranged:
     monster: int
     targets: tuple[int, ...]
     split: tuple[tuple[int, int], ...] = ()
+    power: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

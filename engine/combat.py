@@ -125,49 +125,60 @@ def attack(
 
     `kind` is close, frenzy or ranged. `split` divides the damage among ranged targets by uid.
     """
-    d1, d2 = roll_2d6(state)
+    dice = effects.after_attack_roll(state, attacker, targets, roll_2d6(state))  # reroll cards (HC-PLOT-12)
+    d1, d2 = dice
     critical_hit = d1 == 6 and d2 == 6
     critical_miss = d1 == 1 and d2 == 1
+    no_damage = effects.any_handler(state, attacker, "deals_no_damage", kind)  # HC-COMBAT-07
     hits: list[Monster] = []
     for target in targets:
-        value = attacker.attack + effects.rule_of_three(
-            effects.attack_modifiers(state, attacker, target, kind)
-            + (2 if kind == "ranged" and target.soaring and not attacker.soaring else 0)  # HC-COMBAT-25
-        )
-        hindering = False
-        if kind == "ranged":
-            hindering = line_of_fire(state, attacker, target)[1]
-        defense = target.defense + effects.rule_of_three(
-            effects.defense_modifiers(state, attacker, target, kind) + (1 if hindering else 0)  # HC-TERRAIN-06
-        )
-        hit = critical_hit or (not critical_miss and d1 + d2 + max(0, value) >= max(0, defense))
+        q = effects.Query(attacker, target, kind)
+        soaring_bonus = 2 if kind == "ranged" and target.soaring and not attacker.soaring else 0  # HC-COMBAT-25
+        value = effects.stat(state, attacker, "attack", q, extra=soaring_bonus)
+        hindering = kind == "ranged" and line_of_fire(state, attacker, target)[1]
+        defense = effects.stat(state, target, "defense", q, extra=1 if hindering else 0)  # HC-TERRAIN-06
+        hit = critical_hit or (not critical_miss and d1 + d2 + value >= defense)
         state.emit(
             "attack",
             attacker=attacker.label,
             target=target.label,
             action=kind,
             dice=(d1, d2),
-            attack=max(0, value),
-            defense=max(0, defense),
+            attack=value,
+            defense=defense,
             hit=hit,
         )
+        if hit and effects.any_handler(state, target, "evades", attacker, kind):  # HC-COMBAT-26, -31
+            state.emit("evaded", monster=target.label, attacker=attacker.label)
+            hit = False
         if hit:
             hits.append(target)
     if critical_hit:
         state.emit("critical_hit", attacker=attacker.label)
     if critical_miss:
         state.emit("critical_miss", attacker=attacker.label)
-        take_damage(state, attacker, 1, source=None, unpreventable=True)  # HC-COMBAT-12
+        if not no_damage:
+            take_damage(state, attacker, 1, source=None, unpreventable=True)  # HC-COMBAT-12
     if not hits:
         return
-    base = 1 if kind == "frenzy" else attacker.damage  # HC-SLAY-08: frenzy damage becomes 1
-    shares = _shares(hits, base, split)
+    if no_damage:
+        for target in hits:
+            effects.fire(state, attacker, "hit", target, kind, 0)
+        return
+    q = effects.Query(attacker, hits[0], kind)
+    base = 1 if kind == "frenzy" else None  # HC-SLAY-08: frenzy damage becomes 1, powers may change it
+    damage = effects.stat(state, attacker, "damage", q, base=base, resolving=True)
+    shares = _shares(hits, damage, split)
+    penetrating = effects.any_handler(state, attacker, "penetrating", kind)
+    unpreventable = effects.any_handler(state, attacker, "unpreventable", kind)
     for target in hits:
-        value = effects.damage_value(state, attacker, target, kind, shares[target.uid])
-        dealt = value + (1 if critical_hit else 0)  # HC-COMBAT-13
+        dealt = shares[target.uid] + (1 if critical_hit else 0)  # HC-COMBAT-13
         if not target.alive:
             continue
-        taken = deal_damage(state, target, dealt, source=attacker)
+        if unpreventable:
+            taken = take_damage(state, target, dealt, source=attacker, unpreventable=True)
+        else:
+            taken = deal_damage(state, target, dealt, source=attacker, penetrating=penetrating)
         if kind == "ranged" and target.soaring and not attacker.soaring and taken > 0 and target.alive:
             take_damage(state, target, 1, source=attacker, unpreventable=True)  # HC-COMBAT-25
             target.flight = HOVERING
@@ -193,7 +204,7 @@ def deal_damage(
 ) -> int:
     """Damage dealt, reduced by the target's reducers unless penetrating (HC-COMBAT-27, -29); returns taken."""
     if not penetrating:
-        amount -= effects.damage_reduction(state, target, amount)
+        amount = effects.reduce_damage(state, target, amount)
     return take_damage(state, target, max(0, amount), source)
 
 
@@ -218,6 +229,8 @@ def take_damage(
             unpreventable=unpreventable,
             by=source.label if source else None,
         )
+    if taken and target.alive:
+        effects.fire(state, target, "damaged", source, taken)
     return taken
 
 
@@ -231,7 +244,8 @@ def kill(state: GameState, monster: Monster, killer: Monster | None) -> None:
     scorer = None
     if killer is not None and not state.in_hourglass_phase and state.opposing(killer, monster):
         scorer = killer.controller
-        points = 0 if monster.minion else monster.stats.points  # HC-SPECIAL-06 OPEN: minions score 0
+        # HC-SPECIAL-06 OPEN: minions score 0; HC-END-06: an insane or possessed monster scores 0
+        points = 0 if monster.minion or monster.insane or monster.puppet_of is not None else monster.stats.points
         state.vp[scorer]["kills"] += points
     state.emit("killed", monster=monster.label, by=killer.label if killer else None, player=scorer, vp=points)
     if killer is not None and killer.alive:

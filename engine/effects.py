@@ -1,49 +1,100 @@
-"""Hooks through which powers change the rules, so no power is a special case inside the engine.
+"""How powers and lasting effects change the rules, so no power is a special case inside the engine.
 
-A power registers a `PowerHandler` under its registry name (engine.registry.powers); the engine
-asks the handlers of the powers a monster shows at fixed points: attack and defense modifiers,
-damage replacements and reductions, and events (hit, slay, kill, turn start). With no handler
-registered a power changes nothing, and `unsupported_powers` says so, so reports can tell users.
+A power registers a `PowerHandler` under its registry name (engine.registry.powers) with `@register`.
+The engine asks the handlers of the powers in effect at fixed points:
+
+- `stat`: every combat value the rules read (speed, attack, defense, damage, range) goes through
+  `stat(state, monster, name, ...)`: the dial value, then replacements from the monster's own powers
+  (HC-VALUE-04), then the sum of modifiers from every monster's powers and from lasting effects,
+  capped by the rule of 3 (HC-VALUE-05) and never below 0 (HC-VALUE-02).
+- damage: `damage_dealt` (the attacker's powers), `reduce_damage` (the target's reducers, HC-COMBAT-29),
+  `evades` (Dodge-like powers, HC-COMBAT-31), `hit_instead_of_damage` (Injection-like powers).
+- events: `fire(state, monster, "hit" | "slay" | "kill" | "turn_start" | ...)`.
+
+A power is in effect while its colour shows on the dial (HC-CARD-05); a dependant power (trigger
+move, close or ranged) only during an action it was declared for (HC-CARD-08), recorded in
+`state.declared`. With no handler registered a power changes nothing; `unsupported_powers` says so.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from engine.figures import HOURGLASS
+from engine.registry.powers import POWERS
 
 if TYPE_CHECKING:
     from engine.state import GameState, Monster
 
 Params = dict[str, Any]
+DEPENDANT = ("move", "close", "ranged")
+STATS = ("speed", "attack", "defense", "damage", "range")
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """What a combat value is read for: the acting monster, its target and the kind of action."""
+
+    attacker: Monster | None = None
+    target: Monster | None = None
+    kind: str = ""  # move | close | frenzy | ranged | smash | "" (outside an action)
 
 
 class PowerHandler:
-    """Base handler: every hook does nothing. Subclasses override what their power changes."""
+    """Base handler: every hook does nothing. Subclasses override what their power changes.
 
-    def attack_modifier(self, state: GameState, attacker: Monster, target: Monster, kind: str, p: Params) -> int:
+    `source` is the monster whose card carries the power; `subject` the monster whose value is read.
+    """
+
+    def replace(self, state: GameState, source: Monster, stat: str, value: int, q: Query, p: Params) -> int | None:
+        """A replacement for `source`'s own `stat` (HC-VALUE-02), or None."""
+        return None
+
+    def resolve(self, state: GameState, source: Monster, stat: str, value: int, q: Query, p: Params) -> int | None:
+        """A replacement made only while an attack resolves, which may roll dice (Slash: a d6 replaces the
+        damage value, HC-DATA-05), or None."""
+        return None
+
+    def modifier(self, state: GameState, source: Monster, subject: Monster, stat: str, q: Query, p: Params) -> int:
+        """A modifier `source`'s power puts on `subject`'s `stat` (auras, cabal powers, own powers)."""
         return 0
 
-    def defense_modifier(self, state: GameState, attacker: Monster, target: Monster, kind: str, p: Params) -> int:
+    def reduce_damage(self, state: GameState, source: Monster, amount: int, p: Params) -> int:
+        """How much of `amount` dealt to `source` its power stops (HC-COMBAT-29)."""
         return 0
 
-    def damage_replacement(
-        self, state: GameState, attacker: Monster, target: Monster, kind: str, value: int, p: Params
-    ) -> int | None:
-        return None
+    def evades(self, state: GameState, source: Monster, attacker: Monster, kind: str, p: Params) -> bool:
+        """Whether `source` evades a hit (may roll dice) (HC-COMBAT-26, -31)."""
+        return False
 
-    def damage_reduction(self, state: GameState, target: Monster, amount: int, p: Params) -> int:
-        return 0
+    def deals_no_damage(self, state: GameState, source: Monster, kind: str, p: Params) -> bool:
+        """Whether `source`'s attack is a "no damage" attack (HC-COMBAT-07) whose hit does `on_hit` instead."""
+        return False
 
-    def on_hit(self, state: GameState, attacker: Monster, target: Monster, kind: str, taken: int, p: Params) -> None:
-        return None
+    def penetrating(self, state: GameState, source: Monster, kind: str, p: Params) -> bool:
+        """Whether damage `source` deals ignores damage reducers (HC-COMBAT-27)."""
+        return False
 
-    def on_slay(self, state: GameState, monster: Monster, p: Params) -> None:
-        return None
+    def unpreventable(self, state: GameState, source: Monster, kind: str, p: Params) -> bool:
+        """Whether damage `source` deals is unpreventable (HC-COMBAT-09)."""
+        return False
 
-    def on_kill(self, state: GameState, killer: Monster, killed: Monster, p: Params) -> None:
-        return None
+    def on_hit(self, state: GameState, source: Monster, target: Monster, kind: str, taken: int, p: Params) -> None:
+        """After `source` hits `target` (`taken` clicks of damage, 0 for a no-damage attack)."""
 
-    def on_turn_start(self, state: GameState, monster: Monster, p: Params) -> None:
-        return None
+    def on_damaged(self, state: GameState, source: Monster, attacker: Monster | None, taken: int, p: Params) -> None:
+        """After `source` takes damage."""
+
+    def on_slay(self, state: GameState, source: Monster, p: Params) -> None:
+        """After `source` slays or rescues a victim."""
+
+    def on_kill(self, state: GameState, source: Monster, killed: Monster, p: Params) -> None:
+        """After `source` kills a monster."""
+
+    def on_turn_start(self, state: GameState, source: Monster, p: Params) -> None:
+        """In the preview phase of `source`'s controller (HC-TURN-08)."""
 
 
 HANDLERS: dict[str, PowerHandler] = {}
@@ -51,6 +102,8 @@ HANDLERS: dict[str, PowerHandler] = {}
 
 def register(name: str):  # type: ignore[no-untyped-def]
     """Class decorator: `@register("Slash")` makes the class the handler of that power."""
+    if name not in POWERS:
+        raise KeyError(f"'{name}' is not in engine.registry.powers; register the name there first")
 
     def wrap(cls: type[PowerHandler]) -> type[PowerHandler]:
         HANDLERS[name] = cls()
@@ -69,48 +122,94 @@ def rule_of_three(total: int) -> int:
     return max(-3, min(3, total))
 
 
-def attack_modifiers(state: GameState, attacker: Monster, target: Monster, kind: str) -> int:
-    total = 0
-    for name, params in attacker.powers.items():
+def in_effect(state: GameState, monster: Monster) -> Iterator[tuple[PowerHandler, Params, str]]:
+    """The handlers of the powers `monster` has in effect now, with their parameters and names."""
+    declared = state.declared.get(monster.uid)
+    for name, params in monster.powers.items():
         handler = HANDLERS.get(name)
-        if handler is not None:
-            total += handler.attack_modifier(state, attacker, target, kind, params)
-    return total
+        if handler is None:
+            continue
+        if POWERS[name].trigger in DEPENDANT and name != declared:
+            continue
+        yield handler, params, name
 
 
-def defense_modifiers(state: GameState, attacker: Monster, target: Monster, kind: str) -> int:
-    total = 0
-    for name, params in target.powers.items():
-        handler = HANDLERS.get(name)
-        if handler is not None:
-            total += handler.defense_modifier(state, attacker, target, kind, params)
-    return total
+NO_QUERY = Query()
 
 
-def damage_value(state: GameState, attacker: Monster, target: Monster, kind: str, base: int) -> int:
-    """The attacker's damage value after replacements from its powers (HC-VALUE-04: before modifiers)."""
-    value = base
-    for name, params in attacker.powers.items():
-        handler = HANDLERS.get(name)
-        if handler is not None:
-            replaced = handler.damage_replacement(state, attacker, target, kind, value, params)
+def base_value(monster: Monster, stat: str) -> int:
+    if stat == "range":
+        return monster.stats.range
+    value = getattr(monster.stats, stat)[monster.click]
+    return 0 if value == HOURGLASS else value
+
+
+def stat(
+    state: GameState,
+    monster: Monster,
+    name: str,
+    q: Query = NO_QUERY,
+    extra: int = 0,
+    base: int | None = None,
+    halve: bool = False,
+    resolving: bool = False,
+) -> int:
+    """A combat value as the rules read it: dial, replacements, then modifiers (rule of 3), at least 0.
+
+    `base` replaces the dial value first (a frenzy's damage 1, HC-SLAY-08); `halve` halves it rounding
+    up (hindering terrain, HC-TERRAIN-04); both are replacements, applied before modifiers (HC-VALUE-04,
+    -07), and so are the powers' own replacements. `resolving` is set only while an attack resolves,
+    letting replacements roll dice. `extra` adds the base rules' own modifiers (hindering +1 defense,
+    +2 against a soaring target, the elevation -1 speed), which count toward the rule of 3 like any other.
+    """
+    value = base_value(monster, name) if base is None else base
+    for handler, params, _ in in_effect(state, monster):
+        replaced = handler.replace(state, monster, name, value, q, params)
+        if replaced is not None:
+            value = replaced
+        if resolving:
+            replaced = handler.resolve(state, monster, name, value, q, params)
             if replaced is not None:
                 value = replaced
-    return value
+    if halve:
+        value = (value + 1) // 2
+    total = extra
+    for source in state.monsters:
+        if source.alive:
+            for handler, params, _ in in_effect(state, source):
+                total += handler.modifier(state, source, monster, name, q, params)
+    for lasting in state.lasting:
+        if lasting.stat == name and lasting.applies(state, monster):
+            total += lasting.amount
+    return max(0, value + rule_of_three(total))
 
 
-def damage_reduction(state: GameState, target: Monster, amount: int) -> int:
-    total = 0
-    for name, params in target.powers.items():
-        handler = HANDLERS.get(name)
-        if handler is not None:
-            total += handler.damage_reduction(state, target, amount, params)
-    return total
+def reduce_damage(state: GameState, target: Monster, amount: int) -> int:
+    """Damage dealt to `target` after its damage reducers (HC-COMBAT-29)."""
+    for handler, params, _ in in_effect(state, target):
+        amount -= handler.reduce_damage(state, target, amount, params)
+    return max(0, amount)
+
+
+def any_handler(state: GameState, monster: Monster, hook: str, *args: Any) -> bool:
+    """Whether any power `monster` has in effect answers yes to `hook`."""
+    return any(getattr(h, hook)(state, monster, *args, p) for h, p, _ in in_effect(state, monster))
 
 
 def fire(state: GameState, monster: Monster, event: str, *args: Any) -> None:
-    """Call `on_<event>` of every handler of the powers `monster` shows."""
-    for name, params in list(monster.powers.items()):
-        handler = HANDLERS.get(name)
-        if handler is not None:
-            getattr(handler, f"on_{event}")(state, monster, *args, params)
+    """Call `on_<event>` of every handler of the powers `monster` has in effect."""
+    for handler, params, _ in list(in_effect(state, monster)):
+        getattr(handler, f"on_{event}")(state, monster, *args, params)
+
+
+ROLL_RESPONDERS: list[Any] = []
+"""Functions `(state, attacker, targets, dice) -> dice` called after every attack roll, in order: the
+attack-roll window where reroll plot twists are played (HC-PLOT-07, HC-PLOT-12)."""
+
+
+def after_attack_roll(
+    state: GameState, attacker: Monster, targets: list[Monster], dice: tuple[int, int]
+) -> tuple[int, int]:
+    for respond in ROLL_RESPONDERS:
+        dice = respond(state, attacker, targets, dice)
+    return dice

@@ -23,6 +23,7 @@ class GameStuck(Exception):
 
 def play(state: GameState, agents: Sequence[Agent]) -> GameState:
     """Ask the active player for an action until the game is over; return the final state."""
+    state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
     for _ in range(MAX_DECISIONS):
         if state.over:
             return state

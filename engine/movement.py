@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine import combat
+from engine import combat, effects
 from engine.geometry import BLOCKING, HINDERING, WATER, Geometry
 from engine.state import SOARING, GameState, Monster
 
@@ -175,10 +175,16 @@ class MoveContext:
 
     def budget(self, start: int, changes_flight: bool) -> int:
         """Spaces this move may cover: speed, halved (round up) from hindering, -1 per flight change."""
-        speed = self.monster.speed
-        if self.hindering_like(start):
-            speed = (speed + 1) // 2  # HC-TERRAIN-04, HC-VALUE-01
-        return max(0, speed - (1 if changes_flight else 0))  # HC-MOVE-10
+        # Halving from hindering is a replacement (HC-TERRAIN-04, HC-VALUE-01/-07), the elevation change a
+        # modifier (HC-MOVE-10); powers and lasting effects add theirs.
+        return effects.stat(
+            self.state,
+            self.monster,
+            "speed",
+            effects.Query(self.monster, None, "move"),
+            extra=-1 if changes_flight else 0,
+            halve=self.hindering_like(start),
+        )
 
     def step(self, here: int, there: int) -> Step:
         """Whether the monster may step from `here` to the adjacent `there`, and must stop there."""

@@ -5,6 +5,8 @@ game live here too. Players only choose among `legal_actions(state)`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine import combat, effects
 from engine.actions import (
     VICTIM_TARGET,
@@ -20,6 +22,7 @@ from engine.actions import (
     Smash,
 )
 from engine.movement import MoveContext, VictimContext, check_path, destinations
+from engine.registry.powers import POWERS
 from engine.state import GROUNDED, HOVERING, SOARING, GameState, Monster, Victim
 
 BREAK_AWAY = 4  # a d6 of 4-6 breaks away (HC-MOVE-06)
@@ -81,6 +84,10 @@ def _why_not_monster_action(state: GameState, action: Move | Frenzy | Close | Ra
         return f"{actor.label} was already given an action this turn (HC-TURN-09)"
     if actor.tokens >= 2:
         return f"{actor.label} has two action tokens and cannot be given an action (HC-TURN-03)"
+    if action.__class__ is not Smash and action.power is not None:
+        reason = _why_not_power(actor, action)
+        if reason:
+            return reason
     if isinstance(action, (Move, Frenzy)):
         return _why_not_move(state, actor, action)
     if actor.incapable:
@@ -126,6 +133,20 @@ def _why_not_move(state: GameState, actor: Monster, action: Move | Frenzy) -> st
             _close_reach(state, actor, target, end, flight) or _close_reach(state, actor, target, actor.pos, flight)
         ):
             return f"{target.label} will not be adjacent for the frenzy attack (HC-SLAY-07)"
+    return ""
+
+
+DEPENDANT_KIND = {Move: "move", Frenzy: "close", Close: "close", Ranged: "ranged"}
+
+
+def _why_not_power(actor: Monster, action: Move | Frenzy | Close | Ranged) -> str:
+    """A declared dependant power must show now and match the action (HC-CARD-05, HC-CARD-08, HC-SLAY-12)."""
+    power = action.power
+    need = DEPENDANT_KIND[type(action)]
+    if power not in actor.powers:
+        return f"{actor.label} does not show {power} now (HC-CARD-05)"
+    if POWERS[power].trigger != need:
+        return f"{power} is not a {need} dependant power, so it cannot be declared for this action (HC-CARD-08)"
     return ""
 
 
@@ -185,10 +206,11 @@ def _why_not_ranged(state: GameState, actor: Monster, action: Ranged) -> str:
             return reason
         if combat.adjacent(state, actor.pos, target.pos) or geo.distance(actor.pos, target.pos) < 2:
             return f"{target.label} is adjacent; ranged attacks are against non-adjacent monsters (HC-TURN-09)"
-        if geo.distance(actor.pos, target.pos) > actor.stats.range:
+        reach = effects.stat(state, actor, "range", effects.Query(actor, target, "ranged"))
+        if geo.distance(actor.pos, target.pos) > reach:
             return (
                 f"{target.label} is {geo.distance(actor.pos, target.pos)} spaces away, beyond range "
-                f"{actor.stats.range} (HC-COMBAT-16)"
+                f"{reach} (HC-COMBAT-16)"
             )
         if actor.soaring and not target.soaring and geo.indoor[target.pos]:
             return f"{target.label} is indoors and cannot be targeted by a soaring monster (HC-COMBAT-21)"
@@ -254,7 +276,7 @@ def legal_actions(state: GameState) -> list[Action]:
     for actor in state.monsters:
         if not actor.alive or actor.controller != state.active or actor.acted or actor.tokens >= 2:
             continue
-        actions.extend(_monster_actions(state, actor))
+        actions.extend(_with_dependant_powers(actor, _monster_actions(state, actor)))
     return actions
 
 
@@ -295,6 +317,21 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action]:
             and not _why_not_smash(state, actor, Smash(actor.uid, obj.pos))
         ):
             found.append(Smash(actor.uid, obj.pos))
+    return found
+
+
+def _with_dependant_powers(actor: Monster, actions: list[Action]) -> list[Action]:
+    """Each action, plus one variant per dependant power the monster shows for it (HC-CARD-08)."""
+    dependant: dict[str, list[str]] = {}
+    for name in actor.powers:
+        dependant.setdefault(POWERS[name].trigger, []).append(name)
+    if not any(k in dependant for k in ("move", "close", "ranged")):
+        return actions
+    found = list(actions)
+    for action in actions:
+        kind = DEPENDANT_KIND.get(type(action))
+        for power in dependant.get(kind, []) if kind else []:
+            found.append(replace(action, power=power))
     return found
 
 
@@ -350,6 +387,8 @@ def apply(state: GameState, action: Action) -> None:
     actor = monster(state, action.monster)
     actor.acted = True
     state.actions_left -= 1
+    if not isinstance(action, (Smash, Frenzy)) and action.power is not None:
+        state.declared[actor.uid] = action.power  # in effect for this action only (HC-CARD-08)
     if isinstance(action, (Move, Frenzy)):
         _move(state, actor, action)
     elif isinstance(action, Close):
@@ -360,6 +399,7 @@ def apply(state: GameState, action: Action) -> None:
         )
     elif isinstance(action, Smash):
         _smash(state, actor, action.at)
+    state.declared.pop(actor.uid, None)
     actor.tokens += 1  # HC-TURN-01, HC-TURN-03 (a frenzy earns one token: HC-SLAY-08)
     check_end(state)
 
@@ -387,6 +427,8 @@ def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
     if isinstance(action, Frenzy) and action.target is not None and actor.alive:
         target = monster(state, action.target)
         if actor.blooded and target.alive and _close_reach(state, actor, target, actor.pos, actor.flight):
+            if action.power is not None:
+                state.declared[actor.uid] = action.power  # the one close power of the frenzy attack (HC-SLAY-12)
             combat.attack(state, actor, [target], "frenzy")  # HC-SLAY-07..10, HC-SLAY-13
 
 
@@ -447,6 +489,8 @@ def begin_turn(state: GameState) -> None:
     state.phase = "preview"
     state.actions_left = state.actions_per_turn
     state.emit("turn_start")
+    # HC-TURN-08 (1): effects lasting "until the beginning of your turn" end
+    state.lasting = [e for e in state.lasting if e.until_turn_of != state.active]
     for m in state.monsters:
         if m.alive and m.controller == state.active:
             effects.fire(state, m, "turn_start")

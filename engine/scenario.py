@@ -18,6 +18,7 @@ from engine.dice import DiceExhausted, ForcedDice
 from engine.figures import Stats, compile_figure, stats_from_dial
 from engine.geometry import Geometry
 from engine.movement import MoveContext, destinations
+from engine.players.base import Decision
 from engine.roster.loader import Roster
 from engine.roster.models import MapLayout, parse_dial
 from engine.roster.problems import Problem, from_validation_error
@@ -117,7 +118,19 @@ class Expect(_Strict):
     dice_left: int | None = Field(None, ge=0)
 
 
-STEP_KINDS = ("move", "close", "ranged", "frenzy", "smash", "move_victim", "plot_twist", "pass", "end_turn", "fly")
+STEP_KINDS = (
+    "move",
+    "close",
+    "ranged",
+    "frenzy",
+    "smash",
+    "move_victim",
+    "plot_twist",
+    "pass",
+    "end_turn",
+    "fly",
+    "decide",
+)
 
 
 class Scenario(_Strict):
@@ -357,17 +370,22 @@ def step_action(
     if "move" in step:
         actor = uid(step["move"])
         if "to" in step:
-            return Move(actor, _path_to(state, actor, _space(geo, tuple(step["to"]), "move target"), fly), fly)
-        return Move(actor, path(), fly)
+            return Move(
+                actor,
+                _path_to(state, actor, _space(geo, tuple(step["to"]), "move target"), fly),
+                fly,
+                step.get("power"),
+            )
+        return Move(actor, path(), fly, step.get("power"))
     if "frenzy" in step:
         aim = step.get("target")
-        return Frenzy(uid(step["frenzy"]), path(), None if aim is None else target(aim), fly)
+        return Frenzy(uid(step["frenzy"]), path(), None if aim is None else target(aim), fly, step.get("power"))
     if "close" in step:
-        return Close(uid(step["close"]), target(step["target"]))
+        return Close(uid(step["close"]), target(step["target"]), step.get("power"))
     if "ranged" in step:
         targets = tuple(target(t) for t in step.get("targets") or [])
         split = tuple((uid(k), int(v)) for k, v in (step.get("damage") or {}).items())
-        return Ranged(uid(step["ranged"]), targets, split)
+        return Ranged(uid(step["ranged"]), targets, split, step.get("power"))
     if "smash" in step:
         return Smash(uid(step["smash"]), _space(geo, tuple(step["at"]), "smash target"))
     if "move_victim" in step:
@@ -391,6 +409,31 @@ def _path_to(state: GameState, actor: int, target: int, fly: int | None) -> tupl
     return tuple(found.get(target, (target,)))
 
 
+def _answer_from_steps(steps: list[dict[str, Any]], cursor: list[int], decision: Decision) -> int:
+    """Answer a question the engine puts mid-action from the next step, if that step answers it: a
+    `pass`, a `plot_twist` or a `decide` step by the asked player. Otherwise take the default (decline),
+    so scenarios written before a question existed keep their meaning."""
+    if cursor[0] >= len(steps):
+        return 0
+    step = steps[cursor[0]]
+    if step.get("player", decision.player) != decision.player:
+        return 0
+    answer: int | None = None
+    if "pass" in step:
+        answer = 0
+    elif "decide" in step:
+        wanted = step["decide"]
+        answer = next((i for i, o in enumerate(decision.options) if o == wanted), None)
+    else:
+        answer = next(
+            (i for i, o in enumerate(decision.options) if getattr(o, "matches", None) and o.matches(step)), None
+        )
+    if answer is None:
+        return 0
+    cursor[0] += 1
+    return answer
+
+
 def run_scenario(path: Path, roster: Roster | None) -> ScenarioResult:
     """Run one scenario file; a file that is not a valid scenario raises ScenarioFileError."""
     scenario, problems = load_scenario(path)
@@ -405,8 +448,14 @@ def run_scenario(path: Path, roster: Roster | None) -> ScenarioResult:
     refused_at: int | None = None
     reason = ""
     fly: int | None = None
+    steps = scenario.steps
+    cursor = [0]  # the next step to play; answers to the engine's questions consume steps too
+    state.ask = lambda st, decision: _answer_from_steps(steps, cursor, decision)
     try:
-        for index, step in enumerate(scenario.steps):
+        while cursor[0] < len(steps):
+            index = cursor[0]
+            step = steps[index]
+            cursor[0] += 1
             if "fly" in step:
                 fly = FLIGHT_CODES.get(step.get("mode", ""), GROUNDED)
                 continue

@@ -6,12 +6,16 @@ legal actions the rules list.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.dice import Dice
 from engine.figures import HOURGLASS, Stats
 from engine.geometry import Geometry
+
+if TYPE_CHECKING:
+    from engine.players.base import Decision
 
 GROUNDED, HOVERING, SOARING = 0, 1, 2
 FLIGHT_NAMES = {GROUNDED: "grounded", HOVERING: "hovering", SOARING: "soaring"}
@@ -39,6 +43,9 @@ class Monster:
     damage_taken: int = 0
     blooded_by_power: bool = False
     minion: bool = False
+    insane: bool = False
+    puppet_of: int | None = None
+    """The player who possesses this monster until the end of their turn (HC-SPECIAL-09), if any."""
 
     @property
     def speed(self) -> int:
@@ -128,6 +135,28 @@ class MapObject:
     alive: bool = True
 
 
+@dataclass
+class Lasting:
+    """An effect that outlives its action: a modifier on a combat value for one monster or a group,
+    until a player's next turn begins (HC-TURN-08) or, with `until_turn_of` None, until removed
+    (a ticking clock in play, HC-PLOT-05)."""
+
+    stat: str
+    amount: int
+    source: str = ""
+    monster: int | None = None
+    player: int | None = None
+    classes: frozenset[str] = frozenset()
+    until_turn_of: int | None = None
+
+    def applies(self, state: GameState, monster: Monster) -> bool:
+        if self.monster is not None:
+            return monster.uid == self.monster
+        if self.player is not None and monster.controller != self.player:
+            return False
+        return not self.classes or bool(self.classes & monster.stats.classes)
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One thing that happened, small enough to log every game (HC-* ids in `rule`)."""
@@ -183,6 +212,12 @@ class GameState:
     end_reason: str = ""
     in_hourglass_phase: bool = False
     chosen_victim: int | None = None
+    declared: dict[int, str] = field(default_factory=dict)
+    """Dependant power declared for the action being resolved, by monster uid (HC-CARD-08)."""
+    lasting: list[Lasting] = field(default_factory=list)
+    ask: Callable[[GameState, Decision], int] | None = None
+    """How the engine puts a mid-action choice to a player (a plot-twist response, a "may" effect);
+    None takes each decision's first option (its default: decline)."""
 
     def __post_init__(self) -> None:
         for player in self.players:
