@@ -126,11 +126,72 @@ def scenario_run(
     raise typer.Exit(run_paths(paths, rosters or default_roster_dir(), verbose, console))
 
 
+@app.command("duel")
+def duel(
+    army_a: Annotated[str, typer.Argument(help="Army A (see `clix roster list armies`).")],
+    army_b: Annotated[str, typer.Argument(help="Army B.")],
+    games: Annotated[
+        int, typer.Option("--games", help="Games to play (rounded up to seat-swapped pairs).", min=2)
+    ] = 1000,
+    map_name: Annotated[str, typer.Option("--map", help="Map id (see `clix roster list maps`).")] = "graveyard",
+    players: Annotated[
+        str, typer.Option("--players", help="Player styles A,B: random, balanced, rusher, hunter.")
+    ] = "balanced,balanced",
+    seed: Annotated[int, typer.Option("--seed", help="Master seed; every game's seed is derived from it.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0: all cores).", min=0)] = 0,
+    turns: Annotated[int, typer.Option("--turns", help="Turn limit per player.", min=1)] = 15,
+    out: Annotated[Path | None, typer.Option("--out", help="Output directory (default: clix-out/A-vs-B).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
+    rosters: RostersOption = None,
+) -> None:
+    """Play ARMY_A against ARMY_B many times: win/draw/loss with 95% intervals, victory points, point
+    efficiency per figure, victim-rush statistics, game length and the first-player advantage. Writes the
+    per-game table (CSV, Parquet), plots and a self-contained HTML report to --out."""
+    from analyzer.duel import run_duel
+
+    library = rosters or default_roster_dir()
+    roster = load_checked(library)
+    target = out or Path("clix-out") / f"{army_a}-vs-{army_b}"
+    raise typer.Exit(
+        run_duel(
+            roster,
+            library,
+            army_a,
+            army_b,
+            games=games,
+            map_name=map_name,
+            players=players,
+            seed=seed,
+            jobs=jobs or None,
+            turns=turns,
+            out=target,
+            as_json=as_json,
+            console=console,
+        )
+    )
+
+
+@app.command("bench")
+def bench(
+    games: Annotated[int, typer.Option("--games", help="Games per measurement.", min=2)] = 200,
+    jobs: Annotated[int, typer.Option("--jobs", help="Cores for the parallel measurement (0: all).", min=0)] = 0,
+    profile: Annotated[bool, typer.Option("--profile", help="Also print the profile's top entries.")] = False,
+    rosters: RostersOption = None,
+) -> None:
+    """Speed benchmark: the reference duel (two sample 100-point armies, balanced players, graveyard map) on
+    one core and on all cores; prints games/s and the parallel efficiency."""
+    from analyzer.bench import run_bench
+
+    library = rosters or default_roster_dir()
+    load_checked(library)
+    raise typer.Exit(run_bench(library, games, jobs or None, profile, console))
+
+
 @app.command("selfcheck")
 def selfcheck(
     games: Annotated[int, typer.Option("--games", help="Number of random-play games.", min=1)] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Master seed; per-game seeds are spawned from it.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (default: all cores).", min=1)] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0: all cores).", min=0)] = 0,
     turns: Annotated[int, typer.Option("--turns", help="Turn limit per player.", min=1)] = 15,
     rosters: RostersOption = None,
 ) -> None:

@@ -1,0 +1,112 @@
+"""Writing a duel's outputs: tables (CSV, Parquet), summary JSON, PNG plots and the HTML report."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from analyzer import plots
+from engine import effects
+from engine.roster.loader import Roster
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "reports"
+
+
+def provenance_line(roster: Roster, army_ids: list[str]) -> str:
+    """Where the numbers come from, and which powers the engine plays with no effect yet."""
+    figures = [roster.figures[e.figure] for a in army_ids for e in roster.armies[a].figures]
+    sample = sorted({f.id for f in figures if "sample" in f.provenance.lower()})
+    names = {p.name for f in figures for side in f.card.sides().values() for p in side.powers}
+    unsupported = sorted(effects.unsupported_powers(names))
+    parts = []
+    if sample:
+        parts.append(
+            f"These results rest on clix's sample data ({len(sample)} of {len(set(f.id for f in figures))} "
+            "figures are sample designs, not official dials), so they show how the armies play in clix's "
+            "model, not how the real figures perform."
+        )
+    else:
+        parts.append("All figures carry their own provenance (no sample data).")
+    if unsupported:
+        parts.append(f"Powers the engine does not model yet (they had no effect): {', '.join(unsupported)}.")
+    else:
+        parts.append("Every power on these cards is modelled by the engine.")
+    return " ".join(parts)
+
+
+def write_outputs(
+    out: Path,
+    games: pd.DataFrame,
+    figures: pd.DataFrame,
+    summary: dict[str, Any],
+    settings: dict[str, Any],
+    names: dict[str, str],
+    provenance: str,
+) -> dict[str, Path]:
+    """Write every output of a duel to `out`; return the paths written."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = {
+        "games_csv": out / "games.csv",
+        "games_parquet": out / "games.parquet",
+        "figures_csv": out / "figures.csv",
+        "figures_parquet": out / "figures.parquet",
+        "summary": out / "summary.json",
+        "report": out / "report.html",
+    }
+    games.to_csv(written["games_csv"], index=False)
+    games.to_parquet(written["games_parquet"], index=False)
+    figures.to_csv(written["figures_csv"], index=False)
+    figures.to_parquet(written["figures_parquet"], index=False)
+    written["summary"].write_text(
+        json.dumps({"settings": settings, "provenance": provenance, **summary}, indent=2, default=str), encoding="utf-8"
+    )
+    efficiency = pd.DataFrame(summary["figures"])
+    written["rush_png"] = plots.victim_rush_plot(summary, names, out / "victim_rush.png")
+    written["vp_png"] = plots.vp_distribution_plot(games, names, out / "victory_points.png")
+    written["efficiency_png"] = plots.efficiency_plot(efficiency, out / "efficiency.png")
+    images = {key: _data_uri(written[f"{key}_png"]) for key in ("rush", "vp", "efficiency")}
+    columns = [
+        "side",
+        "figure",
+        "points",
+        "survival",
+        "damage_dealt",
+        "damage_taken",
+        "kills",
+        "victims",
+        "vp",
+        "damage_dealt_per_point",
+        "kills_per_point",
+        "vp_per_point",
+    ]
+    table = (
+        efficiency[columns].to_html(index=False, float_format=lambda x: f"{x:.3f}", border=0)
+        if len(efficiency)
+        else "<p>No figures.</p>"
+    )
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
+    html = env.get_template("duel.html.j2").render(
+        summary=summary,
+        settings=settings,
+        names=names,
+        provenance=provenance,
+        images=images,
+        figures_table=_safe(table),
+    )
+    written["report"].write_text(html, encoding="utf-8")
+    return written
+
+
+def _data_uri(path: Path) -> str:
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def _safe(html: str) -> Any:
+    from markupsafe import Markup
+
+    return Markup(html)

@@ -1,0 +1,218 @@
+"""Playing many seeded games of one matchup in parallel and turning each into flat rows.
+
+Per-game seeds are derived in the parent from one master seed (`engine.game.child_seeds`), and
+games come in pairs sharing a seed with the armies' seats swapped (the usual way to cut variance and
+to measure the first-player advantage). Results are identical for any number of jobs and any batch
+size: each game depends only on its own index and seed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from joblib import Parallel, delayed
+
+from analyzer.conformance import roster_at
+from analyzer.errors import ClixError
+from engine import RULESET_VERSION
+from engine.game import child_seeds, play_game
+from engine.players import RandomAgent
+from engine.players.heuristic import STYLES, style_factory
+from engine.roster.problems import did_you_mean
+from engine.state import GameState
+
+PLAYER_STYLES = ("random", *STYLES)
+
+
+def player_factory(style: str) -> Callable:
+    """The factory `rng -> agent` of a named player style."""
+    if style == "random":
+        return RandomAgent
+    if style in STYLES:
+        return style_factory(style)
+    raise ClixError("--players: " + did_you_mean("player style", style, PLAYER_STYLES))
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """Everything that decides a game except its seed."""
+
+    library: Path
+    army_a: str
+    army_b: str
+    map_name: str
+    style_a: str = "balanced"
+    style_b: str = "balanced"
+    turn_limit: int = 15
+
+
+@dataclass
+class RunResult:
+    """The rows of every game played (in game order), and whether the run was cut short."""
+
+    games: list[dict[str, Any]] = field(default_factory=list)
+    figures: list[dict[str, Any]] = field(default_factory=list)
+    interrupted: bool = False
+    seconds: float = 0.0
+
+
+def play_one(matchup: Matchup, master_seed: int, index: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Play game `index` of a run: pair index // 2, seats swapped on odd indexes, seed shared by the pair."""
+    roster = roster_at(matchup.library)
+    pair = index // 2
+    swapped = index % 2 == 1
+    seed = child_seeds(master_seed, pair + 1)[pair]
+    names = [matchup.army_a, matchup.army_b]
+    styles = [matchup.style_a, matchup.style_b]
+    if swapped:
+        names.reverse()
+        styles.reverse()
+    state = play_game(
+        roster,
+        [roster.armies[n] for n in names],
+        roster.maps[matchup.map_name],
+        [player_factory(s) for s in styles],
+        seed,
+        matchup.turn_limit,
+        army_names=names,
+    )
+    return game_rows(state, matchup, master_seed, index, swapped)
+
+
+def _batch(matchup: Matchup, master_seed: int, indexes: list[int]) -> list[tuple[dict[str, Any], list[dict]]]:
+    return [play_one(matchup, master_seed, i) for i in indexes]
+
+
+def run_matchup(
+    matchup: Matchup,
+    games: int,
+    master_seed: int,
+    jobs: int | None = None,
+    batch_size: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> RunResult:
+    """Play `games` games (rounded up to whole seat-swapped pairs) and collect their rows in game order.
+
+    A KeyboardInterrupt stops the run but keeps every game already finished (`interrupted` is set).
+    """
+    games += games % 2
+    workers = jobs or -1
+    size = batch_size or max(2, min(64, games // (8 * max(1, jobs or 2))))
+    batches = [list(range(start, min(games, start + size))) for start in range(0, games, size)]
+    result = RunResult()
+    started = time.perf_counter()
+    outputs: Iterator[list[tuple[dict[str, Any], list[dict]]]]
+    if workers == 1:
+        outputs = (_batch(matchup, master_seed, b) for b in batches)
+    else:
+        outputs = Parallel(n_jobs=workers, return_as="generator")(
+            delayed(_batch)(matchup, master_seed, b) for b in batches
+        )
+    try:
+        for rows in outputs:
+            for game, figures in rows:
+                result.games.append(game)
+                result.figures.extend(figures)
+            if progress is not None:
+                progress(len(rows))
+    except KeyboardInterrupt:
+        result.interrupted = True
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def game_rows(
+    state: GameState, matchup: Matchup, master_seed: int, index: int, swapped: bool
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """One flat row for the game (from army A's point of view) and one row per figure."""
+    seat = {"A": 2 if swapped else 1, "B": 1 if swapped else 2}
+    side_of = {seat["A"]: "A", seat["B"]: "B"}
+    players = len(state.players)
+    first = next((e.get("player") for e in state.log if e.kind == "first_player"), 1)
+    last_turn = max((e.turn for e in state.log if e.kind == "turn_start"), default=1)
+    rounds = (last_turn - 1) // players + 1
+    row: dict[str, Any] = {
+        "game": index,
+        "pair": index // 2,
+        "master_seed": master_seed,
+        "seat_a": seat["A"],
+        "army_a": matchup.army_a,
+        "army_b": matchup.army_b,
+        "map": matchup.map_name,
+        "players_a": matchup.style_a,
+        "players_b": matchup.style_b,
+        "ruleset": RULESET_VERSION,
+        "turn_limit": matchup.turn_limit,
+        "first": side_of.get(first, "A"),
+        "winner": side_of.get(state.winner, "draw") if state.winner is not None else "draw",
+        "rounds": rounds,
+        "end_reason": state.end_reason,
+        "timeout": state.end_reason == "turn limit",
+    }
+    per_figure: dict[str, dict[str, Any]] = {}
+    for m in state.monsters:
+        if m.minion:
+            continue
+        per_figure[m.label] = {
+            "game": index,
+            "side": side_of.get(m.owner, "?"),
+            "army": row[f"army_{side_of.get(m.owner, 'a').lower()}"],
+            "figure": m.stats.id,
+            "points": m.stats.points,
+            "damage_dealt": 0,
+            "damage_taken": m.damage_taken,
+            "kills": 0,
+            "kill_vp": 0,
+            "victims": 0,
+            "victim_vp": 0,
+            "survived": m.alive,
+        }
+    slays: dict[str, list[int]] = {"A": [], "B": []}
+    rescues = {"A": 0, "B": 0}
+    cards = {"A": 0, "B": 0}
+    first_turns: dict[str, int] = {}
+    for event in state.log:
+        kind = event.kind
+        if kind == "damage":
+            by = per_figure.get(event.get("by") or "")
+            if by is not None:
+                by["damage_dealt"] += event.get("amount", 0)
+        elif kind == "killed":
+            by = per_figure.get(event.get("by") or "")
+            if by is not None and event.get("player") is not None:
+                by["kills"] += 1
+                by["kill_vp"] += event.get("vp", 0)
+        elif kind in ("slain", "rescued"):
+            side = side_of.get(event.get("player"), "?")
+            monster = per_figure.get(event.get("monster") or "")
+            if monster is not None:
+                monster["victims"] += 1
+                monster["victim_vp"] += event.get("vp", 0)
+            if side in slays:
+                slays[side].append((event.turn - 1) // players + 1)
+                first_turns[side] = min(first_turns.get(side, event.turn), event.turn)
+                rescues[side] += kind == "rescued"
+        elif kind.startswith("plot_twist") or kind == "card_played":
+            side = side_of.get(event.get("player", event.player), "?")
+            if side in cards:
+                cards[side] += 1
+    for side in ("A", "B"):
+        player = seat[side]
+        vp = state.vp[player]
+        key = side.lower()
+        row[f"vp_{key}"] = sum(vp.values())
+        for part in ("kills", "victims", "subplots"):
+            row[f"vp_{key}_{part}"] = vp[part]
+        row[f"points_{key}"] = state.player(player).army_points
+        row[f"victims_{key}"] = len(slays[side])
+        row[f"rescued_{key}"] = rescues[side]
+        row[f"first_slay_{key}"] = min(slays[side]) if slays[side] else None
+        row[f"first_slay_turn_{key}"] = first_turns.get(side)
+        row[f"slay_rounds_{key}"] = " ".join(map(str, sorted(slays[side])))
+        row[f"plot_twists_{key}"] = cards[side]
+        row[f"survivors_{key}"] = sum(1 for m in state.monsters if m.alive and m.owner == player and not m.minion)
+    return row, list(per_figure.values())

@@ -1,0 +1,151 @@
+"""Statistics of a duel from its per-game and per-figure tables: win rates with confidence intervals,
+victory points, point efficiency, victim rush, game length and the first-player advantage."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as st
+
+CONFIDENCE = 0.95
+
+
+def proportion(successes: int, trials: int, method: str = "wilson") -> dict[str, Any]:
+    """A rate with its 95% confidence interval (Wilson score by default, or exact Clopper-Pearson)."""
+    if trials == 0:
+        return {"rate": None, "low": None, "high": None, "n": 0}
+    ci = st.binomtest(successes, trials).proportion_ci(
+        confidence_level=CONFIDENCE, method="wilson" if method == "wilson" else "exact"
+    )
+    return {"rate": successes / trials, "low": float(ci.low), "high": float(ci.high), "n": trials}
+
+
+def outcome(games: pd.DataFrame) -> dict[str, Any]:
+    """Win / draw / loss for army A with intervals, and whether A's edge over B is significant.
+
+    Significance is a two-sided exact binomial (sign) test of A's wins against B's wins, draws left out:
+    under "no difference" each decided game is a coin flip.
+    """
+    n = len(games)
+    wins = int((games["winner"] == "A").sum())
+    losses = int((games["winner"] == "B").sum())
+    draws = n - wins - losses
+    decided = wins + losses
+    p_value = float(st.binomtest(wins, decided, 0.5).pvalue) if decided else 1.0
+    return {
+        "games": n,
+        "win": proportion(wins, n),
+        "draw": proportion(draws, n),
+        "loss": proportion(losses, n),
+        "p_value": p_value,
+        "significant": p_value < 1 - CONFIDENCE,
+    }
+
+
+def _describe(values: pd.Series) -> dict[str, float]:
+    values = values.dropna().astype(float)
+    if values.empty:
+        return {
+            "mean": float("nan"),
+            "sd": float("nan"),
+            "median": float("nan"),
+            "p10": float("nan"),
+            "p90": float("nan"),
+        }
+    return {
+        "mean": float(values.mean()),
+        "sd": float(values.std(ddof=1)) if len(values) > 1 else 0.0,
+        "median": float(values.median()),
+        "p10": float(values.quantile(0.1)),
+        "p90": float(values.quantile(0.9)),
+    }
+
+
+def victory_points(games: pd.DataFrame) -> dict[str, Any]:
+    """Victory points per side: distribution of the total and the mean of each part."""
+    result: dict[str, Any] = {}
+    for side in ("a", "b"):
+        result[side] = {
+            "total": _describe(games[f"vp_{side}"]),
+            **{part: float(games[f"vp_{side}_{part}"].mean()) for part in ("kills", "victims", "subplots")},
+            "per_army_point": float((games[f"vp_{side}"] / games[f"points_{side}"]).mean()),
+        }
+    return result
+
+
+def figure_efficiency(figures: pd.DataFrame) -> pd.DataFrame:
+    """Per figure (and side): damage, kills and victory points per point of its cost, and survival rate."""
+    grouped = figures.groupby(["side", "army", "figure", "points"], as_index=False).agg(
+        games=("game", "nunique"),
+        copies=("game", "size"),
+        damage_dealt=("damage_dealt", "mean"),
+        damage_taken=("damage_taken", "mean"),
+        kills=("kills", "mean"),
+        kill_vp=("kill_vp", "mean"),
+        victims=("victims", "mean"),
+        victim_vp=("victim_vp", "mean"),
+        survival=("survived", "mean"),
+    )
+    grouped["vp"] = grouped["kill_vp"] + grouped["victim_vp"]
+    for column in ("damage_dealt", "kills", "vp"):
+        grouped[f"{column}_per_point"] = grouped[column] / grouped["points"]
+    return grouped.sort_values(["side", "vp_per_point"], ascending=[True, False]).reset_index(drop=True)
+
+
+def victim_rush(games: pd.DataFrame, rounds: int) -> dict[str, Any]:
+    """How fast and how many victims each side slays: first slay, the curve by round, share, first-slay wins."""
+    result: dict[str, Any] = {"curve_rounds": list(range(1, rounds + 1))}
+    for side in ("a", "b"):
+        first = games[f"first_slay_{side}"]
+        counts = np.zeros((len(games), rounds))
+        for i, text in enumerate(games[f"slay_rounds_{side}"]):
+            for r in (int(x) for x in str(text).split() if x):
+                if r <= rounds:
+                    counts[i, r - 1 :] += 1
+        mean = counts.mean(axis=0) if len(games) else np.zeros(rounds)
+        half = (
+            st.t.ppf(0.975, max(1, len(games) - 1)) * counts.std(axis=0, ddof=1) / np.sqrt(max(1, len(games)))
+            if len(games) > 1
+            else np.zeros(rounds)
+        )
+        result[side] = {
+            "first_slay": _describe(first),
+            "never_slays": float(first.isna().mean()),
+            "first_slay_histogram": {
+                int(k): int(v) for k, v in first.dropna().astype(int).value_counts().sort_index().items()
+            },
+            "curve_mean": mean.round(4).tolist(),
+            "curve_low": (mean - half).round(4).tolist(),
+            "curve_high": (mean + half).round(4).tolist(),
+            "share_of_victims": float(games[f"victims_{side}"].mean() / 12),
+        }
+    # who slew first is decided by the exact turn (both sides often slay in the same round)
+    a_turn, b_turn = games["first_slay_turn_a"], games["first_slay_turn_b"]
+    a_first = games[a_turn.notna() & ((a_turn < b_turn) | b_turn.isna())]
+    b_first = games[b_turn.notna() & ((b_turn < a_turn) | a_turn.isna())]
+    result["a"]["win_when_first"] = proportion(int((a_first["winner"] == "A").sum()), len(a_first))
+    result["b"]["win_when_first"] = proportion(int((b_first["winner"] == "B").sum()), len(b_first))
+    return result
+
+
+def first_player(games: pd.DataFrame) -> dict[str, Any]:
+    """How often the side that took the first turn won (HC-SETUP-03)."""
+    first_won = ((games["first"] == "A") & (games["winner"] == "A")) | (
+        (games["first"] == "B") & (games["winner"] == "B")
+    )
+    return proportion(int(first_won.sum()), len(games))
+
+
+def summarize(games: pd.DataFrame, figures: pd.DataFrame) -> dict[str, Any]:
+    """Every statistic of the duel report, JSON-ready."""
+    rounds = int(games["turn_limit"].max()) if len(games) else 0
+    return {
+        "outcome": outcome(games),
+        "victory_points": victory_points(games),
+        "victim_rush": victim_rush(games, rounds),
+        "game_length": {"rounds": _describe(games["rounds"]), "timeouts": float(games["timeout"].mean())},
+        "first_player_wins": first_player(games),
+        "figures": figure_efficiency(figures).to_dict(orient="records"),
+    }

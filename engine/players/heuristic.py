@@ -1,0 +1,238 @@
+"""Heuristic players: every option scored by the victory points it is expected to be worth.
+
+One scoring serves every style; a style is a set of weights (`Weights`), so the analyzer can ask how a
+result changes with play style. The scores use the exact 2d6 distribution (with critical hits and
+misses, HC-COMBAT-12/-13), the expected clicks and kill chance of an attack, the value of a victim
+(HC-END-07), the threat a destination exposes the monster to, vulnerability (HC-TURN-04) and focus
+fire. Players only read the state and choose among the options the engine lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cache
+
+import numpy as np
+
+from engine import effects
+from engine.actions import ChooseVictim, Close, EndTurn, Frenzy, Move, MoveVictim, Ranged, SkipSuspense, Smash
+from engine.players.base import Decision
+from engine.state import GameState, Monster
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How much a style values each kind of gain (all in expected victory points)."""
+
+    victims: float = 1.0
+    kills: float = 1.0
+    threat: float = 1.0
+    approach: float = 0.4
+    noise: float = 0.05
+
+
+STYLES: dict[str, Weights] = {
+    "balanced": Weights(),
+    "rusher": Weights(victims=1.6, kills=0.6, threat=0.5, approach=0.6),
+    "hunter": Weights(victims=0.6, kills=1.6, threat=0.8, approach=0.3),
+}
+
+
+@cache
+def hit_chance(needed: int) -> float:
+    """P(2d6 >= needed), with double 6 always hitting and double 1 always missing (HC-COMBAT-12, -13)."""
+    hits = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            if (a, b) == (6, 6) or ((a, b) != (1, 1) and a + b >= needed):
+                hits += 1
+    return hits / 36
+
+
+def live_clicks_left(monster: Monster) -> int:
+    """Clicks of damage the monster can still take before its dial shows skulls."""
+    killed = monster.stats.killed
+    for index in range(monster.click + 1, len(killed)):
+        if killed[index]:
+            return index - monster.click
+    return len(killed) - monster.click
+
+
+class HeuristicAgent:
+    """Chooses the option with the highest expected victory points (plus a little seeded noise)."""
+
+    def __init__(self, rng: np.random.Generator, weights: Weights | None = None, name: str = "balanced") -> None:
+        self.rng = rng
+        self.weights = weights or STYLES[name]
+        self.name = name
+
+    def choose(self, state: GameState, decision: Decision) -> int:
+        scorer = getattr(self, f"_score_{decision.kind}", None)
+        if scorer is None:
+            return self._default(state, decision)
+        scores = scorer(state, decision)
+        noise = self.rng.random(len(scores)) * self.weights.noise
+        return int(np.argmax(np.asarray(scores) + noise))
+
+    # --- decisions outside the hunting phase -----------------------------------------------------------
+
+    def _default(self, state: GameState, decision: Decision) -> int:
+        """Setup and other choices: a sensible pick where one is obvious, else random."""
+        options = decision.options
+        if decision.kind == "monster_space":
+            centre = state.geometry.index(state.geometry.width // 2, state.geometry.height // 2)
+            return min(range(len(options)), key=lambda i: state.geometry.distance(options[i], centre))
+        if decision.kind in ("transform",):
+            return len(options) - 1  # take a "may" transformation
+        if decision.kind.startswith("respond") or decision.kind.startswith("plot"):
+            return self._respond(state, decision)
+        return int(self.rng.integers(len(options)))
+
+    def _respond(self, state: GameState, decision: Decision) -> int:
+        """Play a card where it matters most: against a slaying or rescue, or to save an attack; else pass."""
+        if len(decision.options) < 2:
+            return 0
+        kind = decision.kind
+        if "slay" in kind or "rescue" in kind or "roll" in kind or "prevent" in kind:
+            return 1 + int(self.rng.integers(len(decision.options) - 1))
+        return 0 if self.rng.random() < 0.5 else 1 + int(self.rng.integers(len(decision.options) - 1))
+
+    def _score_action(self, state: GameState, decision: Decision) -> list[float]:
+        context = _Context(state, decision.player)
+        return [self._action_value(state, context, option) for option in decision.options]
+
+    # --- the hunting and suspense phases ---------------------------------------------------------------
+
+    def _action_value(self, state: GameState, ctx: _Context, action: object) -> float:
+        w = self.weights
+        if isinstance(action, EndTurn):
+            return 0.0
+        if isinstance(action, SkipSuspense):
+            return 0.0
+        if isinstance(action, ChooseVictim):
+            victim = state.victims[action.victim]
+            return w.victims * 0.2 * (ctx.enemy_distance(victim.pos) < ctx.my_distance(victim.pos))
+        if isinstance(action, MoveVictim):
+            victim = state.victims[action.victim]
+            end = action.path[-1] if action.path else victim.pos
+            # Pull the victim toward my monsters and away from the opponents'.
+            return w.victims * 0.1 * (ctx.enemy_distance(end) - ctx.my_distance(end))
+        if isinstance(action, (Move, Frenzy)):
+            return self._move_value(state, ctx, action)
+        if isinstance(action, (Close, Ranged)):
+            actor = state.monsters[action.monster]
+            targets = [action.target] if isinstance(action, Close) else list(action.targets)
+            kind = "close" if isinstance(action, Close) else "ranged"
+            return self._attack_value(state, actor, targets, kind) - self._vulnerability(ctx, actor, actor.pos)
+        if isinstance(action, Smash):
+            return 0.05
+        return 0.01  # an option this player has no opinion on (a power's action): slightly better than passing
+
+    def _move_value(self, state: GameState, ctx: _Context, action: Move | Frenzy) -> float:
+        w = self.weights
+        actor = state.monsters[action.monster]
+        end = action.path[-1] if action.path else actor.pos
+        value = 0.0
+        victim = state.victim_at(end) if action.path else None
+        if victim is not None:
+            value += w.victims * state.victim_vp
+        elif ctx.victim_positions:
+            before = ctx.nearest_victim(actor.pos)
+            after = ctx.nearest_victim(end)
+            value += w.approach * state.victim_vp * (before - after) / max(1, before) * 0.5
+        if ctx.enemies:
+            before = ctx.enemy_distance(actor.pos)
+            after = ctx.enemy_distance(end)
+            value += w.kills * w.approach * 0.3 * (before - after) / max(1, before)
+        if isinstance(action, Frenzy) and action.target is not None:
+            value += self._attack_value(state, actor, [action.target], "frenzy")
+        value -= w.threat * ctx.threat(actor, end)
+        value -= self._vulnerability(ctx, actor, end)
+        return value
+
+    def _attack_value(self, state: GameState, actor: Monster, targets: list[int], kind: str) -> float:
+        w = self.weights
+        total = 0.0
+        for uid in targets:
+            target = state.monsters[uid]
+            q = effects.Query(actor, target, kind)
+            attack = effects.stat(state, actor, "attack", q)
+            defense = effects.stat(state, target, "defense", q)
+            chance = hit_chance(defense - attack)
+            damage = 1 if kind == "frenzy" else effects.stat(state, actor, "damage", q)
+            if len(targets) > 1:
+                damage = max(1, damage // len(targets))
+            left = live_clicks_left(target)
+            per_click = target.stats.points / max(1, target.stats.clicks - 1)
+            expected_clicks = min(left, damage) * chance + (1 / 36) * (damage + 1 <= left)
+            kill = chance if damage >= left else (1 / 36 if damage + 1 >= left else 0.0)
+            focus = 1.0 + 0.5 * (target.click - target.start_line > 0)  # finish what others started
+            total += w.kills * (expected_clicks * per_click * 0.5 * focus + kill * target.stats.points)
+        own_click = actor.stats.points / max(1, actor.stats.clicks - 1)
+        return total - (1 / 36) * own_click * 0.5  # critical miss
+
+    def _vulnerability(self, ctx: _Context, actor: Monster, end: int) -> float:
+        """Acting with a monster that already has a token leaves it vulnerable (HC-TURN-04)."""
+        if actor.tokens >= 1:
+            return self.weights.threat * (0.5 + ctx.threat(actor, end))
+        return 0.0
+
+
+class _Context:
+    """What one decision's scoring reads repeatedly, gathered once."""
+
+    def __init__(self, state: GameState, player: int) -> None:
+        self.state = state
+        self.geo = state.geometry
+        self.mine = [m for m in state.monsters if m.alive and m.controller == player]
+        self.enemies = [
+            m
+            for m in state.monsters
+            if m.alive and m.controller != player and state.player(m.controller).team != state.player(player).team
+        ]
+        self.victim_positions = [v.pos for v in state.victims if v.state == "on_map"]
+        self._threat: dict[tuple[int, int], float] = {}
+
+    def nearest_victim(self, pos: int) -> int:
+        return min(self.geo.distance(pos, v) for v in self.victim_positions)
+
+    def enemy_distance(self, pos: int) -> int:
+        return min((self.geo.distance(pos, e.pos) for e in self.enemies), default=99)
+
+    def my_distance(self, pos: int) -> int:
+        return min((self.geo.distance(pos, m.pos) for m in self.mine), default=99)
+
+    def threat(self, monster: Monster, pos: int) -> float:
+        """Expected victory points the opponents can take from `monster` standing at `pos` next turn."""
+        key = (monster.uid, pos)
+        if key in self._threat:
+            return self._threat[key]
+        state = self.state
+        per_click = monster.stats.points / max(1, monster.stats.clicks - 1)
+        defense = monster.defense
+        total = 0.0
+        for enemy in self.enemies:
+            if enemy.tokens >= 2 or enemy.incapable:
+                continue
+            distance = self.geo.distance(pos, enemy.pos)
+            reach = max(enemy.speed + 1 if not enemy.immovable else 1, enemy.stats.range)
+            if distance <= reach:
+                chance = hit_chance(defense - enemy.attack)
+                total += chance * enemy.damage * per_click * 0.5
+        self._threat[key] = total / max(1, len(state.players) - 1)
+        return self._threat[key]
+
+
+def style_factory(name: str, weights: Weights | None = None):  # type: ignore[no-untyped-def]
+    """A factory `rng -> HeuristicAgent` for a named style (optionally with other weights)."""
+    chosen = weights or STYLES[name]
+
+    def make(rng: np.random.Generator) -> HeuristicAgent:
+        return HeuristicAgent(rng, chosen, name)
+
+    return make
+
+
+def with_weights(name: str, **changes: float) -> Weights:
+    """A style's weights with some changed (for sensitivity runs)."""
+    return replace(STYLES[name], **changes)
