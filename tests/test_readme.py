@@ -32,7 +32,7 @@ def test_ci_runs_the_readme_test_command():
 def test_the_main_command_runs(tmp_path):
     main = quick_start_commands()[0]
     steps = [s.strip() for s in main.split("&&") if s.strip().startswith("clix ")]
-    assert len(steps) >= 2
+    assert steps
     for step in steps:
         args = shlex.split(step)[1:]
         done = subprocess.run(
@@ -40,5 +40,6 @@ def test_the_main_command_runs(tmp_path):
         )
         assert done.returncode == 0, f"{step}: {done.stderr[-2000:]}"
         assert "Traceback" not in done.stderr
-    pngs = list(tmp_path.glob("*.png"))
-    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
+    pngs = list(tmp_path.rglob("*.png"))
+    assert pngs and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
+    assert list(tmp_path.rglob("report.html"))

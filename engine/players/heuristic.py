@@ -178,49 +178,64 @@ class HeuristicAgent:
         return 0.0
 
 
+def distance_matrix(state: GameState) -> np.ndarray:
+    """Spaces apart (Chebyshev, HC-MOVE-03) for every pair of spaces of the map, computed once per map."""
+    geo = state.geometry
+    found = geo.caches.get("distance_matrix")
+    if found is None:
+        index = np.arange(geo.size)
+        xs, ys = index % geo.width, index // geo.width
+        found = np.maximum(np.abs(xs[:, None] - xs[None, :]), np.abs(ys[:, None] - ys[None, :])).astype(np.int16)
+        geo.caches["distance_matrix"] = found
+    return found
+
+
 class _Context:
-    """What one decision's scoring reads repeatedly, gathered once."""
+    """What one decision's scoring reads repeatedly, computed once as arrays over every space."""
 
     def __init__(self, state: GameState, player: int) -> None:
         self.state = state
         self.geo = state.geometry
+        team = state.player(player).team
         self.mine = [m for m in state.monsters if m.alive and m.controller == player]
-        self.enemies = [
-            m
-            for m in state.monsters
-            if m.alive and m.controller != player and state.player(m.controller).team != state.player(player).team
-        ]
+        self.enemies = [m for m in state.monsters if m.alive and state.player(m.controller).team != team]
         self.victim_positions = [v.pos for v in state.victims if v.state == "on_map"]
-        self._threat: dict[tuple[int, int], float] = {}
+        self.distance = distance_matrix(state)
+        far = np.full(self.geo.size, 99, dtype=np.int16)
+        self.victim_d = self._nearest(self.victim_positions, far)
+        self.enemy_d = self._nearest([e.pos for e in self.enemies], far)
+        self.my_d = self._nearest([m.pos for m in self.mine], far)
+        self._threat: dict[int, np.ndarray] = {}
+
+    def _nearest(self, positions: list[int], far: np.ndarray) -> np.ndarray:
+        return self.distance[:, positions].min(axis=1) if positions else far
 
     def nearest_victim(self, pos: int) -> int:
-        return min(self.geo.distance(pos, v) for v in self.victim_positions)
+        return int(self.victim_d[pos])
 
     def enemy_distance(self, pos: int) -> int:
-        return min((self.geo.distance(pos, e.pos) for e in self.enemies), default=99)
+        return int(self.enemy_d[pos])
 
     def my_distance(self, pos: int) -> int:
-        return min((self.geo.distance(pos, m.pos) for m in self.mine), default=99)
+        return int(self.my_d[pos])
 
     def threat(self, monster: Monster, pos: int) -> float:
         """Expected victory points the opponents can take from `monster` standing at `pos` next turn."""
-        key = (monster.uid, pos)
-        if key in self._threat:
-            return self._threat[key]
-        state = self.state
+        found = self._threat.get(monster.uid)
+        if found is None:
+            found = self._threat[monster.uid] = self._threat_map(monster)
+        return float(found[pos])
+
+    def _threat_map(self, monster: Monster) -> np.ndarray:
         per_click = monster.stats.points / max(1, monster.stats.clicks - 1)
-        defense = monster.defense
-        total = 0.0
+        total = np.zeros(self.geo.size)
         for enemy in self.enemies:
             if enemy.tokens >= 2 or enemy.incapable:
                 continue
-            distance = self.geo.distance(pos, enemy.pos)
             reach = max(enemy.speed + 1 if not enemy.immovable else 1, enemy.stats.range)
-            if distance <= reach:
-                chance = hit_chance(defense - enemy.attack)
-                total += chance * enemy.damage * per_click * 0.5
-        self._threat[key] = total / max(1, len(state.players) - 1)
-        return self._threat[key]
+            value = hit_chance(monster.defense - enemy.attack) * enemy.damage * per_click * 0.5
+            total += value * (self.distance[:, enemy.pos] <= reach)
+        return total / max(1, len(self.state.players) - 1)
 
 
 def style_factory(name: str, weights: Weights | None = None):  # type: ignore[no-untyped-def]

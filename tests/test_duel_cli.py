@@ -1,0 +1,78 @@
+"""`clix duel` end to end on a few games: outputs written, JSON summary, clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def clix(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "analyzer.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=600
+    )
+
+
+def test_duel_writes_every_output_and_json(tmp_path):
+    out = tmp_path / "duel"
+    done = clix(
+        "duel",
+        "butcher-shop",
+        "firing-line",
+        "--games",
+        "6",
+        "--turns",
+        "6",
+        "--jobs",
+        "1",
+        "--out",
+        str(out),
+        "--json",
+        "--rosters",
+        str(ROOT / "rosters"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["outcome"]["games"] == 6
+    assert summary["settings"]["seed"] == 0 and "sample data" in summary["provenance"]
+    for name in (
+        "games.csv",
+        "games.parquet",
+        "figures.csv",
+        "figures.parquet",
+        "summary.json",
+        "report.html",
+        "victim_rush.png",
+        "victory_points.png",
+        "efficiency.png",
+    ):
+        assert (out / name).stat().st_size > 0, name
+    games = pd.read_parquet(out / "games.parquet")
+    assert len(games) == 6 and set(games["winner"]) <= {"A", "B", "draw"}
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "data:image/png;base64," in html and "Data provenance" in html and "butcher-shop" in html
+
+
+def test_duel_mistakes_are_one_line_errors(tmp_path):
+    done = clix("duel", "butcher-shop", "nosuch", "--games", "2", "--rosters", str(ROOT / "rosters"), cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.strip().startswith("clix: error: no army named 'nosuch'")
+    done = clix(
+        "duel",
+        "butcher-shop",
+        "firing-line",
+        "--players",
+        "balanced,genius",
+        "--games",
+        "2",
+        "--rosters",
+        str(ROOT / "rosters"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2 and "genius" in done.stderr and "Traceback" not in done.stderr
