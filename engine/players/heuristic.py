@@ -97,9 +97,26 @@ class HeuristicAgent:
             return 1 + int(self.rng.integers(len(decision.options) - 1))
         return 0 if self.rng.random() < 0.5 else 1 + int(self.rng.integers(len(decision.options) - 1))
 
-    def _score_action(self, state: GameState, decision: Decision) -> list[float]:
-        context = _Context(state, decision.player)
-        return [self._action_value(state, context, option) for option in decision.options]
+    def _score_action(self, state: GameState, decision: Decision) -> np.ndarray:
+        """Every option's value; plain moves are scored in bulk per monster (they are most of the options)."""
+        ctx = _Context(state, decision.player)
+        options = decision.options
+        scores = np.zeros(len(options))
+        moves: dict[int, list[int]] = {}
+        for index, option in enumerate(options):
+            if type(option) is Move:
+                moves.setdefault(option.monster, []).append(index)
+            else:
+                scores[index] = self._action_value(state, ctx, option)
+        for uid, indexes in moves.items():
+            actor = state.monsters[uid]
+            ends = np.fromiter(
+                (options[i].path[-1] if options[i].path else actor.pos for i in indexes),
+                dtype=np.intp,
+                count=len(indexes),
+            )
+            scores[indexes] = self._move_values(state, ctx, actor, ends)
+        return scores
 
     # --- the hunting and suspense phases ---------------------------------------------------------------
 
@@ -129,25 +146,31 @@ class HeuristicAgent:
         return 0.01  # an option this player has no opinion on (a power's action): slightly better than passing
 
     def _move_value(self, state: GameState, ctx: _Context, action: Move | Frenzy) -> float:
-        w = self.weights
         actor = state.monsters[action.monster]
         end = action.path[-1] if action.path else actor.pos
-        value = 0.0
-        victim = state.victim_at(end) if action.path else None
-        if victim is not None:
-            value += w.victims * state.victim_vp
-        elif ctx.victim_positions:
-            before = ctx.nearest_victim(actor.pos)
-            after = ctx.nearest_victim(end)
-            value += w.approach * state.victim_vp * (before - after) / max(1, before) * 0.5
-        if ctx.enemies:
-            before = ctx.enemy_distance(actor.pos)
-            after = ctx.enemy_distance(end)
-            value += w.kills * w.approach * 0.3 * (before - after) / max(1, before)
+        value = float(self._move_values(state, ctx, actor, np.array([end]))[0])
         if isinstance(action, Frenzy) and action.target is not None:
             value += self._attack_value(state, actor, [action.target], "frenzy")
-        value -= w.threat * ctx.threat(actor, end)
-        value -= self._vulnerability(ctx, actor, end)
+        return value
+
+    def _move_values(self, state: GameState, ctx: _Context, actor: Monster, ends: np.ndarray) -> np.ndarray:
+        """The value of moving `actor` to each space of `ends`: a victim slain, progress toward victims and
+        enemies, less the threat there and the cost of becoming vulnerable."""
+        w = self.weights
+        moved = ends != actor.pos
+        value = np.zeros(len(ends))
+        if ctx.victim_positions:
+            slays = ctx.victim_mask[ends] & moved
+            before = ctx.victim_d[actor.pos]
+            approach = w.approach * state.victim_vp * (before - ctx.victim_d[ends]) / max(1, before) * 0.5
+            value += np.where(slays, w.victims * state.victim_vp, approach)
+        if ctx.enemies:
+            before = ctx.enemy_d[actor.pos]
+            value += w.kills * w.approach * 0.3 * (before - ctx.enemy_d[ends]) / max(1, before)
+        threat = ctx.threat_map(actor)[ends]
+        value -= w.threat * threat
+        if actor.tokens >= 1:  # a second action in a row leaves it vulnerable (HC-TURN-04)
+            value -= w.threat * (0.5 + threat)
         return value
 
     def _attack_value(self, state: GameState, actor: Monster, targets: list[int], kind: str) -> float:
@@ -203,6 +226,8 @@ class _Context:
         self.distance = distance_matrix(state)
         far = np.full(self.geo.size, 99, dtype=np.int16)
         self.victim_d = self._nearest(self.victim_positions, far)
+        self.victim_mask = np.zeros(self.geo.size, dtype=bool)
+        self.victim_mask[self.victim_positions] = True
         self.enemy_d = self._nearest([e.pos for e in self.enemies], far)
         self.my_d = self._nearest([m.pos for m in self.mine], far)
         self._threat: dict[int, np.ndarray] = {}
@@ -221,10 +246,14 @@ class _Context:
 
     def threat(self, monster: Monster, pos: int) -> float:
         """Expected victory points the opponents can take from `monster` standing at `pos` next turn."""
+        return float(self.threat_map(monster)[pos])
+
+    def threat_map(self, monster: Monster) -> np.ndarray:
+        """`threat` for every space at once, computed once per decision and monster."""
         found = self._threat.get(monster.uid)
         if found is None:
             found = self._threat[monster.uid] = self._threat_map(monster)
-        return float(found[pos])
+        return found
 
     def _threat_map(self, monster: Monster) -> np.ndarray:
         per_click = monster.stats.points / max(1, monster.stats.clicks - 1)
