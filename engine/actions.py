@@ -18,6 +18,19 @@ class Move:
     fly: int | None = None
     power: str | None = None
     """A dependant move power declared with the action (HC-CARD-08)."""
+    target: int | None = None
+    """The free close attack's target, when the declared power grants one after the move (Pounce)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LureVictim:
+    """A move action in which, instead of moving, the monster moves the face-up victim `victim` along
+    `path`, as the declared move power `power` lets it (Lure) (HC-CARD-08)."""
+
+    monster: int
+    victim: int
+    path: tuple[int, ...]
+    power: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,5 +101,5 @@ class EndTurn:
 VICTIM_TARGET = -2
 """Stands for a victim named as an attack's target, which the rules always refuse (HC-COMBAT-03, -17)."""
 
-Action = Move | Frenzy | Close | Ranged | Smash | ChooseVictim | MoveVictim | SkipSuspense | EndTurn
-MONSTER_ACTIONS = (Move, Frenzy, Close, Ranged, Smash)
+Action = Move | LureVictim | Frenzy | Close | Ranged | Smash | ChooseVictim | MoveVictim | SkipSuspense | EndTurn
+MONSTER_ACTIONS = (Move, LureVictim, Frenzy, Close, Ranged, Smash)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import effects
+from engine import cards, effects
 from engine.geometry import BLOCKING, HINDERING
 from engine.state import HOVERING, SOARING, GameState, Monster
 
@@ -135,7 +135,11 @@ def attack(
         q = effects.Query(attacker, target, kind)
         soaring_bonus = 2 if kind == "ranged" and target.soaring and not attacker.soaring else 0  # HC-COMBAT-25
         value = effects.stat(state, attacker, "attack", q, extra=soaring_bonus)
-        hindering = kind == "ranged" and line_of_fire(state, attacker, target)[1]
+        hindering = (
+            kind == "ranged"
+            and line_of_fire(state, attacker, target)[1]
+            and not effects.any_handler(state, attacker, "ignores_hindering", kind)  # Sure Shot
+        )
         defense = effects.stat(state, target, "defense", q, extra=1 if hindering else 0)  # HC-TERRAIN-06
         hit = critical_hit or (not critical_miss and d1 + d2 + value >= defense)
         state.emit(
@@ -175,6 +179,8 @@ def attack(
         dealt = shares[target.uid] + (1 if critical_hit else 0)  # HC-COMBAT-13
         if not target.alive:
             continue
+        if any(h.instead_of_damage(state, attacker, target, kind, p) for h, p, _ in effects.in_effect(state, attacker)):
+            continue  # the hit does something else instead of damage (Shriek)
         if unpreventable:
             taken = take_damage(state, target, dealt, source=attacker, unpreventable=True)
         else:
@@ -244,22 +250,35 @@ def kill(state: GameState, monster: Monster, killer: Monster | None) -> None:
     scorer = None
     if killer is not None and not state.in_hourglass_phase and state.opposing(killer, monster):
         scorer = killer.controller
+    elif killer is None and state.scoring_player is not None:
+        # HC-END-15 OPEN: a plot twist's damage scores for the card's player (docs/rulings.md)
+        team = state.player(state.scoring_player).team
+        scorer = state.scoring_player if state.player(monster.controller).team != team else None
+    if scorer is not None:
         # HC-SPECIAL-06 OPEN: minions score 0; HC-END-06: an insane or possessed monster scores 0
         points = 0 if monster.minion or monster.insane or monster.puppet_of is not None else monster.stats.points
         state.vp[scorer]["kills"] += points
     state.emit("killed", monster=monster.label, by=killer.label if killer else None, player=scorer, vp=points)
     if killer is not None and killer.alive:
         effects.fire(state, killer, "kill", monster)
+    cards.after_kill(state, killer, monster)  # a kill toward the killer's transformation (HC-CARD-09)
+    effects.fire_all(state, "any_kill", killer, monster)  # cabal powers that watch their members (Cabal Feast)
+
+
+def heal_floor(monster: Monster) -> int:
+    """The furthest click healing may turn the dial back to: the starting line, never back over skulls
+    (HC-COMBAT-10); a monster that started on its red line may heal up to its green line (issue 4:
+    "not past the green line unless the card allows"; docs/rulings.md)."""
+    floor = min(monster.start_line, monster.stats.start)
+    for index in range(monster.click - 1, floor - 1, -1):
+        if monster.stats.killed[index]:
+            return index + 1
+    return floor
 
 
 def heal(state: GameState, monster: Monster, amount: int) -> int:
     """Heal up to `amount` clicks, never past the starting line nor back over skulls (HC-COMBAT-10)."""
-    floor = monster.start_line
-    for index in range(monster.click - 1, -1, -1):
-        if monster.stats.killed[index]:
-            floor = max(floor, index + 1)
-            break
-    healed = max(0, min(amount, monster.click - floor))
+    healed = max(0, min(amount, monster.click - heal_floor(monster)))
     monster.click -= healed
     monster.damage_taken -= healed
     if healed:

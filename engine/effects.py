@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from dataclasses import replace as with_fields
 from typing import TYPE_CHECKING, Any
 
 from engine.figures import HOURGLASS
@@ -48,6 +49,30 @@ class PowerHandler:
     `source` is the monster whose card carries the power; `subject` the monster whose value is read.
     """
 
+    grants_attack = False
+    """A move power whose move action ends with a free close attack on a named target (Pounce): the
+    rules check and list such a Move's `target` as they do a frenzy's (HC-SLAY-14)."""
+    moves_victims = False
+    """A move power used instead of moving, to move a victim (Lure): declared with a `LureVictim` action,
+    which its `check` judges and its `actions` lists."""
+
+    def check(self, state: GameState, source: Monster, action: Any, p: Params) -> str:
+        """Why this dependant power cannot be declared for `action` ('' if it can) (HC-CARD-08)."""
+        return ""
+
+    def actions(self, state: GameState, source: Monster, name: str, p: Params, base: list[Any]) -> list[Any]:
+        """The legal actions declaring this dependant power, given `base`, the monster's legal actions of
+        the power's kind: by default each one with the power named, where `check` allows it."""
+        found = []
+        for action in base:
+            declared = with_fields(action, power=name)
+            if not self.check(state, source, declared, p):
+                found.append(declared)
+        return found
+
+    def on_declare(self, state: GameState, source: Monster, action: Any, p: Params) -> None:
+        """When the action this dependant power was declared for begins (a penalty that outlasts it)."""
+
     def replace(self, state: GameState, source: Monster, stat: str, value: int, q: Query, p: Params) -> int | None:
         """A replacement for `source`'s own `stat` (HC-VALUE-02), or None."""
         return None
@@ -67,6 +92,14 @@ class PowerHandler:
 
     def evades(self, state: GameState, source: Monster, attacker: Monster, kind: str, p: Params) -> bool:
         """Whether `source` evades a hit (may roll dice) (HC-COMBAT-26, -31)."""
+        return False
+
+    def instead_of_damage(self, state: GameState, source: Monster, target: Monster, kind: str, p: Params) -> bool:
+        """Whether `source`'s hit does something else to `target` instead of damage (done here) (Shriek)."""
+        return False
+
+    def ignores_hindering(self, state: GameState, source: Monster, kind: str, p: Params) -> bool:
+        """Whether `source`'s ranged attack ignores the hindering +1 defense (HC-TERRAIN-06) (Sure Shot)."""
         return False
 
     def deals_no_damage(self, state: GameState, source: Monster, kind: str, p: Params) -> bool:
@@ -95,6 +128,21 @@ class PowerHandler:
 
     def on_turn_start(self, state: GameState, source: Monster, p: Params) -> None:
         """In the preview phase of `source`'s controller (HC-TURN-08)."""
+
+    def on_any_kill(
+        self, state: GameState, source: Monster, killer: Monster | None, killed: Monster, p: Params
+    ) -> None:
+        """After any monster is killed, for powers that watch other monsters (cabal powers, HC-SPECIAL-05)."""
+
+    def instead_of_slaying(self, state: GameState, source: Monster, victim: Any, p: Params) -> bool:
+        """Whether `source`'s power does something else with `victim` instead of slaying it (done here):
+        Raise Minion (HC-SPECIAL-06)."""
+        return False
+
+    def extra_action(self, state: GameState, source: Monster, actor: Monster, p: Params) -> bool:
+        """Whether `source`'s power lets `actor` be given an action beyond the turn's actions (a cabal power
+        granting members an extra action, HC-SPECIAL-16)."""
+        return False
 
 
 HANDLERS: dict[str, PowerHandler] = {}
@@ -167,7 +215,8 @@ def stat(
         replaced = handler.replace(state, monster, name, value, q, params)
         if replaced is not None:
             value = replaced
-        if resolving:
+    if resolving:  # after every fixed replacement, so a frenzy's restored damage is still Slashed (HC-SLAY-12)
+        for handler, params, _ in in_effect(state, monster):
             replaced = handler.resolve(state, monster, name, value, q, params)
             if replaced is not None:
                 value = replaced
@@ -200,6 +249,13 @@ def fire(state: GameState, monster: Monster, event: str, *args: Any) -> None:
     """Call `on_<event>` of every handler of the powers `monster` has in effect."""
     for handler, params, _ in list(in_effect(state, monster)):
         getattr(handler, f"on_{event}")(state, monster, *args, params)
+
+
+def fire_all(state: GameState, event: str, *args: Any) -> None:
+    """`fire` for every monster in play: powers that act on what other monsters do (cabal powers)."""
+    for monster in list(state.monsters):
+        if monster.alive:
+            fire(state, monster, event, *args)
 
 
 ROLL_RESPONDERS: list[Any] = []

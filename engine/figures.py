@@ -41,6 +41,8 @@ class Stats:
     start_sides: tuple[str, ...]
     side_starts_red: dict[str, bool]
     figure: Figure | None = None
+    cabal: str | None = None
+    """The cabal whose symbol the figure bears (HC-SPECIAL-05), if any."""
 
     @property
     def clicks(self) -> int:
@@ -106,6 +108,7 @@ def _compile(figure: Figure) -> Stats:
         start_sides=tuple(figure.card.start_side_names()),
         side_starts_red={name: side.starts_on == "red" for name, side in sides.items()},
         figure=figure,
+        cabal=figure.cabal.name if figure.cabal is not None else None,
     )
 
 

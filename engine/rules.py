@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import combat, effects
+from engine import cards, combat, effects, plots, powers  # noqa: F401  (importing engine.powers registers every power's handler)
 from engine.actions import (
     VICTIM_TARGET,
     Action,
@@ -15,6 +15,7 @@ from engine.actions import (
     Close,
     EndTurn,
     Frenzy,
+    LureVictim,
     Move,
     MoveVictim,
     Ranged,
@@ -57,6 +58,8 @@ def why_not(state: GameState, action: Action) -> str:
         return "the game is over"
     if isinstance(action, EndTurn):
         return "" if state.phase in ("suspense", "hunting") else f"no turn to end in the {state.phase} phase"
+    if action.__class__ is plots.PlayCard:
+        return plots.why_not_play(state, action)  # HC-PLOT-07: a card of its player's own hunting phase
     if isinstance(action, (SkipSuspense, ChooseVictim, MoveVictim)):
         if state.phase != "suspense":
             return f"victims move only in the suspense phase (now: {state.phase}) (HC-VICTIM-03)"
@@ -70,7 +73,7 @@ def why_not(state: GameState, action: Action) -> str:
     return _why_not_monster_action(state, action)
 
 
-def _why_not_monster_action(state: GameState, action: Move | Frenzy | Close | Ranged | Smash) -> str:
+def _why_not_monster_action(state: GameState, action: Move | LureVictim | Frenzy | Close | Ranged | Smash) -> str:
     if not 0 <= action.monster < len(state.monsters):
         return "no such monster"
     actor = monster(state, action.monster)
@@ -78,18 +81,22 @@ def _why_not_monster_action(state: GameState, action: Move | Frenzy | Close | Ra
         return f"{actor.label} has been killed"
     if actor.controller != state.active:
         return f"{actor.label} is not controlled by the active player {state.active}"
-    if state.actions_left <= 0:
+    if cards.owner_barred(actor):
+        return f"{actor.label} is insane: its owner cannot give it actions this turn (HC-SPECIAL-08)"
+    if state.actions_left <= 0 and cards.extra_action_source(state, actor) is None:
         return f"player {state.active} has no actions left this turn (HC-TURN-02)"
     if actor.acted:
         return f"{actor.label} was already given an action this turn (HC-TURN-09)"
     if actor.tokens >= 2:
         return f"{actor.label} has two action tokens and cannot be given an action (HC-TURN-03)"
     if action.__class__ is not Smash and action.power is not None:
-        reason = _why_not_power(actor, action)
+        reason = _why_not_power(state, actor, action)
         if reason:
             return reason
     if isinstance(action, (Move, Frenzy)):
         return _why_not_move(state, actor, action)
+    if isinstance(action, LureVictim):
+        return _why_not_lure(actor, action)
     if actor.incapable:
         return f"{actor.label} is incapable (hourglass on attack) and cannot attack (HC-HOURGLASS-07)"
     if isinstance(action, Close):
@@ -117,7 +124,12 @@ def _why_not_move(state: GameState, actor: Monster, action: Move | Frenzy) -> st
     reason = check_path(ctx, actor.pos, list(action.path), ctx.budget(actor.pos, action.fly is not None))
     if reason:
         return reason
-    if isinstance(action, Frenzy) and action.target is not None:
+    if action.path and action.path[-1] in plots.blocked_ends(state, actor):
+        card = plots.protection(state, actor, action.path[-1])
+        return f"{card} protects the victim there: {actor.label} cannot end its move on it (HC-SLAY-04, HC-SLAY-06)"
+    if action.target is not None:
+        if isinstance(action, Move) and not (action.power and _grants_attack(action.power)):
+            return "a move action makes no attack unless a declared power grants one (HC-CARD-08, HC-SLAY-07)"
         if actor.incapable:
             return f"{actor.label} is incapable and cannot make the frenzy attack (HC-HOURGLASS-11)"
         end = action.path[-1] if action.path else actor.pos
@@ -136,17 +148,35 @@ def _why_not_move(state: GameState, actor: Monster, action: Move | Frenzy) -> st
     return ""
 
 
-DEPENDANT_KIND = {Move: "move", Frenzy: "close", Close: "close", Ranged: "ranged"}
+DEPENDANT_KIND = {Move: "move", LureVictim: "move", Frenzy: "close", Close: "close", Ranged: "ranged"}
 
 
-def _why_not_power(actor: Monster, action: Move | Frenzy | Close | Ranged) -> str:
-    """A declared dependant power must show now and match the action (HC-CARD-05, HC-CARD-08, HC-SLAY-12)."""
+def _why_not_power(state: GameState, actor: Monster, action: Move | LureVictim | Frenzy | Close | Ranged) -> str:
+    """A declared dependant power must show now and match the action (HC-CARD-05, HC-CARD-08, HC-SLAY-12),
+    and its own conditions must hold (its handler's `check`)."""
     power = action.power
     need = DEPENDANT_KIND[type(action)]
     if power not in actor.powers:
         return f"{actor.label} does not show {power} now (HC-CARD-05)"
     if POWERS[power].trigger != need:
         return f"{power} is not a {need} dependant power, so it cannot be declared for this action (HC-CARD-08)"
+    handler = effects.HANDLERS.get(power)
+    return handler.check(state, actor, action, actor.powers[power]) if handler else ""
+
+
+def _grants_attack(power: str) -> bool:
+    handler = effects.HANDLERS.get(power)
+    return handler is not None and handler.grants_attack
+
+
+def _why_not_lure(actor: Monster, action: LureVictim) -> str:
+    """A move action that moves a victim instead of the monster needs a power that says so; the power's
+    `check` has judged the victim and its path (HC-CARD-08)."""
+    handler = effects.HANDLERS.get(action.power) if action.power else None
+    if handler is None or not handler.moves_victims:
+        return "moving a victim instead of the monster needs a declared move power that allows it (HC-CARD-08)"
+    if actor.immovable:
+        return f"{actor.label} is immovable (hourglass on speed) and cannot be given a move action (HC-HOURGLASS-02)"
     return ""
 
 
@@ -251,6 +281,8 @@ def _why_not_victim(state: GameState, action: ChooseVictim | MoveVictim) -> str:
         return f"{victim.label} is not on the map"
     if state.chosen_victim is not None and state.chosen_victim != victim.uid:
         return f"{state.victims[state.chosen_victim].label} was chosen; only it moves this phase (HC-VICTIM-03)"
+    if state.chosen_victim is None and plots.frozen(state, victim.uid):
+        return f"{plots.frozen(state, victim.uid)} holds {victim.label}: no one may move it (HC-VICTIM-03)"
     if isinstance(action, ChooseVictim):
         return "" if state.chosen_victim is None else "a victim was already chosen"
     ctx = VictimContext(state, victim.uid)
@@ -266,17 +298,20 @@ def legal_actions(state: GameState) -> list[Action]:
         return []
     if state.phase == "suspense":
         if state.chosen_victim is None:
-            return [SkipSuspense()] + [ChooseVictim(v.uid) for v in state.victims if v.state == "on_map"]
+            return [SkipSuspense()] + [
+                ChooseVictim(v.uid) for v in state.victims if v.state == "on_map" and not plots.frozen(state, v.uid)
+            ]
         return _victim_moves(state, state.victims[state.chosen_victim])
     if state.phase != "hunting":
         return []
-    actions: list[Action] = [EndTurn()]
-    if state.actions_left <= 0:
-        return actions
+    actions: list[Action] = [EndTurn(), *plots.hunting_plays(state)]  # cards cost no action (HC-PLOT-07)
+    extra_only = state.actions_left <= 0  # only actions a power grants beyond the turn's (HC-SPECIAL-16)
     for actor in state.monsters:
         if not actor.alive or actor.controller != state.active or actor.acted or actor.tokens >= 2:
             continue
-        actions.extend(_with_dependant_powers(actor, _monster_actions(state, actor)))
+        if cards.owner_barred(actor) or (extra_only and cards.extra_action_source(state, actor) is None):
+            continue  # HC-SPECIAL-08: an owner cannot act with its insane monster
+        actions.extend(_with_dependant_powers(state, actor, _monster_actions(state, actor)))
     return actions
 
 
@@ -293,12 +328,20 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action]:
             flight = actor.flight if fly is None else fly
             ctx = MoveContext(state, actor, broke_away=broke, flight=flight)
             reachable = destinations(ctx, actor.pos, ctx.budget(actor.pos, fly is not None))
+            protected = plots.blocked_ends(state, actor)
+            if protected:  # victims a plot twist protects from this monster (HC-SLAY-04, HC-SLAY-06)
+                reachable = {end: path for end, path in reachable.items() if end not in protected}
             if fly is not None:
                 found.append(Move(actor.uid, (), fly))
             for path in reachable.values():
                 found.append(Move(actor.uid, tuple(path), fly))
-            if actor.blooded:
-                found.extend(_frenzies(state, actor, reachable, fly, flight))
+            attack_powers = [n for n in actor.powers if POWERS[n].trigger == "move" and _grants_attack(n)]
+            if actor.blooded or attack_powers:
+                frenzies = _frenzies(state, actor, reachable, fly, flight)
+                if actor.blooded:
+                    found.extend(frenzies)
+                for name in attack_powers:  # a move then a free close attack the power grants (Pounce)
+                    found.extend(Move(f.monster, f.path, f.fly, name, f.target) for f in frenzies)
     if actor.incapable:
         return found
     targets = [m for m in state.monsters if m.alive and not _why_not_target(state, actor, m)]
@@ -320,18 +363,21 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action]:
     return found
 
 
-def _with_dependant_powers(actor: Monster, actions: list[Action]) -> list[Action]:
-    """Each action, plus one variant per dependant power the monster shows for it (HC-CARD-08)."""
-    dependant: dict[str, list[str]] = {}
-    for name in actor.powers:
-        dependant.setdefault(POWERS[name].trigger, []).append(name)
-    if not any(k in dependant for k in ("move", "close", "ranged")):
+def _with_dependant_powers(state: GameState, actor: Monster, actions: list[Action]) -> list[Action]:
+    """Each action, plus the variants declaring each dependant power the monster shows for it, as the
+    power's handler lists them (HC-CARD-08); a move power granting an attack was listed with its targets."""
+    dependant = [n for n in actor.powers if POWERS[n].trigger in effects.DEPENDANT]
+    if not dependant:
         return actions
     found = list(actions)
-    for action in actions:
-        kind = DEPENDANT_KIND.get(type(action))
-        for power in dependant.get(kind, []) if kind else []:
-            found.append(replace(action, power=power))
+    for power in dependant:
+        kind = POWERS[power].trigger
+        base = [a for a in actions if DEPENDANT_KIND.get(type(a)) == kind and getattr(a, "power", None) is None]
+        handler = effects.HANDLERS.get(power)
+        if handler is None:
+            found.extend(replace(a, power=power) for a in base)
+        elif not handler.grants_attack:
+            found.extend(handler.actions(state, actor, power, actor.powers[power], base))
     return found
 
 
@@ -381,16 +427,29 @@ def apply(state: GameState, action: Action) -> None:
     if isinstance(action, MoveVictim):
         if state.chosen_victim is None:
             _choose_victim(state, action.victim)
+            if state.chosen_victim is None or _why_not_victim(state, action):
+                return  # a plot twist moved or froze it, or changed the board under the path (HC-VICTIM-03)
         _move_victim(state, action)
+        return
+    if action.__class__ is plots.PlayCard:
+        plots.play_hunting(state, action)  # no action used, no token (HC-PLOT-07)
+        check_end(state)
         return
     state.phase = "hunting"  # acting with a monster ends an unused suspense phase
     actor = monster(state, action.monster)
     actor.acted = True
-    state.actions_left -= 1
+    granter = cards.extra_action_source(state, actor)
+    if granter is None:
+        state.actions_left -= 1
+    else:  # a member's extra action, used before the turn's own actions (HC-SPECIAL-16)
+        state.extra_actions_used.add(granter.uid)
+        state.emit("extra_action", monster=actor.label, granted_by=granter.label)
     if not isinstance(action, (Smash, Frenzy)) and action.power is not None:
-        state.declared[actor.uid] = action.power  # in effect for this action only (HC-CARD-08)
+        _declare(state, actor, action.power, action)  # in effect for this action only (HC-CARD-08)
     if isinstance(action, (Move, Frenzy)):
         _move(state, actor, action)
+    elif isinstance(action, LureVictim):
+        _lure(state, actor, action)
     elif isinstance(action, Close):
         combat.attack(state, actor, [monster(state, action.target)], "close")
     elif isinstance(action, Ranged):
@@ -400,8 +459,26 @@ def apply(state: GameState, action: Action) -> None:
     elif isinstance(action, Smash):
         _smash(state, actor, action.at)
     state.declared.pop(actor.uid, None)
-    actor.tokens += 1  # HC-TURN-01, HC-TURN-03 (a frenzy earns one token: HC-SLAY-08)
+    plots.end_action(state)  # plot-twist modifiers for this action end (HC-VALUE-03)
+    # HC-TURN-01, HC-TURN-03 (a frenzy earns one token: HC-SLAY-08); two at most (a plot twist may have added one)
+    actor.tokens = min(2, actor.tokens + 1)
     check_end(state)
+
+
+def _declare(state: GameState, actor: Monster, power: str, action: Action) -> None:
+    """Put a dependant power in effect for the action it was declared with (HC-CARD-08)."""
+    state.declared[actor.uid] = power
+    handler = effects.HANDLERS.get(power)
+    if handler is not None:
+        handler.on_declare(state, actor, action, actor.powers[power])
+
+
+def _lure(state: GameState, actor: Monster, action: LureVictim) -> None:
+    """Instead of moving, the monster moves a face-up victim (Lure); nothing is slain (HC-CARD-08)."""
+    victim = state.victims[action.victim]
+    if action.path:
+        victim.pos = action.path[-1]
+    state.emit("victim_lured", monster=actor.label, victim=victim.label, to=state.geometry.xy(victim.pos))
 
 
 def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
@@ -424,12 +501,16 @@ def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
             actor.pos = end
             if victim is not None:
                 slay(state, actor, victim)
-    if isinstance(action, Frenzy) and action.target is not None and actor.alive:
+    if action.target is not None and actor.alive:
         target = monster(state, action.target)
-        if actor.blooded and target.alive and _close_reach(state, actor, target, actor.pos, actor.flight):
-            if action.power is not None:
-                state.declared[actor.uid] = action.power  # the one close power of the frenzy attack (HC-SLAY-12)
-            combat.attack(state, actor, [target], "frenzy")  # HC-SLAY-07..10, HC-SLAY-13
+        frenzy = isinstance(action, Frenzy)
+        # HC-SLAY-13: a frenzy needs the monster still blooded; HC-SLAY-14: a power's free attack needs the
+        # power still showing
+        still = actor.blooded if frenzy else action.power in actor.powers
+        if still and target.alive and _close_reach(state, actor, target, actor.pos, actor.flight):
+            if frenzy and action.power is not None:
+                _declare(state, actor, action.power, action)  # the one close power of the frenzy attack (HC-SLAY-12)
+            combat.attack(state, actor, [target], "frenzy" if frenzy else "close")  # HC-SLAY-07..10, HC-SLAY-13
 
 
 def _flip_victims_near(state: GameState, space: int, mover: Monster | None = None) -> None:
@@ -444,17 +525,25 @@ def _flip_victims_near(state: GameState, space: int, mover: Monster | None = Non
 
 def slay(state: GameState, actor: Monster, victim) -> None:  # type: ignore[no-untyped-def]
     """End a move on a victim: slay it, or rescue it if the monster is benevolent (HC-SLAY-04, -06, -11)."""
+    spoiled = plots.before_slay(state, actor, victim)  # one opponent's plot twist (HC-SLAY-01, HC-PLOT-06)
+    if spoiled == "stopped":
+        return
+    if effects.any_handler(state, actor, "instead_of_slaying", victim):
+        return  # a power did something else with the victim: a minion (HC-SPECIAL-06, HC-SLAY-16)
     victim.state = "rescued" if actor.rescuer else "slain"
     victim.by = actor.uid
     actor.victims.append(victim.uid)
-    state.vp[actor.controller]["victims"] += state.victim_vp  # HC-END-07
-    state.emit(victim.state, monster=actor.label, victim=victim.label, player=actor.controller, vp=state.victim_vp)
+    vp = 0 if spoiled == "no_vp" else state.victim_vp
+    state.vp[actor.controller]["victims"] += vp  # HC-END-07
+    state.emit(victim.state, monster=actor.label, victim=victim.label, player=actor.controller, vp=vp)
     for obj in state.objects:
         if obj.alive and obj.kind == "tree" and state.geometry.adjacent(obj.pos, victim.pos):
             state.actions_left += 1  # HC-TERRAIN-19
             state.emit("tree_extra_action", player=state.active)
             break
     effects.fire(state, actor, "slay")
+    if victim.state == "slain":
+        cards.after_slay(state, actor)  # a slaying toward the card's transformation (HC-CARD-01, -09, -12)
 
 
 def _smash(state: GameState, actor: Monster, at: int) -> None:
@@ -470,6 +559,7 @@ def _choose_victim(state: GameState, uid: int) -> None:
     if not victim.face_up:
         victim.face_up = True  # HC-VICTIM-03: the chosen victim is flipped face up
         state.emit("victim_flipped", victim=victim.label, archetype=victim.archetype)
+    plots.suspense(state, victim)  # the opponent to the left may play one card (HC-VICTIM-03, HC-PLOT-07)
 
 
 def _move_victim(state: GameState, action: MoveVictim) -> None:
@@ -491,11 +581,15 @@ def begin_turn(state: GameState) -> None:
     state.emit("turn_start")
     # HC-TURN-08 (1): effects lasting "until the beginning of your turn" end
     state.lasting = [e for e in state.lasting if e.until_turn_of != state.active]
+    plots.expire(state)  # plot twists' "this turn" effects and holds on victims
+    state.extra_actions_used.clear()
+    cards.pass_control(state)  # insane monsters: to the active player, or back to their owner (HC-SPECIAL-08)
     for m in state.monsters:
         if m.alive and m.controller == state.active:
             effects.fire(state, m, "turn_start")
     check_end(state)
     if not state.over:
+        plots.preview(state)  # the active player may play one ticking clock (HC-PLOT-05, HC-PLOT-10)
         has_victims = any(v.state == "on_map" for v in state.victims)
         state.phase = "suspense" if has_victims else "hunting"
 
@@ -512,8 +606,10 @@ def end_turn(state: GameState) -> None:
         if m.alive and m.in_hourglass_state:
             state.emit("hourglass_damage", monster=m.label)
             combat.take_damage(state, m, 1, source=None, unpreventable=True)
+    cards.puppets_in_hourglass_phase(state)  # HC-SPECIAL-10
     for m in mine:
         m.acted = False
+    cards.end_possession(state)  # HC-SPECIAL-09: puppets go back at the end of the possessor's turn
     state.in_hourglass_phase = False
     state.emit("turn_end")
     check_end(state)
@@ -543,7 +639,9 @@ def check_end(state: GameState) -> None:
         if not player.eliminated and not any(m.alive and m.owner == player.number for m in state.monsters):
             player.eliminated = True
             state.emit("eliminated", player=player.number)
-    teams = {state.player(m.controller).team for m in state.monsters if m.alive}
+    # HC-END-12: an insane monster its owner may not act with counts for nobody, so a 2-player game whose
+    # one side's monsters all went insane ends at once; HC-END-11: its owner is not eliminated
+    teams = {state.player(m.controller).team for m in state.monsters if m.alive and not cards.owner_barred(m)}
     if len(teams) <= 1:
         finish(state, "one side left")
 
@@ -553,6 +651,7 @@ def finish(state: GameState, reason: str) -> None:
     state.over = True
     state.phase = "over"
     state.end_reason = reason
+    plots.score_subplots(state)  # HC-PLOT-04, HC-END-08, HC-END-10
     totals: dict[int, int] = {}
     points: dict[int, int] = {}
     for p in state.players:

@@ -6,14 +6,27 @@ state, plays the steps through the same `rules.apply` the games use, and compare
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from engine import rules
-from engine.actions import VICTIM_TARGET, Action, Close, EndTurn, Frenzy, Move, MoveVictim, Ranged, SkipSuspense, Smash
+from engine import cards, plots, rules
+from engine.actions import (
+    VICTIM_TARGET,
+    Action,
+    Close,
+    EndTurn,
+    Frenzy,
+    LureVictim,
+    Move,
+    MoveVictim,
+    Ranged,
+    SkipSuspense,
+    Smash,
+)
 from engine.dice import DiceExhausted, ForcedDice
 from engine.figures import Stats, compile_figure, stats_from_dial
 from engine.geometry import Geometry
@@ -67,6 +80,10 @@ class ScenarioMonster(_Strict):
     blooded: bool = False
     victims_slain: int = Field(0, ge=0)
     flight: Literal["hovering", "soaring"] | None = None
+    classes: list[str] = Field(default_factory=list)
+    cabal: str | None = None
+    """Inline dial: the cabal whose symbol it bears; its cabal powers make it that cabal's leader (HC-SPECIAL-05)."""
+    """Inline dial: its classes (Undead, Spirits...), for cards and powers that name a class."""
 
     @model_validator(mode="after")
     def _figure_or_dial(self) -> ScenarioMonster:
@@ -96,6 +113,7 @@ class MonsterExpect(_Strict):
     card_side: str | None = None
     controller: int | None = None
     damage_taken: int | None = None
+    insane: bool | None = None
 
 
 class VictimExpect(_Strict):
@@ -130,6 +148,7 @@ STEP_KINDS = (
     "end_turn",
     "fly",
     "decide",
+    "dispute",
 )
 
 
@@ -148,6 +167,8 @@ class Scenario(_Strict):
     monsters: list[ScenarioMonster] = Field(default_factory=list)
     victims: list[ScenarioVictim] = Field(default_factory=list)
     crypts: dict[int, list[str]] = Field(default_factory=dict)
+    teams: dict[int, int] = Field(default_factory=dict)
+    """Player -> team (HC-SPECIAL-11); a player not named is a team of its own."""
     dice: list[int] = Field(default_factory=list)
     steps: list[dict[str, Any]] = Field(default_factory=list)
     expect: Expect
@@ -167,6 +188,10 @@ class Scenario(_Strict):
             kind = next((k for k in STEP_KINDS if k in step), None)
             if kind is None:
                 raise ValueError(f"step {index} {step} is none of: {', '.join(STEP_KINDS)}")
+            if kind == "dispute":
+                inner = step["dispute"]
+                if not isinstance(inner, dict) or not any(k in inner for k in STEP_KINDS if k != "dispute"):
+                    raise ValueError(f"step {index}: 'dispute' holds the disputed step, e.g. {{move: A, to: [1, 2]}}")
         return steps
 
     @model_validator(mode="after")
@@ -218,16 +243,21 @@ class ScenarioError(Exception):
 # --- building the state ---------------------------------------------------------------------------
 
 
-def build_state(scenario: Scenario, roster: Roster | None) -> tuple[GameState, dict[str, int], dict[str, int]]:
-    """The game state a scenario describes, with its monsters' and victims' uids by scenario id."""
+def build_state(
+    scenario: Scenario, roster: Roster | None, ask: Callable[[GameState, Decision], int] | None = None
+) -> tuple[GameState, dict[str, int], dict[str, int]]:
+    """The game state a scenario describes, with its monsters' and victims' uids by scenario id; `ask`
+    answers the engine's questions from the start (a ticking clock in a first preview phase)."""
     layout = scenario.map
     if isinstance(layout, str):
         if roster is None or layout not in roster.maps:
             raise ScenarioError(f"map '{layout}' is not in the roster library")
         layout = roster.maps[layout]
     geometry = Geometry(layout)
-    count = scenario.players or max([2, scenario.active_player, *(m.player for m in scenario.monsters)])
-    players = [Player(number=n, team=n) for n in range(1, count + 1)]
+    count = scenario.players or max(
+        [2, scenario.active_player, *(m.player for m in scenario.monsters), *scenario.teams]
+    )
+    players = [Player(number=n, team=scenario.teams.get(n, n)) for n in range(1, count + 1)]
     state = GameState(
         geometry=geometry,
         dice=ForcedDice(scenario.dice),
@@ -303,6 +333,13 @@ def build_state(scenario: Scenario, roster: Roster | None) -> tuple[GameState, d
     for p in players:
         p.army_points = sum(m.stats.points for m in state.monsters if m.owner == p.number)
         p.crypt = list(scenario.crypts.get(p.number, []))
+    state.cards = roster.plot_twists if roster is not None else {}
+    for number, crypt in scenario.crypts.items():
+        for name in crypt:
+            if name not in state.cards:
+                raise ScenarioError(f"crypts.{number}: plot twist '{name}' is not in the roster library")
+    plots.reveal_subplots(state)  # HC-SETUP-09
+    state.ask = ask
     state.phase = scenario.phase
     acted = sum(1 for m in state.monsters if m.acted and m.controller == state.active)
     state.actions_left = max(0, state.actions_per_turn - acted)
@@ -318,7 +355,7 @@ def _stats(spec: ScenarioMonster, roster: Roster | None) -> Stats:
         if roster is None or spec.figure not in roster.figures:
             raise ScenarioError(f"monster {spec.id}: figure '{spec.figure}' is not in the roster library")
         return compile_figure(roster.figures[spec.figure])
-    return stats_from_dial(
+    stats = stats_from_dial(
         spec.id,
         parse_dial(spec.dial or []),
         start=spec.start,
@@ -330,6 +367,9 @@ def _stats(spec: ScenarioMonster, roster: Roster | None) -> Stats:
         powers={p.name: p.params for p in spec.powers},
         abilities=frozenset(spec.abilities),
     )
+    if spec.cabal is not None:
+        stats = replace(stats, cabal=spec.cabal)
+    return replace(stats, classes=frozenset(spec.classes)) if spec.classes else stats
 
 
 def _space(geometry: Geometry, at: Coord, what: str) -> int:
@@ -369,14 +409,21 @@ def step_action(
 
     if "move" in step:
         actor = uid(step["move"])
+        if "victim" in step:  # extension: a move power that moves a victim instead of the monster (Lure)
+            if step["victim"] not in victims:
+                raise ScenarioError(f"no victim with id {step['victim']!r} in this scenario")
+            return LureVictim(actor, victims[step["victim"]], path(), step.get("power"))
+        # extension: `target` names the free close attack a declared move power grants (Pounce)
+        aim = None if step.get("target") is None else target(step["target"])
         if "to" in step:
             return Move(
                 actor,
                 _path_to(state, actor, _space(geo, tuple(step["to"]), "move target"), fly),
                 fly,
                 step.get("power"),
+                aim,
             )
-        return Move(actor, path(), fly, step.get("power"))
+        return Move(actor, path(), fly, step.get("power"), aim)
     if "frenzy" in step:
         aim = step.get("target")
         return Frenzy(uid(step["frenzy"]), path(), None if aim is None else target(aim), fly, step.get("power"))
@@ -394,6 +441,14 @@ def step_action(
         return MoveVictim(victims[step["move_victim"]], path())
     if "end_turn" in step:
         return EndTurn()
+    if "plot_twist" in step:  # a card of the active player's own hunting phase (HC-PLOT-07)
+        aim = step.get("target")
+        return plots.PlayCard(
+            str(step["plot_twist"]),
+            int(step.get("player", state.active)),
+            None if aim is None else uid(aim),
+            "" if aim is None else str(aim),
+        )
     if "pass" in step:
         return SkipSuspense()
     raise ScenarioError(f"step {step} is not supported by the engine yet (plot twists come with the powers work)")
@@ -412,7 +467,13 @@ def _path_to(state: GameState, actor: int, target: int, fly: int | None) -> tupl
 def _answer_from_steps(steps: list[dict[str, Any]], cursor: list[int], decision: Decision) -> int:
     """Answer a question the engine puts mid-action from the next step, if that step answers it: a
     `pass`, a `plot_twist` or a `decide` step by the asked player. Otherwise take the default (decline),
-    so scenarios written before a question existed keep their meaning."""
+    so scenarios written before a question existed keep their meaning.
+
+    A card's own later choices (where it puts a victim, the path it moves a piece along) are answered by the
+    keys of the plot_twist step that played it (`cursor[1]`, its index), consuming nothing."""
+    if decision.kind.startswith(plots.PLAY + "_"):
+        played = steps[cursor[1]] if len(cursor) > 1 and cursor[1] >= 0 else {}
+        return next((i for i, o in enumerate(decision.options) if o.matches(played)), 0)
     if cursor[0] >= len(steps):
         return 0
     step = steps[cursor[0]]
@@ -430,6 +491,8 @@ def _answer_from_steps(steps: list[dict[str, Any]], cursor: list[int], decision:
         )
     if answer is None:
         return 0
+    if "plot_twist" in step and len(cursor) > 1:
+        cursor[1] = cursor[0]
     cursor[0] += 1
     return answer
 
@@ -440,25 +503,35 @@ def run_scenario(path: Path, roster: Roster | None) -> ScenarioResult:
     if scenario is None:
         raise ScenarioFileError(problems)
     result = ScenarioResult(str(path), scenario.name, rules=list(scenario.rules))
+    steps = scenario.steps
+    # the next step to play, and the last plot_twist step; answers to the engine's questions consume steps too
+    cursor = [0, -1]
     try:
-        state, monster_ids, victim_ids = build_state(scenario, roster)
+        state, monster_ids, victim_ids = build_state(
+            scenario, roster, lambda st, decision: _answer_from_steps(steps, cursor, decision)
+        )
     except ScenarioError as exc:
         raise ScenarioFileError([Problem(str(path), 0, "", str(exc))]) from exc
     expect = scenario.expect
     refused_at: int | None = None
     reason = ""
     fly: int | None = None
-    steps = scenario.steps
-    cursor = [0]  # the next step to play; answers to the engine's questions consume steps too
-    state.ask = lambda st, decision: _answer_from_steps(steps, cursor, decision)
     try:
         while cursor[0] < len(steps):
             index = cursor[0]
             step = steps[index]
             cursor[0] += 1
+            if "plot_twist" in step:
+                cursor[1] = index
             if "fly" in step:
                 fly = FLIGHT_CODES.get(step.get("mode", ""), GROUNDED)
                 continue
+            if "dispute" in step:  # HC-SPECIAL-12: the etiquette d6 decides whether the disputed step is played
+                if not cards.etiquette(state, step.get("question") or str(step["dispute"])):
+                    continue
+                step = step["dispute"]
+            for m in state.monsters[len(monster_ids) :]:
+                monster_ids.setdefault(m.label, m.uid)  # monsters made during play (minions) by their labels
             try:
                 action = step_action(state, step, monster_ids, victim_ids, fly)
             except ScenarioError as exc:
@@ -472,6 +545,8 @@ def run_scenario(path: Path, roster: Roster | None) -> ScenarioResult:
     except DiceExhausted as exc:
         result.failures.append(f"dice: {exc}")
         return result
+    for m in state.monsters:
+        monster_ids.setdefault(m.label, m.uid)
     _compare(result, expect, state, refused_at, reason, monster_ids, victim_ids)
     return result
 
@@ -521,6 +596,7 @@ def _compare(
             "card_side": m.side,
             "controller": m.controller,
             "damage_taken": m.damage_taken,
+            "insane": m.insane,
         }
         for key, value in want.model_dump(exclude_none=True).items():
             if key == "flight" and value == "hovering" and m.stats.speed_mode != "wing":

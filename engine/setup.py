@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engine import rules
+from engine import plots, rules
 from engine.board import STEPS, portal_sites, starting_zone
 from engine.dice import Dice
 from engine.figures import compile_figure
@@ -67,6 +67,7 @@ def new_game(
         build_total=build_total,
         turn_limit=turn_limit,
         phase="setup",
+        cards=roster.plot_twists,
     )
     first = _first_player(state)
     areas = _choose_areas(state, agents, first)
@@ -77,7 +78,10 @@ def new_game(
         _place_monsters(state, agents[number - 1], roster, armies[number - 1], number, areas[number])
     state.active = first
     state.turn = 1
+    plots.reveal_subplots(state)  # step 7 (HC-SETUP-09, HC-PLOT-04)
     state.emit("setup_done", first=first, areas=tuple(sorted(areas.items())))
+    # the players answer mid-turn questions from the first preview phase on (a ticking clock, HC-PLOT-05)
+    state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
     rules.begin_turn(state)
     return state
 

@@ -46,6 +46,9 @@ class Monster:
     insane: bool = False
     puppet_of: int | None = None
     """The player who possesses this monster until the end of their turn (HC-SPECIAL-09), if any."""
+    transform_count: int = 0
+    """Slayings or kills toward the card's transformation since this side came up or a "may" chance was
+    declined (HC-CARD-09, HC-CARD-12)."""
 
     @property
     def speed(self) -> int:
@@ -148,11 +151,21 @@ class Lasting:
     player: int | None = None
     classes: frozenset[str] = frozenset()
     until_turn_of: int | None = None
+    last_turn: int | None = None
+    """The last turn number it lasts through (a plot twist's "this turn"), if any."""
+    this_action: bool = False
+    """It ends with the action being resolved (HC-VALUE-03)."""
+    team: int | None = None
+    """Only monsters controlled by this team (or, with `opposing`, by every other team): a ticking clock's
+    friendly or opposing monsters (HC-SPECIAL-02, HC-SPECIAL-13)."""
+    opposing: bool = False
 
     def applies(self, state: GameState, monster: Monster) -> bool:
         if self.monster is not None:
             return monster.uid == self.monster
         if self.player is not None and monster.controller != self.player:
+            return False
+        if self.team is not None and (state.player(monster.controller).team == self.team) == self.opposing:
             return False
         return not self.classes or bool(self.classes & monster.stats.classes)
 
@@ -215,6 +228,14 @@ class GameState:
     declared: dict[int, str] = field(default_factory=dict)
     """Dependant power declared for the action being resolved, by monster uid (HC-CARD-08)."""
     lasting: list[Lasting] = field(default_factory=list)
+    cards: dict[str, Any] = field(default_factory=dict)
+    """Plot-twist cards by name (roster PlotTwist): what the names in the crypts mean (engine.plots)."""
+    plot: Any = None
+    """Plot twists in play (engine.plots.PlotTable): revealed subplots, the ticking clock, held victims."""
+    scoring_player: int | None = None
+    """Who a kill with no killing monster scores for while a plot twist's damage resolves (HC-END-15)."""
+    extra_actions_used: set[int] = field(default_factory=set)
+    """Monsters (by uid) whose power granted its once-per-turn extra action this turn (HC-SPECIAL-16)."""
     ask: Callable[[GameState, Decision], int] | None = None
     """How the engine puts a mid-action choice to a player (a plot-twist response, a "may" effect);
     None takes each decision's first option (its default: decline)."""
