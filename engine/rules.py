@@ -508,7 +508,8 @@ def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
         # power still showing
         still = actor.blooded if frenzy else action.power in actor.powers
         if still and target.alive and _close_reach(state, actor, target, actor.pos, actor.flight):
-            if frenzy and action.power is not None:
+            # a plot twist in the slaying window may have turned the dial so the power no longer shows
+            if frenzy and action.power is not None and action.power in actor.powers:
                 _declare(state, actor, action.power, action)  # the one close power of the frenzy attack (HC-SLAY-12)
             combat.attack(state, actor, [target], "frenzy" if frenzy else "close")  # HC-SLAY-07..10, HC-SLAY-13
 

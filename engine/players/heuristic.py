@@ -84,18 +84,23 @@ class HeuristicAgent:
             return min(range(len(options)), key=lambda i: state.geometry.distance(options[i], centre))
         if decision.kind in ("transform",):
             return len(options) - 1  # take a "may" transformation
-        if decision.kind.startswith("respond") or decision.kind.startswith("plot"):
+        if decision.kind.startswith("plot_twist"):
             return self._respond(state, decision)
         return int(self.rng.integers(len(options)))
 
     def _respond(self, state: GameState, decision: Decision) -> int:
-        """Play a card where it matters most: against a slaying or rescue, or to save an attack; else pass."""
-        if len(decision.options) < 2:
+        """Plot twists where they matter most: always against an opponent's slaying or rescue and to save
+        an attack that missed; a ticking clock when it helps; in the suspense phase half the time; and
+        every follow-up choice of a card already played (where to put a victim...) at random."""
+        options = decision.options
+        if len(options) < 2:
             return 0
-        kind = decision.kind
-        if "slay" in kind or "rescue" in kind or "roll" in kind or "prevent" in kind:
-            return 1 + int(self.rng.integers(len(decision.options) - 1))
-        return 0 if self.rng.random() < 0.5 else 1 + int(self.rng.integers(len(decision.options) - 1))
+        if decision.kind != "plot_twist":
+            return int(self.rng.integers(len(options)))
+        window = decision.subject
+        if window in ("slaying", "rescue", "attack_roll", "preview"):
+            return 1 + int(self.rng.integers(len(options) - 1))
+        return 0 if self.rng.random() < 0.5 else 1 + int(self.rng.integers(len(options) - 1))
 
     def _score_action(self, state: GameState, decision: Decision) -> np.ndarray:
         """Every option's value; plain moves are scored in bulk per monster (they are most of the options)."""

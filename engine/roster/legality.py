@@ -14,12 +14,45 @@ LISTING = "`clix roster list` shows every name"
 
 
 def reference_problems(roster: Roster, files: set[str] | None = None) -> list[Problem]:
-    """Problems of every army in `roster` (only those from `files`, when given)."""
-    problems: list[Problem] = []
+    """Problems of every army in `roster`, and powers or effects the engine does not play (only those
+    from `files`, when given)."""
+    problems: list[Problem] = implementation_problems(roster, files)
     for key, army in roster.armies.items():
         source = roster.sources[("armies", key)]
         if files is None or source.file in files:
             problems.extend(source.problem(loc, message) for loc, message in army_problems(army, roster))
+    return problems
+
+
+def implementation_problems(roster: Roster, files: set[str] | None = None) -> list[Problem]:
+    """Powers and plot-twist effects named in the roster that the engine registers but does not play yet
+    (issue 4: `clix roster check` fails on any of them)."""
+    from engine import effects, plots, powers  # noqa: F401  (imported here: they import the roster models)
+
+    problems: list[Problem] = []
+    for fid, figure in roster.figures.items():
+        source = roster.sources[("figures", fid)]
+        if files is not None and source.file not in files:
+            continue
+        for side_name, side in figure.card.sides().items():
+            for index, power in enumerate(side.powers):
+                if power.name not in effects.HANDLERS:
+                    problems.append(
+                        source.problem(
+                            ("card", side_name, "powers", index, "name"),
+                            f"the engine does not implement the power '{power.name}' yet; results would ignore it",
+                        )
+                    )
+    for name, card in roster.plot_twists.items():
+        source = roster.sources[("plot_twists", name)]
+        if (files is None or source.file in files) and card.effect.name not in plots.EFFECTS:
+            problems.append(
+                source.problem(
+                    ("effect", "name"),
+                    f"the engine does not implement the plot-twist "
+                    f"effect '{card.effect.name}' yet; results would ignore it",
+                )
+            )
     return problems
 
 
