@@ -21,6 +21,8 @@ def neighbours(state: GameState, pos: int, moving: Monster | None = None) -> tup
     close doorways: it occupies a space only when its move ends (HC-TERRAIN-27)."""
     geo = state.geometry
     found = geo.piece_neighbours[pos]
+    if not state.portals():
+        return found
     # Only a doorway with a side within one space of `pos` can cut one of its adjacencies.
     portals = [
         o

@@ -337,32 +337,37 @@ def check_path(ctx: MoveContext | VictimContext, start: int, path: list[int], bu
 
 def destinations(ctx: MoveContext | VictimContext, start: int, budget: int) -> dict[int, list[int]]:
     """Every space the move may end in, with a shortest legal path to it (the start space is not listed)."""
-    # Two nodes per space: reached and free to go on, or reached where the move must stop.
+    # Two nodes per space: reached and free to go on, or reached where the move must stop. A stop node never
+    # goes on, so every node's parent is a free node and one parent space per node is enough.
     steps = ctx.fast_steps if not ctx.shut_doors else lambda here: _slow_steps(ctx, here)
-    parents: dict[tuple[int, bool], tuple[int, bool] | None] = {(start, False): None}
-    frontier = [(start, False)]
+    unseen = -2
+    free_parent = [unseen] * ctx.geo.size
+    stop_parent = [unseen] * ctx.geo.size
+    free_parent[start] = -1
+    order: list[tuple[int, bool]] = []  # nodes in the order reached: each space's first is its shortest path
+    frontier = [start]
     for _ in range(budget):
         nxt = []
-        for node in frontier:
-            here = node[0]
+        for here in frontier:
             for there, stop in steps(here):
-                key = (there, stop)
-                if key in parents or (stop and (there, False) in parents):
-                    continue
-                parents[key] = node
-                if not stop:
-                    nxt.append(key)
+                if stop:
+                    if stop_parent[there] == unseen and free_parent[there] == unseen:
+                        stop_parent[there] = here
+                        order.append((there, True))
+                elif free_parent[there] == unseen:
+                    free_parent[there] = here
+                    nxt.append(there)
+                    order.append((there, False))
         frontier = nxt
     found: dict[int, list[int]] = {}
-    for key in parents:
-        space = key[0]
+    for space, stop in order:
         if space == start or space in found or ctx.endable(space, start):
             continue
-        path = []
-        node: tuple[int, bool] | None = key
-        while node is not None and node[0] != start:
-            path.append(node[0])
-            node = parents[node]
+        path = [space]
+        node = stop_parent[space] if stop else free_parent[space]
+        while node != start:
+            path.append(node)
+            node = free_parent[node]
         found[space] = path[::-1]
     return found
 

@@ -390,10 +390,13 @@ def _frenzies(
     targets = [m for m in state.monsters if m.alive and not _why_not_target(state, actor, m)]
     found: list[Action] = []
     for target in targets:
-        if _close_reach(state, actor, target, actor.pos, flight):
+        if (flight == SOARING) != target.soaring:
+            continue  # HC-COMBAT-24, HC-COMBAT-32
+        near = set(combat.neighbours(state, target.pos))  # adjacency is symmetric: one set per target
+        if actor.pos in near:
             found.append(Frenzy(actor.uid, (), target.uid, fly))
         for end, path in reachable.items():
-            if _close_reach(state, actor, target, end, flight):
+            if end in near:
                 found.append(Frenzy(actor.uid, tuple(path), target.uid, fly))
     return found
 

@@ -240,6 +240,9 @@ class GameState:
     """How the engine puts a mid-action choice to a player (a plot-twist response, a "may" effect);
     None takes each decision's first option (its default: decline)."""
 
+    _portals: list[MapObject] = field(default_factory=list, repr=False)
+    _portal_count: int = field(default=-1, repr=False)
+
     def __post_init__(self) -> None:
         for player in self.players:
             self.vp.setdefault(player.number, {"kills": 0, "victims": 0, "subplots": 0})
@@ -255,6 +258,13 @@ class GameState:
 
     def living(self) -> list[Monster]:
         return [m for m in self.monsters if m.alive]
+
+    def portals(self) -> list[MapObject]:
+        """The portals placed (smashed ones included), cached: objects are only ever appended."""
+        if self._portal_count != len(self.objects):
+            self._portals = [o for o in self.objects if o.kind == "portal"]
+            self._portal_count = len(self.objects)
+        return self._portals
 
     def monster_at(self, pos: int) -> Monster | None:
         for m in self.monsters:
