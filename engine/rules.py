@@ -133,13 +133,8 @@ def _why_not_move(state: GameState, actor: Monster, action: Move | Frenzy) -> st
         if actor.incapable:
             return f"{actor.label} is incapable and cannot make the frenzy attack (HC-HOURGLASS-11)"
         end = action.path[-1] if action.path else actor.pos
-        if action.target == VICTIM_TARGET:
-            return "a victim can never be targeted by an attack (HC-COMBAT-03)"
-        if not 0 <= action.target < len(state.monsters):
-            return "no such target"
-        target = monster(state, action.target)
-        reason = _why_not_target(state, actor, target)
-        if reason:
+        target, reason = _lookup_target(state, actor, action.target)
+        if target is None or reason:
             return reason
         if not (
             _close_reach(state, actor, target, end, flight) or _close_reach(state, actor, target, actor.pos, flight)
@@ -197,14 +192,19 @@ def _close_reach(state: GameState, actor: Monster, target: Monster, pos: int, fl
     return combat.adjacent(state, pos, target.pos) and (flight == SOARING) == target.soaring
 
 
+def _lookup_target(state: GameState, actor: Monster, uid: int) -> tuple[Monster | None, str]:
+    """The monster an attack names, or why it cannot be targeted (victims never can: HC-COMBAT-03, -17)."""
+    if uid == VICTIM_TARGET:
+        return None, "a victim can never be targeted by an attack (HC-COMBAT-03, HC-COMBAT-17)"
+    if not 0 <= uid < len(state.monsters):
+        return None, "no such target"
+    target = monster(state, uid)
+    return target, _why_not_target(state, actor, target)
+
+
 def _why_not_close(state: GameState, actor: Monster, target_uid: int) -> str:
-    if target_uid == VICTIM_TARGET:
-        return "a victim can never be targeted by an attack (HC-COMBAT-03)"
-    if not 0 <= target_uid < len(state.monsters):
-        return "no such target"
-    target = monster(state, target_uid)
-    reason = _why_not_target(state, actor, target)
-    if reason:
+    target, reason = _lookup_target(state, actor, target_uid)
+    if target is None or reason:
         return reason
     if not combat.adjacent(state, actor.pos, target.pos):
         return f"{target.label} is not adjacent (HC-COMBAT-14)"
@@ -226,13 +226,8 @@ def _why_not_ranged(state: GameState, actor: Monster, action: Ranged) -> str:
     if len(set(action.targets)) != len(action.targets):
         return "no monster may be targeted twice in one action (HC-COMBAT-22)"
     for uid in action.targets:
-        if uid == VICTIM_TARGET:
-            return "a victim can never be targeted by an attack (HC-COMBAT-03, HC-COMBAT-17)"
-        if not 0 <= uid < len(state.monsters):
-            return "no such target"
-        target = monster(state, uid)
-        reason = _why_not_target(state, actor, target)
-        if reason:
+        target, reason = _lookup_target(state, actor, uid)
+        if target is None or reason:
             return reason
         if combat.adjacent(state, actor.pos, target.pos) or geo.distance(actor.pos, target.pos) < 2:
             return f"{target.label} is adjacent; ranged attacks are against non-adjacent monsters (HC-TURN-09)"

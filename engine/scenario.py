@@ -33,7 +33,7 @@ from engine.geometry import Geometry
 from engine.movement import MoveContext, destinations
 from engine.players.base import Decision
 from engine.roster.loader import Roster
-from engine.roster.models import MapLayout, parse_dial
+from engine.roster.models import MapLayout, NamedWithParams, parse_dial
 from engine.roster.problems import Problem, from_validation_error
 from engine.roster.yaml_lines import YamlError, load_yaml
 from engine.state import FLIGHT_NAMES, GROUNDED, HOVERING, SOARING, GameState, MapObject, Monster, Player, Victim
@@ -47,14 +47,8 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class InlinePower(_Strict):
-    name: str
-    params: dict[str, Any] = Field(default_factory=dict)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _from_name(cls, data: Any) -> Any:
-        return {"name": data} if isinstance(data, str) else data
+class InlinePower(NamedWithParams):
+    """A power an inline dial shows on every click: `Slash` or `{name: Feast, params: {amount: 1}}`."""
 
 
 class ScenarioMonster(_Strict):

@@ -64,8 +64,8 @@ class PowerOnCard(Strict):
         return self
 
 
-class AbilityOnCard(Strict):
-    """An ability that is in effect for the whole card side (no colour on the dial)."""
+class NamedWithParams(Strict):
+    """A name with optional parameters, written either as `Name` or as `{name: Name, params: {...}}`."""
 
     name: str
     params: dict[str, Any] = Field(default_factory=dict)
@@ -74,6 +74,10 @@ class AbilityOnCard(Strict):
     @classmethod
     def _from_name(cls, data: Any) -> Any:
         return {"name": data} if isinstance(data, str) else data
+
+
+class AbilityOnCard(NamedWithParams):
+    """An ability that is in effect for the whole card side (no colour on the dial)."""
 
     @model_validator(mode="after")
     def _known_ability(self) -> AbilityOnCard:
