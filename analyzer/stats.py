@@ -98,7 +98,7 @@ def victim_rush(games: pd.DataFrame, rounds: int) -> dict[str, Any]:
     """How fast and how many victims each side slays: first slay, the curve by round, share, first-slay wins."""
     result: dict[str, Any] = {"curve_rounds": list(range(1, rounds + 1))}
     for side in ("a", "b"):
-        first = games[f"first_slay_{side}"]
+        first = pd.to_numeric(games[f"first_slay_{side}"], errors="coerce")
         counts = np.zeros((len(games), rounds))
         for i, text in enumerate(games[f"slay_rounds_{side}"]):
             for r in (int(x) for x in str(text).split() if x):
@@ -122,7 +122,9 @@ def victim_rush(games: pd.DataFrame, rounds: int) -> dict[str, Any]:
             "share_of_victims": float(games[f"victims_{side}"].mean() / 12),
         }
     # who slew first is decided by the exact turn (both sides often slay in the same round)
-    a_turn, b_turn = games["first_slay_turn_a"], games["first_slay_turn_b"]
+    # a side that never slays leaves a column of None; as numbers it becomes NaN
+    a_turn = pd.to_numeric(games["first_slay_turn_a"], errors="coerce")
+    b_turn = pd.to_numeric(games["first_slay_turn_b"], errors="coerce")
     a_first = games[a_turn.notna() & ((a_turn < b_turn) | b_turn.isna())]
     b_first = games[b_turn.notna() & ((b_turn < a_turn) | a_turn.isna())]
     result["a"]["win_when_first"] = proportion(int((a_first["winner"] == "A").sum()), len(a_first))
