@@ -84,8 +84,25 @@ def write_outputs(
         "kills_per_point",
         "vp_per_point",
     ]
+    headers = [
+        "side",
+        "figure",
+        "points",
+        "survival",
+        "damage dealt",
+        "damage taken",
+        "kills",
+        "victims",
+        "VP",
+        "damage / point",
+        "kills / point",
+        "VP / point",
+    ]
+    shown = efficiency[columns].set_axis(headers, axis=1)
     table = (
-        efficiency[columns].to_html(index=False, float_format=lambda x: f"{x:.3f}", border=0)
+        '<div style="overflow-x:auto">'
+        + shown.to_html(index=False, float_format=lambda x: f"{x:.3f}", border=0)
+        + "</div>"
         if len(efficiency)
         else "<p>No figures.</p>"
     )
