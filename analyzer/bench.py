@@ -22,6 +22,7 @@ def run_bench(library: Path, games: int, jobs: int | None, profile: bool, consol
     run_matchup(matchup, 2, 0, jobs=1)  # warm up: load the roster, build the map's tables
     one = run_matchup(matchup, games, 1, jobs=1)
     cores = jobs or os.cpu_count() or 1
+    run_matchup(matchup, 4 * cores, 0, jobs=cores)  # warm up the workers (joblib reuses them): steady state is timed
     many = run_matchup(matchup, games, 1, jobs=cores)
     rate_one = len(one.games) / one.seconds
     rate_many = len(many.games) / many.seconds
