@@ -152,26 +152,20 @@ class MoveContext:
                     and any(s in self.opposing or s in self.victims for s in (o.pos, o.across))
                 ):
                     self.shut_doors.add((min(o.pos, o.across), max(o.pos, o.across)))
-        self.table = step_table(self.geo, self.profile)
+        # The same facts as bitsets over the spaces, for `search`.
+        if self.ignores_monsters:
+            self.blocked_bits = self.stop_bits = 0
+        else:
+            self.blocked_bits = bits_of(self.opposing)
+            self.stop_bits = bits_of(self.victims) | bits_of(self.stop_spaces)
+        unendable = bits_of(self.friendly) | bits_of(self.opposing) | bits_of(self.objects)
+        self.end_bits = ~(unendable | terrain_bits(self.geo, BLOCKING))
 
     def hindering_like(self, space: int) -> bool:
         return self.profile.hindering_like(self.geo, space)
 
     def can_cross_blocking(self, space: int) -> bool:
         return self.profile.can_cross_blocking(self.geo, space)
-
-    def fast_steps(self, here: int) -> list[tuple[int, bool]]:
-        """The allowed steps from `here` with whether each ends the move: `step` without reasons, read
-        from the map's step table (only valid while no doorway is shut to this mover)."""
-        found = []
-        ignores = self.ignores_monsters
-        opposing, victims, stops = self.opposing, self.victims, self.stop_spaces
-        for there, stop in self.table[here]:
-            if ignores:
-                found.append((there, stop))
-            elif there not in opposing:
-                found.append((there, stop or there in victims or there in stops))
-        return found
 
     def budget(self, start: int, changes_flight: bool) -> int:
         """Spaces this move may cover: speed, halved (round up) from hindering, -1 per flight change."""
@@ -238,6 +232,9 @@ class VictimContext:
             for o in state.objects
             if o.alive and o.kind == "portal" and (o.pos in self.monsters or o.across in self.monsters)
         }
+        self.blocked_bits = bits_of(self.occupied)
+        self.stop_bits = 0
+        self.end_bits = ~bits_of(self.objects)
 
     profile = TerrainProfile(victim=True)
 
@@ -246,10 +243,6 @@ class VictimContext:
 
     def can_cross_blocking(self, space: int) -> bool:
         return False
-
-    def fast_steps(self, here: int) -> list[tuple[int, bool]]:
-        occupied = self.occupied
-        return [(there, stop) for there, stop in step_table(self.geo, self.profile)[here] if there not in occupied]
 
     def budget(self, start: int, speed: int) -> int:
         return (speed + 1) // 2 if self.hindering_like(start) else speed
@@ -337,9 +330,166 @@ def check_path(ctx: MoveContext | VictimContext, start: int, path: list[int], bu
 
 def destinations(ctx: MoveContext | VictimContext, start: int, budget: int) -> dict[int, list[int]]:
     """Every space the move may end in, with a shortest legal path to it (the start space is not listed)."""
+    reach = search(ctx, start, budget)
+    return {end: reach.path(end) for end in reach.ends()}
+
+
+def search(ctx: MoveContext | VictimContext, start: int, budget: int) -> Reach:
+    """Every space the move may end in (`Reach.ends`), with a shortest legal path to any of them on demand.
+
+    A breadth-first search over bitsets of the spaces, one layer per step: from the spaces reached free to go
+    on, each of the eight directions steps through the map's step table (`step_masks`), then the pieces
+    decide (opposing monsters block, victims and engaging monsters stop the move). While a doorway is shut
+    to the mover, the full step rule decides each step instead (`_slow_search`).
+    """
+    if ctx.shut_doors:
+        return _slow_search(ctx, start, budget)
+    masks = step_masks(ctx.geo, ctx.profile)
+    passable = ~ctx.blocked_bits
+    stop_bits = ctx.stop_bits
+    free = 1 << start
+    seen_free = seen = free
+    layers = [(free, 0)]
+    for _ in range(budget):
+        free_to = stop_to = 0
+        for offset, go_free, go_stop in masks:
+            if offset > 0:
+                free_to |= (free & go_free) << offset
+                stop_to |= (free & go_stop) << offset
+            else:
+                free_to |= (free & go_free) >> -offset
+                stop_to |= (free & go_stop) >> -offset
+        free_to &= passable
+        stop_to &= passable
+        if stop_bits:
+            stop_to |= free_to & stop_bits
+            free_to &= ~stop_bits
+        free = free_to & ~seen_free
+        stopped = stop_to & ~seen
+        seen_free |= free
+        seen |= free | stopped
+        layers.append((free, stopped))
+        if not free:
+            break
+    return Reach(start, seen & ctx.end_bits & ~(1 << start), layers, masks, stop_bits)
+
+
+class Reach:
+    """The outcome of one destination search: the spaces a move may end in, and a shortest path to each."""
+
+    __slots__ = ("_layers", "_masks", "_paths", "_stop_bits", "end_bits", "start")
+
+    def __init__(
+        self,
+        start: int,
+        end_bits: int,
+        layers: list[tuple[int, int]],
+        masks: tuple[tuple[int, int, int], ...] = (),
+        stop_bits: int = 0,
+        paths: dict[int, list[int]] | None = None,
+    ) -> None:
+        self.start = start
+        self.end_bits = end_bits
+        """The destinations as a bitset (bit i: space i)."""
+        self._layers = layers
+        """Per step taken: (spaces first reached free to go on, spaces first reached where the move stops)."""
+        self._masks = masks
+        self._stop_bits = stop_bits
+        self._paths = paths
+
+    def ends(self) -> list[int]:
+        """The destinations, in space order."""
+        return spaces_of(self.end_bits)
+
+    def __contains__(self, space: int) -> bool:
+        return space >= 0 and bool(self.end_bits >> space & 1)
+
+    def path(self, end: int) -> list[int]:
+        """A shortest legal path (spaces entered, in order) from the start to the destination `end`."""
+        if self._paths is not None:
+            return self._paths[end]
+        layers = self._layers
+        bit = 1 << end
+        step = next(k for k, (free, stopped) in enumerate(layers) if (free | stopped) & bit)
+        as_free = bool(layers[step][0] & bit)
+        path = [end]
+        here = end
+        while step > 1:
+            here = self._parent(here, step, as_free)
+            path.append(here)
+            step -= 1
+            as_free = True
+        return path[::-1]
+
+    def _parent(self, space: int, step: int, as_free: bool) -> int:
+        """A space reached free at `step - 1` from which one step enters `space` as it was reached."""
+        before = self._layers[step - 1][0]
+        dynamic_stop = bool(self._stop_bits >> space & 1)
+        for offset, go_free, go_stop in self._masks:
+            parent = space - offset
+            if parent < 0 or not before >> parent & 1:
+                continue
+            if as_free:
+                allowed = go_free >> parent & 1
+            else:
+                allowed = go_stop >> parent & 1 or (dynamic_stop and go_free >> parent & 1)
+            if allowed:
+                return parent
+        raise AssertionError(f"no parent for space {space} at step {step}")  # the layers say there is one
+
+
+def bits_of(spaces: Iterable[int]) -> int:
+    """The bitset of `spaces` (bit i: space i)."""
+    found = 0
+    for space in spaces:
+        found |= 1 << space
+    return found
+
+
+def spaces_of(bits: int) -> list[int]:
+    """The spaces of a bitset, in order."""
+    found = []
+    while bits:
+        low = bits & -bits
+        found.append(low.bit_length() - 1)
+        bits ^= low
+    return found
+
+
+def terrain_bits(geo: Geometry, terrain: int) -> int:
+    """The spaces of one terrain type, as a bitset (once per map)."""
+    key = ("terrain_bits", terrain)
+    found = geo.caches.get(key)
+    if found is None:
+        found = geo.caches[key] = bits_of(i for i, t in enumerate(geo.terrain) if t == terrain)
+    return found  # type: ignore[return-value]
+
+
+def step_masks(geo: Geometry, profile: TerrainProfile) -> tuple[tuple[int, int, int], ...]:
+    """The step table as bitsets, once per map and profile: for each of the eight directions, its index
+    offset, the spaces a step that way leaves freely, and those where it enters a space that ends the move."""
+    key = ("step_masks", profile)
+    found = geo.caches.get(key)
+    if found is None:
+        by_offset: dict[int, list[int]] = {}
+        for here, row in enumerate(step_table(geo, profile)):
+            for there, stop in row:
+                masks = by_offset.setdefault(there - here, [0, 0])
+                masks[stop] |= 1 << here
+        found = geo.caches[key] = tuple((offset, go[0], go[1]) for offset, go in sorted(by_offset.items()))
+    return found  # type: ignore[return-value]
+
+
+def _slow_search(ctx: MoveContext | VictimContext, start: int, budget: int) -> Reach:
+    """`search` by the full step rule, one step at a time (while a doorway is shut to the mover)."""
+    paths = _search_by_steps(ctx, start, budget, lambda here: _slow_steps(ctx, here))
+    return Reach(start, bits_of(paths), [], paths=paths)
+
+
+def _search_by_steps(ctx: MoveContext | VictimContext, start: int, budget: int, steps) -> dict[int, list[int]]:  # type: ignore[no-untyped-def]
+    """Breadth-first search calling `steps(here)` for the allowed steps; destinations with a shortest path each."""
     # Two nodes per space: reached and free to go on, or reached where the move must stop. A stop node never
     # goes on, so every node's parent is a free node and one parent space per node is enough.
-    steps = ctx.fast_steps if not ctx.shut_doors else lambda here: _slow_steps(ctx, here)
     unseen = -2
     free_parent = [unseen] * ctx.geo.size
     stop_parent = [unseen] * ctx.geo.size

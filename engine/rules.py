@@ -22,7 +22,8 @@ from engine.actions import (
     SkipSuspense,
     Smash,
 )
-from engine.movement import MoveContext, VictimContext, check_path, destinations
+from engine.movement import MoveContext, Reach, VictimContext, check_path, search
+from engine.options import Block, MoveBlock, Options, VictimMoveBlock
 from engine.registry.powers import POWERS
 from engine.state import GROUNDED, HOVERING, SOARING, GameState, Monster, Victim
 
@@ -287,19 +288,21 @@ def _why_not_victim(state: GameState, action: ChooseVictim | MoveVictim) -> str:
 # --- legal actions ----------------------------------------------------------------------------------
 
 
-def legal_actions(state: GameState) -> list[Action]:
-    """Every action the rules allow now, built from the same checks as `why_not`."""
+def legal_actions(state: GameState) -> Options:
+    """Every action the rules allow now, built from the same checks as `why_not` (plain moves listed as
+    `MoveBlock`s, built into `Move`s when read)."""
     if state.over:
-        return []
+        return Options([])
     if state.phase == "suspense":
         if state.chosen_victim is None:
-            return [SkipSuspense()] + [
-                ChooseVictim(v.uid) for v in state.victims if v.state == "on_map" and not plots.frozen(state, v.uid)
-            ]
-        return _victim_moves(state, state.victims[state.chosen_victim])
+            return Options(
+                [SkipSuspense()]
+                + [ChooseVictim(v.uid) for v in state.victims if v.state == "on_map" and not plots.frozen(state, v.uid)]
+            )
+        return Options(_victim_moves(state, state.victims[state.chosen_victim]))
     if state.phase != "hunting":
-        return []
-    actions: list[Action] = [EndTurn(), *plots.hunting_plays(state)]  # cards cost no action (HC-PLOT-07)
+        return Options([])
+    actions: list[Action | MoveBlock] = [EndTurn(), *plots.hunting_plays(state)]  # cards cost no action (HC-PLOT-07)
     extra_only = state.actions_left <= 0  # only actions a power grants beyond the turn's (HC-SPECIAL-16)
     for actor in state.monsters:
         if not actor.alive or actor.controller != state.active or actor.acted or actor.tokens >= 2:
@@ -307,11 +310,11 @@ def legal_actions(state: GameState) -> list[Action]:
         if cards.owner_barred(actor) or (extra_only and cards.extra_action_source(state, actor) is None):
             continue  # HC-SPECIAL-08: an owner cannot act with its insane monster
         actions.extend(_with_dependant_powers(state, actor, _monster_actions(state, actor)))
-    return actions
+    return Options(actions)
 
 
-def _monster_actions(state: GameState, actor: Monster) -> list[Action]:
-    found: list[Action] = []
+def _monster_actions(state: GameState, actor: Monster) -> list[Action | MoveBlock]:
+    found: list[Action | MoveBlock] = []
     flights: list[int | None] = [None]
     if actor.stats.speed_mode == "wing":
         other = HOVERING if actor.flight == SOARING else SOARING
@@ -322,17 +325,17 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action]:
         for fly in flights:
             flight = actor.flight if fly is None else fly
             ctx = MoveContext(state, actor, broke_away=broke, flight=flight)
-            reachable = destinations(ctx, actor.pos, ctx.budget(actor.pos, fly is not None))
+            reach = search(ctx, actor.pos, ctx.budget(actor.pos, fly is not None))
+            ends = reach.ends()
             protected = plots.blocked_ends(state, actor)
             if protected:  # victims a plot twist protects from this monster (HC-SLAY-04, HC-SLAY-06)
-                reachable = {end: path for end, path in reachable.items() if end not in protected}
+                ends = [end for end in ends if end not in protected]
             if fly is not None:
                 found.append(Move(actor.uid, (), fly))
-            for path in reachable.values():
-                found.append(Move(actor.uid, tuple(path), fly))
+            found.append(MoveBlock(actor.uid, fly, reach, ends))
             attack_powers = [n for n in actor.powers if POWERS[n].trigger == "move" and _grants_attack(n)]
             if actor.blooded or attack_powers:
-                frenzies = _frenzies(state, actor, reachable, fly, flight)
+                frenzies = _frenzies(state, actor, reach, protected, fly, flight)
                 if actor.blooded:
                     found.extend(frenzies)
                 for name in attack_powers:  # a move then a free close attack the power grants (Pounce)
@@ -358,7 +361,9 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action]:
     return found
 
 
-def _with_dependant_powers(state: GameState, actor: Monster, actions: list[Action]) -> list[Action]:
+def _with_dependant_powers(
+    state: GameState, actor: Monster, actions: list[Action | MoveBlock]
+) -> list[Action | MoveBlock]:
     """Each action, plus the variants declaring each dependant power the monster shows for it, as the
     power's handler lists them (HC-CARD-08); a move power granting an attack was listed with its targets."""
     dependant = [n for n in actor.powers if POWERS[n].trigger in effects.DEPENDANT]
@@ -367,42 +372,45 @@ def _with_dependant_powers(state: GameState, actor: Monster, actions: list[Actio
     found = list(actions)
     for power in dependant:
         kind = POWERS[power].trigger
-        base = [a for a in actions if DEPENDANT_KIND.get(type(a)) == kind and getattr(a, "power", None) is None]
         handler = effects.HANDLERS.get(power)
+        if handler is not None and handler.grants_attack:
+            continue
+        blocks = [a for a in actions if type(a) is MoveBlock and a.power is None] if kind == "move" else []
+        base = [a for a in actions if DEPENDANT_KIND.get(type(a)) == kind and getattr(a, "power", None) is None]
         if handler is None:
             found.extend(replace(a, power=power) for a in base)
-        elif not handler.grants_attack:
+            found.extend(replace(b, power=power) for b in blocks)
+        else:  # the handler judges each action: build the blocks' moves for it
+            base.extend(move for b in blocks for move in b.actions())
             found.extend(handler.actions(state, actor, power, actor.powers[power], base))
     return found
 
 
 def _frenzies(
-    state: GameState, actor: Monster, reachable: dict[int, list[int]], fly: int | None, flight: int
-) -> list[Action]:
+    state: GameState, actor: Monster, reach: Reach, protected: frozenset[int] | set[int], fly: int | None, flight: int
+) -> list[Frenzy]:
     """Frenzy moves that end next to a target (with the attack), plus the attack from where it stands."""
     if actor.incapable:
         return []
     targets = [m for m in state.monsters if m.alive and not _why_not_target(state, actor, m)]
-    found: list[Action] = []
+    found: list[Frenzy] = []
     for target in targets:
         if (flight == SOARING) != target.soaring:
             continue  # HC-COMBAT-24, HC-COMBAT-32
-        near = set(combat.neighbours(state, target.pos))  # adjacency is symmetric: one set per target
+        near = combat.neighbours(state, target.pos)  # adjacency is symmetric
         if actor.pos in near:
             found.append(Frenzy(actor.uid, (), target.uid, fly))
-        for end, path in reachable.items():
-            if end in near:
-                found.append(Frenzy(actor.uid, tuple(path), target.uid, fly))
+        for end in sorted(near):
+            if end in reach and end not in protected:
+                found.append(Frenzy(actor.uid, tuple(reach.path(end)), target.uid, fly))
     return found
 
 
-def _victim_moves(state: GameState, victim: Victim) -> list[Action]:
+def _victim_moves(state: GameState, victim: Victim) -> list[Action | Block]:
     """Where the chosen victim may go, staying put included ("up to its speed")."""
     ctx = VictimContext(state, victim.uid)
-    found: list[Action] = [MoveVictim(victim.uid, ())]
-    for path in destinations(ctx, victim.pos, ctx.budget(victim.pos, victim.speed)).values():
-        found.append(MoveVictim(victim.uid, tuple(path)))
-    return found
+    reach = search(ctx, victim.pos, ctx.budget(victim.pos, victim.speed))
+    return [MoveVictim(victim.uid, ()), VictimMoveBlock(victim.uid, reach, reach.ends())]
 
 
 # --- applying ---------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The per-map step tables (the fast path of movement) must agree with the full step rule everywhere."""
+"""The bitset search over per-map step tables (the fast path of movement) must agree with the full step rule
+everywhere: the same destinations, and every path it gives is legal by `check_path`."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 from engine import combat, rules
 from engine.armybuilder import random_army
-from engine.movement import MoveContext, VictimContext, _slow_steps, destinations
+from engine.movement import MoveContext, VictimContext, _search_by_steps, _slow_steps, check_path, search
 from engine.players import Decision, RandomAgent
 from engine.roster.loader import load_roster
 from engine.setup import new_game
@@ -25,11 +26,15 @@ def roster():
     return loaded
 
 
-def both_ways(ctx, start: int, budget: int) -> tuple[dict, dict]:
-    fast = destinations(ctx, start, budget)
-    ctx.fast_steps = partial(_slow_steps, ctx)
-    slow = destinations(ctx, start, budget)
-    return fast, slow
+def both_ways(ctx, start: int, budget: int) -> tuple[set, set]:
+    """The destinations by the bitset search and by the full step rule; checks the search's paths too."""
+    reach = search(ctx, start, budget)
+    for end in reach.ends():
+        path = reach.path(end)
+        assert len(path) <= budget and path[-1] == end
+        assert check_path(ctx, start, path, budget) == ""
+    slow = _search_by_steps(ctx, start, budget, partial(_slow_steps, ctx))
+    return set(reach.ends()), set(slow)
 
 
 @pytest.mark.parametrize("game", range(6))
@@ -48,13 +53,13 @@ def test_fast_and_full_step_rules_agree_in_random_games(roster, game):
                 broke = [m.uid for m in combat.engaged(state, monster)]
                 ctx = MoveContext(state, monster, broke_away=broke, flight=flight)
                 fast, slow = both_ways(ctx, monster.pos, ctx.budget(monster.pos, flight is not None))
-                assert fast.keys() == slow.keys()
+                assert fast == slow
                 compared += 1
         for victim in state.victims:
             if victim.state == "on_map":
                 ctx = VictimContext(state, victim.uid)
                 fast, slow = both_ways(ctx, victim.pos, ctx.budget(victim.pos, victim.speed))
-                assert fast.keys() == slow.keys()
+                assert fast == slow
         options = rules.legal_actions(state)
         rules.apply(state, options[agents[state.active - 1].choose(state, Decision("action", state.active, options))])
     assert compared > 50

@@ -16,6 +16,7 @@ import numpy as np
 
 from engine import effects
 from engine.actions import ChooseVictim, Close, EndTurn, Frenzy, Move, MoveVictim, Ranged, SkipSuspense, Smash
+from engine.options import MoveBlock, Options, VictimMoveBlock
 from engine.players.base import Decision
 from engine.state import GameState, Monster
 
@@ -103,24 +104,25 @@ class HeuristicAgent:
         return 0 if self.rng.random() < 0.5 else 1 + int(self.rng.integers(len(options) - 1))
 
     def _score_action(self, state: GameState, decision: Decision) -> np.ndarray:
-        """Every option's value; plain moves are scored in bulk per monster (they are most of the options)."""
+        """Every option's value; a monster's plain moves are scored in bulk (they are most of the options)."""
         ctx = _Context(state, decision.player)
         options = decision.options
         scores = np.zeros(len(options))
-        moves: dict[int, list[int]] = {}
-        for index, option in enumerate(options):
-            if type(option) is Move:
-                moves.setdefault(option.monster, []).append(index)
+        if not isinstance(options, Options):
+            options = Options(list(options))
+        for start, part in zip(options.starts(), options.parts, strict=True):
+            if type(part) is MoveBlock:
+                actor = state.monsters[part.monster]
+                ends = np.array(part.ends, dtype=np.intp)
+                scores[start : start + len(ends)] = self._move_values(state, ctx, actor, ends)
+            elif type(part) is VictimMoveBlock:
+                ends = np.array(part.ends, dtype=np.intp)
+                scores[start : start + len(ends)] = self._victim_move_values(state, ctx, ends)
+            elif type(part) is Move and not part.path:
+                actor = state.monsters[part.monster]
+                scores[start] = self._move_values(state, ctx, actor, np.array([actor.pos]))[0]
             else:
-                scores[index] = self._action_value(state, ctx, option)
-        for uid, indexes in moves.items():
-            actor = state.monsters[uid]
-            ends = np.fromiter(
-                (options[i].path[-1] if options[i].path else actor.pos for i in indexes),
-                dtype=np.intp,
-                count=len(indexes),
-            )
-            scores[indexes] = self._move_values(state, ctx, actor, ends)
+                scores[start] = self._action_value(state, ctx, part)
         return scores
 
     # --- the hunting and suspense phases ---------------------------------------------------------------
@@ -135,10 +137,8 @@ class HeuristicAgent:
             victim = state.victims[action.victim]
             return w.victims * 0.2 * (ctx.enemy_distance(victim.pos) < ctx.my_distance(victim.pos))
         if isinstance(action, MoveVictim):
-            victim = state.victims[action.victim]
-            end = action.path[-1] if action.path else victim.pos
-            # Pull the victim toward my monsters and away from the opponents'.
-            return w.victims * 0.1 * (ctx.enemy_distance(end) - ctx.my_distance(end))
+            end = action.path[-1] if action.path else state.victims[action.victim].pos
+            return float(self._victim_move_values(state, ctx, np.array([end]))[0])
         if isinstance(action, (Move, Frenzy)):
             return self._move_value(state, ctx, action)
         if isinstance(action, (Close, Ranged)):
@@ -177,6 +177,10 @@ class HeuristicAgent:
         if actor.tokens >= 1:  # a second action in a row leaves it vulnerable (HC-TURN-04)
             value -= w.threat * (0.5 + threat)
         return value
+
+    def _victim_move_values(self, state: GameState, ctx: _Context, ends: np.ndarray) -> np.ndarray:
+        """Pull the chosen victim toward my monsters and away from the opponents'."""
+        return self.weights.victims * 0.1 * (ctx.enemy_d[ends] - ctx.my_d[ends])
 
     def _attack_value(self, state: GameState, actor: Monster, targets: list[int], kind: str) -> float:
         w = self.weights

@@ -1,0 +1,117 @@
+"""The legal actions of one decision, as a list whose plain moves are built only when read.
+
+A monster's move options are one per destination of a search (a hundred and more); a player reads
+one of them. `Options` keeps each monster's plain moves as a `MoveBlock` (the destinations and the
+search that found them) and builds a `Move`, path and all, only for an index that is read. Players
+that score destinations in bulk read `parts` instead of the options one by one.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import overload
+
+from engine.actions import Action, Move, MoveVictim
+from engine.movement import Reach
+
+
+@dataclass(frozen=True, slots=True)
+class MoveBlock:
+    """The move actions of monster `monster` to each space of `ends`, along shortest paths from `reach`."""
+
+    monster: int
+    fly: int | None
+    reach: Reach
+    ends: list[int]
+    power: str | None = None
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def action(self, k: int) -> Move:
+        """The k-th move of the block, with its path."""
+        return Move(self.monster, tuple(self.reach.path(self.ends[k])), self.fly, self.power)
+
+    def actions(self) -> list[Move]:
+        return [self.action(k) for k in range(len(self.ends))]
+
+
+@dataclass(frozen=True, slots=True)
+class VictimMoveBlock:
+    """The suspense phase's moves of victim `victim` to each space of `ends`, along shortest paths."""
+
+    victim: int
+    reach: Reach
+    ends: list[int]
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def action(self, k: int) -> MoveVictim:
+        return MoveVictim(self.victim, tuple(self.reach.path(self.ends[k])))
+
+    def actions(self) -> list[MoveVictim]:
+        return [self.action(k) for k in range(len(self.ends))]
+
+
+Block = MoveBlock | VictimMoveBlock
+BLOCKS = (MoveBlock, VictimMoveBlock)
+
+
+class Options(Sequence[Action]):
+    """A sequence of legal actions made of single actions and `MoveBlock`s, in the order given."""
+
+    __slots__ = ("_length", "_starts", "parts")
+
+    def __init__(self, parts: list[Action | Block]) -> None:
+        self.parts = [p for p in parts if not (type(p) in BLOCKS and not p.ends)]
+        """The single actions and move blocks, in order; `starts()` gives each one's first index."""
+        self._starts: list[int] = []
+        total = 0
+        for part in self.parts:
+            self._starts.append(total)
+            total += len(part) if type(part) in BLOCKS else 1
+        self._length = total
+
+    def starts(self) -> list[int]:
+        """The index of each part's first option."""
+        return self._starts
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("option index out of range")
+        at = bisect_right(self._starts, index) - 1
+        part = self.parts[at]
+        return part.action(index - self._starts[at]) if type(part) in BLOCKS else part
+
+    def __iter__(self) -> Iterator[Action]:
+        for part in self.parts:
+            if type(part) in BLOCKS:
+                yield from part.actions()
+            else:
+                yield part
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Options({list(self)!r})"
