@@ -170,16 +170,35 @@ def rule_of_three(total: int) -> int:
     return max(-3, min(3, total))
 
 
-def in_effect(state: GameState, monster: Monster) -> Iterator[tuple[PowerHandler, Params, str]]:
-    """The handlers of the powers `monster` has in effect now, with their parameters and names."""
+def in_effect(
+    state: GameState, monster: Monster, hook: str | None = None
+) -> Iterator[tuple[PowerHandler, Params, str]]:
+    """The handlers of the powers `monster` has in effect now, with their parameters and names (with `hook`:
+    only the handlers that override that hook, the others answering nothing there)."""
     declared = state.declared.get(monster.uid)
-    for name, params in monster.powers.items():
-        handler = HANDLERS.get(name)
-        if handler is None:
-            continue
-        if POWERS[name].trigger in DEPENDANT and name != declared:
-            continue
-        yield handler, params, name
+    for handler, params, name, dependant in _handlers_showing(monster.powers, hook):
+        if not dependant or name == declared:
+            yield handler, params, name
+
+
+_SHOWING: dict[tuple[int, str | None], tuple[dict, tuple]] = {}
+"""`_handlers_showing` by (id of the powers dict, hook); the dict is kept alongside so its id stays its own."""
+
+
+def _handlers_showing(powers: dict[str, Params], hook: str | None) -> tuple:
+    """The handlers of a dial click's powers (with `hook`: those overriding it), with their parameters, names
+    and whether the power is dependant; computed once per click, since a compiled dial never changes."""
+    key = (id(powers), hook)
+    found = _SHOWING.get(key)
+    if found is None or found[0] is not powers:
+        entries = tuple(
+            (handler, params, name, POWERS[name].trigger in DEPENDANT)
+            for name, params in powers.items()
+            if (handler := HANDLERS.get(name)) is not None
+            and (hook is None or getattr(type(handler), hook) is not getattr(PowerHandler, hook))
+        )
+        found = _SHOWING[key] = (powers, entries)
+    return found[1]
 
 
 NO_QUERY = Query()
@@ -211,12 +230,12 @@ def stat(
     +2 against a soaring target, the elevation -1 speed), which count toward the rule of 3 like any other.
     """
     value = base_value(monster, name) if base is None else base
-    for handler, params, _ in in_effect(state, monster):
+    for handler, params, _ in in_effect(state, monster, "replace"):
         replaced = handler.replace(state, monster, name, value, q, params)
         if replaced is not None:
             value = replaced
     if resolving:  # after every fixed replacement, so a frenzy's restored damage is still Slashed (HC-SLAY-12)
-        for handler, params, _ in in_effect(state, monster):
+        for handler, params, _ in in_effect(state, monster, "resolve"):
             replaced = handler.resolve(state, monster, name, value, q, params)
             if replaced is not None:
                 value = replaced
@@ -225,8 +244,10 @@ def stat(
     total = extra
     for source in state.monsters:
         if source.alive:
-            for handler, params, _ in in_effect(state, source):
-                total += handler.modifier(state, source, monster, name, q, params)
+            modifiers = _handlers_showing(source.powers, "modifier")
+            if modifiers:  # most powers modify nothing: skip the generator for them
+                for handler, params, _ in in_effect(state, source, "modifier"):
+                    total += handler.modifier(state, source, monster, name, q, params)
     for lasting in state.lasting:
         if lasting.stat == name and lasting.applies(state, monster):
             total += lasting.amount
@@ -235,20 +256,21 @@ def stat(
 
 def reduce_damage(state: GameState, target: Monster, amount: int) -> int:
     """Damage dealt to `target` after its damage reducers (HC-COMBAT-29)."""
-    for handler, params, _ in in_effect(state, target):
+    for handler, params, _ in in_effect(state, target, "reduce_damage"):
         amount -= handler.reduce_damage(state, target, amount, params)
     return max(0, amount)
 
 
 def any_handler(state: GameState, monster: Monster, hook: str, *args: Any) -> bool:
     """Whether any power `monster` has in effect answers yes to `hook`."""
-    return any(getattr(h, hook)(state, monster, *args, p) for h, p, _ in in_effect(state, monster))
+    return any(getattr(h, hook)(state, monster, *args, p) for h, p, _ in in_effect(state, monster, hook))
 
 
 def fire(state: GameState, monster: Monster, event: str, *args: Any) -> None:
     """Call `on_<event>` of every handler of the powers `monster` has in effect."""
-    for handler, params, _ in list(in_effect(state, monster)):
-        getattr(handler, f"on_{event}")(state, monster, *args, params)
+    hook = f"on_{event}"
+    for handler, params, _ in list(in_effect(state, monster, hook)):
+        getattr(handler, hook)(state, monster, *args, params)
 
 
 def fire_all(state: GameState, event: str, *args: Any) -> None:

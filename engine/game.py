@@ -28,9 +28,12 @@ def play(state: GameState, agents: Sequence[Agent]) -> GameState:
         if state.over:
             return state
         options = rules.legal_actions(state)
+        if len(options) == 1:  # nothing to choose (often: only ending the turn is left)
+            rules.apply(state, options[0], listed=True)
+            continue
         agent = agents[state.active - 1]
         choice = agent.choose(state, Decision("action", state.active, options))
-        rules.apply(state, options[choice])
+        rules.apply(state, options[choice], listed=True)
     raise GameStuck(f"no end after {MAX_DECISIONS} decisions (turn {state.turn})")
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
+
 from engine import combat, effects
 from engine.geometry import BLOCKING, HINDERING, WATER, Geometry
 from engine.state import SOARING, GameState, Monster
@@ -331,7 +333,7 @@ def check_path(ctx: MoveContext | VictimContext, start: int, path: list[int], bu
 def destinations(ctx: MoveContext | VictimContext, start: int, budget: int) -> dict[int, list[int]]:
     """Every space the move may end in, with a shortest legal path to it (the start space is not listed)."""
     reach = search(ctx, start, budget)
-    return {end: reach.path(end) for end in reach.ends()}
+    return {end: reach.path(end) for end in reach.ends().tolist()}
 
 
 def search(ctx: MoveContext | VictimContext, start: int, budget: int) -> Reach:
@@ -397,7 +399,7 @@ class Reach:
         self._stop_bits = stop_bits
         self._paths = paths
 
-    def ends(self) -> list[int]:
+    def ends(self) -> np.ndarray:
         """The destinations, in space order."""
         return spaces_of(self.end_bits)
 
@@ -446,14 +448,10 @@ def bits_of(spaces: Iterable[int]) -> int:
     return found
 
 
-def spaces_of(bits: int) -> list[int]:
+def spaces_of(bits: int) -> np.ndarray:
     """The spaces of a bitset, in order."""
-    found = []
-    while bits:
-        low = bits & -bits
-        found.append(low.bit_length() - 1)
-        bits ^= low
-    return found
+    raw = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
+    return np.flatnonzero(np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little"))
 
 
 def terrain_bits(geo: Geometry, terrain: int) -> int:

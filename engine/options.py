@@ -13,6 +13,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import overload
 
+import numpy as np
+
 from engine.actions import Action, Move, MoveVictim
 from engine.movement import Reach
 
@@ -24,7 +26,7 @@ class MoveBlock:
     monster: int
     fly: int | None
     reach: Reach
-    ends: list[int]
+    ends: np.ndarray
     power: str | None = None
 
     def __len__(self) -> int:
@@ -32,7 +34,7 @@ class MoveBlock:
 
     def action(self, k: int) -> Move:
         """The k-th move of the block, with its path."""
-        return Move(self.monster, tuple(self.reach.path(self.ends[k])), self.fly, self.power)
+        return Move(self.monster, tuple(self.reach.path(int(self.ends[k]))), self.fly, self.power)
 
     def actions(self) -> list[Move]:
         return [self.action(k) for k in range(len(self.ends))]
@@ -44,13 +46,13 @@ class VictimMoveBlock:
 
     victim: int
     reach: Reach
-    ends: list[int]
+    ends: np.ndarray
 
     def __len__(self) -> int:
         return len(self.ends)
 
     def action(self, k: int) -> MoveVictim:
-        return MoveVictim(self.victim, tuple(self.reach.path(self.ends[k])))
+        return MoveVictim(self.victim, tuple(self.reach.path(int(self.ends[k]))))
 
     def actions(self) -> list[MoveVictim]:
         return [self.action(k) for k in range(len(self.ends))]
@@ -66,7 +68,7 @@ class Options(Sequence[Action]):
     __slots__ = ("_length", "_starts", "parts")
 
     def __init__(self, parts: list[Action | Block]) -> None:
-        self.parts = [p for p in parts if not (type(p) in BLOCKS and not p.ends)]
+        self.parts = [p for p in parts if not (type(p) in BLOCKS and not len(p))]
         """The single actions and move blocks, in order; `starts()` gives each one's first index."""
         self._starts: list[int] = []
         total = 0

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from engine import cards, combat, effects, plots, powers  # noqa: F401  (importing engine.powers registers every power's handler)
 from engine.actions import (
     VICTIM_TARGET,
@@ -329,7 +331,7 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action | MoveBloc
             ends = reach.ends()
             protected = plots.blocked_ends(state, actor)
             if protected:  # victims a plot twist protects from this monster (HC-SLAY-04, HC-SLAY-06)
-                ends = [end for end in ends if end not in protected]
+                ends = ends[~np.isin(ends, list(protected))]
             if fly is not None:
                 found.append(Move(actor.uid, (), fly))
             found.append(MoveBlock(actor.uid, fly, reach, ends))
@@ -416,11 +418,14 @@ def _victim_moves(state: GameState, victim: Victim) -> list[Action | Block]:
 # --- applying ---------------------------------------------------------------------------------------
 
 
-def apply(state: GameState, action: Action) -> None:
-    """Perform `action`, or raise IllegalAction saying why it is not allowed."""
-    reason = why_not(state, action)
-    if reason:
-        raise IllegalAction(reason)
+def apply(state: GameState, action: Action, listed: bool = False) -> None:
+    """Perform `action`, or raise IllegalAction saying why it is not allowed. `listed`: the action was just
+    read from `legal_actions(state)`, which builds every option from the checks `why_not` makes, so they
+    are not made again (tests/test_legal_actions.py holds the two to agreeing)."""
+    if not listed:
+        reason = why_not(state, action)
+        if reason:
+            raise IllegalAction(reason)
     if isinstance(action, EndTurn):
         end_turn(state)
         return

@@ -29,12 +29,12 @@ def roster():
 def both_ways(ctx, start: int, budget: int) -> tuple[set, set]:
     """The destinations by the bitset search and by the full step rule; checks the search's paths too."""
     reach = search(ctx, start, budget)
-    for end in reach.ends():
+    for end in reach.ends().tolist():
         path = reach.path(end)
         assert len(path) <= budget and path[-1] == end
         assert check_path(ctx, start, path, budget) == ""
     slow = _search_by_steps(ctx, start, budget, partial(_slow_steps, ctx))
-    return set(reach.ends()), set(slow)
+    return set(reach.ends().tolist()), set(slow)
 
 
 @pytest.mark.parametrize("game", range(6))

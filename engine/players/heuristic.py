@@ -113,10 +113,10 @@ class HeuristicAgent:
         for start, part in zip(options.starts(), options.parts, strict=True):
             if type(part) is MoveBlock:
                 actor = state.monsters[part.monster]
-                ends = np.array(part.ends, dtype=np.intp)
+                ends = part.ends
                 scores[start : start + len(ends)] = self._move_values(state, ctx, actor, ends)
             elif type(part) is VictimMoveBlock:
-                ends = np.array(part.ends, dtype=np.intp)
+                ends = part.ends
                 scores[start : start + len(ends)] = self._victim_move_values(state, ctx, ends)
             elif type(part) is Move and not part.path:
                 actor = state.monsters[part.monster]
@@ -153,29 +153,37 @@ class HeuristicAgent:
     def _move_value(self, state: GameState, ctx: _Context, action: Move | Frenzy) -> float:
         actor = state.monsters[action.monster]
         end = action.path[-1] if action.path else actor.pos
-        value = float(self._move_values(state, ctx, actor, np.array([end]))[0])
+        value = float(self._space_values(state, ctx, actor)[end])
         if isinstance(action, Frenzy) and action.target is not None:
             value += self._attack_value(state, actor, [action.target], "frenzy")
         return value
 
     def _move_values(self, state: GameState, ctx: _Context, actor: Monster, ends: np.ndarray) -> np.ndarray:
-        """The value of moving `actor` to each space of `ends`: a victim slain, progress toward victims and
-        enemies, less the threat there and the cost of becoming vulnerable."""
+        """The value of moving `actor` to each space of `ends` (see `_space_values`)."""
+        return self._space_values(state, ctx, actor)[ends]
+
+    def _space_values(self, state: GameState, ctx: _Context, actor: Monster) -> np.ndarray:
+        """The value of ending a move of `actor` in each space of the map: a victim slain, progress toward
+        victims and enemies, less the threat there and the cost of becoming vulnerable (once per decision)."""
+        found = ctx.space_values.get(actor.uid)
+        if found is not None:
+            return found
         w = self.weights
-        moved = ends != actor.pos
-        value = np.zeros(len(ends))
+        value = np.zeros(ctx.geo.size)
         if ctx.victim_positions:
-            slays = ctx.victim_mask[ends] & moved
             before = ctx.victim_d[actor.pos]
-            approach = w.approach * state.victim_vp * (before - ctx.victim_d[ends]) / max(1, before) * 0.5
+            approach = w.approach * state.victim_vp * (before - ctx.victim_d) / max(1, before) * 0.5
+            slays = ctx.victim_mask.copy()
+            slays[actor.pos] = False  # staying put slays nothing
             value += np.where(slays, w.victims * state.victim_vp, approach)
         if ctx.enemies:
             before = ctx.enemy_d[actor.pos]
-            value += w.kills * w.approach * 0.3 * (before - ctx.enemy_d[ends]) / max(1, before)
-        threat = ctx.threat_map(actor)[ends]
+            value += w.kills * w.approach * 0.3 * (before - ctx.enemy_d) / max(1, before)
+        threat = ctx.threat_map(actor)
         value -= w.threat * threat
         if actor.tokens >= 1:  # a second action in a row leaves it vulnerable (HC-TURN-04)
             value -= w.threat * (0.5 + threat)
+        ctx.space_values[actor.uid] = value
         return value
 
     def _victim_move_values(self, state: GameState, ctx: _Context, ends: np.ndarray) -> np.ndarray:
@@ -222,6 +230,22 @@ def distance_matrix(state: GameState) -> np.ndarray:
     return found
 
 
+def nearest_distances(state: GameState, positions: list[int]) -> np.ndarray:
+    """For every space, the distance to the nearest of `positions` (99 if there are none); kept per map for
+    the last few thousand sets of positions, since the same pieces stand still for many decisions."""
+    cache = state.geometry.caches.setdefault("nearest_distances", {})
+    key = tuple(sorted(positions))
+    found = cache.get(key)  # type: ignore[union-attr]
+    if found is None:
+        if len(cache) > 4096:  # type: ignore[arg-type]
+            cache.clear()  # type: ignore[union-attr]
+        distance = distance_matrix(state)
+        found = distance[list(key)].min(axis=0) if key else np.full(state.geometry.size, 99, dtype=np.int16)
+        found.flags.writeable = False
+        cache[key] = found  # type: ignore[index]
+    return found
+
+
 class _Context:
     """What one decision's scoring reads repeatedly, computed once as arrays over every space."""
 
@@ -233,16 +257,13 @@ class _Context:
         self.enemies = [m for m in state.monsters if m.alive and state.player(m.controller).team != team]
         self.victim_positions = [v.pos for v in state.victims if v.state == "on_map"]
         self.distance = distance_matrix(state)
-        far = np.full(self.geo.size, 99, dtype=np.int16)
-        self.victim_d = self._nearest(self.victim_positions, far)
+        self.victim_d = nearest_distances(state, self.victim_positions)
         self.victim_mask = np.zeros(self.geo.size, dtype=bool)
         self.victim_mask[self.victim_positions] = True
-        self.enemy_d = self._nearest([e.pos for e in self.enemies], far)
-        self.my_d = self._nearest([m.pos for m in self.mine], far)
+        self.enemy_d = nearest_distances(state, [e.pos for e in self.enemies])
+        self.my_d = nearest_distances(state, [m.pos for m in self.mine])
         self._threat: dict[int, np.ndarray] = {}
-
-    def _nearest(self, positions: list[int], far: np.ndarray) -> np.ndarray:
-        return self.distance[:, positions].min(axis=1) if positions else far
+        self.space_values: dict[int, np.ndarray] = {}
 
     def nearest_victim(self, pos: int) -> int:
         return int(self.victim_d[pos])

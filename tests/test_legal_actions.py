@@ -1,0 +1,65 @@
+"""`legal_actions` and `why_not` must agree: every listed option passes `why_not`, so games may apply
+listed options without checking them again (`apply(..., listed=True)`), and `Options` reads like the
+plain list it stands for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import rules
+from engine.actions import Move, MoveVictim
+from engine.armybuilder import random_army
+from engine.options import BLOCKS, Options
+from engine.players import Decision, RandomAgent
+from engine.players.heuristic import HeuristicAgent
+from engine.roster.loader import load_roster
+from engine.setup import new_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def roster():
+    loaded, _ = load_roster([ROOT / "rosters"])
+    return loaded
+
+
+@pytest.mark.parametrize("game", range(4))
+def test_every_listed_option_passes_why_not(roster, game):
+    rng = np.random.default_rng(1000 + game)
+    armies = [random_army(roster, 200 if game % 2 else 100, rng) for _ in range(2)]
+    agents = [RandomAgent(np.random.default_rng(game)), HeuristicAgent(np.random.default_rng(game + 50))]
+    state = new_game(roster, armies, roster.maps[sorted(roster.maps)[game % 2]], agents, rng, turn_limit=5)
+    state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
+    checked = moves = 0
+    while not state.over:
+        options = rules.legal_actions(state)
+        for option in options:
+            assert rules.why_not(state, option) == "", option
+            checked += 1
+            moves += isinstance(option, (Move, MoveVictim)) and bool(option.path)
+        choice = agents[state.active - 1].choose(state, Decision("action", state.active, options))
+        rules.apply(state, options[choice], listed=True)
+    assert checked > 500 and moves > 300
+
+
+def test_options_read_like_the_list_they_stand_for(roster):
+    rng = np.random.default_rng(7)
+    armies = [random_army(roster, 100, rng) for _ in range(2)]
+    agents = [RandomAgent(np.random.default_rng(k)) for k in range(2)]
+    state = new_game(roster, armies, roster.maps["graveyard"], agents, rng, turn_limit=3)
+    state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
+    while state.phase != "hunting":
+        rules.apply(state, rules.legal_actions(state)[-1])
+    options = rules.legal_actions(state)
+    assert isinstance(options, Options) and any(type(p) in BLOCKS for p in options.parts)
+    listed = list(options)
+    assert len(listed) == len(options)
+    assert [options[i] for i in range(len(options))] == listed
+    assert options[-1] == listed[-1] and options[1:4] == listed[1:4]
+    assert options == listed
+    with pytest.raises(IndexError):
+        options[len(options)]
