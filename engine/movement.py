@@ -407,7 +407,10 @@ class Reach:
         return space >= 0 and bool(self.end_bits >> space & 1)
 
     def path(self, end: int) -> list[int]:
-        """A shortest legal path (spaces entered, in order) from the start to the destination `end`."""
+        """A shortest legal path (spaces entered, in order) from the start to the destination `end` (the start
+        itself: staying put, an empty path)."""
+        if end == self.start:
+            return []
         if self._paths is not None:
             return self._paths[end]
         layers = self._layers

@@ -15,28 +15,42 @@ from typing import overload
 
 import numpy as np
 
-from engine.actions import Action, Move, MoveVictim
+from engine.actions import Action, Frenzy, Move, MoveVictim
 from engine.movement import Reach
 
 
 @dataclass(frozen=True, slots=True)
 class MoveBlock:
-    """The move actions of monster `monster` to each space of `ends`, along shortest paths from `reach`."""
+    """The move actions of monster `monster` to each space of `ends`, along shortest paths from `reach`.
+
+    With `frenzy` set they are frenzies attacking `target` after the move (HC-SLAY-07); a plain move may also
+    name a `target`, the free close attack of the declared move power `power` (Pounce). An end equal to the
+    search's start is the attack from where the monster stands (an empty path)."""
 
     monster: int
     fly: int | None
     reach: Reach
     ends: np.ndarray
     power: str | None = None
+    target: int | None = None
+    frenzy: bool = False
 
     def __len__(self) -> int:
         return len(self.ends)
 
-    def action(self, k: int) -> Move:
-        """The k-th move of the block, with its path."""
-        return Move(self.monster, tuple(self.reach.path(int(self.ends[k]))), self.fly, self.power)
+    @property
+    def kind(self) -> str:
+        """The kind of dependant power its actions may declare (HC-CARD-08, HC-SLAY-12)."""
+        return "close" if self.frenzy else "move"
 
-    def actions(self) -> list[Move]:
+    def action(self, k: int) -> Move | Frenzy:
+        """The k-th action of the block, with its path."""
+        path = tuple(self.reach.path(int(self.ends[k])))
+        if self.frenzy:
+            return Frenzy(self.monster, path, self.target, self.fly, self.power)
+        return Move(self.monster, path, self.fly, self.power, self.target)
+
+    def actions(self) -> list[Move | Frenzy]:
         return [self.action(k) for k in range(len(self.ends))]
 
 

@@ -217,7 +217,6 @@ def _why_not_close(state: GameState, actor: Monster, target_uid: int) -> str:
 
 
 def _why_not_ranged(state: GameState, actor: Monster, action: Ranged) -> str:
-    geo = state.geometry
     if actor.stats.range == 0:
         return f"{actor.label} has range 0 and cannot make ranged attacks (HC-COMBAT-16)"
     if combat.engaged(state, actor):
@@ -232,26 +231,35 @@ def _why_not_ranged(state: GameState, actor: Monster, action: Ranged) -> str:
         target, reason = _lookup_target(state, actor, uid)
         if target is None or reason:
             return reason
-        if combat.adjacent(state, actor.pos, target.pos) or geo.distance(actor.pos, target.pos) < 2:
-            return f"{target.label} is adjacent; ranged attacks are against non-adjacent monsters (HC-TURN-09)"
-        reach = effects.stat(state, actor, "range", effects.Query(actor, target, "ranged"))
-        if geo.distance(actor.pos, target.pos) > reach:
-            return (
-                f"{target.label} is {geo.distance(actor.pos, target.pos)} spaces away, beyond range "
-                f"{reach} (HC-COMBAT-16)"
-            )
-        if actor.soaring and not target.soaring and geo.indoor[target.pos]:
-            return f"{target.label} is indoors and cannot be targeted by a soaring monster (HC-COMBAT-21)"
-        if target.soaring and not actor.soaring and geo.indoor[actor.pos]:
-            return "a monster indoors cannot target a soaring monster (HC-COMBAT-21)"
-        clear, _, why = combat.line_of_fire(state, actor, target)
-        if not clear:
-            return f"no line of fire to {target.label}: {why}"
+        reason = _why_not_ranged_target(state, actor, target)
+        if reason:
+            return reason
     if action.split:
         if any(uid not in action.targets for uid, _ in action.split):
             return "the damage split names a monster that is not a target"
         if any(amount < 0 for _, amount in action.split) or sum(a for _, a in action.split) != actor.damage:
             return f"the damage split must divide {actor.label}'s damage {actor.damage} in whole numbers (HC-COMBAT-23)"
+    return ""
+
+
+def _why_not_ranged_target(state: GameState, actor: Monster, target: Monster) -> str:
+    """Why `actor` may not target `target` with a ranged attack, the target being one it may target at all."""
+    geo = state.geometry
+    if combat.adjacent(state, actor.pos, target.pos) or geo.distance(actor.pos, target.pos) < 2:
+        return f"{target.label} is adjacent; ranged attacks are against non-adjacent monsters (HC-TURN-09)"
+    reach = effects.stat(state, actor, "range", effects.Query(actor, target, "ranged"))
+    if geo.distance(actor.pos, target.pos) > reach:
+        return (
+            f"{target.label} is {geo.distance(actor.pos, target.pos)} spaces away, beyond range "
+            f"{reach} (HC-COMBAT-16)"
+        )
+    if actor.soaring and not target.soaring and geo.indoor[target.pos]:
+        return f"{target.label} is indoors and cannot be targeted by a soaring monster (HC-COMBAT-21)"
+    if target.soaring and not actor.soaring and geo.indoor[actor.pos]:
+        return "a monster indoors cannot target a soaring monster (HC-COMBAT-21)"
+    clear, _, why = combat.line_of_fire(state, actor, target)
+    if not clear:
+        return f"no line of fire to {target.label}: {why}"
     return ""
 
 
@@ -322,8 +330,9 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action | MoveBloc
         other = HOVERING if actor.flight == SOARING else SOARING
         if not (other == SOARING and state.geometry.indoor[actor.pos]):
             flights.append(other)
+    engaged = combat.engaged(state, actor)
     if not actor.immovable:
-        broke = [m.uid for m in combat.engaged(state, actor)]
+        broke = [m.uid for m in engaged]
         for fly in flights:
             flight = actor.flight if fly is None else fly
             ctx = MoveContext(state, actor, broke_away=broke, flight=flight)
@@ -341,15 +350,15 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action | MoveBloc
                 if actor.blooded:
                     found.extend(frenzies)
                 for name in attack_powers:  # a move then a free close attack the power grants (Pounce)
-                    found.extend(Move(f.monster, f.path, f.fly, name, f.target) for f in frenzies)
+                    found.extend(replace(f, frenzy=False, power=name) for f in frenzies)
     if actor.incapable:
         return found
     targets = [m for m in state.monsters if m.alive and not _why_not_target(state, actor, m)]
     for target in targets:
         if _close_reach(state, actor, target, actor.pos, actor.flight):
             found.append(Close(actor.uid, target.uid))
-    if actor.stats.range and not combat.engaged(state, actor):
-        in_range = [t.uid for t in targets if not _why_not_ranged(state, actor, Ranged(actor.uid, (t.uid,)))]
+    if actor.stats.range and not engaged:
+        in_range = [t.uid for t in targets if not _why_not_ranged_target(state, actor, t)]
         found.extend(Ranged(actor.uid, (uid,)) for uid in in_range)
         if actor.stats.bolts > 1 and len(in_range) > 1:
             found.append(Ranged(actor.uid, tuple(in_range[: actor.stats.bolts])))
@@ -377,7 +386,7 @@ def _with_dependant_powers(
         handler = effects.HANDLERS.get(power)
         if handler is not None and handler.grants_attack:
             continue
-        blocks = [a for a in actions if type(a) is MoveBlock and a.power is None] if kind == "move" else []
+        blocks = [a for a in actions if type(a) is MoveBlock and a.kind == kind and a.power is None]
         base = [a for a in actions if DEPENDANT_KIND.get(type(a)) == kind and getattr(a, "power", None) is None]
         if handler is None:
             found.extend(replace(a, power=power) for a in base)
@@ -390,21 +399,23 @@ def _with_dependant_powers(
 
 def _frenzies(
     state: GameState, actor: Monster, reach: Reach, protected: frozenset[int] | set[int], fly: int | None, flight: int
-) -> list[Frenzy]:
-    """Frenzy moves that end next to a target (with the attack), plus the attack from where it stands."""
+) -> list[MoveBlock]:
+    """Per target, the frenzy moves that end next to it (with the attack), and the attack from where the
+    monster stands (HC-SLAY-07)."""
     if actor.incapable:
         return []
-    targets = [m for m in state.monsters if m.alive and not _why_not_target(state, actor, m)]
-    found: list[Frenzy] = []
-    for target in targets:
+    found: list[MoveBlock] = []
+    for target in state.monsters:
+        if not target.alive or _why_not_target(state, actor, target):
+            continue
         if (flight == SOARING) != target.soaring:
             continue  # HC-COMBAT-24, HC-COMBAT-32
         near = combat.neighbours(state, target.pos)  # adjacency is symmetric
+        ends = [end for end in sorted(near) if end in reach and end not in protected]
         if actor.pos in near:
-            found.append(Frenzy(actor.uid, (), target.uid, fly))
-        for end in sorted(near):
-            if end in reach and end not in protected:
-                found.append(Frenzy(actor.uid, tuple(reach.path(end)), target.uid, fly))
+            ends.insert(0, actor.pos)
+        if ends:
+            found.append(MoveBlock(actor.uid, fly, reach, np.array(ends), target=target.uid, frenzy=True))
     return found
 
 

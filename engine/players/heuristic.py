@@ -114,7 +114,10 @@ class HeuristicAgent:
             if type(part) is MoveBlock:
                 actor = state.monsters[part.monster]
                 ends = part.ends
-                scores[start : start + len(ends)] = self._move_values(state, ctx, actor, ends)
+                values = self._move_values(state, ctx, actor, ends)
+                if part.target is not None:  # a frenzy, or a move power's free attack (both damage 1)
+                    values = values + self._attack_value(state, ctx, actor, [part.target], "frenzy")
+                scores[start : start + len(ends)] = values
             elif type(part) is VictimMoveBlock:
                 ends = part.ends
                 scores[start : start + len(ends)] = self._victim_move_values(state, ctx, ends)
@@ -145,7 +148,7 @@ class HeuristicAgent:
             actor = state.monsters[action.monster]
             targets = [action.target] if isinstance(action, Close) else list(action.targets)
             kind = "close" if isinstance(action, Close) else "ranged"
-            return self._attack_value(state, actor, targets, kind) - self._vulnerability(ctx, actor, actor.pos)
+            return self._attack_value(state, ctx, actor, targets, kind) - self._vulnerability(ctx, actor, actor.pos)
         if isinstance(action, Smash):
             return 0.05
         return 0.01  # an option this player has no opinion on (a power's action): slightly better than passing
@@ -155,7 +158,7 @@ class HeuristicAgent:
         end = action.path[-1] if action.path else actor.pos
         value = float(self._space_values(state, ctx, actor)[end])
         if isinstance(action, Frenzy) and action.target is not None:
-            value += self._attack_value(state, actor, [action.target], "frenzy")
+            value += self._attack_value(state, ctx, actor, [action.target], "frenzy")
         return value
 
     def _move_values(self, state: GameState, ctx: _Context, actor: Monster, ends: np.ndarray) -> np.ndarray:
@@ -190,7 +193,15 @@ class HeuristicAgent:
         """Pull the chosen victim toward my monsters and away from the opponents'."""
         return self.weights.victims * 0.1 * (ctx.enemy_d[ends] - ctx.my_d[ends])
 
-    def _attack_value(self, state: GameState, actor: Monster, targets: list[int], kind: str) -> float:
+    def _attack_value(self, state: GameState, ctx: _Context, actor: Monster, targets: list[int], kind: str) -> float:
+        """Expected victory points of an attack: clicks dealt and kills, less a critical miss (once per decision)."""
+        key = (actor.uid, tuple(targets), kind)
+        found = ctx.attack_values.get(key)
+        if found is None:
+            found = ctx.attack_values[key] = self._expected_attack(state, actor, targets, kind)
+        return found
+
+    def _expected_attack(self, state: GameState, actor: Monster, targets: list[int], kind: str) -> float:
         w = self.weights
         total = 0.0
         for uid in targets:
@@ -246,6 +257,32 @@ def nearest_distances(state: GameState, positions: list[int]) -> np.ndarray:
     return found
 
 
+def space_mask(state: GameState, positions: list[int]) -> np.ndarray:
+    """The spaces of `positions` as a boolean array over the map (kept per map, like `nearest_distances`)."""
+    cache = state.geometry.caches.setdefault("space_mask", {})
+    key = tuple(sorted(positions))
+    found = cache.get(key)  # type: ignore[union-attr]
+    if found is None:
+        if len(cache) > 4096:  # type: ignore[arg-type]
+            cache.clear()  # type: ignore[union-attr]
+        found = np.zeros(state.geometry.size, dtype=bool)
+        found[list(key)] = True
+        found.flags.writeable = False
+        cache[key] = found  # type: ignore[index]
+    return found
+
+
+def within(state: GameState, pos: int, reach: int) -> np.ndarray:
+    """The spaces at most `reach` spaces from `pos`, as 0/1 over the map (kept per map)."""
+    cache = state.geometry.caches.setdefault("within", {})
+    found = cache.get((pos, reach))  # type: ignore[union-attr]
+    if found is None:
+        found = (distance_matrix(state)[pos] <= reach).astype(float)
+        found.flags.writeable = False
+        cache[(pos, reach)] = found  # type: ignore[index]
+    return found
+
+
 class _Context:
     """What one decision's scoring reads repeatedly, computed once as arrays over every space."""
 
@@ -258,12 +295,12 @@ class _Context:
         self.victim_positions = [v.pos for v in state.victims if v.state == "on_map"]
         self.distance = distance_matrix(state)
         self.victim_d = nearest_distances(state, self.victim_positions)
-        self.victim_mask = np.zeros(self.geo.size, dtype=bool)
-        self.victim_mask[self.victim_positions] = True
+        self.victim_mask = space_mask(state, self.victim_positions)
         self.enemy_d = nearest_distances(state, [e.pos for e in self.enemies])
         self.my_d = nearest_distances(state, [m.pos for m in self.mine])
         self._threat: dict[int, np.ndarray] = {}
         self.space_values: dict[int, np.ndarray] = {}
+        self.attack_values: dict[tuple[int, tuple[int, ...], str], float] = {}
 
     def nearest_victim(self, pos: int) -> int:
         return int(self.victim_d[pos])
@@ -293,7 +330,7 @@ class _Context:
                 continue
             reach = max(enemy.speed + 1 if not enemy.immovable else 1, enemy.stats.range)
             value = hit_chance(monster.defense - enemy.attack) * enemy.damage * per_click * 0.5
-            total += value * (self.distance[:, enemy.pos] <= reach)
+            total += value * within(self.state, enemy.pos, reach)
         return total / max(1, len(self.state.players) - 1)
 
 
