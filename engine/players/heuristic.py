@@ -300,6 +300,7 @@ class _Context:
         self.my_d = nearest_distances(state, [m.pos for m in self.mine])
         self._threat: dict[int, np.ndarray] = {}
         self.space_values: dict[int, np.ndarray] = {}
+        self._threats: list[tuple[np.ndarray, int, int]] | None = None
         self.attack_values: dict[tuple[int, tuple[int, ...], str], float] = {}
 
     def nearest_victim(self, pos: int) -> int:
@@ -323,14 +324,17 @@ class _Context:
         return found
 
     def _threat_map(self, monster: Monster) -> np.ndarray:
+        if self._threats is None:  # the enemies able to act next turn: where each reaches, and its attack
+            able = [e for e in self.enemies if e.tokens < 2 and not e.incapable]
+            self._threats = [
+                (within(self.state, e.pos, max(e.speed + 1 if not e.immovable else 1, e.stats.range)), e.attack, e.damage)
+                for e in able
+            ]
         per_click = monster.stats.points / max(1, monster.stats.clicks - 1)
         total = np.zeros(self.geo.size)
-        for enemy in self.enemies:
-            if enemy.tokens >= 2 or enemy.incapable:
-                continue
-            reach = max(enemy.speed + 1 if not enemy.immovable else 1, enemy.stats.range)
-            value = hit_chance(monster.defense - enemy.attack) * enemy.damage * per_click * 0.5
-            total += value * within(self.state, enemy.pos, reach)
+        defense = monster.defense
+        for reach, attack, damage in self._threats:
+            total += hit_chance(defense - attack) * damage * per_click * 0.5 * reach
         return total / max(1, len(self.state.players) - 1)
 
 
