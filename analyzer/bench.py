@@ -6,8 +6,10 @@ import cProfile
 import io
 import os
 import pstats
+import time
 from pathlib import Path
 
+from joblib import Parallel, delayed
 from rich.console import Console
 
 from analyzer.runner import Matchup, play_one, run_matchup
@@ -16,13 +18,18 @@ REFERENCE = ("butcher-shop", "firing-line", "graveyard", "balanced", "balanced")
 """Two sample 100-point armies, balanced players, the graveyard map."""
 
 
+WARM_UP_GAMES = 20
+"""Games each process plays before timing: per-map caches (lines of fire, distance tables) fill as games are
+played, so steady state is what is timed."""
+
+
 def run_bench(library: Path, games: int, jobs: int | None, profile: bool, console: Console) -> int:
     army_a, army_b, map_name, style_a, style_b = REFERENCE
     matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b)
-    run_matchup(matchup, 2, 0, jobs=1)  # warm up: load the roster, build the map's tables
+    run_matchup(matchup, WARM_UP_GAMES, 0, jobs=1)
     one = run_matchup(matchup, games, 1, jobs=1)
     cores = jobs or os.cpu_count() or 1
-    run_matchup(matchup, 4 * cores, 0, jobs=cores)  # warm up the workers (joblib reuses them): steady state is timed
+    run_matchup(matchup, WARM_UP_GAMES * cores, 0, jobs=cores, batch_size=WARM_UP_GAMES)  # joblib reuses workers
     many = run_matchup(matchup, games, 1, jobs=cores)
     rate_one = len(one.games) / one.seconds
     rate_many = len(many.games) / many.seconds
@@ -33,6 +40,12 @@ def run_bench(library: Path, games: int, jobs: int | None, profile: bool, consol
     console.print(f"  1 core:   {rate_one:.1f} games/s", markup=False)
     console.print(f"  {cores} cores: {rate_many:.1f} games/s (parallel efficiency {efficiency:.2f})", markup=False)
     console.print(f"  results identical for 1 and {cores} jobs: {one.games == many.games}", markup=False)
+    if cores > 1:
+        ceiling = machine_efficiency(cores)
+        console.print(
+            f"  this machine's own parallel efficiency for plain Python work on {cores} cores: {ceiling:.2f}",
+            markup=False,
+        )
     if profile:
         profiler = cProfile.Profile()
         profiler.enable()
@@ -43,3 +56,22 @@ def run_bench(library: Path, games: int, jobs: int | None, profile: bool, consol
         pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(18)
         console.print(text.getvalue(), markup=False)
     return 0
+
+
+def _python_work(rounds: int) -> float:
+    """Plain interpreter work touching no shared state: what the machine gives a Python process."""
+    started = time.perf_counter()
+    total = 0
+    for i in range(rounds):
+        total += i % 7
+    return time.perf_counter() - started
+
+
+def machine_efficiency(cores: int, rounds: int = 3_000_000) -> float:
+    """Plain Python work per second on `cores` processes at once, over `cores` times one process's: the
+    ceiling any parallel Python run meets on this machine (shared caches, turbo, neighbours on the host)."""
+    with Parallel(n_jobs=cores) as parallel:
+        parallel(delayed(_python_work)(rounds // 10) for _ in range(cores))  # start the workers
+        alone = min(_python_work(rounds) for _ in range(2))
+        together = max(parallel(delayed(_python_work)(rounds) for _ in range(cores)))
+    return alone / together

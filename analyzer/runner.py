@@ -19,7 +19,7 @@ from joblib import Parallel, delayed
 from analyzer.conformance import roster_at
 from analyzer.errors import ClixError
 from engine import RULESET_VERSION
-from engine.game import child_seeds, play_game
+from engine.game import child_seed, play_game
 from engine.players import RandomAgent
 from engine.players.heuristic import STYLES, style_factory
 from engine.roster.problems import did_you_mean
@@ -65,7 +65,7 @@ def play_one(matchup: Matchup, master_seed: int, index: int) -> tuple[dict[str, 
     roster = roster_at(matchup.library)
     pair = index // 2
     swapped = index % 2 == 1
-    seed = child_seeds(master_seed, pair + 1)[pair]
+    seed = child_seed(master_seed, pair)
     names = [matchup.army_a, matchup.army_b]
     styles = [matchup.style_a, matchup.style_b]
     if swapped:

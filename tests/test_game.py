@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from analyzer.conformance import check_game
-from engine.game import play_game
+from engine.game import child_seed, child_seeds, play_game
 from engine.invariants import violations
 from engine.players import RandomAgent
 from engine.roster.loader import load_roster
@@ -65,3 +65,11 @@ def test_random_games_keep_every_invariant():
 def test_conformance_games_replay_identically():
     seed = np.random.SeedSequence(99).spawn(1)[0]
     assert check_game(LIBRARY, 1, seed, 8).log_digest == check_game(LIBRARY, 1, seed, 8).log_digest
+
+
+def test_child_seed_is_the_kth_of_child_seeds():
+    for master in (0, 7, np.random.SeedSequence(99)):
+        many = child_seeds(master, 6)
+        for k in (0, 3, 5):
+            assert child_seed(master, k).generate_state(4).tolist() == many[k].generate_state(4).tolist()
+        assert child_seed(master, 1).generate_state(4).tolist() != child_seed(master, 2).generate_state(4).tolist()

@@ -10,7 +10,7 @@ fire. Players only read the state and choose among the options the engine lists.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, cached_property
 
 import numpy as np
 
@@ -289,19 +289,44 @@ class _Context:
     def __init__(self, state: GameState, player: int) -> None:
         self.state = state
         self.geo = state.geometry
-        team = state.player(player).team
-        self.mine = [m for m in state.monsters if m.alive and m.controller == player]
-        self.enemies = [m for m in state.monsters if m.alive and state.player(m.controller).team != team]
-        self.victim_positions = [v.pos for v in state.victims if v.state == "on_map"]
+        self.player = player
         self.distance = distance_matrix(state)
-        self.victim_d = nearest_distances(state, self.victim_positions)
-        self.victim_mask = space_mask(state, self.victim_positions)
-        self.enemy_d = nearest_distances(state, [e.pos for e in self.enemies])
-        self.my_d = nearest_distances(state, [m.pos for m in self.mine])
         self._threat: dict[int, np.ndarray] = {}
         self.space_values: dict[int, np.ndarray] = {}
         self._threats: list[tuple[np.ndarray, int, int]] | None = None
         self.attack_values: dict[tuple[int, tuple[int, ...], str], float] = {}
+
+    # Each of these is computed on first use only: many decisions need one or two of them.
+
+    @cached_property
+    def mine(self) -> list[Monster]:
+        return [m for m in self.state.monsters if m.alive and m.controller == self.player]
+
+    @cached_property
+    def enemies(self) -> list[Monster]:
+        state = self.state
+        team = state.player(self.player).team
+        return [m for m in state.monsters if m.alive and state.player(m.controller).team != team]
+
+    @cached_property
+    def victim_positions(self) -> list[int]:
+        return [v.pos for v in self.state.victims if v.state == "on_map"]
+
+    @cached_property
+    def victim_d(self) -> np.ndarray:
+        return nearest_distances(self.state, self.victim_positions)
+
+    @cached_property
+    def victim_mask(self) -> np.ndarray:
+        return space_mask(self.state, self.victim_positions)
+
+    @cached_property
+    def enemy_d(self) -> np.ndarray:
+        return nearest_distances(self.state, [e.pos for e in self.enemies])
+
+    @cached_property
+    def my_d(self) -> np.ndarray:
+        return nearest_distances(self.state, [m.pos for m in self.mine])
 
     def nearest_victim(self, pos: int) -> int:
         return int(self.victim_d[pos])
