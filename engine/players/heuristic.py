@@ -9,8 +9,10 @@ fire. Players only read the state and choose among the options the engine lists.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cache, cached_property
+from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -283,6 +285,19 @@ def within(state: GameState, pos: int, reach: int) -> np.ndarray:
     return found
 
 
+class _once:
+    """`functools.cached_property` without its lock (Python 3.11 takes a lock on every read, which shows
+    in the profile): computed on first read, then a plain attribute of the instance."""
+
+    def __init__(self, compute: Callable[[Any], Any]) -> None:
+        self.compute = compute
+        self.name = compute.__name__
+
+    def __get__(self, instance: Any, owner: type) -> Any:
+        value = instance.__dict__[self.name] = self.compute(instance)
+        return value
+
+
 class _Context:
     """What one decision's scoring reads repeatedly, computed once as arrays over every space."""
 
@@ -298,33 +313,33 @@ class _Context:
 
     # Each of these is computed on first use only: many decisions need one or two of them.
 
-    @cached_property
+    @_once
     def mine(self) -> list[Monster]:
         return [m for m in self.state.monsters if m.alive and m.controller == self.player]
 
-    @cached_property
+    @_once
     def enemies(self) -> list[Monster]:
         state = self.state
         team = state.player(self.player).team
         return [m for m in state.monsters if m.alive and state.player(m.controller).team != team]
 
-    @cached_property
+    @_once
     def victim_positions(self) -> list[int]:
         return [v.pos for v in self.state.victims if v.state == "on_map"]
 
-    @cached_property
+    @_once
     def victim_d(self) -> np.ndarray:
         return nearest_distances(self.state, self.victim_positions)
 
-    @cached_property
+    @_once
     def victim_mask(self) -> np.ndarray:
         return space_mask(self.state, self.victim_positions)
 
-    @cached_property
+    @_once
     def enemy_d(self) -> np.ndarray:
         return nearest_distances(self.state, [e.pos for e in self.enemies])
 
-    @cached_property
+    @_once
     def my_d(self) -> np.ndarray:
         return nearest_distances(self.state, [m.pos for m in self.mine])
 
