@@ -1,8 +1,8 @@
 """Movement: which spaces a monster may move through and end in, by the rules of HC-MOVE and HC-TERRAIN.
 
-One step rule (`MoveContext.step`) serves both checking a given path (`check_path`, for scenario
-steps and "why not") and listing every destination (`destinations`, for the legal actions), so the
-two cannot disagree.
+One step rule (`MoveContext.step`) checks a given path (`check_path`, for scenario steps and "why
+not"); listing every destination (`search`, for the legal actions) reads the same rule's per-map step
+tables as bitsets, and tests/test_movement_tables.py holds the two to agreeing.
 """
 
 from __future__ import annotations

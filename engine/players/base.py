@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -13,13 +14,14 @@ if TYPE_CHECKING:
 class Decision:
     """A choice the rules put to one player.
 
-    `kind` says what is chosen: `action` (the legal actions of the suspense and hunting phases),
-    `edge` (a starting area), `victim_space`, `object_space`, `monster_space`, `flight`.
+    `kind` says what is chosen: `action` (the legal actions of the suspense and hunting phases, an
+    `engine.options.Options`: read `parts` to score a monster's moves in bulk), `edge` (a starting area),
+    `victim_space`, `object_space`, `monster_space`, `flight`.
     """
 
     kind: str
     player: int
-    options: list[Any]
+    options: Sequence[Any]
     subject: str = ""
 
 
