@@ -9,8 +9,10 @@ game is then a lookup plus a few set intersections with where the pieces stand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from engine.board import is_indoor, wall_edges
 from engine.roster.models import MapLayout
@@ -86,6 +88,13 @@ class Geometry:
         self._rays: dict[tuple[int, int], Ray] = {}
         self.caches: dict[object, object] = {}
         """Tables other modules derive from the map alone (e.g. movement's step tables), kept with it."""
+
+    def cached(self, key: object, compute: Callable[[], Any]) -> Any:
+        """A table derived from the map alone, computed on first use and kept with the map (`caches`)."""
+        found = self.caches.get(key)
+        if found is None:
+            found = self.caches[key] = compute()
+        return found
 
     # --- spaces -------------------------------------------------------------------------------
 

@@ -69,21 +69,21 @@ class TerrainProfile:
 def step_table(geo: Geometry, profile: TerrainProfile) -> list[tuple[tuple[int, bool], ...]]:
     """For every space, the steps terrain allows this profile (no doorway shut), each with whether it ends
     the move: computed once per map and profile by the same `terrain_step` the full step rule uses."""
-    key = ("steps", profile)
-    table = geo.caches.get(key)
-    if table is None:
-        plain = _StaticMover(geo, profile)
-        table = []
-        for here in range(geo.size):
-            row = []
-            for there in geo.all_neighbours[here] if profile.through_walls else geo.neighbours[here]:
-                if profile.soaring and geo.indoor[there]:
-                    continue
-                reason, stop = terrain_step(plain, here, there)
-                if not reason:
-                    row.append((there, stop))
-            table.append(tuple(row))
-        geo.caches[key] = table
+    return geo.cached(("steps", profile), lambda: _step_table(geo, profile))
+
+
+def _step_table(geo: Geometry, profile: TerrainProfile) -> list[tuple[tuple[int, bool], ...]]:
+    plain = _StaticMover(geo, profile)
+    table = []
+    for here in range(geo.size):
+        row = []
+        for there in geo.all_neighbours[here] if profile.through_walls else geo.neighbours[here]:
+            if profile.soaring and geo.indoor[there]:
+                continue
+            reason, stop = terrain_step(plain, here, there)
+            if not reason:
+                row.append((there, stop))
+        table.append(tuple(row))
     return table
 
 
@@ -459,26 +459,22 @@ def spaces_of(bits: int) -> np.ndarray:
 
 def terrain_bits(geo: Geometry, terrain: int) -> int:
     """The spaces of one terrain type, as a bitset (once per map)."""
-    key = ("terrain_bits", terrain)
-    found = geo.caches.get(key)
-    if found is None:
-        found = geo.caches[key] = bits_of(i for i, t in enumerate(geo.terrain) if t == terrain)
-    return found  # type: ignore[return-value]
+    return geo.cached(("terrain_bits", terrain), lambda: bits_of(i for i, t in enumerate(geo.terrain) if t == terrain))
 
 
 def step_masks(geo: Geometry, profile: TerrainProfile) -> tuple[tuple[int, int, int], ...]:
     """The step table as bitsets, once per map and profile: for each of the eight directions, its index
     offset, the spaces a step that way leaves freely, and those where it enters a space that ends the move."""
-    key = ("step_masks", profile)
-    found = geo.caches.get(key)
-    if found is None:
-        by_offset: dict[int, list[int]] = {}
-        for here, row in enumerate(step_table(geo, profile)):
-            for there, stop in row:
-                masks = by_offset.setdefault(there - here, [0, 0])
-                masks[stop] |= 1 << here
-        found = geo.caches[key] = tuple((offset, go[0], go[1]) for offset, go in sorted(by_offset.items()))
-    return found  # type: ignore[return-value]
+    return geo.cached(("step_masks", profile), lambda: _step_masks(geo, profile))
+
+
+def _step_masks(geo: Geometry, profile: TerrainProfile) -> tuple[tuple[int, int, int], ...]:
+    by_offset: dict[int, list[int]] = {}
+    for here, row in enumerate(step_table(geo, profile)):
+        for there, stop in row:
+            masks = by_offset.setdefault(there - here, [0, 0])
+            masks[stop] |= 1 << here
+    return tuple((offset, go[0], go[1]) for offset, go in sorted(by_offset.items()))
 
 
 def _slow_search(ctx: MoveContext | VictimContext, start: int, budget: int) -> Reach:

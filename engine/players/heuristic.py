@@ -234,55 +234,55 @@ class HeuristicAgent:
 def distance_matrix(state: GameState) -> np.ndarray:
     """Spaces apart (Chebyshev, HC-MOVE-03) for every pair of spaces of the map, computed once per map."""
     geo = state.geometry
-    found = geo.caches.get("distance_matrix")
-    if found is None:
+
+    def compute() -> np.ndarray:
         index = np.arange(geo.size)
         xs, ys = index % geo.width, index // geo.width
-        found = np.maximum(np.abs(xs[:, None] - xs[None, :]), np.abs(ys[:, None] - ys[None, :])).astype(np.int16)
-        geo.caches["distance_matrix"] = found
+        return np.maximum(np.abs(xs[:, None] - xs[None, :]), np.abs(ys[:, None] - ys[None, :])).astype(np.int16)
+
+    return geo.cached("distance_matrix", compute)
+
+
+KEPT_PER_MAP = 4096
+"""How many arrays of one kind `_kept` holds per map before starting again."""
+
+
+def _kept(state: GameState, kind: str, key: tuple, compute: Callable[[], np.ndarray]) -> np.ndarray:
+    """A read-only array over the map's spaces that depends on `key` alone, kept per map for the last few
+    thousand keys, since the same pieces stand still for many decisions."""
+    table: dict[tuple, np.ndarray] = state.geometry.cached(("kept", kind), dict)
+    found = table.get(key)
+    if found is None:
+        if len(table) > KEPT_PER_MAP:
+            table.clear()
+        found = table[key] = compute()
+        found.flags.writeable = False
     return found
 
 
 def nearest_distances(state: GameState, positions: list[int]) -> np.ndarray:
-    """For every space, the distance to the nearest of `positions` (99 if there are none); kept per map for
-    the last few thousand sets of positions, since the same pieces stand still for many decisions."""
-    cache = state.geometry.caches.setdefault("nearest_distances", {})
+    """For every space, the distance to the nearest of `positions` (99 if there are none)."""
     key = tuple(sorted(positions))
-    found = cache.get(key)  # type: ignore[union-attr]
-    if found is None:
-        if len(cache) > 4096:  # type: ignore[arg-type]
-            cache.clear()  # type: ignore[union-attr]
-        distance = distance_matrix(state)
-        found = distance[list(key)].min(axis=0) if key else np.full(state.geometry.size, 99, dtype=np.int16)
-        found.flags.writeable = False
-        cache[key] = found  # type: ignore[index]
-    return found
+    if not key:
+        return _kept(state, "nearest", key, lambda: np.full(state.geometry.size, 99, dtype=np.int16))
+    return _kept(state, "nearest", key, lambda: distance_matrix(state)[list(key)].min(axis=0))
 
 
 def space_mask(state: GameState, positions: list[int]) -> np.ndarray:
-    """The spaces of `positions` as a boolean array over the map (kept per map, like `nearest_distances`)."""
-    cache = state.geometry.caches.setdefault("space_mask", {})
+    """The spaces of `positions` as a boolean array over the map."""
     key = tuple(sorted(positions))
-    found = cache.get(key)  # type: ignore[union-attr]
-    if found is None:
-        if len(cache) > 4096:  # type: ignore[arg-type]
-            cache.clear()  # type: ignore[union-attr]
-        found = np.zeros(state.geometry.size, dtype=bool)
-        found[list(key)] = True
-        found.flags.writeable = False
-        cache[key] = found  # type: ignore[index]
-    return found
+
+    def compute() -> np.ndarray:
+        mask = np.zeros(state.geometry.size, dtype=bool)
+        mask[list(key)] = True
+        return mask
+
+    return _kept(state, "mask", key, compute)
 
 
 def within(state: GameState, pos: int, reach: int) -> np.ndarray:
-    """The spaces at most `reach` spaces from `pos`, as 0/1 over the map (kept per map)."""
-    cache = state.geometry.caches.setdefault("within", {})
-    found = cache.get((pos, reach))  # type: ignore[union-attr]
-    if found is None:
-        found = (distance_matrix(state)[pos] <= reach).astype(float)
-        found.flags.writeable = False
-        cache[(pos, reach)] = found  # type: ignore[index]
-    return found
+    """The spaces at most `reach` spaces from `pos`, as 0/1 over the map."""
+    return _kept(state, "within", (pos, reach), lambda: (distance_matrix(state)[pos] <= reach).astype(float))
 
 
 class _once:
