@@ -331,6 +331,8 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action | MoveBloc
         if not (other == SOARING and state.geometry.indoor[actor.pos]):
             flights.append(other)
     engaged = combat.engaged(state, actor)
+    # the monsters it may attack (none if incapable, HC-HOURGLASS-07), for frenzies and attacks alike
+    targets = [] if actor.incapable else [m for m in state.monsters if not _why_not_target(state, actor, m)]
     if not actor.immovable:
         broke = [m.uid for m in engaged]
         for fly in flights:
@@ -346,14 +348,13 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action | MoveBloc
             found.append(MoveBlock(actor.uid, fly, reach, ends))
             attack_powers = [n for n in actor.powers if POWERS[n].trigger == "move" and _grants_attack(n)]
             if actor.blooded or attack_powers:
-                frenzies = _frenzies(state, actor, reach, protected, fly, flight)
+                frenzies = _frenzies(state, actor, targets, reach, protected, fly, flight)
                 if actor.blooded:
                     found.extend(frenzies)
                 for name in attack_powers:  # a move then a free close attack the power grants (Pounce)
                     found.extend(replace(f, frenzy=False, power=name) for f in frenzies)
     if actor.incapable:
         return found
-    targets = [m for m in state.monsters if m.alive and not _why_not_target(state, actor, m)]
     for target in targets:
         if _close_reach(state, actor, target, actor.pos, actor.flight):
             found.append(Close(actor.uid, target.uid))
@@ -398,16 +399,18 @@ def _with_dependant_powers(
 
 
 def _frenzies(
-    state: GameState, actor: Monster, reach: Reach, protected: frozenset[int] | set[int], fly: int | None, flight: int
+    state: GameState,
+    actor: Monster,
+    targets: list[Monster],
+    reach: Reach,
+    protected: frozenset[int] | set[int],
+    fly: int | None,
+    flight: int,
 ) -> list[MoveBlock]:
     """Per target, the frenzy moves that end next to it (with the attack), and the attack from where the
     monster stands (HC-SLAY-07)."""
-    if actor.incapable:
-        return []
     found: list[MoveBlock] = []
-    for target in state.monsters:
-        if not target.alive or _why_not_target(state, actor, target):
-            continue
+    for target in targets:
         if (flight == SOARING) != target.soaring:
             continue  # HC-COMBAT-24, HC-COMBAT-32
         near = combat.neighbours(state, target.pos)  # adjacency is symmetric
