@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,10 +27,10 @@ class Step:
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class TerrainProfile:
+class TerrainProfile(NamedTuple):
     """How terrain treats one kind of mover; everything here depends only on the map, never on pieces,
-    so each profile's step table is computed once per map (`step_table`)."""
+    so each profile's step table is computed once per map (`step_table`). A named tuple, since it keys the
+    map's tables on every search and a tuple hashes fast."""
 
     ghost: bool = False
     leap: bool = False
@@ -130,10 +131,12 @@ class MoveContext:
         self.friendly: set[int] = set()
         self.opposing: set[int] = set()
         self.stop_spaces: set[int] = set()
+        players = state.players
+        team = players[monster.controller - 1].team
         for other in state.monsters:
             if not other.alive or other is monster:
                 continue
-            if state.opposing(monster, other):
+            if players[other.controller - 1].team != team:  # state.opposing, inlined: this runs for every move
                 self.opposing.add(other.pos)
                 if other.uid not in broke and engages(self.flight, other):
                     # HC-MOVE-04, HC-MOVE-07; adjacency as pieces have it, the mover not closing doorways it
@@ -346,23 +349,28 @@ def search(ctx: MoveContext | VictimContext, start: int, budget: int) -> Reach:
     """
     if ctx.shut_doors:
         return _slow_search(ctx, start, budget)
-    masks = step_masks(ctx.geo, ctx.profile)
+    masks, up, down, high, space_bits = search_tables(ctx.geo, ctx.profile)
+    (u0, m0), (u1, m1), (u2, m2), (u3, m3) = up
+    (d0, n0), (d1, n1), (d2, n2), (d3, n3) = down
     passable = ~ctx.blocked_bits
     stop_bits = ctx.stop_bits
     free = 1 << start
     seen_free = seen = free
     layers = [(free, 0)]
     for _ in range(budget):
-        free_to = stop_to = 0
-        for offset, go_free, go_stop in masks:
-            if offset > 0:
-                free_to |= (free & go_free) << offset
-                stop_to |= (free & go_stop) << offset
-            else:
-                free_to |= (free & go_free) >> -offset
-                stop_to |= (free & go_stop) >> -offset
-        free_to &= passable
-        stop_to &= passable
+        both = free | free << high  # the free spaces twice: once for steps going on, once for steps stopping
+        reached = (  # every direction at once, spelled out: this is the engine's innermost loop
+            (both & m0) << u0
+            | (both & m1) << u1
+            | (both & m2) << u2
+            | (both & m3) << u3
+            | (both & n0) >> d0
+            | (both & n1) >> d1
+            | (both & n2) >> d2
+            | (both & n3) >> d3
+        )
+        free_to = reached & space_bits & passable
+        stop_to = reached >> high & passable
         if stop_bits:
             stop_to |= free_to & stop_bits
             free_to &= ~stop_bits
@@ -454,7 +462,7 @@ def bits_of(spaces: Iterable[int]) -> int:
 def spaces_of(bits: int) -> np.ndarray:
     """The spaces of a bitset, in order."""
     raw = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
-    return np.flatnonzero(np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little"))
+    return np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little").nonzero()[0]
 
 
 def terrain_bits(geo: Geometry, terrain: int) -> int:
@@ -466,6 +474,32 @@ def step_masks(geo: Geometry, profile: TerrainProfile) -> tuple[tuple[int, int, 
     """The step table as bitsets, once per map and profile: for each of the eight directions, its index
     offset, the spaces a step that way leaves freely, and those where it enters a space that ends the move."""
     return geo.cached(("step_masks", profile), lambda: _step_masks(geo, profile))
+
+
+SearchTables = tuple[
+    tuple[tuple[int, int, int], ...], tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], int, int
+]
+
+
+def search_tables(geo: Geometry, profile: TerrainProfile) -> SearchTables:
+    """What `search` needs of the map, once per map and profile: `step_masks`; the same with each direction's
+    two masks in one integer, so one shift moves both (the spaces a step leaves freely in the low bits, those
+    where it stops from bit `high` on, a gap wider than any step keeping them apart), split into directions
+    raising the space index and those lowering it (as positive shifts); `high`; and the bits of all spaces."""
+
+    def compute() -> SearchTables:
+        masks = step_masks(geo, profile)
+        high = geo.size + 2 * geo.width + 2
+        paired = [(offset, go_free | go_stop << high) for offset, go_free, go_stop in masks]
+        # a step goes to one of the eight spaces around: four raise the index, four lower it (padded with
+        # no-ops where the map has no step that way, so `search` can spell the four out)
+        up = tuple((offset, mask) for offset, mask in paired if offset > 0)
+        down = tuple((-offset, mask) for offset, mask in paired if offset < 0)
+        assert len(up) <= 4 and len(down) <= 4, "a step reaches only the eight spaces around"
+        none = ((0, 0),)
+        return masks, up + none * (4 - len(up)), down + none * (4 - len(down)), high, (1 << geo.size) - 1
+
+    return geo.cached(("search_tables", profile), compute)
 
 
 def _step_masks(geo: Geometry, profile: TerrainProfile) -> tuple[tuple[int, int, int], ...]:

@@ -27,7 +27,7 @@ from engine.actions import (
 from engine.movement import MoveContext, Reach, VictimContext, check_path, search
 from engine.options import Block, MoveBlock, Options, VictimMoveBlock
 from engine.registry.powers import POWERS
-from engine.state import GROUNDED, HOVERING, SOARING, GameState, Monster, Victim
+from engine.state import GROUNDED, HOVERING, SOARING, GameState, MapObject, Monster, Victim
 
 BREAK_AWAY = 4  # a d6 of 4-6 breaks away (HC-MOVE-06)
 
@@ -265,18 +265,21 @@ def _why_not_ranged_target(state: GameState, actor: Monster, target: Monster) ->
 
 def _why_not_smash(state: GameState, actor: Monster, action: Smash) -> str:
     for obj in state.objects:
-        if not obj.alive or obj.pos != action.at:
-            continue
-        if obj.kind == "portal":
-            if actor.pos in (obj.pos, obj.across):
-                return ""
-            return "to smash a portal a monster must stand in one of its doorway spaces (HC-TERRAIN-16)"
-        if obj.kind == "tombstone":
-            if state.geometry.adjacent(actor.pos, obj.pos):
-                return ""
-            return "the tombstone is not adjacent (HC-TERRAIN-18)"
-        return f"a {obj.kind} cannot be smashed"
+        if obj.alive and obj.pos == action.at:
+            return _why_not_smash_object(state, actor, obj)
     return "there is no portal or tombstone there"
+
+
+def _why_not_smash_object(state: GameState, actor: Monster, obj: MapObject) -> str:
+    if obj.kind == "portal":
+        if actor.pos in (obj.pos, obj.across):
+            return ""
+        return "to smash a portal a monster must stand in one of its doorway spaces (HC-TERRAIN-16)"
+    if obj.kind == "tombstone":
+        if state.geometry.adjacent(actor.pos, obj.pos):
+            return ""
+        return "the tombstone is not adjacent (HC-TERRAIN-18)"
+    return f"a {obj.kind} cannot be smashed"
 
 
 def _why_not_victim(state: GameState, action: ChooseVictim | MoveVictim) -> str:
@@ -364,11 +367,7 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action | MoveBloc
         if actor.stats.bolts > 1 and len(in_range) > 1:
             found.append(Ranged(actor.uid, tuple(in_range[: actor.stats.bolts])))
     for obj in state.objects:
-        if (
-            obj.alive
-            and obj.kind in ("portal", "tombstone")
-            and not _why_not_smash(state, actor, Smash(actor.uid, obj.pos))
-        ):
+        if obj.alive and obj.kind in ("portal", "tombstone") and not _why_not_smash_object(state, actor, obj):
             found.append(Smash(actor.uid, obj.pos))
     return found
 

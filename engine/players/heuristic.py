@@ -112,8 +112,13 @@ class HeuristicAgent:
         scores = np.zeros(len(options))
         if not isinstance(options, Options):
             options = Options(list(options))
+        chosen_at: list[int] = []  # ChooseVictim options, scored together
+        chosen_victims: list[int] = []
         for start, part in zip(options.starts(), options.parts, strict=True):
-            if type(part) is MoveBlock:
+            if type(part) is ChooseVictim:
+                chosen_at.append(start)
+                chosen_victims.append(state.victims[part.victim].pos)
+            elif type(part) is MoveBlock:
                 actor = state.monsters[part.monster]
                 ends = part.ends
                 values = self._move_values(state, ctx, actor, ends)
@@ -128,19 +133,17 @@ class HeuristicAgent:
                 scores[start] = self._move_values(state, ctx, actor, np.array([actor.pos]))[0]
             else:
                 scores[start] = self._action_value(state, ctx, part)
+        if chosen_at:
+            scores[chosen_at] = self._choose_victim_values(ctx, chosen_victims)
         return scores
 
     # --- the hunting and suspense phases ---------------------------------------------------------------
 
     def _action_value(self, state: GameState, ctx: _Context, action: object) -> float:
-        w = self.weights
         if isinstance(action, EndTurn):
             return 0.0
         if isinstance(action, SkipSuspense):
             return 0.0
-        if isinstance(action, ChooseVictim):
-            victim = state.victims[action.victim]
-            return w.victims * 0.2 * (ctx.enemy_distance(victim.pos) < ctx.my_distance(victim.pos))
         if isinstance(action, MoveVictim):
             end = action.path[-1] if action.path else state.victims[action.victim].pos
             return float(self._victim_move_values(state, ctx, np.array([end]))[0])
@@ -154,6 +157,10 @@ class HeuristicAgent:
         if isinstance(action, Smash):
             return 0.05
         return 0.01  # an option this player has no opinion on (a power's action): slightly better than passing
+
+    def _choose_victim_values(self, ctx: _Context, positions: list[int]) -> np.ndarray:
+        """Choosing a victim to move is worth more when the opponents are nearer to it than my monsters."""
+        return self.weights.victims * 0.2 * (ctx.enemy_d[positions] < ctx.my_d[positions])
 
     def _move_value(self, state: GameState, ctx: _Context, action: Move | Frenzy) -> float:
         actor = state.monsters[action.monster]
@@ -174,13 +181,13 @@ class HeuristicAgent:
         if found is not None:
             return found
         w = self.weights
-        value = np.zeros(ctx.geo.size)
         if ctx.victim_positions:
             before = ctx.victim_d[actor.pos]
             approach = w.approach * state.victim_vp * (before - ctx.victim_d) / max(1, before) * 0.5
-            slays = ctx.victim_mask.copy()
-            slays[actor.pos] = False  # staying put slays nothing
-            value += np.where(slays, w.victims * state.victim_vp, approach)
+            value = np.where(ctx.victim_mask, w.victims * state.victim_vp, approach)
+            value[actor.pos] = approach[actor.pos]  # staying put slays nothing
+        else:
+            value = np.zeros(ctx.geo.size)
         if ctx.enemies:
             before = ctx.enemy_d[actor.pos]
             value += w.kills * w.approach * 0.3 * (before - ctx.enemy_d) / max(1, before)
@@ -308,7 +315,7 @@ class _Context:
         self.distance = distance_matrix(state)
         self._threat: dict[int, np.ndarray] = {}
         self.space_values: dict[int, np.ndarray] = {}
-        self._threats: list[tuple[np.ndarray, int, int]] | None = None
+        self._threats: tuple[tuple[int, int, int, int], ...] | None = None
         self.attack_values: dict[tuple[int, tuple[int, ...], str], float] = {}
 
     # Each of these is computed on first use only: many decisions need one or two of them.
@@ -343,15 +350,6 @@ class _Context:
     def my_d(self) -> np.ndarray:
         return nearest_distances(self.state, [m.pos for m in self.mine])
 
-    def nearest_victim(self, pos: int) -> int:
-        return int(self.victim_d[pos])
-
-    def enemy_distance(self, pos: int) -> int:
-        return int(self.enemy_d[pos])
-
-    def my_distance(self, pos: int) -> int:
-        return int(self.my_d[pos])
-
     def threat(self, monster: Monster, pos: int) -> float:
         """Expected victory points the opponents can take from `monster` standing at `pos` next turn."""
         return float(self.threat_map(monster)[pos])
@@ -366,16 +364,22 @@ class _Context:
     def _threat_map(self, monster: Monster) -> np.ndarray:
         if self._threats is None:  # the enemies able to act next turn: where each reaches, and its attack
             able = [e for e in self.enemies if e.tokens < 2 and not e.incapable]
-            self._threats = [
-                (within(self.state, e.pos, max(e.speed + 1 if not e.immovable else 1, e.stats.range)), e.attack, e.damage)
-                for e in able
-            ]
+            self._threats = tuple(
+                (e.pos, max(e.speed + 1 if not e.immovable else 1, e.stats.range), e.attack, e.damage) for e in able
+            )
+        state, threats = self.state, self._threats
         per_click = monster.stats.points / max(1, monster.stats.clicks - 1)
-        total = np.zeros(self.geo.size)
         defense = monster.defense
-        for reach, attack, damage in self._threats:
-            total += hit_chance(defense - attack) * damage * per_click * 0.5 * reach
-        return total / max(1, len(self.state.players) - 1)
+        opponents = max(1, len(state.players) - 1)
+
+        def compute() -> np.ndarray:
+            total = np.zeros(self.geo.size)
+            for pos, reach, attack, damage in threats:
+                total += hit_chance(defense - attack) * damage * per_click * 0.5 * within(state, pos, reach)
+            return total / opponents
+
+        # the enemies stand still through a whole turn of the other side: the same map serves many decisions
+        return _kept(state, "threat", (threats, defense, per_click, opponents), compute)
 
 
 def style_factory(name: str, weights: Weights | None = None):  # type: ignore[no-untyped-def]
