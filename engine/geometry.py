@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from engine.board import is_indoor, wall_edges
@@ -188,14 +187,18 @@ class Geometry:
         bx, by = self.xy(b)
         # In doubled coordinates space (x, y) spans (2x, 2x+2) and its centre is (2x+1, 2y+1).
         sx, sy, ex, ey = 2 * ax + 1, 2 * ay + 1, 2 * bx + 1, 2 * by + 1
-        events: dict[Fraction, list[str]] = {}
+        # Where the line crosses each grid line, as the fraction of the way from a to b; every fraction is
+        # scaled by both spans (those that are not zero), so the crossings are exact integers to sort.
+        spans = {"x": abs(ex - sx), "y": abs(ey - sy)}
+        events: dict[int, list[str]] = {}
         for axis, start, end in (("x", sx, ex), ("y", sy, ey)):
             if start == end:
                 continue
+            other_span = spans["y" if axis == "x" else "x"] or 1
             step = 2 if end > start else -2
             line = start + (1 if end > start else -1)  # first even grid line on the way
             while (line - end) * (1 if end > start else -1) < 0:
-                events.setdefault(Fraction(line - start, end - start), []).append(axis)
+                events.setdefault(abs(line - start) * other_span, []).append(axis)
                 line += step
         dx = 1 if bx > ax else -1
         dy = 1 if by > ay else -1
