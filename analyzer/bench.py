@@ -6,6 +6,7 @@ import cProfile
 import io
 import os
 import pstats
+import statistics
 import time
 from pathlib import Path
 
@@ -23,23 +24,35 @@ WARM_UP_GAMES = 20
 played, so steady state is what is timed."""
 
 
-def run_bench(library: Path, games: int, jobs: int | None, profile: bool, console: Console) -> int:
+def run_bench(library: Path, games: int, jobs: int | None, profile: bool, console: Console, rounds: int = 3) -> int:
     army_a, army_b, map_name, style_a, style_b = REFERENCE
     matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b)
-    run_matchup(matchup, WARM_UP_GAMES, 0, jobs=1)
-    one = run_matchup(matchup, games, 1, jobs=1)
     cores = jobs or os.cpu_count() or 1
+    run_matchup(matchup, WARM_UP_GAMES, 0, jobs=1)
     run_matchup(matchup, WARM_UP_GAMES * cores, 0, jobs=cores, batch_size=WARM_UP_GAMES)  # joblib reuses workers
-    many = run_matchup(matchup, games, 1, jobs=cores)
-    rate_one = len(one.games) / one.seconds
-    rate_many = len(many.games) / many.seconds
-    efficiency = rate_many / rate_one / cores
+    # A shared machine's speed drifts from minute to minute: each round times one core and then all cores
+    # back to back (so each efficiency compares neighbours in time), and the medians are reported.
+    rates_one: list[float] = []
+    rates_many: list[float] = []
+    identical = True
+    for _ in range(rounds):
+        one = run_matchup(matchup, games, 1, jobs=1)
+        many = run_matchup(matchup, games, 1, jobs=cores)
+        rates_one.append(len(one.games) / one.seconds)
+        rates_many.append(len(many.games) / many.seconds)
+        identical = identical and one.games == many.games
+    efficiencies = [m / o / cores for o, m in zip(rates_one, rates_many, strict=True)]
     console.print(
-        f"reference duel: {army_a} vs {army_b} on {map_name}, {style_a} players, {len(one.games)} games", markup=False
+        f"reference duel: {army_a} vs {army_b} on {map_name}, {style_a} players, {games} games per run; "
+        f"median of {rounds} rounds (lowest-highest)",
+        markup=False,
     )
-    console.print(f"  1 core:   {rate_one:.1f} games/s", markup=False)
-    console.print(f"  {cores} cores: {rate_many:.1f} games/s (parallel efficiency {efficiency:.2f})", markup=False)
-    console.print(f"  results identical for 1 and {cores} jobs: {one.games == many.games}", markup=False)
+    console.print(f"  1 core:   {_spread(rates_one)} games/s", markup=False)
+    console.print(
+        f"  {cores} cores: {_spread(rates_many)} games/s (parallel efficiency {_spread(efficiencies, '.2f')})",
+        markup=False,
+    )
+    console.print(f"  results identical for 1 and {cores} jobs: {identical}", markup=False)
     if cores > 1:
         ceiling = machine_efficiency(cores)
         console.print(
@@ -56,6 +69,14 @@ def run_bench(library: Path, games: int, jobs: int | None, profile: bool, consol
         pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(18)
         console.print(text.getvalue(), markup=False)
     return 0
+
+
+def _spread(values: list[float], spec: str = ".1f") -> str:
+    """The median of `values`, and their range when there are several."""
+    middle = format(statistics.median(values), spec)
+    if len(values) < 2:
+        return middle
+    return f"{middle} ({min(values):{spec}}-{max(values):{spec}})"
 
 
 def _python_work(rounds: int) -> float:

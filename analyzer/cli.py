@@ -175,16 +175,22 @@ def duel(
 def bench(
     games: Annotated[int, typer.Option("--games", help="Games per measurement.", min=2)] = 200,
     jobs: Annotated[int, typer.Option("--jobs", help="Cores for the parallel measurement (0: all).", min=0)] = 0,
+    rounds: Annotated[
+        int,
+        typer.Option(
+            "--rounds", help="Times to repeat both measurements; the median is reported (machines drift).", min=1
+        ),
+    ] = 3,
     profile: Annotated[bool, typer.Option("--profile", help="Also print the profile's top entries.")] = False,
     rosters: RostersOption = None,
 ) -> None:
     """Speed benchmark: the reference duel (two sample 100-point armies, balanced players, graveyard map) on
-    one core and on all cores; prints games/s and the parallel efficiency."""
+    one core and on all cores; prints games/s and the parallel efficiency (median of the rounds)."""
     from analyzer.bench import run_bench
 
     library = rosters or default_roster_dir()
     load_checked(library)
-    raise typer.Exit(run_bench(library, games, jobs or None, profile, console))
+    raise typer.Exit(run_bench(library, games, jobs or None, profile, console, rounds))
 
 
 @app.command("selfcheck")
