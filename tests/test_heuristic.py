@@ -1,0 +1,95 @@
+"""The heuristic keeps arrays per map between decisions (`_kept`) and scores some options in bulk: what it
+keeps must be what it would compute afresh, and a bulk score what the option is worth on its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine import rules
+from engine.actions import ChooseVictim
+from engine.armybuilder import random_army
+from engine.players import Decision
+from engine.players import heuristic as heuristic_module
+from engine.players.heuristic import HeuristicAgent, _Context
+from engine.roster.loader import load_roster
+from engine.setup import new_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def roster():
+    loaded, _ = load_roster([ROOT / "rosters"])
+    return loaded
+
+
+def _play(roster, game: int, look) -> int:  # type: ignore[no-untyped-def]
+    """Play one heuristic game, calling `look(state, agent, decision)` before each decision; the count."""
+    rng = np.random.default_rng(300 + game)
+    armies = [random_army(roster, 100, rng) for _ in range(2)]
+    agents = [
+        HeuristicAgent(np.random.default_rng(game + k), name=name) for k, name in enumerate(("balanced", "hunter"))
+    ]
+    state = new_game(roster, armies, roster.maps[sorted(roster.maps)[game % 2]], agents, rng, turn_limit=6)
+    state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
+    looked = 0
+    while not state.over:
+        options = rules.legal_actions(state)
+        decision = Decision("action", state.active, options)
+        agent = agents[state.active - 1]
+        look(state, agent, decision)
+        looked += 1
+        rules.apply(state, options[agent.choose(state, decision)], listed=True)
+    return looked
+
+
+@pytest.mark.parametrize("game", range(3))
+def test_kept_threat_maps_are_what_a_fresh_computation_gives(roster, game):
+    compared = []
+
+    def look(state, agent, decision):  # type: ignore[no-untyped-def]
+        for monster in state.monsters:
+            if not monster.alive:
+                continue
+            kept = _Context(state, decision.player).threat_map(monster)
+            state.geometry.caches.pop(("kept", "threat"), None)  # forget every kept map: compute afresh
+            fresh = _Context(state, decision.player).threat_map(monster)
+            assert kept is not fresh
+            np.testing.assert_array_equal(kept, fresh)
+            compared.append(float(fresh.max()))
+
+    assert _play(roster, game, look) > 20
+    assert max(compared) > 0  # some monster stood under threat
+
+
+def test_victim_choices_scored_together_are_worth_what_each_is_alone(roster):
+    scored = 0
+
+    def look(state, agent, decision):  # type: ignore[no-untyped-def]
+        nonlocal scored
+        choices = [(k, o) for k, o in enumerate(decision.options) if isinstance(o, ChooseVictim)]
+        if not choices:
+            return
+        together = agent._score_action(state, decision)
+        ctx = _Context(state, decision.player)
+        for k, option in choices:
+            pos = state.victims[option.victim].pos
+            nearer_to_enemy = ctx.enemy_d[pos] < ctx.my_d[pos]
+            assert together[k] == pytest.approx(agent.weights.victims * 0.2 * nearer_to_enemy)
+            scored += 1
+
+    _play(roster, 1, look)
+    assert scored > 10
+
+
+def test_kept_arrays_are_read_only(roster):
+    rng = np.random.default_rng(5)
+    armies = [random_army(roster, 100, rng) for _ in range(2)]
+    agents = [HeuristicAgent(np.random.default_rng(k)) for k in range(2)]
+    state = new_game(roster, armies, roster.maps["graveyard"], agents, rng, turn_limit=2)
+    kept = heuristic_module.nearest_distances(state, [0, 5])
+    with pytest.raises(ValueError):
+        kept[0] = 1
