@@ -250,8 +250,7 @@ def _why_not_ranged_target(state: GameState, actor: Monster, target: Monster) ->
     reach = effects.stat(state, actor, "range", effects.Query(actor, target, "ranged"))
     if geo.distance(actor.pos, target.pos) > reach:
         return (
-            f"{target.label} is {geo.distance(actor.pos, target.pos)} spaces away, beyond range "
-            f"{reach} (HC-COMBAT-16)"
+            f"{target.label} is {geo.distance(actor.pos, target.pos)} spaces away, beyond range {reach} (HC-COMBAT-16)"
         )
     if actor.soaring and not target.soaring and geo.indoor[target.pos]:
         return f"{target.label} is indoors and cannot be targeted by a soaring monster (HC-COMBAT-21)"

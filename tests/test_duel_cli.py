@@ -79,7 +79,9 @@ def test_duel_mistakes_are_one_line_errors(tmp_path):
 
 
 def test_bench_reports_both_rates_and_identical_results(tmp_path):
-    done = clix("bench", "--games", "4", "--jobs", "2", "--rounds", "2", "--rosters", str(ROOT / "rosters"), cwd=tmp_path)
+    done = clix(
+        "bench", "--games", "4", "--jobs", "2", "--rounds", "2", "--rosters", str(ROOT / "rosters"), cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert any(line.strip().startswith("1 core:") and "games/s" in line for line in lines)

@@ -57,6 +57,8 @@ def test_every_card_plot_and_special_rule_is_covered():
     """Issue 4: CARD, PLOT and SPECIAL covered like the base rules. Rules about building armies (which a board
     cannot show) count as covered when the validation tests, which check army files, cite them."""
     cited_by_validation = set(re.findall(r"HC-[A-Z]+-\d+", VALIDATION_TESTS.read_text(encoding="utf-8")))
-    missing = sorted(rule_ids(CARD_SECTIONS) - cited_rules() - cited_by_validation,
-                     key=lambda r: (r.split("-")[1], int(r.split("-")[2])))
+    missing = sorted(
+        rule_ids(CARD_SECTIONS) - cited_rules() - cited_by_validation,
+        key=lambda r: (r.split("-")[1], int(r.split("-")[2])),
+    )
     assert not missing, f"{len(missing)} rules of {', '.join(CARD_SECTIONS)} are not covered: {', '.join(missing)}"

@@ -63,12 +63,19 @@ def test_victim_rush_curve_and_first_slayer_on_a_known_table():
 
 def test_victim_rush_when_one_side_never_slays():
     """A side that never slays in any game gives columns of None; the statistics must still work."""
-    games = pd.DataFrame({
-        "winner": ["A", "A"], "slay_rounds_a": ["1", "2 3"], "slay_rounds_b": ["", ""],
-        "first_slay_a": [1, 2], "first_slay_b": [None, None],
-        "first_slay_turn_a": [1, 3], "first_slay_turn_b": [None, None],
-        "victims_a": [1, 2], "victims_b": [0, 0],
-    })
+    games = pd.DataFrame(
+        {
+            "winner": ["A", "A"],
+            "slay_rounds_a": ["1", "2 3"],
+            "slay_rounds_b": ["", ""],
+            "first_slay_a": [1, 2],
+            "first_slay_b": [None, None],
+            "first_slay_turn_a": [1, 3],
+            "first_slay_turn_b": [None, None],
+            "victims_a": [1, 2],
+            "victims_b": [0, 0],
+        }
+    )
     rush = victim_rush(games, 3)
     assert rush["b"]["never_slays"] == 1.0 and rush["b"]["curve_mean"] == [0.0, 0.0, 0.0]
     assert rush["a"]["win_when_first"]["n"] == 2 and rush["b"]["win_when_first"]["n"] == 0
