@@ -75,7 +75,7 @@ class HeuristicAgent:
             return self._default(state, decision)
         scores = scorer(state, decision)
         noise = self.rng.random(len(scores)) * self.weights.noise
-        return int(np.argmax(np.asarray(scores) + noise))
+        return int((np.asarray(scores) + noise).argmax())
 
     # --- decisions outside the hunting phase -----------------------------------------------------------
 
@@ -272,7 +272,7 @@ def nearest_distances(state: GameState, positions: list[int]) -> np.ndarray:
     key = tuple(sorted(positions))
     if not key:
         return _kept(state, "nearest", key, lambda: np.full(state.geometry.size, 99, dtype=np.int16))
-    return _kept(state, "nearest", key, lambda: distance_matrix(state)[list(key)].min(axis=0))
+    return _kept(state, "nearest", key, lambda: np.minimum.reduce(distance_matrix(state)[list(key)], axis=0))
 
 
 def space_mask(state: GameState, positions: list[int]) -> np.ndarray:
