@@ -230,10 +230,11 @@ def stat(
     +2 against a soaring target, the elevation -1 speed), which count toward the rule of 3 like any other.
     """
     value = base_value(monster, name) if base is None else base
-    for handler, params, _ in in_effect(state, monster, "replace"):
-        replaced = handler.replace(state, monster, name, value, q, params)
-        if replaced is not None:
-            value = replaced
+    if _handlers_showing(monster.powers, "replace"):  # most dials replace nothing: skip the generator
+        for handler, params, _ in in_effect(state, monster, "replace"):
+            replaced = handler.replace(state, monster, name, value, q, params)
+            if replaced is not None:
+                value = replaced
     if resolving:  # after every fixed replacement, so a frenzy's restored damage is still Slashed (HC-SLAY-12)
         for handler, params, _ in in_effect(state, monster, "resolve"):
             replaced = handler.resolve(state, monster, name, value, q, params)
@@ -251,7 +252,7 @@ def stat(
     for lasting in state.lasting:
         if lasting.stat == name and lasting.applies(state, monster):
             total += lasting.amount
-    return max(0, value + rule_of_three(total))
+    return max(0, value + rule_of_three(total) if total else value)
 
 
 def reduce_damage(state: GameState, target: Monster, amount: int) -> int:
