@@ -77,3 +77,14 @@ def mini(tmp_path: Path) -> MiniRoster:
     root = tmp_path / "mini"
     shutil.copytree(MINI_ROSTER, root)
     return MiniRoster(root)
+
+
+SAMPLE_ROSTERS = Path(__file__).resolve().parent.parent / "rosters"
+
+
+@pytest.fixture(scope="module")
+def roster() -> Roster:
+    """The sample roster library (rosters/), loaded once per test module; it loads without problems."""
+    loaded, problems = load_roster([SAMPLE_ROSTERS])
+    assert problems == []
+    return loaded

@@ -11,17 +11,9 @@ from analyzer.conformance import check_game
 from engine.game import child_seed, child_seeds, play_game
 from engine.invariants import violations
 from engine.players import RandomAgent
-from engine.roster.loader import load_roster
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "rosters"
-
-
-@pytest.fixture(scope="module")
-def roster():
-    loaded, problems = load_roster([LIBRARY])
-    assert problems == []
-    return loaded
 
 
 def play(roster, seed: int, army_a: str = "butcher-shop", army_b: str = "firing-line", map_name: str = "graveyard"):

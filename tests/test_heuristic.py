@@ -14,16 +14,9 @@ from engine.armybuilder import random_army
 from engine.players import Decision
 from engine.players import heuristic as heuristic_module
 from engine.players.heuristic import HeuristicAgent, _Context
-from engine.roster.loader import load_roster
 from engine.setup import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def roster():
-    loaded, _ = load_roster([ROOT / "rosters"])
-    return loaded
 
 
 def _play(roster, game: int, look) -> int:  # type: ignore[no-untyped-def]

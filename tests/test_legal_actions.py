@@ -15,16 +15,9 @@ from engine.armybuilder import random_army
 from engine.options import BLOCKS, Options
 from engine.players import Decision, RandomAgent
 from engine.players.heuristic import HeuristicAgent
-from engine.roster.loader import load_roster
 from engine.setup import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def roster():
-    loaded, _ = load_roster([ROOT / "rosters"])
-    return loaded
 
 
 @pytest.mark.parametrize("game", range(4))

@@ -13,17 +13,10 @@ from engine import combat, rules
 from engine.armybuilder import random_army
 from engine.movement import MoveContext, VictimContext, _search_by_steps, _slow_steps, check_path, search
 from engine.players import Decision, RandomAgent
-from engine.roster.loader import load_roster
 from engine.setup import new_game
 from engine.state import HOVERING, SOARING
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="module")
-def roster():
-    loaded, _ = load_roster([ROOT / "rosters"])
-    return loaded
 
 
 def both_ways(ctx, start: int, budget: int) -> tuple[set, set]:

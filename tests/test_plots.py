@@ -24,13 +24,6 @@ CARDS = ROOT / "tests" / "scenarios" / "plot" / "cards"
 PLOT_SCENARIOS = ROOT / "tests" / "scenarios" / "plot"
 
 
-@pytest.fixture(scope="module")
-def roster():
-    loaded, problems = load_roster([ROOT / "rosters"])
-    assert problems == []
-    return loaded
-
-
 def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower().replace("'", "")).strip("-")
 

@@ -6,18 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.roster.loader import load_roster
 from engine.scenario import run_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = scenario_files([ROOT / "tests" / "scenarios"])
-
-
-@pytest.fixture(scope="module")
-def roster():
-    loaded, problems = load_roster([ROOT / "rosters"])
-    assert problems == []
-    return loaded
 
 
 def test_there_are_scenarios():

@@ -24,13 +24,6 @@ SCENARIOS = ROOT / "tests" / "scenarios"
 MINI_ROSTER = ROOT / "tests" / "fixtures" / "mini_roster"
 
 
-@pytest.fixture(scope="module")
-def roster():
-    loaded, problems = load_roster([ROOT / "rosters"])
-    assert problems == []
-    return loaded
-
-
 def scenario_state(roster, name: str):
     scenario, problems = load_scenario(SCENARIOS / name)
     assert scenario is not None, problems
