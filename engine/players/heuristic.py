@@ -312,7 +312,6 @@ class _Context:
         self.state = state
         self.geo = state.geometry
         self.player = player
-        self.distance = distance_matrix(state)
         self._threat: dict[int, np.ndarray] = {}
         self.space_values: dict[int, np.ndarray] = {}
         self._threats: tuple[tuple[int, int, int, int], ...] | None = None
