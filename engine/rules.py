@@ -337,18 +337,18 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action | MoveBloc
     targets = [] if actor.incapable else [m for m in state.monsters if not _why_not_target(state, actor, m)]
     if not actor.immovable:
         broke = [m.uid for m in engaged]
+        protected = plots.blocked_ends(state, actor)  # victims a plot twist protects from it (HC-SLAY-04, -06)
+        attack_powers = [n for n in actor.powers if POWERS[n].trigger == "move" and _grants_attack(n)]
         for fly in flights:
             flight = actor.flight if fly is None else fly
             ctx = MoveContext(state, actor, broke_away=broke, flight=flight)
             reach = search(ctx, actor.pos, ctx.budget(actor.pos, fly is not None))
             ends = reach.ends()
-            protected = plots.blocked_ends(state, actor)
-            if protected:  # victims a plot twist protects from this monster (HC-SLAY-04, HC-SLAY-06)
+            if protected:
                 ends = ends[~np.isin(ends, list(protected))]
             if fly is not None:
                 found.append(Move(actor.uid, (), fly))
             found.append(MoveBlock(actor.uid, fly, reach, ends))
-            attack_powers = [n for n in actor.powers if POWERS[n].trigger == "move" and _grants_attack(n)]
             if actor.blooded or attack_powers:
                 frenzies = _frenzies(state, actor, targets, reach, protected, fly, flight)
                 if actor.blooded:
