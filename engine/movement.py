@@ -270,7 +270,11 @@ class VictimContext:
         return ""
 
 
-def terrain_step(mover: MoveContext | VictimContext, here: int, there: int) -> tuple[str, bool]:
+Mover = MoveContext | VictimContext | _StaticMover
+"""What terrain's rules read: a monster's or a victim's move, or a map-only mover (for the step tables)."""
+
+
+def terrain_step(mover: Mover, here: int, there: int) -> tuple[str, bool]:
     """Terrain's say on one step: why it is not allowed ('' if allowed), and whether it ends the move."""
     geo = mover.geo
     if geo.terrain[there] == BLOCKING and not mover.can_cross_blocking(there):
@@ -296,7 +300,7 @@ def terrain_step(mover: MoveContext | VictimContext, here: int, there: int) -> t
     return "", False
 
 
-def _way_shut(mover: MoveContext | VictimContext, here: int, there: int, flank: int, walled: bool) -> bool:
+def _way_shut(mover: Mover, here: int, there: int, flank: int, walled: bool) -> bool:
     """Whether the way round a diagonal step's corner by `flank` is shut to this mover: blocking terrain it
     may not cross, or a wall on either edge (walls have all effects of blocking terrain, HC-TERRAIN-12, so a
     wall meeting blocking terrain at a corner closes the diagonal like two blocking spaces, HC-TERRAIN-10)."""

@@ -11,12 +11,15 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import TYPE_CHECKING, TypeAlias, overload
 
 import numpy as np
 
 from engine.actions import Action, Frenzy, Move, MoveVictim
 from engine.movement import Reach
+
+if TYPE_CHECKING:
+    from engine.plots import PlayCard
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,21 +77,25 @@ class VictimMoveBlock:
 
 Block = MoveBlock | VictimMoveBlock
 BLOCKS = (MoveBlock, VictimMoveBlock)
+Option: TypeAlias = "Action | PlayCard"
+"""One legal option: an action, or a plot twist played in the hunting phase (HC-PLOT-07)."""
+Part: TypeAlias = "Option | Block"
+"""One part of the options: a single option or a block of moves."""
 
 
-class Options(Sequence[Action]):
+class Options(Sequence[Option]):
     """A sequence of legal actions made of single actions and `MoveBlock`s, in the order given."""
 
     __slots__ = ("_length", "_starts", "parts")
 
-    def __init__(self, parts: list[Action | Block]) -> None:
-        self.parts = [p for p in parts if not (type(p) in BLOCKS and not len(p))]
+    def __init__(self, parts: Sequence[Part]) -> None:
+        self.parts: list[Part] = [p for p in parts if not (isinstance(p, BLOCKS) and not len(p))]
         """The single actions and move blocks, in order; `starts()` gives each one's first index."""
         self._starts: list[int] = []
         total = 0
         for part in self.parts:
             self._starts.append(total)
-            total += len(part) if type(part) in BLOCKS else 1
+            total += len(part) if isinstance(part, BLOCKS) else 1
         self._length = total
 
     def starts(self) -> list[int]:
@@ -99,12 +106,12 @@ class Options(Sequence[Action]):
         return self._length
 
     @overload
-    def __getitem__(self, index: int) -> Action: ...
+    def __getitem__(self, index: int) -> Option: ...
 
     @overload
-    def __getitem__(self, index: slice) -> list[Action]: ...
+    def __getitem__(self, index: slice) -> list[Option]: ...
 
-    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+    def __getitem__(self, index: int | slice) -> Option | list[Option]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._length))]
         if index < 0:
@@ -113,11 +120,11 @@ class Options(Sequence[Action]):
             raise IndexError("option index out of range")
         at = bisect_right(self._starts, index) - 1
         part = self.parts[at]
-        return part.action(index - self._starts[at]) if type(part) in BLOCKS else part
+        return part.action(index - self._starts[at]) if isinstance(part, BLOCKS) else part
 
-    def __iter__(self) -> Iterator[Action]:
+    def __iter__(self) -> Iterator[Option]:
         for part in self.parts:
-            if type(part) in BLOCKS:
+            if isinstance(part, BLOCKS):
                 yield from part.actions()
             else:
                 yield part

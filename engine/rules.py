@@ -6,6 +6,7 @@ game live here too. Players only choose among `legal_actions(state)`.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -25,7 +26,7 @@ from engine.actions import (
     Smash,
 )
 from engine.movement import MoveContext, Reach, VictimContext, check_path, search
-from engine.options import Block, MoveBlock, Options, VictimMoveBlock
+from engine.options import Block, MoveBlock, Option, Options, Part, VictimMoveBlock
 from engine.registry.powers import POWERS
 from engine.state import GROUNDED, HOVERING, SOARING, GameState, MapObject, Monster, Victim
 
@@ -55,13 +56,13 @@ def auto_breaks_away(mover: Monster) -> bool:
 # --- why not ----------------------------------------------------------------------------------------
 
 
-def why_not(state: GameState, action: Action) -> str:
+def why_not(state: GameState, action: Option) -> str:
     """Why `action` is not allowed now ('' if it is)."""
     if state.over:
         return "the game is over"
     if isinstance(action, EndTurn):
         return "" if state.phase in ("suspense", "hunting") else f"no turn to end in the {state.phase} phase"
-    if action.__class__ is plots.PlayCard:
+    if isinstance(action, plots.PlayCard):
         return plots.why_not_play(state, action)  # HC-PLOT-07: a card of its player's own hunting phase
     if isinstance(action, (SkipSuspense, ChooseVictim, MoveVictim)):
         if state.phase != "suspense":
@@ -92,7 +93,7 @@ def _why_not_monster_action(state: GameState, action: Move | LureVictim | Frenzy
         return f"{actor.label} was already given an action this turn (HC-TURN-09)"
     if actor.tokens >= 2:
         return f"{actor.label} has two action tokens and cannot be given an action (HC-TURN-03)"
-    if action.__class__ is not Smash and action.power is not None:
+    if not isinstance(action, Smash) and action.power is not None:
         reason = _why_not_power(state, actor, action)
         if reason:
             return reason
@@ -314,7 +315,7 @@ def legal_actions(state: GameState) -> Options:
         return Options(_victim_moves(state, state.victims[state.chosen_victim]))
     if state.phase != "hunting":
         return Options([])
-    actions: list[Action | MoveBlock] = [EndTurn(), *plots.hunting_plays(state)]  # cards cost no action (HC-PLOT-07)
+    actions: list[Part] = [EndTurn(), *plots.hunting_plays(state)]  # cards cost no action (HC-PLOT-07)
     extra_only = state.actions_left <= 0  # only actions a power grants beyond the turn's (HC-SPECIAL-16)
     for actor in state.monsters:
         if not actor.alive or actor.controller != state.active or actor.acted or actor.tokens >= 2:
@@ -385,8 +386,8 @@ def _with_dependant_powers(
         handler = effects.HANDLERS.get(power)
         if handler is not None and handler.grants_attack:
             continue
-        blocks = [a for a in actions if type(a) is MoveBlock and a.kind == kind and a.power is None]
-        base = [a for a in actions if DEPENDANT_KIND.get(type(a)) == kind and getattr(a, "power", None) is None]
+        blocks = [a for a in actions if isinstance(a, MoveBlock) and a.kind == kind and a.power is None]
+        base: list[Any] = [a for a in actions if DEPENDANT_KIND.get(type(a)) == kind and getattr(a, "power", None) is None]
         if handler is None:
             found.extend(replace(a, power=power) for a in base)
             found.extend(replace(b, power=power) for b in blocks)
@@ -430,7 +431,7 @@ def _victim_moves(state: GameState, victim: Victim) -> list[Action | Block]:
 # --- applying ---------------------------------------------------------------------------------------
 
 
-def apply(state: GameState, action: Action, listed: bool = False) -> None:
+def apply(state: GameState, action: Option, listed: bool = False) -> None:
     """Perform `action`, or raise IllegalAction saying why it is not allowed. `listed`: the action was just
     read from `legal_actions(state)`, which builds every option from the checks `why_not` makes, so they
     are not made again (tests/test_legal_actions.py holds the two to agreeing)."""
@@ -454,7 +455,7 @@ def apply(state: GameState, action: Action, listed: bool = False) -> None:
                 return  # a plot twist moved or froze it, or changed the board under the path (HC-VICTIM-03)
         _move_victim(state, action)
         return
-    if action.__class__ is plots.PlayCard:
+    if isinstance(action, plots.PlayCard):
         plots.play_hunting(state, action)  # no action used, no token (HC-PLOT-07)
         check_end(state)
         return

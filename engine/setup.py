@@ -111,10 +111,10 @@ def _choose_areas(state: GameState, agents: Sequence[Agent], first: int) -> dict
     chosen: dict[int, int] = {}
     if count == 2:
         second = first % 2 + 1
-        options = sorted(a for a in areas if any(edges[b] == OPPOSITE_EDGE.get(edges[a]) for b in areas))
+        options = sorted(a for a in areas if any(edges[b] == OPPOSITE_EDGE.get(edges[a] or "") for b in areas))
         pick = options[agents[second - 1].choose(state, Decision("edge", second, options))]
         chosen[second] = pick
-        chosen[first] = next(b for b in sorted(areas) if edges[b] == OPPOSITE_EDGE.get(edges[pick]))
+        chosen[first] = next(b for b in sorted(areas) if edges[b] == OPPOSITE_EDGE.get(edges[pick] or ""))
         return chosen
     for k in range(1, count + 1):
         number = (first - 1 + k) % count + 1

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any
 
 import numpy as np
 
@@ -292,21 +291,9 @@ def within(state: GameState, pos: int, reach: int) -> np.ndarray:
     return _kept(state, "within", (pos, reach), lambda: (distance_matrix(state)[pos] <= reach).astype(float))
 
 
-class _once:
-    """`functools.cached_property` without its lock (Python 3.11 takes a lock on every read, which shows
-    in the profile): computed on first read, then a plain attribute of the instance."""
-
-    def __init__(self, compute: Callable[[Any], Any]) -> None:
-        self.compute = compute
-        self.name = compute.__name__
-
-    def __get__(self, instance: Any, owner: type) -> Any:
-        value = instance.__dict__[self.name] = self.compute(instance)
-        return value
-
-
 class _Context:
-    """What one decision's scoring reads repeatedly, computed once as arrays over every space."""
+    """What one decision's scoring reads repeatedly, computed once as arrays over every space; each is
+    computed on first use only, since many decisions need one or two of them."""
 
     def __init__(self, state: GameState, player: int) -> None:
         self.state = state
@@ -316,38 +303,57 @@ class _Context:
         self.space_values: dict[int, np.ndarray] = {}
         self._threats: tuple[tuple[int, int, int, int], ...] | None = None
         self.attack_values: dict[tuple[int, tuple[int, ...], str], float] = {}
+        self._mine: list[Monster] | None = None
+        self._enemies: list[Monster] | None = None
+        self._victim_positions: list[int] | None = None
+        self._victim_d: np.ndarray | None = None
+        self._victim_mask: np.ndarray | None = None
+        self._enemy_d: np.ndarray | None = None
+        self._my_d: np.ndarray | None = None
 
-    # Each of these is computed on first use only: many decisions need one or two of them.
-
-    @_once
+    @property
     def mine(self) -> list[Monster]:
-        return [m for m in self.state.monsters if m.alive and m.controller == self.player]
+        if self._mine is None:
+            self._mine = [m for m in self.state.monsters if m.alive and m.controller == self.player]
+        return self._mine
 
-    @_once
+    @property
     def enemies(self) -> list[Monster]:
-        state = self.state
-        team = state.player(self.player).team
-        return [m for m in state.monsters if m.alive and state.player(m.controller).team != team]
+        if self._enemies is None:
+            state = self.state
+            team = state.player(self.player).team
+            self._enemies = [m for m in state.monsters if m.alive and state.player(m.controller).team != team]
+        return self._enemies
 
-    @_once
+    @property
     def victim_positions(self) -> list[int]:
-        return [v.pos for v in self.state.victims if v.state == "on_map"]
+        if self._victim_positions is None:
+            self._victim_positions = [v.pos for v in self.state.victims if v.state == "on_map"]
+        return self._victim_positions
 
-    @_once
+    @property
     def victim_d(self) -> np.ndarray:
-        return nearest_distances(self.state, self.victim_positions)
+        if self._victim_d is None:
+            self._victim_d = nearest_distances(self.state, self.victim_positions)
+        return self._victim_d
 
-    @_once
+    @property
     def victim_mask(self) -> np.ndarray:
-        return space_mask(self.state, self.victim_positions)
+        if self._victim_mask is None:
+            self._victim_mask = space_mask(self.state, self.victim_positions)
+        return self._victim_mask
 
-    @_once
+    @property
     def enemy_d(self) -> np.ndarray:
-        return nearest_distances(self.state, [e.pos for e in self.enemies])
+        if self._enemy_d is None:
+            self._enemy_d = nearest_distances(self.state, [e.pos for e in self.enemies])
+        return self._enemy_d
 
-    @_once
+    @property
     def my_d(self) -> np.ndarray:
-        return nearest_distances(self.state, [m.pos for m in self.mine])
+        if self._my_d is None:
+            self._my_d = nearest_distances(self.state, [m.pos for m in self.mine])
+        return self._my_d
 
     def threat(self, monster: Monster, pos: int) -> float:
         """Expected victory points the opponents can take from `monster` standing at `pos` next turn."""
