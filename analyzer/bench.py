@@ -14,6 +14,7 @@ from joblib import Parallel, delayed
 from rich.console import Console
 
 from analyzer.runner import Matchup, play_one, run_matchup
+from engine import compiled
 
 REFERENCE = ("butcher-shop", "firing-line", "graveyard", "balanced", "balanced")
 """Two sample 100-point armies, balanced players, the graveyard map."""
@@ -47,6 +48,7 @@ def run_bench(library: Path, games: int, jobs: int | None, profile: bool, consol
         f"median of {rounds} rounds (lowest-highest)",
         markup=False,
     )
+    console.print(f"  engine: {compiled.status}", markup=False)
     console.print(f"  1 core:   {_spread(rates_one)} games/s", markup=False)
     console.print(
         f"  {cores} cores: {_spread(rates_many)} games/s (parallel efficiency {_spread(efficiencies, '.2f')})",

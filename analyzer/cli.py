@@ -193,6 +193,16 @@ def bench(
     raise typer.Exit(run_bench(library, games, jobs or None, profile, console, rounds))
 
 
+@app.command("compile")
+def compile_engine() -> None:
+    """Compile the engine's hot modules with mypyc (about 1.5x more games/s). Needs a C compiler and mypy:
+    python -m pip install -e ".[compile]". The build is used only while it matches the engine's sources:
+    after editing the engine, run this again (until then clix runs the pure-Python engine)."""
+    from analyzer.compile import run_compile
+
+    raise typer.Exit(run_compile(console))
+
+
 @app.command("selfcheck")
 def selfcheck(
     games: Annotated[int, typer.Option("--games", help="Number of random-play games.", min=1)] = 1000,

@@ -21,7 +21,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import replace as with_fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from engine.figures import HOURGLASS
 from engine.registry.powers import POWERS
@@ -43,16 +45,17 @@ class Query:
     kind: str = ""  # move | close | frenzy | ranged | smash | "" (outside an action)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a power's handler may live outside the compiled engine
 class PowerHandler:
     """Base handler: every hook does nothing. Subclasses override what their power changes.
 
     `source` is the monster whose card carries the power; `subject` the monster whose value is read.
     """
 
-    grants_attack = False
+    grants_attack: ClassVar[bool] = False
     """A move power whose move action ends with a free close attack on a named target (Pounce): the
     rules check and list such a Move's `target` as they do a frenzy's (HC-SLAY-14)."""
-    moves_victims = False
+    moves_victims: ClassVar[bool] = False
     """A move power used instead of moving, to move a victim (Lure): declared with a `LureVictim` action,
     which its `check` judges and its `actions` lists."""
 

@@ -451,7 +451,7 @@ def apply(state: GameState, action: Option, listed: bool = False) -> None:
     if isinstance(action, MoveVictim):
         if state.chosen_victim is None:
             _choose_victim(state, action.victim)
-            if state.chosen_victim is None or _why_not_victim(state, action):
+            if _chosen_victim(state) is None or _why_not_victim(state, action):
                 return  # a plot twist moved or froze it, or changed the board under the path (HC-VICTIM-03)
         _move_victim(state, action)
         return
@@ -575,6 +575,12 @@ def _smash(state: GameState, actor: Monster, at: int) -> None:
     obj = next(o for o in state.objects if o.alive and o.pos == at)
     if combat.smash(state, actor, obj.kind):
         obj.alive = False
+
+
+def _chosen_victim(state: GameState) -> int | None:
+    """`state.chosen_victim`, read after a call that may have changed it: mypy keeps an attribute narrowed
+    across calls, and the compiled engine checks the narrowed type (engine/compiled.py)."""
+    return state.chosen_victim
 
 
 def _choose_victim(state: GameState, uid: int) -> None:

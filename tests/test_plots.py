@@ -18,6 +18,7 @@ from engine.players import RandomAgent
 from engine.registry.plot_effects import DURATIONS, PLOT_EFFECTS, SUBPLOT_CONDITIONS, TARGETS
 from engine.roster.loader import load_roster
 from engine.scenario import load_scenario, run_scenario, scenario_files
+from engine.setup import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "tests" / "scenarios" / "plot" / "cards"
@@ -34,10 +35,13 @@ def test_every_registered_effect_is_implemented():
     assert set(plots.CONDITIONS) == set(SUBPLOT_CONDITIONS)
 
 
-def test_every_target_and_duration_is_understood():
-    state_turn = type("S", (), {"turn": 5, "players": [1, 2]})()
+def test_every_target_and_duration_is_understood(roster):
+    armies = [roster.armies[name] for name in ("butcher-shop", "firing-line")]
+    agents = [RandomAgent(np.random.default_rng(k)) for k in range(2)]
+    state_turn = new_game(roster, armies, roster.maps["graveyard"], agents, np.random.default_rng(0))
+    state_turn.turn = 5
     for duration in DURATIONS:
-        assert plots._ends(state_turn, 1, duration)  # type: ignore[arg-type]
+        assert plots._ends(state_turn, 1, duration)
     assert plots._ends(state_turn, 2, "until_your_next_turn") == {"until_turn_of": 2}
     assert plots._ends(state_turn, 2, "through_their_next_turn") == {"last_turn": 7}
     handled = {"slayer", "rescuer", "attacker", "attack_target"}

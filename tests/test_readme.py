@@ -29,6 +29,13 @@ def test_ci_runs_the_readme_test_command():
     assert test_command in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
 
 
+def test_ci_tests_the_compiled_engine_as_the_readme_says():
+    section = README.split("## Speed: the compiled engine", 1)[1].split("\n## ", 1)[0]
+    build, test = re.findall(r"```bash\n(.*?)\n```", section, flags=re.S)
+    assert "clix compile" in build and "clix compile" in test and "pytest" in test
+    assert test in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+
+
 def test_the_main_command_runs(tmp_path):
     main = quick_start_commands()[0]
     steps = [s.strip() for s in main.split("&&") if s.strip().startswith("clix ")]

@@ -1,0 +1,109 @@
+"""The optional compiled engine: the hot modules built with mypyc (`clix compile`), used only while they
+match the sources exactly.
+
+`clix compile` builds the modules of `COMPILED_MODULES` into `BUILD_DIR` with a manifest holding the
+fingerprint of every engine source and the interpreter they were built for. On import, `engine` puts the
+build's directories first on its packages' search paths if, and only if, the manifest matches the sources as
+they are now: editing any engine file falls back to the pure-Python modules until the next `clix compile`,
+so the code that runs is always the code that is read. `CLIX_PURE=1` forces the pure modules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+ENGINE_DIR = Path(__file__).resolve().parent
+BUILD_DIR = ENGINE_DIR.parent / "build" / "compiled"
+MANIFEST = "manifest.json"
+RUNTIME_DIR = "runtime"
+
+COMPILED_MODULES = (
+    "engine.actions",
+    "engine.cards",
+    "engine.combat",
+    "engine.dice",
+    "engine.effects",
+    "engine.game",
+    "engine.geometry",
+    "engine.movement",
+    "engine.options",
+    "engine.plots",
+    "engine.rules",
+    "engine.setup",
+    "engine.state",
+    "engine.players.base",
+    "engine.players.heuristic",
+    "engine.players.random_player",
+)
+"""The modules a game spends its time in (the rules, the state, the players). The power handlers are not
+among them: mypyc cannot compile classes registered by a class decorator, and they run rarely."""
+
+PURE = "pure Python"
+COMPILED = "compiled (mypyc)"
+
+status = PURE
+"""Which engine this process runs: `COMPILED`, `PURE`, or why a build there is not used."""
+
+
+def source_fingerprint(engine_dir: Path = ENGINE_DIR) -> str:
+    """A hash of every engine source file (path and contents): any edit changes it."""
+    digest = hashlib.sha256()
+    for path in sorted(engine_dir.rglob("*.py")):
+        digest.update(path.relative_to(engine_dir).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def interpreter_tag() -> str:
+    """The interpreter a build is for (compiled modules load only into the same one)."""
+    return f"{sys.implementation.cache_tag}-{sys.platform}"
+
+
+def manifest_for(fingerprint: str) -> dict[str, object]:
+    return {"fingerprint": fingerprint, "interpreter": interpreter_tag(), "modules": list(COMPILED_MODULES)}
+
+
+def build_problem(build_dir: Path = BUILD_DIR) -> str | None:
+    """Why the build in `build_dir` cannot be used now (None if it can)."""
+    try:
+        manifest = json.loads((build_dir / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return "no compiled engine (run `clix compile`)"
+    if manifest != manifest_for(source_fingerprint()):
+        return "the compiled engine is out of date with the sources (run `clix compile` again)"
+    return None
+
+
+def activate(package_path: list[str]) -> str:
+    """Called by `engine/__init__.py`: put a usable build first on the `engine` package's search path."""
+    global status
+    if os.environ.get("CLIX_PURE", "") not in ("", "0"):
+        status = f"{PURE} (CLIX_PURE is set)"
+        return status
+    if not (BUILD_DIR / MANIFEST).exists():
+        return status
+    problem = build_problem()
+    if problem is not None:
+        status = f"{PURE}: {problem}"
+        return status
+    package_path.insert(0, str(BUILD_DIR / "engine"))
+    # the compiled modules' shared runtime library, imported by its own name; its directory holds nothing
+    # else (with the build's top on sys.path, a process that had not yet imported `engine` could take the
+    # build's `engine` folder for a namespace package)
+    runtime = str(BUILD_DIR / RUNTIME_DIR)
+    if runtime not in sys.path:
+        sys.path.append(runtime)
+    status = COMPILED
+    return status
+
+
+def extend(package_path: list[str], package: str) -> None:
+    """Called by a subpackage's `__init__.py` (`players`): search the build first when in use."""
+    if status == COMPILED:
+        package_path.insert(0, str(BUILD_DIR / "engine" / package))

@@ -1,0 +1,70 @@
+"""The optional compiled engine (engine/compiled.py): used only while its manifest matches the sources
+and the interpreter, never when CLIX_PURE is set. The compiled modules themselves are tested by running the
+whole suite again after `clix compile` (.ci/run does)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from engine import compiled
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _engine_status(**env: str) -> list[str]:
+    """In a fresh process: the engine's status and where two compiled modules were loaded from."""
+    code = (
+        "import engine.rules, engine.players.heuristic as h, engine.compiled as c; "
+        "print(c.status); print(engine.rules.__file__); print(h.__file__)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True, check=True
+    )
+    return done.stdout.splitlines()
+
+
+def test_a_build_is_usable_only_when_its_manifest_matches_the_sources(tmp_path):
+    assert compiled.build_problem(tmp_path) == "no compiled engine (run `clix compile`)"
+    manifest = compiled.manifest_for(compiled.source_fingerprint())
+    (tmp_path / compiled.MANIFEST).write_text(json.dumps(manifest))
+    assert compiled.build_problem(tmp_path) is None
+    for field, stale in (("fingerprint", "0" * 64), ("interpreter", "cpython-310-linux")):
+        (tmp_path / compiled.MANIFEST).write_text(json.dumps({**manifest, field: stale}))
+        assert "out of date" in str(compiled.build_problem(tmp_path))
+    (tmp_path / compiled.MANIFEST).write_text("{not json")
+    assert compiled.build_problem(tmp_path) == "no compiled engine (run `clix compile`)"
+
+
+def test_any_edit_of_an_engine_source_changes_the_fingerprint(tmp_path):
+    copy = tmp_path / "engine"
+    shutil.copytree(compiled.ENGINE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = compiled.source_fingerprint(copy)
+    assert before == compiled.source_fingerprint()
+    rules = copy / "rules.py"
+    rules.write_text(rules.read_text() + "\n# an edit\n")
+    assert compiled.source_fingerprint(copy) != before
+    (copy / "players" / "new_player.py").write_text("")
+    rules.write_text((compiled.ENGINE_DIR / "rules.py").read_text())
+    assert compiled.source_fingerprint(copy) != before  # a new file counts too
+
+
+def test_clix_pure_runs_the_python_sources():
+    status, rules_file, heuristic_file = _engine_status(CLIX_PURE="1")
+    assert status.startswith(compiled.PURE) and "CLIX_PURE" in status
+    assert rules_file.endswith("engine/rules.py") and heuristic_file.endswith("engine/players/heuristic.py")
+
+
+def test_the_engine_in_use_is_the_build_when_it_is_fresh_and_the_sources_otherwise():
+    status, rules_file, heuristic_file = _engine_status(CLIX_PURE="")
+    if compiled.build_problem() is None:
+        assert status == compiled.COMPILED
+        assert Path(rules_file).parent == compiled.BUILD_DIR / "engine"
+        assert Path(heuristic_file).parent == compiled.BUILD_DIR / "engine" / "players"
+    else:
+        assert status.startswith(compiled.PURE)
+        assert rules_file.endswith("engine/rules.py") and heuristic_file.endswith("engine/players/heuristic.py")
