@@ -25,6 +25,7 @@ COMPILED_MODULES = (
     "engine.actions",
     "engine.cards",
     "engine.combat",
+    "engine.decisions",
     "engine.dice",
     "engine.effects",
     "engine.game",
