@@ -6,6 +6,12 @@ fingerprint of every engine source and the interpreter they were built for. On i
 build's directories first on its packages' search paths if, and only if, the manifest matches the sources as
 they are now: editing any engine file falls back to the pure-Python modules until the next `clix compile`,
 so the code that runs is always the code that is read. `CLIX_PURE=1` forces the pure modules.
+
+For those editing the compiled modules: mypyc trusts the type annotations and checks them at run time. A
+compiled module must type-check (`clix compile` stops at the first error); an attribute mypy has narrowed
+stays narrowed across calls, so one that a call may change is read again through a function
+(`rules._chosen_victim`); and a class the compiled code reads overridden in subclasses declares it
+`ClassVar` (`effects.PowerHandler`). The suite runs on both engines in CI.
 """
 
 from __future__ import annotations
