@@ -31,9 +31,7 @@ def run_compile(console: Console) -> int:
     try:
         import mypyc  # noqa: F401
     except ImportError:
-        raise ClixError(
-            'mypyc is not installed; install it with: python -m pip install -e ".[compile]"'
-        ) from None
+        raise ClixError('mypyc is not installed; install it with: python -m pip install -e ".[compile]"') from None
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         raise ClixError("no C compiler found (cc or gcc); install one (Debian: apt install gcc)")
     root = compiled.ENGINE_DIR.parent

@@ -34,6 +34,7 @@ COMPILED_MODULES = (
     "engine.decisions",
     "engine.dice",
     "engine.effects",
+    "engine.figures",
     "engine.game",
     "engine.geometry",
     "engine.movement",

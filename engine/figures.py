@@ -77,7 +77,7 @@ def _compile(figure: Figure) -> Stats:
     sides = figure.card.sides()
     powers: dict[str, tuple[dict[str, dict[str, Any]], ...]] = {}
     for side_name, side in sides.items():
-        by_circle = {(p.slot, p.colour): p for p in side.powers}
+        by_circle: dict[tuple[str, str], Any] = {(p.slot, p.colour): p for p in side.powers}
         per_click = []
         for click in figure.dial:
             showing: dict[str, dict[str, Any]] = {}

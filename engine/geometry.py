@@ -105,9 +105,10 @@ class Geometry:
 
     def distance(self, a: int, b: int) -> int:
         """Spaces counted in any direction, diagonals included (HC-MOVE-03, HC-COMBAT-16)."""
-        ax, ay = a % self.width, a // self.width
-        bx, by = b % self.width, b // self.width
-        return max(abs(ax - bx), abs(ay - by))
+        dx = a % self.width - b % self.width
+        dy = a // self.width - b // self.width
+        # comparisons, not abs(): compiled, abs() of an int is a generic call
+        return max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)
 
     def adjacent(self, a: int, b: int) -> bool:
         """Touching spaces not separated by a wall (HC-MOVE-01, HC-TERRAIN-12)."""

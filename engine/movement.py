@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
-
-import numpy as np
+from typing import Any, NamedTuple, TypeAlias
 
 from engine import combat, effects
 from engine.geometry import BLOCKING, HINDERING, WATER, Geometry
 from engine.state import SOARING, GameState, Monster
+
+Bits: TypeAlias = Any
+"""A set of spaces as an int, bit i for space i. Typed `Any` on purpose: compiled, an `int` goes through
+mypyc's machine-word fast path, which a map-sized int never takes and which adds a conversion to every
+operation (about 40% on `search`); as `Any` it gets CPython's integer operations directly."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,13 +161,14 @@ class MoveContext:
                 ):
                     self.shut_doors.add((min(o.pos, o.across), max(o.pos, o.across)))
         # The same facts as bitsets over the spaces, for `search`.
-        if self.ignores_monsters:
-            self.blocked_bits = self.stop_bits = 0
-        else:
-            self.blocked_bits = bits_of(self.opposing)
-            self.stop_bits = bits_of(self.victims) | bits_of(self.stop_spaces)
-        unendable = bits_of(self.friendly) | bits_of(self.opposing) | bits_of(self.objects)
-        self.end_bits = ~(unendable | terrain_bits(self.geo, BLOCKING))
+        opposing_bits = bits_of(self.opposing)
+        self.blocked_bits: Bits = 0
+        self.stop_bits: Bits = 0
+        if not self.ignores_monsters:
+            self.blocked_bits = opposing_bits
+            self.stop_bits = bits_of(self.victims | self.stop_spaces)
+        unendable = opposing_bits | bits_of(self.friendly | self.objects)
+        self.end_bits: Bits = ~(unendable | terrain_bits(self.geo, BLOCKING))
 
     def hindering_like(self, space: int) -> bool:
         return self.profile.hindering_like(self.geo, space)
@@ -237,9 +241,9 @@ class VictimContext:
             for o in state.objects
             if o.alive and o.kind == "portal" and (o.pos in self.monsters or o.across in self.monsters)
         }
-        self.blocked_bits = bits_of(self.occupied)
-        self.stop_bits = 0
-        self.end_bits = ~bits_of(self.objects)
+        self.blocked_bits: Bits = bits_of(self.occupied)
+        self.stop_bits: Bits = 0
+        self.end_bits: Bits = ~bits_of(self.objects)
 
     profile = TerrainProfile(victim=True)
 
@@ -340,7 +344,7 @@ def check_path(ctx: MoveContext | VictimContext, start: int, path: list[int], bu
 def destinations(ctx: MoveContext | VictimContext, start: int, budget: int) -> dict[int, list[int]]:
     """Every space the move may end in, with a shortest legal path to it (the start space is not listed)."""
     reach = search(ctx, start, budget)
-    return {end: reach.path(end) for end in reach.ends().tolist()}
+    return {end: reach.path(end) for end in reach.ends()}
 
 
 def search(ctx: MoveContext | VictimContext, start: int, budget: int) -> Reach:
@@ -356,14 +360,15 @@ def search(ctx: MoveContext | VictimContext, start: int, budget: int) -> Reach:
     masks, up, down, high, space_bits = search_tables(ctx.geo, ctx.profile)
     (u0, m0), (u1, m1), (u2, m2), (u3, m3) = up
     (d0, n0), (d1, n1), (d2, n2), (d3, n3) = down
-    passable = ~ctx.blocked_bits
-    stop_bits = ctx.stop_bits
-    free = 1 << start
-    seen_free = seen = free
-    layers = [(free, 0)]
+    passable: Bits = ~ctx.blocked_bits
+    stop_bits: Bits = ctx.stop_bits
+    free: Bits = 1 << start
+    seen_free: Bits = free
+    seen: Bits = free
+    layers: list[tuple[Bits, Bits]] = [(free, 0)]
     for _ in range(budget):
-        both = free | free << high  # the free spaces twice: once for steps going on, once for steps stopping
-        reached = (  # every direction at once, spelled out: this is the engine's innermost loop
+        both: Bits = free | free << high  # the free spaces twice: once for steps going on, once for steps stopping
+        reached: Bits = (  # every direction at once, spelled out: this is the engine's innermost loop
             (both & m0) << u0
             | (both & m1) << u1
             | (both & m2) << u2
@@ -373,13 +378,13 @@ def search(ctx: MoveContext | VictimContext, start: int, budget: int) -> Reach:
             | (both & n2) >> d2
             | (both & n3) >> d3
         )
-        free_to = reached & space_bits & passable
-        stop_to = reached >> high & passable
+        free_to: Bits = reached & space_bits & passable
+        stop_to: Bits = reached >> high & passable
         if stop_bits:
             stop_to |= free_to & stop_bits
             free_to &= ~stop_bits
         free = free_to & ~seen_free
-        stopped = stop_to & ~seen
+        stopped: Bits = stop_to & ~seen
         seen_free |= free
         seen |= free | stopped
         layers.append((free, stopped))
@@ -396,10 +401,10 @@ class Reach:
     def __init__(
         self,
         start: int,
-        end_bits: int,
-        layers: list[tuple[int, int]],
-        masks: tuple[tuple[int, int, int], ...] = (),
-        stop_bits: int = 0,
+        end_bits: Bits,
+        layers: list[tuple[Bits, Bits]],
+        masks: tuple[tuple[int, Bits, Bits], ...] = (),
+        stop_bits: Bits = 0,
         paths: dict[int, list[int]] | None = None,
     ) -> None:
         self.start = start
@@ -411,7 +416,7 @@ class Reach:
         self._stop_bits = stop_bits
         self._paths = paths
 
-    def ends(self) -> np.ndarray:
+    def ends(self) -> list[int]:
         """The destinations, in space order."""
         return spaces_of(self.end_bits)
 
@@ -426,7 +431,7 @@ class Reach:
         if self._paths is not None:
             return self._paths[end]
         layers = self._layers
-        bit = 1 << end
+        bit: Bits = 1 << end
         step = next(k for k, (free, stopped) in enumerate(layers) if (free | stopped) & bit)
         as_free = bool(layers[step][0] & bit)
         path = [end]
@@ -455,33 +460,45 @@ class Reach:
         raise AssertionError(f"no parent for space {space} at step {step}")  # the layers say there is one
 
 
-def bits_of(spaces: Iterable[int]) -> int:
+def bits_of(spaces: Iterable[int]) -> Bits:
     """The bitset of `spaces` (bit i: space i)."""
-    found = 0
+    found: Bits = 0
     for space in spaces:
         found |= 1 << space
     return found
 
 
-def spaces_of(bits: int) -> np.ndarray:
+def spaces_of(bits: Bits) -> list[int]:
     """The spaces of a bitset, in order."""
-    raw = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
-    return np.unpackbits(np.frombuffer(raw, dtype=np.uint8), bitorder="little").nonzero()[0]
+    found: list[int] = []
+    base = 0
+    for byte in bits.to_bytes((bits.bit_length() + 7) // 8, "little"):
+        if byte:
+            for bit in _BYTE_BITS[byte]:
+                found.append(base + bit)
+        base += 8
+    return found
 
 
-def terrain_bits(geo: Geometry, terrain: int) -> int:
+_BYTE_BITS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(bit for bit in range(8) if byte >> bit & 1) for byte in range(256)
+)
+"""For each byte value, its set bits (`spaces_of` reads a bitset a byte at a time)."""
+
+
+def terrain_bits(geo: Geometry, terrain: int) -> Bits:
     """The spaces of one terrain type, as a bitset (once per map)."""
     return geo.cached(("terrain_bits", terrain), lambda: bits_of(i for i, t in enumerate(geo.terrain) if t == terrain))
 
 
-def step_masks(geo: Geometry, profile: TerrainProfile) -> tuple[tuple[int, int, int], ...]:
+def step_masks(geo: Geometry, profile: TerrainProfile) -> tuple[tuple[int, Bits, Bits], ...]:
     """The step table as bitsets, once per map and profile: for each of the eight directions, its index
     offset, the spaces a step that way leaves freely, and those where it enters a space that ends the move."""
     return geo.cached(("step_masks", profile), lambda: _step_masks(geo, profile))
 
 
 SearchTables = tuple[
-    tuple[tuple[int, int, int], ...], tuple[tuple[int, int], ...], tuple[tuple[int, int], ...], int, int
+    tuple[tuple[int, Bits, Bits], ...], tuple[tuple[int, Bits], ...], tuple[tuple[int, Bits], ...], int, Bits
 ]
 
 
@@ -506,7 +523,7 @@ def search_tables(geo: Geometry, profile: TerrainProfile) -> SearchTables:
     return geo.cached(("search_tables", profile), compute)
 
 
-def _step_masks(geo: Geometry, profile: TerrainProfile) -> tuple[tuple[int, int, int], ...]:
+def _step_masks(geo: Geometry, profile: TerrainProfile) -> tuple[tuple[int, Bits, Bits], ...]:
     by_offset: dict[int, list[int]] = {}
     for here, row in enumerate(step_table(geo, profile)):
         for there, stop in row:

@@ -13,8 +13,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias, overload
 
-import numpy as np
-
 from engine.actions import Action, Frenzy, Move, MoveVictim
 from engine.movement import Reach
 
@@ -33,7 +31,7 @@ class MoveBlock:
     monster: int
     fly: int | None
     reach: Reach
-    ends: np.ndarray
+    ends: list[int]
     power: str | None = None
     target: int | None = None
     frenzy: bool = False
@@ -48,7 +46,7 @@ class MoveBlock:
 
     def action(self, k: int) -> Move | Frenzy:
         """The k-th action of the block, with its path."""
-        path = tuple(self.reach.path(int(self.ends[k])))
+        path = tuple(self.reach.path(self.ends[k]))
         if self.frenzy:
             return Frenzy(self.monster, path, self.target, self.fly, self.power)
         return Move(self.monster, path, self.fly, self.power, self.target)
@@ -63,13 +61,13 @@ class VictimMoveBlock:
 
     victim: int
     reach: Reach
-    ends: np.ndarray
+    ends: list[int]
 
     def __len__(self) -> int:
         return len(self.ends)
 
     def action(self, k: int) -> MoveVictim:
-        return MoveVictim(self.victim, tuple(self.reach.path(int(self.ends[k]))))
+        return MoveVictim(self.victim, tuple(self.reach.path(self.ends[k])))
 
     def actions(self) -> list[MoveVictim]:
         return [self.action(k) for k in range(len(self.ends))]

@@ -8,8 +8,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-import numpy as np
-
 from engine import cards, combat, effects, plots, powers  # noqa: F401  (importing engine.powers registers every power's handler)
 from engine.actions import (
     VICTIM_TARGET,
@@ -346,7 +344,7 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action | MoveBloc
             reach = search(ctx, actor.pos, ctx.budget(actor.pos, fly is not None))
             ends = reach.ends()
             if protected:
-                ends = ends[~np.isin(ends, list(protected))]
+                ends = [end for end in ends if end not in protected]
             if fly is not None:
                 found.append(Move(actor.uid, (), fly))
             found.append(MoveBlock(actor.uid, fly, reach, ends))
@@ -387,7 +385,9 @@ def _with_dependant_powers(
         if handler is not None and handler.grants_attack:
             continue
         blocks = [a for a in actions if isinstance(a, MoveBlock) and a.kind == kind and a.power is None]
-        base: list[Any] = [a for a in actions if DEPENDANT_KIND.get(type(a)) == kind and getattr(a, "power", None) is None]
+        base: list[Any] = [
+            a for a in actions if DEPENDANT_KIND.get(type(a)) == kind and getattr(a, "power", None) is None
+        ]
         if handler is None:
             found.extend(replace(a, power=power) for a in base)
             found.extend(replace(b, power=power) for b in blocks)
@@ -417,7 +417,7 @@ def _frenzies(
         if actor.pos in near:
             ends.insert(0, actor.pos)
         if ends:
-            found.append(MoveBlock(actor.uid, fly, reach, np.array(ends), target=target.uid, frenzy=True))
+            found.append(MoveBlock(actor.uid, fly, reach, ends, target=target.uid, frenzy=True))
     return found
 
 

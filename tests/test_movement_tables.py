@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def both_ways(ctx, start: int, budget: int) -> tuple[set, set]:
     """The destinations by the bitset search and by the full step rule; checks the search's paths too."""
     reach = search(ctx, start, budget)
-    for end in reach.ends().tolist():
+    for end in reach.ends():
         path = reach.path(end)
         assert len(path) <= budget and path[-1] == end
         assert check_path(ctx, start, path, budget) == ""
     slow = _search_by_steps(ctx, start, budget, partial(_slow_steps, ctx))
-    return set(reach.ends().tolist()), set(slow)
+    return set(reach.ends()), set(slow)
 
 
 @pytest.mark.parametrize("game", range(6))

@@ -9,9 +9,10 @@ fire. Players only read the state and choose among the options the engine lists.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import TypeVar
 
 import numpy as np
 
@@ -72,9 +73,15 @@ class HeuristicAgent:
         scorer = getattr(self, f"_score_{decision.kind}", None)
         if scorer is None:
             return self._default(state, decision)
-        scores = scorer(state, decision)
-        noise = self.rng.random(len(scores)) * self.weights.noise
-        return int((np.asarray(scores) + noise).argmax())
+        scores: list[float] = scorer(state, decision)
+        noise: list[float] = self.rng.random(len(scores)).tolist()
+        weight = self.weights.noise
+        best, best_value = 0, -np.inf
+        for index, score in enumerate(scores):
+            value = score + noise[index] * weight
+            if value > best_value:  # the first of equal best, as argmax
+                best, best_value = index, value
+        return best
 
     # --- decisions outside the hunting phase -----------------------------------------------------------
 
@@ -104,36 +111,27 @@ class HeuristicAgent:
             return 1 + int(self.rng.integers(len(options) - 1))
         return 0 if self.rng.random() < 0.5 else 1 + int(self.rng.integers(len(options) - 1))
 
-    def _score_action(self, state: GameState, decision: Decision) -> np.ndarray:
+    def _score_action(self, state: GameState, decision: Decision) -> list[float]:
         """Every option's value; a monster's plain moves are scored in bulk (they are most of the options)."""
         ctx = _Context(state, decision.player)
         options = decision.options
-        scores = np.zeros(len(options))
         if not isinstance(options, Options):
             options = Options(list(options))
-        chosen_at: list[int] = []  # ChooseVictim options, scored together
-        chosen_victims: list[int] = []
-        for start, part in zip(options.starts(), options.parts, strict=True):
+        scores: list[float] = []
+        for part in options.parts:
             if type(part) is ChooseVictim:
-                chosen_at.append(start)
-                chosen_victims.append(state.victims[part.victim].pos)
+                scores.append(self._choose_victim_value(ctx, state.victims[part.victim].pos))
             elif type(part) is MoveBlock:
                 actor = state.monsters[part.monster]
-                ends = part.ends
-                values = self._move_values(state, ctx, actor, ends)
+                values = self._move_values(ctx, actor, part.ends)
                 if part.target is not None:  # a frenzy, or a move power's free attack (both damage 1)
-                    values = values + self._attack_value(state, ctx, actor, [part.target], "frenzy")
-                scores[start : start + len(ends)] = values
+                    bonus = self._attack_value(state, ctx, actor, [part.target], "frenzy")
+                    values = [value + bonus for value in values]
+                scores.extend(values)
             elif type(part) is VictimMoveBlock:
-                ends = part.ends
-                scores[start : start + len(ends)] = self._victim_move_values(state, ctx, ends)
-            elif type(part) is Move and not part.path:
-                actor = state.monsters[part.monster]
-                scores[start] = self._move_values(state, ctx, actor, np.array([actor.pos]))[0]
+                scores.extend(self._victim_move_values(ctx, part.ends))
             else:
-                scores[start] = self._action_value(state, ctx, part)
-        if chosen_at:
-            scores[chosen_at] = self._choose_victim_values(ctx, chosen_victims)
+                scores.append(self._action_value(state, ctx, part))
         return scores
 
     # --- the hunting and suspense phases ---------------------------------------------------------------
@@ -145,7 +143,7 @@ class HeuristicAgent:
             return 0.0
         if isinstance(action, MoveVictim):
             end = action.path[-1] if action.path else state.victims[action.victim].pos
-            return float(self._victim_move_values(state, ctx, np.array([end]))[0])
+            return self._victim_move_values(ctx, [end])[0]
         if isinstance(action, (Move, Frenzy)):
             return self._move_value(state, ctx, action)
         if isinstance(action, (Close, Ranged)):
@@ -157,49 +155,60 @@ class HeuristicAgent:
             return 0.05
         return 0.01  # an option this player has no opinion on (a power's action): slightly better than passing
 
-    def _choose_victim_values(self, ctx: _Context, positions: list[int]) -> np.ndarray:
+    def _choose_victim_value(self, ctx: _Context, position: int) -> float:
         """Choosing a victim to move is worth more when the opponents are nearer to it than my monsters."""
-        return self.weights.victims * 0.2 * (ctx.enemy_d[positions] < ctx.my_d[positions])
+        return self.weights.victims * 0.2 * (ctx.enemy_d[position] < ctx.my_d[position])
 
     def _move_value(self, state: GameState, ctx: _Context, action: Move | Frenzy) -> float:
         actor = state.monsters[action.monster]
         end = action.path[-1] if action.path else actor.pos
-        value = float(self._space_values(state, ctx, actor)[end])
+        value = self._move_values(ctx, actor, [end])[0]
         if isinstance(action, Frenzy) and action.target is not None:
             value += self._attack_value(state, ctx, actor, [action.target], "frenzy")
         return value
 
-    def _move_values(self, state: GameState, ctx: _Context, actor: Monster, ends: np.ndarray) -> np.ndarray:
-        """The value of moving `actor` to each space of `ends` (see `_space_values`)."""
-        return self._space_values(state, ctx, actor)[ends]
-
-    def _space_values(self, state: GameState, ctx: _Context, actor: Monster) -> np.ndarray:
-        """The value of ending a move of `actor` in each space of the map: a victim slain, progress toward
-        victims and enemies, less the threat there and the cost of becoming vulnerable (once per decision)."""
-        found = ctx.space_values.get(actor.uid)
-        if found is not None:
-            return found
+    def _move_values(self, ctx: _Context, actor: Monster, ends: Sequence[int]) -> list[float]:
+        """The value of ending a move of `actor` in each space of `ends`: a victim slain, progress toward
+        victims and enemies, less the threat there and the cost of becoming vulnerable (HC-TURN-04)."""
         w = self.weights
-        if ctx.victim_positions:
-            before = ctx.victim_d[actor.pos]
-            approach = w.approach * state.victim_vp * (before - ctx.victim_d) / max(1, before) * 0.5
-            value = np.where(ctx.victim_mask, w.victims * state.victim_vp, approach)
-            value[actor.pos] = approach[actor.pos]  # staying put slays nothing
-        else:
-            value = np.zeros(ctx.geo.size)
-        if ctx.enemies:
-            before = ctx.enemy_d[actor.pos]
-            value += w.kills * w.approach * 0.3 * (before - ctx.enemy_d) / max(1, before)
-        threat = ctx.threat_map(actor)
-        value -= w.threat * threat
-        if actor.tokens >= 1:  # a second action in a row leaves it vulnerable (HC-TURN-04)
-            value -= w.threat * (0.5 + threat)
-        ctx.space_values[actor.uid] = value
-        return value
+        pos = actor.pos
+        dangers = ctx.dangers(actor)
+        vulnerable = actor.tokens >= 1  # a second action in a row leaves it vulnerable (HC-TURN-04)
+        has_victims = bool(ctx.victim_positions)
+        if has_victims:
+            victim_d, victim_spaces = ctx.victim_d, ctx.victim_spaces
+            victim_value = w.victims * ctx.state.victim_vp
+            approach_weight = w.approach * ctx.state.victim_vp
+            victim_before = victim_d[pos]
+            victim_scale = max(1, victim_before)
+        has_enemies = bool(ctx.enemies)
+        if has_enemies:
+            enemy_d = ctx.enemy_d
+            kill_weight = w.kills * w.approach * 0.3
+            enemy_before = enemy_d[pos]
+            enemy_scale = max(1, enemy_before)
+        values: list[float] = []
+        for end in ends:
+            value = 0.0
+            if has_victims:
+                if end in victim_spaces and end != pos:  # staying put slays nothing
+                    value = victim_value
+                else:
+                    value = approach_weight * (victim_before - victim_d[end]) / victim_scale * 0.5
+            if has_enemies:
+                value += kill_weight * (enemy_before - enemy_d[end]) / enemy_scale
+            danger = ctx.threat_at(dangers, end)
+            value -= w.threat * danger
+            if vulnerable:
+                value -= w.threat * (0.5 + danger)
+            values.append(value)
+        return values
 
-    def _victim_move_values(self, state: GameState, ctx: _Context, ends: np.ndarray) -> np.ndarray:
+    def _victim_move_values(self, ctx: _Context, ends: Sequence[int]) -> list[float]:
         """Pull the chosen victim toward my monsters and away from the opponents'."""
-        return self.weights.victims * 0.1 * (ctx.enemy_d[ends] - ctx.my_d[ends])
+        weight = self.weights.victims * 0.1
+        enemy_d, my_d = ctx.enemy_d, ctx.my_d
+        return [weight * (enemy_d[end] - my_d[end]) for end in ends]
 
     def _attack_value(self, state: GameState, ctx: _Context, actor: Monster, targets: list[int], kind: str) -> float:
         """Expected victory points of an attack: clicks dealt and kills, less a critical miss (once per decision)."""
@@ -250,45 +259,46 @@ def distance_matrix(state: GameState) -> np.ndarray:
 
 
 KEPT_PER_MAP = 4096
-"""How many arrays of one kind `_kept` holds per map before starting again."""
+"""How many tables of one kind `_kept` holds per map before starting again."""
+
+T = TypeVar("T")
 
 
-def _kept(state: GameState, kind: str, key: tuple, compute: Callable[[], np.ndarray]) -> np.ndarray:
-    """A read-only array over the map's spaces that depends on `key` alone, kept per map for the last few
-    thousand keys, since the same pieces stand still for many decisions."""
-    table: dict[tuple, np.ndarray] = state.geometry.cached(("kept", kind), dict)
+def _kept(state: GameState, kind: str, key: tuple, compute: Callable[[], T]) -> T:
+    """A table over the map's spaces that depends on `key` alone, kept per map for the last few thousand
+    keys, since the same pieces stand still for many decisions (immutable: tuples, read-only arrays)."""
+    table: dict[tuple, T] = state.geometry.cached(("kept", kind), dict)
     found = table.get(key)
     if found is None:
         if len(table) > KEPT_PER_MAP:
             table.clear()
         found = table[key] = compute()
-        found.flags.writeable = False
     return found
 
 
-def nearest_distances(state: GameState, positions: list[int]) -> np.ndarray:
+def nearest_distances(state: GameState, positions: list[int]) -> tuple[int, ...]:
     """For every space, the distance to the nearest of `positions` (99 if there are none)."""
     key = tuple(sorted(positions))
-    if not key:
-        return _kept(state, "nearest", key, lambda: np.full(state.geometry.size, 99, dtype=np.int16))
-    return _kept(state, "nearest", key, lambda: np.minimum.reduce(distance_matrix(state)[list(key)], axis=0))
+
+    def compute() -> tuple[int, ...]:
+        if not key:
+            return (99,) * state.geometry.size
+        return tuple(np.minimum.reduce(distance_matrix(state)[list(key)], axis=0).tolist())
+
+    return _kept(state, "nearest", key, compute)
 
 
-def space_mask(state: GameState, positions: list[int]) -> np.ndarray:
-    """The spaces of `positions` as a boolean array over the map."""
-    key = tuple(sorted(positions))
+class _Danger:
+    """An enemy able to act next turn, as one monster's threat reads it: where it stands (x, y), how far it
+    reaches, and the expected victory points one of its attacks takes from that monster."""
 
-    def compute() -> np.ndarray:
-        mask = np.zeros(state.geometry.size, dtype=bool)
-        mask[list(key)] = True
-        return mask
+    __slots__ = ("expected", "reach", "x", "y")
 
-    return _kept(state, "mask", key, compute)
-
-
-def within(state: GameState, pos: int, reach: int) -> np.ndarray:
-    """The spaces at most `reach` spaces from `pos`, as 0/1 over the map."""
-    return _kept(state, "within", (pos, reach), lambda: (distance_matrix(state)[pos] <= reach).astype(float))
+    def __init__(self, x: int, y: int, reach: int, expected: float) -> None:
+        self.x = x
+        self.y = y
+        self.reach = reach
+        self.expected = expected
 
 
 class _Context:
@@ -299,17 +309,17 @@ class _Context:
         self.state = state
         self.geo = state.geometry
         self.player = player
-        self._threat: dict[int, np.ndarray] = {}
-        self.space_values: dict[int, np.ndarray] = {}
-        self._threats: tuple[tuple[int, int, int, int], ...] | None = None
+        self.opponents = max(1, len(state.players) - 1)
+        self._dangers: dict[int, list[_Danger]] = {}
+        self._threats: list[tuple[int, int, int, int, int]] | None = None
         self.attack_values: dict[tuple[int, tuple[int, ...], str], float] = {}
         self._mine: list[Monster] | None = None
         self._enemies: list[Monster] | None = None
         self._victim_positions: list[int] | None = None
-        self._victim_d: np.ndarray | None = None
-        self._victim_mask: np.ndarray | None = None
-        self._enemy_d: np.ndarray | None = None
-        self._my_d: np.ndarray | None = None
+        self._victim_d: tuple[int, ...] | None = None
+        self._victim_spaces: frozenset[int] | None = None
+        self._enemy_d: tuple[int, ...] | None = None
+        self._my_d: tuple[int, ...] | None = None
 
     @property
     def mine(self) -> list[Monster]:
@@ -332,59 +342,72 @@ class _Context:
         return self._victim_positions
 
     @property
-    def victim_d(self) -> np.ndarray:
+    def victim_d(self) -> tuple[int, ...]:
         if self._victim_d is None:
             self._victim_d = nearest_distances(self.state, self.victim_positions)
         return self._victim_d
 
     @property
-    def victim_mask(self) -> np.ndarray:
-        if self._victim_mask is None:
-            self._victim_mask = space_mask(self.state, self.victim_positions)
-        return self._victim_mask
+    def victim_spaces(self) -> frozenset[int]:
+        if self._victim_spaces is None:
+            self._victim_spaces = frozenset(self.victim_positions)
+        return self._victim_spaces
 
     @property
-    def enemy_d(self) -> np.ndarray:
+    def enemy_d(self) -> tuple[int, ...]:
         if self._enemy_d is None:
             self._enemy_d = nearest_distances(self.state, [e.pos for e in self.enemies])
         return self._enemy_d
 
     @property
-    def my_d(self) -> np.ndarray:
+    def my_d(self) -> tuple[int, ...]:
         if self._my_d is None:
             self._my_d = nearest_distances(self.state, [m.pos for m in self.mine])
         return self._my_d
 
     def threat(self, monster: Monster, pos: int) -> float:
         """Expected victory points the opponents can take from `monster` standing at `pos` next turn."""
-        return float(self.threat_map(monster)[pos])
+        return self.threat_at(self.dangers(monster), pos)
 
-    def threat_map(self, monster: Monster) -> np.ndarray:
-        """`threat` for every space at once, computed once per decision and monster."""
-        found = self._threat.get(monster.uid)
+    def dangers(self, monster: Monster) -> list[_Danger]:
+        """The enemies able to act next turn, as `monster`'s threat reads them (once per decision and monster)."""
+        found = self._dangers.get(monster.uid)
         if found is None:
-            found = self._threat[monster.uid] = self._threat_map(monster)
+            found = self._dangers[monster.uid] = self._dangers_to(monster)
         return found
 
-    def _threat_map(self, monster: Monster) -> np.ndarray:
+    def _dangers_to(self, monster: Monster) -> list[_Danger]:
         if self._threats is None:  # the enemies able to act next turn: where each reaches, and its attack
             able = [e for e in self.enemies if e.tokens < 2 and not e.incapable]
-            self._threats = tuple(
-                (e.pos, max(e.speed + 1 if not e.immovable else 1, e.stats.range), e.attack, e.damage) for e in able
-            )
-        state, threats = self.state, self._threats
+            width = self.geo.width
+            self._threats = [
+                (
+                    e.pos % width,
+                    e.pos // width,
+                    max(e.speed + 1 if not e.immovable else 1, e.stats.range),
+                    e.attack,
+                    e.damage,
+                )
+                for e in able
+            ]
         per_click = monster.stats.points / max(1, monster.stats.clicks - 1)
         defense = monster.defense
-        opponents = max(1, len(state.players) - 1)
+        return [
+            _Danger(x, y, reach, hit_chance(defense - attack) * damage * per_click * 0.5)
+            for x, y, reach, attack, damage in self._threats
+        ]
 
-        def compute() -> np.ndarray:
-            total = np.zeros(self.geo.size)
-            for pos, reach, attack, damage in threats:
-                total += hit_chance(defense - attack) * damage * per_click * 0.5 * within(state, pos, reach)
-            return total / opponents
-
-        # the enemies stand still through a whole turn of the other side: the same map serves many decisions
-        return _kept(state, "threat", (threats, defense, per_click, opponents), compute)
+    def threat_at(self, dangers: list[_Danger], pos: int) -> float:
+        """`threat` from the monster's `dangers`: the sum over the enemies that reach `pos` (spaces counted as
+        in HC-MOVE-03), shared among the opponents."""
+        width = self.geo.width
+        x, y = pos % width, pos // width
+        total = 0.0
+        for danger in dangers:
+            reach = danger.reach
+            if -reach <= x - danger.x <= reach and -reach <= y - danger.y <= reach:
+                total += danger.expected
+        return total / self.opponents
 
 
 def style_factory(name: str, weights: Weights | None = None):  # type: ignore[no-untyped-def]
