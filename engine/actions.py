@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Move:
     """A move action along `path` (the spaces entered); `fly` changes flight mode first (HC-MOVE-10)."""
 
@@ -20,6 +20,20 @@ class Move:
     """A dependant move power declared with the action (HC-CARD-08)."""
     target: int | None = None
     """The free close attack's target, when the declared power grants one after the move (Pounce)."""
+
+    def __init__(
+        self,
+        monster: int,
+        path: tuple[int, ...],
+        fly: int | None = None,
+        power: str | None = None,
+        target: int | None = None,
+    ) -> None:
+        object.__setattr__(self, "monster", monster)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "fly", fly)
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "target", target)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +47,7 @@ class LureVictim:
     power: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Frenzy:
     """A blooded monster's move, then a free close attack on `target` (None: no attack) (HC-SLAY-07)."""
 
@@ -44,14 +58,28 @@ class Frenzy:
     power: str | None = None
     """A dependant close-combat power for the frenzy attack (HC-SLAY-12)."""
 
+    def __init__(
+        self, monster: int, path: tuple[int, ...], target: int | None, fly: int | None = None, power: str | None = None
+    ) -> None:
+        object.__setattr__(self, "monster", monster)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "fly", fly)
+        object.__setattr__(self, "power", power)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Close:
     """A close combat action against an adjacent opposing monster (HC-COMBAT-14)."""
 
     monster: int
     target: int
     power: str | None = None
+
+    def __init__(self, monster: int, target: int, power: str | None = None) -> None:
+        object.__setattr__(self, "monster", monster)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "power", power)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +100,17 @@ class Smash:
     at: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ChooseVictim:
     """The suspense phase: the active player chooses the victim to move; it flips face up (HC-VICTIM-03)."""
 
     victim: int
 
+    def __init__(self, victim: int) -> None:
+        object.__setattr__(self, "victim", victim)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class MoveVictim:
     """The suspense phase: the chosen victim moves along `path` (given without a choice first, the
     victim is chosen and moved in one step, as a scenario's `move_victim` step does) (HC-VICTIM-03)."""
@@ -87,15 +118,25 @@ class MoveVictim:
     victim: int
     path: tuple[int, ...]
 
+    def __init__(self, victim: int, path: tuple[int, ...]) -> None:
+        object.__setattr__(self, "victim", victim)
+        object.__setattr__(self, "path", path)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class SkipSuspense:
     """The suspense phase: choose no victim."""
 
+    def __init__(self) -> None:
+        pass
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class EndTurn:
     """End the hunting phase; the hourglass phase runs and the next player's turn begins."""
+
+    def __init__(self) -> None:
+        pass
 
 
 VICTIM_TARGET = -2

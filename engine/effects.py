@@ -36,13 +36,18 @@ DEPENDANT = ("move", "close", "ranged")
 STATS = ("speed", "attack", "defense", "damage", "range")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Query:
     """What a combat value is read for: the acting monster, its target and the kind of action."""
 
     attacker: Monster | None = None
     target: Monster | None = None
     kind: str = ""  # move | close | frenzy | ranged | smash | "" (outside an action)
+
+    def __init__(self, attacker: Monster | None = None, target: Monster | None = None, kind: str = "") -> None:
+        object.__setattr__(self, "attacker", attacker)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "kind", kind)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a power's handler may live outside the compiled engine

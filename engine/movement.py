@@ -464,15 +464,22 @@ def bits_of(spaces: Iterable[int]) -> Bits:
     """The bitset of `spaces` (bit i: space i)."""
     found: Bits = 0
     for space in spaces:
-        found |= 1 << space
+        found |= _SINGLE_BITS[space] if space < _SINGLE_BITS_KEPT else _ONE << space
     return found
+
+
+_SINGLE_BITS_KEPT = 4096
+_SINGLE_BITS: tuple[Bits, ...] = tuple(1 << space for space in range(_SINGLE_BITS_KEPT))
+"""The bitset of each single space of maps up to 4096 spaces (looked up, as a shift builds a new int)."""
+_ONE: Bits = 1
 
 
 def spaces_of(bits: Bits) -> list[int]:
     """The spaces of a bitset, in order."""
     found: list[int] = []
     base = 0
-    for byte in bits.to_bytes((bits.bit_length() + 7) // 8, "little"):
+    raw: bytes = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
+    for byte in raw:
         if byte:
             for bit in _BYTE_BITS[byte]:
                 found.append(base + bit)

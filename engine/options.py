@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from engine.plots import PlayCard
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class MoveBlock:
     """The move actions of monster `monster` to each space of `ends`, along shortest paths from `reach`.
 
@@ -35,6 +35,24 @@ class MoveBlock:
     power: str | None = None
     target: int | None = None
     frenzy: bool = False
+
+    def __init__(
+        self,
+        monster: int,
+        fly: int | None,
+        reach: Reach,
+        ends: list[int],
+        power: str | None = None,
+        target: int | None = None,
+        frenzy: bool = False,
+    ) -> None:
+        object.__setattr__(self, "monster", monster)
+        object.__setattr__(self, "fly", fly)
+        object.__setattr__(self, "reach", reach)
+        object.__setattr__(self, "ends", ends)
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "frenzy", frenzy)
 
     def __len__(self) -> int:
         return len(self.ends)
@@ -55,13 +73,18 @@ class MoveBlock:
         return [self.action(k) for k in range(len(self.ends))]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class VictimMoveBlock:
     """The suspense phase's moves of victim `victim` to each space of `ends`, along shortest paths."""
 
     victim: int
     reach: Reach
     ends: list[int]
+
+    def __init__(self, victim: int, reach: Reach, ends: list[int]) -> None:
+        object.__setattr__(self, "victim", victim)
+        object.__setattr__(self, "reach", reach)
+        object.__setattr__(self, "ends", ends)
 
     def __len__(self) -> int:
         return len(self.ends)

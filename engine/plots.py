@@ -240,7 +240,7 @@ def _path(state: GameState, spaces: list[int] | tuple[int, ...]) -> Path:
     return Path(tuple(spaces), tuple(state.geometry.xy(s) for s in spaces))
 
 
-@dataclass
+@dataclass(init=False)
 class Window:
     """One timing window: what it is about, and what the card played in it did to the rules' next step."""
 
@@ -254,6 +254,24 @@ class Window:
     outcome: str = ""
     """slaying/rescue: '' (it goes ahead), 'no_vp' (it goes ahead, scoring nothing) or 'stopped';
     suspense: 'done' when the card moved or froze the victim."""
+
+    def __init__(
+        self,
+        name: str,
+        victim: Victim | None = None,
+        actor: Monster | None = None,
+        attacker: Monster | None = None,
+        targets: tuple[Monster, ...] = (),
+        dice: tuple[int, int] = (0, 0),
+        outcome: str = "",
+    ) -> None:
+        self.name = name
+        self.victim = victim
+        self.actor = actor
+        self.attacker = attacker
+        self.targets = targets
+        self.dice = dice
+        self.outcome = outcome
 
 
 def _plays(state: GameState, w: Window, player: int) -> list[PlayCard]:

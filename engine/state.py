@@ -170,7 +170,7 @@ class Lasting:
         return not self.classes or bool(self.classes & monster.stats.classes)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Event:
     """One thing that happened, small enough to log every game (HC-* ids in `rule`)."""
 
@@ -178,6 +178,12 @@ class Event:
     turn: int
     player: int
     detail: tuple[tuple[str, Any], ...] = ()
+
+    def __init__(self, kind: str, turn: int, player: int, detail: tuple[tuple[str, Any], ...] = ()) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "detail", detail)
 
     def get(self, key: str, default: Any = None) -> Any:
         for k, v in self.detail:

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from engine.state import GameState
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Decision:
     """A choice the rules put to one player.
 
@@ -23,6 +23,12 @@ class Decision:
     player: int
     options: Sequence[Any]
     subject: str = ""
+
+    def __init__(self, kind: str, player: int, options: Sequence[Any], subject: str = "") -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "subject", subject)
 
 
 class Agent(Protocol):
