@@ -6,12 +6,12 @@ Compiled once per figure (and cached), so the engine's hot path reads lists inst
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine.roster.dial import SLOTS, Click
 from engine.roster.models import Figure
 
-HOURGLASS = -1
+HOURGLASS: Final = -1
 """A dial value that is an hourglass (HC-HOURGLASS-02..04)."""
 
 

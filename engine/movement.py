@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, NamedTuple, TypeAlias
+from typing import Any, Final, NamedTuple, TypeAlias
 
 from engine import combat, effects
 from engine.geometry import BLOCKING, HINDERING, WATER, Geometry
@@ -463,15 +463,16 @@ class Reach:
 def bits_of(spaces: Iterable[int]) -> Bits:
     """The bitset of `spaces` (bit i: space i)."""
     found: Bits = 0
+    single = _SINGLE_BITS
     for space in spaces:
-        found |= _SINGLE_BITS[space] if space < _SINGLE_BITS_KEPT else _ONE << space
+        found |= single[space] if space < _SINGLE_BITS_KEPT else _ONE << space
     return found
 
 
-_SINGLE_BITS_KEPT = 4096
-_SINGLE_BITS: tuple[Bits, ...] = tuple(1 << space for space in range(_SINGLE_BITS_KEPT))
+_SINGLE_BITS_KEPT: Final = 4096
+_SINGLE_BITS: Final[tuple[Bits, ...]] = tuple(1 << space for space in range(_SINGLE_BITS_KEPT))
 """The bitset of each single space of maps up to 4096 spaces (looked up, as a shift builds a new int)."""
-_ONE: Bits = 1
+_ONE: Final[Bits] = 1
 
 
 def spaces_of(bits: Bits) -> list[int]:
@@ -479,15 +480,16 @@ def spaces_of(bits: Bits) -> list[int]:
     found: list[int] = []
     base = 0
     raw: bytes = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
+    byte_bits = _BYTE_BITS
     for byte in raw:
         if byte:
-            for bit in _BYTE_BITS[byte]:
+            for bit in byte_bits[byte]:
                 found.append(base + bit)
         base += 8
     return found
 
 
-_BYTE_BITS: tuple[tuple[int, ...], ...] = tuple(
+_BYTE_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(bit for bit in range(8) if byte >> bit & 1) for byte in range(256)
 )
 """For each byte value, its set bits (`spaces_of` reads a bitset a byte at a time)."""

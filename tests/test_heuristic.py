@@ -1,5 +1,6 @@
-"""The heuristic keeps tables per map between decisions (`_kept`) and scores some options in bulk: what it
-keeps must be what it would compute afresh, and a bulk score what the option is worth on its own."""
+"""The heuristic scores some options in bulk from facts it reads once per decision: a space's threat must be
+what the enemies that reach it can take, a distance what counting spaces gives, and a bulk score what the
+option is worth on its own."""
 
 from __future__ import annotations
 
@@ -78,7 +79,7 @@ def test_victim_choices_scored_together_are_worth_what_each_is_alone(roster):
         ctx = _Context(state, decision.player)
         for k, option in choices:
             pos = state.victims[option.victim].pos
-            nearer_to_enemy = ctx.enemy_d[pos] < ctx.my_d[pos]
+            nearer_to_enemy = ctx.enemy_spots.nearest(pos) < ctx.my_spots.nearest(pos)
             assert together[k] == pytest.approx(agent.weights.victims * 0.2 * nearer_to_enemy)
             scored += 1
 
@@ -86,12 +87,16 @@ def test_victim_choices_scored_together_are_worth_what_each_is_alone(roster):
     assert scored > 10
 
 
-def test_kept_tables_are_read_only(roster):
+def test_nearest_counts_spaces_diagonals_included(roster):
+    """Distances to the nearest piece count spaces in any direction (HC-MOVE-03); none at all reads 99."""
     rng = np.random.default_rng(5)
     armies = [random_army(roster, 100, rng) for _ in range(2)]
     agents = [HeuristicAgent(np.random.default_rng(k)) for k in range(2)]
     state = new_game(roster, armies, roster.maps["graveyard"], agents, rng, turn_limit=2)
-    kept = heuristic_module.nearest_distances(state, [0, 5])
-    assert kept[0] == 0 and kept[5] == 0 and kept[1] == 1
-    with pytest.raises(TypeError):
-        kept[0] = 1  # type: ignore[index]
+    geo = state.geometry
+    corner, far = geo.index(0, 0), geo.index(5, 3)
+    spots = heuristic_module._Spots(geo.width, [corner, far])
+    for pos in range(geo.size):
+        assert spots.nearest(pos) == min(geo.distance(pos, corner), geo.distance(pos, far))
+    assert spots.nearest(geo.index(4, 5)) == 2  # two down from (5, 3), diagonal steps counting one
+    assert heuristic_module._Spots(geo.width, []).nearest(corner) == 99

@@ -9,10 +9,9 @@ fire. Players only read the state and choose among the options the engine lists.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
-from typing import TypeVar
 
 import numpy as np
 
@@ -157,7 +156,7 @@ class HeuristicAgent:
 
     def _choose_victim_value(self, ctx: _Context, position: int) -> float:
         """Choosing a victim to move is worth more when the opponents are nearer to it than my monsters."""
-        return self.weights.victims * 0.2 * (ctx.enemy_d[position] < ctx.my_d[position])
+        return self.weights.victims * 0.2 * (ctx.enemy_spots.nearest(position) < ctx.my_spots.nearest(position))
 
     def _move_value(self, state: GameState, ctx: _Context, action: Move | Frenzy) -> float:
         actor = state.monsters[action.monster]
@@ -176,16 +175,16 @@ class HeuristicAgent:
         vulnerable = actor.tokens >= 1  # a second action in a row leaves it vulnerable (HC-TURN-04)
         has_victims = bool(ctx.victim_positions)
         if has_victims:
-            victim_d, victim_spaces = ctx.victim_d, ctx.victim_spaces
+            victims, victim_spaces = ctx.victim_spots, ctx.victim_spaces
             victim_value = w.victims * ctx.state.victim_vp
             approach_weight = w.approach * ctx.state.victim_vp
-            victim_before = victim_d[pos]
+            victim_before = victims.nearest(pos)
             victim_scale = max(1, victim_before)
         has_enemies = bool(ctx.enemies)
         if has_enemies:
-            enemy_d = ctx.enemy_d
+            enemies = ctx.enemy_spots
             kill_weight = w.kills * w.approach * 0.3
-            enemy_before = enemy_d[pos]
+            enemy_before = enemies.nearest(pos)
             enemy_scale = max(1, enemy_before)
         values: list[float] = []
         for end in ends:
@@ -194,9 +193,9 @@ class HeuristicAgent:
                 if end in victim_spaces and end != pos:  # staying put slays nothing
                     value = victim_value
                 else:
-                    value = approach_weight * (victim_before - victim_d[end]) / victim_scale * 0.5
+                    value = approach_weight * (victim_before - victims.nearest(end)) / victim_scale * 0.5
             if has_enemies:
-                value += kill_weight * (enemy_before - enemy_d[end]) / enemy_scale
+                value += kill_weight * (enemy_before - enemies.nearest(end)) / enemy_scale
             danger = ctx.threat_at(dangers, end)
             value -= w.threat * danger
             if vulnerable:
@@ -207,8 +206,8 @@ class HeuristicAgent:
     def _victim_move_values(self, ctx: _Context, ends: Sequence[int]) -> list[float]:
         """Pull the chosen victim toward my monsters and away from the opponents'."""
         weight = self.weights.victims * 0.1
-        enemy_d, my_d = ctx.enemy_d, ctx.my_d
-        return [weight * (enemy_d[end] - my_d[end]) for end in ends]
+        enemies, mine = ctx.enemy_spots, ctx.my_spots
+        return [weight * (enemies.nearest(end) - mine.nearest(end)) for end in ends]
 
     def _attack_value(self, state: GameState, ctx: _Context, actor: Monster, targets: list[int], kind: str) -> float:
         """Expected victory points of an attack: clicks dealt and kills, less a critical miss (once per decision)."""
@@ -246,46 +245,27 @@ class HeuristicAgent:
         return 0.0
 
 
-def distance_matrix(state: GameState) -> np.ndarray:
-    """Spaces apart (Chebyshev, HC-MOVE-03) for every pair of spaces of the map, computed once per map."""
-    geo = state.geometry
+class _Spots:
+    """Where some pieces stand, for the distance from any space to the nearest of them (spaces counted as
+    in HC-MOVE-03; 99 if there are none)."""
 
-    def compute() -> np.ndarray:
-        index = np.arange(geo.size)
-        xs, ys = index % geo.width, index // geo.width
-        return np.maximum(np.abs(xs[:, None] - xs[None, :]), np.abs(ys[:, None] - ys[None, :])).astype(np.int16)
+    __slots__ = ("width", "xs", "ys")
 
-    return geo.cached("distance_matrix", compute)
+    def __init__(self, width: int, positions: list[int]) -> None:
+        self.width = width
+        self.xs = [pos % width for pos in positions]
+        self.ys = [pos // width for pos in positions]
 
-
-KEPT_PER_MAP = 4096
-"""How many tables of one kind `_kept` holds per map before starting again."""
-
-T = TypeVar("T")
-
-
-def _kept(state: GameState, kind: str, key: tuple, compute: Callable[[], T]) -> T:
-    """A table over the map's spaces that depends on `key` alone, kept per map for the last few thousand
-    keys, since the same pieces stand still for many decisions (immutable: tuples, read-only arrays)."""
-    table: dict[tuple, T] = state.geometry.cached(("kept", kind), dict)
-    found = table.get(key)
-    if found is None:
-        if len(table) > KEPT_PER_MAP:
-            table.clear()
-        found = table[key] = compute()
-    return found
-
-
-def nearest_distances(state: GameState, positions: list[int]) -> tuple[int, ...]:
-    """For every space, the distance to the nearest of `positions` (99 if there are none)."""
-    key = tuple(sorted(positions))
-
-    def compute() -> tuple[int, ...]:
-        if not key:
-            return (99,) * state.geometry.size
-        return tuple(np.minimum.reduce(distance_matrix(state)[list(key)], axis=0).tolist())
-
-    return _kept(state, "nearest", key, compute)
+    def nearest(self, pos: int) -> int:
+        x, y = pos % self.width, pos // self.width
+        best = 99
+        ys = self.ys
+        for k, other_x in enumerate(self.xs):
+            dx, dy = other_x - x, ys[k] - y
+            distance = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)
+            if distance < best:
+                best = distance
+        return best
 
 
 class _Danger:
@@ -316,10 +296,10 @@ class _Context:
         self._mine: list[Monster] | None = None
         self._enemies: list[Monster] | None = None
         self._victim_positions: list[int] | None = None
-        self._victim_d: tuple[int, ...] | None = None
+        self._victim_spots: _Spots | None = None
         self._victim_spaces: frozenset[int] | None = None
-        self._enemy_d: tuple[int, ...] | None = None
-        self._my_d: tuple[int, ...] | None = None
+        self._enemy_spots: _Spots | None = None
+        self._my_spots: _Spots | None = None
 
     @property
     def mine(self) -> list[Monster]:
@@ -342,10 +322,10 @@ class _Context:
         return self._victim_positions
 
     @property
-    def victim_d(self) -> tuple[int, ...]:
-        if self._victim_d is None:
-            self._victim_d = nearest_distances(self.state, self.victim_positions)
-        return self._victim_d
+    def victim_spots(self) -> _Spots:
+        if self._victim_spots is None:
+            self._victim_spots = _Spots(self.geo.width, self.victim_positions)
+        return self._victim_spots
 
     @property
     def victim_spaces(self) -> frozenset[int]:
@@ -354,16 +334,16 @@ class _Context:
         return self._victim_spaces
 
     @property
-    def enemy_d(self) -> tuple[int, ...]:
-        if self._enemy_d is None:
-            self._enemy_d = nearest_distances(self.state, [e.pos for e in self.enemies])
-        return self._enemy_d
+    def enemy_spots(self) -> _Spots:
+        if self._enemy_spots is None:
+            self._enemy_spots = _Spots(self.geo.width, [e.pos for e in self.enemies])
+        return self._enemy_spots
 
     @property
-    def my_d(self) -> tuple[int, ...]:
-        if self._my_d is None:
-            self._my_d = nearest_distances(self.state, [m.pos for m in self.mine])
-        return self._my_d
+    def my_spots(self) -> _Spots:
+        if self._my_spots is None:
+            self._my_spots = _Spots(self.geo.width, [m.pos for m in self.mine])
+        return self._my_spots
 
     def threat(self, monster: Monster, pos: int) -> float:
         """Expected victory points the opponents can take from `monster` standing at `pos` next turn."""
