@@ -9,6 +9,7 @@ fire. Players only read the state and choose among the options the engine lists.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -69,13 +70,12 @@ class HeuristicAgent:
         self.name = name
 
     def choose(self, state: GameState, decision: Decision) -> int:
-        scorer = getattr(self, f"_score_{decision.kind}", None)
-        if scorer is None:
+        if decision.kind != "action":
             return self._default(state, decision)
-        scores: list[float] = scorer(state, decision)
+        scores = self._score_action(state, decision)
         noise: list[float] = self.rng.random(len(scores)).tolist()
         weight = self.weights.noise
-        best, best_value = 0, -np.inf
+        best, best_value = 0, -math.inf
         for index, score in enumerate(scores):
             value = score + noise[index] * weight
             if value > best_value:  # the first of equal best, as argmax
@@ -257,14 +257,21 @@ class _Spots:
         self.ys = [pos // width for pos in positions]
 
     def nearest(self, pos: int) -> int:
-        x, y = pos % self.width, pos // self.width
+        width = self.width
+        x, y = pos % width, pos // width
+        xs, ys = self.xs, self.ys
         best = 99
-        ys = self.ys
-        for k, other_x in enumerate(self.xs):
-            dx, dy = other_x - x, ys[k] - y
-            distance = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)
-            if distance < best:
-                best = distance
+        for k in range(len(xs)):  # spelled out: scoring a decision calls this for every destination
+            dx = xs[k] - x
+            if dx < 0:
+                dx = -dx
+            dy = ys[k] - y
+            if dy < 0:
+                dy = -dy
+            if dy > dx:
+                dx = dy
+            if dx < best:
+                best = dx
         return best
 
 
