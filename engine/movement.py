@@ -362,6 +362,9 @@ def search(ctx: MoveContext | VictimContext, start: int, budget: int) -> Reach:
     (d0, n0), (d1, n1), (d2, n2), (d3, n3) = down
     passable: Bits = ~ctx.blocked_bits
     stop_bits: Bits = ctx.stop_bits
+    open_spaces: Bits = space_bits & passable
+    go_on: Bits = open_spaces & ~stop_bits  # entered freely, the move may go on
+    stop_at: Bits = open_spaces & stop_bits  # entered freely, but a piece there stops the move
     free: Bits = 1 << start
     seen_free: Bits = free
     seen: Bits = free
@@ -378,12 +381,10 @@ def search(ctx: MoveContext | VictimContext, start: int, budget: int) -> Reach:
             | (both & n2) >> d2
             | (both & n3) >> d3
         )
-        free_to: Bits = reached & space_bits & passable
         stop_to: Bits = reached >> high & passable
         if stop_bits:
-            stop_to |= free_to & stop_bits
-            free_to &= ~stop_bits
-        free = free_to & ~seen_free
+            stop_to |= reached & stop_at
+        free = reached & go_on & ~seen_free
         stopped: Bits = stop_to & ~seen
         seen_free |= free
         seen |= free | stopped
