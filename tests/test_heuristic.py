@@ -95,8 +95,8 @@ def test_nearest_counts_spaces_diagonals_included(roster):
     state = new_game(roster, armies, roster.maps["graveyard"], agents, rng, turn_limit=2)
     geo = state.geometry
     corner, far = geo.index(0, 0), geo.index(5, 3)
-    spots = heuristic_module._Spots(geo.width, [corner, far])
+    spots = heuristic_module._Spots(geo, [corner, far])
     for pos in range(geo.size):
         assert spots.nearest(pos) == min(geo.distance(pos, corner), geo.distance(pos, far))
     assert spots.nearest(geo.index(4, 5)) == 2  # two down from (5, 3), diagonal steps counting one
-    assert heuristic_module._Spots(geo.width, []).nearest(corner) == 99
+    assert heuristic_module._Spots(geo, []).nearest(corner) == 99

@@ -18,6 +18,7 @@ import numpy as np
 
 from engine import effects
 from engine.actions import ChooseVictim, Close, EndTurn, Frenzy, Move, MoveVictim, Ranged, SkipSuspense, Smash
+from engine.geometry import Geometry
 from engine.options import MoveBlock, Options, VictimMoveBlock
 from engine.players.base import Decision
 from engine.state import GameState, Monster
@@ -73,13 +74,18 @@ class HeuristicAgent:
         if decision.kind != "action":
             return self._default(state, decision)
         scores = self._score_action(state, decision)
-        noise: list[float] = self.rng.random(len(scores)).tolist()
+        noise = self.rng.random(len(scores))  # one draw per option, read or not, so the stream stays the same
         weight = self.weights.noise
+        top = max(scores)
+        # Noise moves a score by less than `weight`: only options scored within it of the top can win. The margin keeps
+        # rounding from ever excluding one that could; the winner is the first of equal best, as argmax.
+        floor = top - abs(weight) - 1e-9 * (1.0 + abs(top))
         best, best_value = 0, -math.inf
         for index, score in enumerate(scores):
-            value = score + noise[index] * weight
-            if value > best_value:  # the first of equal best, as argmax
-                best, best_value = index, value
+            if score >= floor:
+                value = score + float(noise[index]) * weight
+                if value > best_value:
+                    best, best_value = index, value
         return best
 
     # --- decisions outside the hunting phase -----------------------------------------------------------
@@ -249,30 +255,23 @@ class _Spots:
     """Where some pieces stand, for the distance from any space to the nearest of them (spaces counted as
     in HC-MOVE-03; 99 if there are none)."""
 
-    __slots__ = ("width", "xs", "ys")
+    __slots__ = ("rows",)
 
-    def __init__(self, width: int, positions: list[int]) -> None:
-        self.width = width
-        self.xs = [pos % width for pos in positions]
-        self.ys = [pos // width for pos in positions]
+    def __init__(self, geo: Geometry, positions: list[int]) -> None:
+        self.rows = [distance_row(geo, pos) for pos in positions]
 
     def nearest(self, pos: int) -> int:
-        width = self.width
-        x, y = pos % width, pos // width
-        xs, ys = self.xs, self.ys
         best = 99
-        for k in range(len(xs)):  # spelled out: scoring a decision calls this for every destination
-            dx = xs[k] - x
-            if dx < 0:
-                dx = -dx
-            dy = ys[k] - y
-            if dy < 0:
-                dy = -dy
-            if dy > dx:
-                dx = dy
-            if dx < best:
-                best = dx
+        for row in self.rows:  # scoring a decision asks this for every destination
+            distance = row[pos]
+            if distance < best:
+                best = distance
         return best
+
+
+def distance_row(geo: Geometry, pos: int) -> tuple[int, ...]:
+    """Spaces apart from `pos` to every space of the map (HC-MOVE-03), kept with the map."""
+    return geo.cached(("distance_row", pos), lambda: tuple(geo.distance(pos, other) for other in range(geo.size)))
 
 
 class _Danger:
@@ -289,8 +288,8 @@ class _Danger:
 
 
 class _Context:
-    """What one decision's scoring reads repeatedly, computed once as arrays over every space; each is
-    computed on first use only, since many decisions need one or two of them."""
+    """What one decision's scoring reads repeatedly (the pieces, where they stand, the enemies' threat to
+    each monster), gathered once per decision and only on first use, since many decisions need one or two."""
 
     def __init__(self, state: GameState, player: int) -> None:
         self.state = state
@@ -331,7 +330,7 @@ class _Context:
     @property
     def victim_spots(self) -> _Spots:
         if self._victim_spots is None:
-            self._victim_spots = _Spots(self.geo.width, self.victim_positions)
+            self._victim_spots = _Spots(self.geo, self.victim_positions)
         return self._victim_spots
 
     @property
@@ -343,13 +342,13 @@ class _Context:
     @property
     def enemy_spots(self) -> _Spots:
         if self._enemy_spots is None:
-            self._enemy_spots = _Spots(self.geo.width, [e.pos for e in self.enemies])
+            self._enemy_spots = _Spots(self.geo, [e.pos for e in self.enemies])
         return self._enemy_spots
 
     @property
     def my_spots(self) -> _Spots:
         if self._my_spots is None:
-            self._my_spots = _Spots(self.geo.width, [m.pos for m in self.mine])
+            self._my_spots = _Spots(self.geo, [m.pos for m in self.mine])
         return self._my_spots
 
     def threat(self, monster: Monster, pos: int) -> float:
