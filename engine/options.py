@@ -97,7 +97,6 @@ class VictimMoveBlock:
 
 
 Block = MoveBlock | VictimMoveBlock
-BLOCKS = (MoveBlock, VictimMoveBlock)
 Option: TypeAlias = "Action | PlayCard"
 """One legal option: an action, or a plot twist played in the hunting phase (HC-PLOT-07)."""
 Part: TypeAlias = "Option | Block"
@@ -110,13 +109,13 @@ class Options(Sequence[Option]):
     __slots__ = ("_length", "_starts", "parts")
 
     def __init__(self, parts: Sequence[Part]) -> None:
-        self.parts: list[Part] = [p for p in parts if not (isinstance(p, BLOCKS) and not len(p))]
+        self.parts: list[Part] = [p for p in parts if not (isinstance(p, (MoveBlock, VictimMoveBlock)) and not len(p))]
         """The single actions and move blocks, in order; `starts()` gives each one's first index."""
         self._starts: list[int] = []
         total = 0
         for part in self.parts:
             self._starts.append(total)
-            total += len(part) if isinstance(part, BLOCKS) else 1
+            total += len(part) if isinstance(part, (MoveBlock, VictimMoveBlock)) else 1
         self._length = total
 
     def starts(self) -> list[int]:
@@ -141,11 +140,11 @@ class Options(Sequence[Option]):
             raise IndexError("option index out of range")
         at = bisect_right(self._starts, index) - 1
         part = self.parts[at]
-        return part.action(index - self._starts[at]) if isinstance(part, BLOCKS) else part
+        return part.action(index - self._starts[at]) if isinstance(part, (MoveBlock, VictimMoveBlock)) else part
 
     def __iter__(self) -> Iterator[Option]:
         for part in self.parts:
-            if isinstance(part, BLOCKS):
+            if isinstance(part, (MoveBlock, VictimMoveBlock)):
                 yield from part.actions()
             else:
                 yield part

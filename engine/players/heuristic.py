@@ -271,7 +271,14 @@ class _Spots:
 
 def distance_row(geo: Geometry, pos: int) -> tuple[int, ...]:
     """Spaces apart from `pos` to every space of the map (HC-MOVE-03), kept with the map."""
-    return geo.cached(("distance_row", pos), lambda: tuple(geo.distance(pos, other) for other in range(geo.size)))
+
+    def compute() -> tuple[int, ...]:
+        spaces = np.arange(geo.size)
+        across = np.abs(spaces % geo.width - pos % geo.width)
+        down = np.abs(spaces // geo.width - pos // geo.width)
+        return tuple(np.maximum(across, down).tolist())
+
+    return geo.cached(("distance_row", pos), compute)
 
 
 class _Danger:
