@@ -189,15 +189,17 @@ def in_effect(
             yield handler, params, name
 
 
-_SHOWING: dict[tuple[int, str | None], tuple[dict, tuple]] = {}
-"""`_handlers_showing` by (id of the powers dict, hook); the dict is kept alongside so its id stays its own."""
+_SHOWING: dict[str | None, dict[int, tuple[dict, tuple]]] = {}
+"""`_handlers_showing` by hook, then by id of the powers dict; the dict is kept alongside so its id stays its own."""
 
 
 def _handlers_showing(powers: dict[str, Params], hook: str | None) -> tuple:
     """The handlers of a dial click's powers (with `hook`: those overriding it), with their parameters, names
     and whether the power is dependant; computed once per click, since a compiled dial never changes."""
-    key = (id(powers), hook)
-    found = _SHOWING.get(key)
+    by_powers = _SHOWING.get(hook)
+    if by_powers is None:
+        by_powers = _SHOWING[hook] = {}
+    found = by_powers.get(id(powers))
     if found is None or found[0] is not powers:
         entries = tuple(
             (handler, params, name, POWERS[name].trigger in DEPENDANT)
@@ -205,7 +207,7 @@ def _handlers_showing(powers: dict[str, Params], hook: str | None) -> tuple:
             if (handler := HANDLERS.get(name)) is not None
             and (hook is None or getattr(type(handler), hook) is not getattr(PowerHandler, hook))
         )
-        found = _SHOWING[key] = (powers, entries)
+        found = by_powers[id(powers)] = (powers, entries)
     return found[1]
 
 

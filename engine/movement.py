@@ -366,7 +366,7 @@ def search(ctx: MoveContext | VictimContext, start: int, budget: int) -> Reach:
     go_on: Bits = open_spaces & ~stop_bits  # entered freely, the move may go on
     stop_at: Bits = open_spaces & stop_bits  # entered freely, but a piece there stops the move
     free: Bits = 1 << start
-    seen_free: Bits = free
+    go_on_unreached: Bits = go_on & ~free  # where a free step may still go on to: not yet reached free
     seen: Bits = free
     layers: list[tuple[Bits, Bits]] = [(free, 0)]
     for _ in range(budget):
@@ -384,9 +384,9 @@ def search(ctx: MoveContext | VictimContext, start: int, budget: int) -> Reach:
         stop_to: Bits = reached >> high & passable
         if stop_bits:
             stop_to |= reached & stop_at
-        free = reached & go_on & ~seen_free
+        free = reached & go_on_unreached
+        go_on_unreached ^= free
         stopped: Bits = stop_to & ~seen
-        seen_free |= free
         seen |= free | stopped
         layers.append((free, stopped))
         if not free:
