@@ -11,14 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine.board import is_indoor, wall_edges
 from engine.roster.models import MapLayout
 
-CLEAR, HINDERING, WATER, BLOCKING = 0, 1, 2, 3
+# Final: the compiled engine reads them as constants, not module attributes, in its inner loops
+CLEAR: Final = 0
+HINDERING: Final = 1
+WATER: Final = 2
+BLOCKING: Final = 3
 TERRAIN_CODES = {"clear": CLEAR, "hindering": HINDERING, "water": WATER, "blocking": BLOCKING}
-OFF_MAP = -1
+OFF_MAP: Final = -1
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from engine.dice import Dice
 from engine.figures import HOURGLASS, Stats
@@ -17,7 +17,9 @@ from engine.geometry import Geometry
 if TYPE_CHECKING:
     from engine.players.base import Decision
 
-GROUNDED, HOVERING, SOARING = 0, 1, 2
+GROUNDED: Final = 0
+HOVERING: Final = 1
+SOARING: Final = 2
 FLIGHT_NAMES = {GROUNDED: "grounded", HOVERING: "hovering", SOARING: "soaring"}
 PHASES = ("setup", "preview", "suspense", "hunting", "hourglass", "over")
 
