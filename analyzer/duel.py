@@ -16,7 +16,7 @@ from analyzer.errors import ClixError
 from analyzer.report import provenance_line, write_outputs
 from analyzer.runner import Matchup, RunResult, player_factory, run_matchup
 from analyzer.stats import summarize
-from engine import RULESET_VERSION
+from engine import RULESET_VERSION, compiled
 from engine.roster.loader import Roster
 from engine.roster.problems import did_you_mean
 
@@ -87,6 +87,7 @@ def run_duel(
         "jobs": jobs or os.cpu_count(),
         "seconds": round(result.seconds, 2),
         "games_per_second": round(len(games_df) / max(result.seconds, 1e-9), 2),
+        "engine": compiled.status,
         "interrupted": result.interrupted,
         "command": command,
     }
@@ -141,7 +142,8 @@ def _print_summary(
     rush = summary["victim_rush"]
     lines = [
         f"{names['a']} vs {names['b']} on {settings['map']}: {o['games']} games, players {settings['players']}, "
-        f"seed {settings['seed']} ({settings['games_per_second']} games/s on {settings['jobs']} jobs)",
+        f"seed {settings['seed']} ({settings['games_per_second']} games/s on {settings['jobs']} jobs, "
+        f"engine {settings['engine']})",
         f"  {names['a']} wins {_pct(o['win'])}, draws {_pct(o['draw'])}, loses {_pct(o['loss'])} (95% Wilson)",
         f"  difference {'IS' if o['significant'] else 'is not'} significant (sign test p = {o['p_value']:.3g})",
         f"  victory points: {names['a']} {vp['a']['total']['mean']:.1f} (kills {vp['a']['kills']:.1f}, victims "
@@ -155,6 +157,8 @@ def _print_summary(
         f"  {provenance}",
         f"report: {report}",
     ]
+    if settings["engine"] != compiled.COMPILED:
+        lines.append("  (`clix compile` builds the compiled engine: the same games, about 3.5x faster; see README)")
     for line in lines:
         console.print(line, markup=False)
 

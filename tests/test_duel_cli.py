@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from engine import compiled
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -41,6 +43,7 @@ def test_duel_writes_every_output_and_json(tmp_path):
     summary = json.loads(done.stdout)
     assert summary["outcome"]["games"] == 6
     assert summary["settings"]["seed"] == 0 and "sample data" in summary["provenance"]
+    assert summary["settings"]["engine"] == compiled.status  # which engine played: the same as in this process
     for name in (
         "games.csv",
         "games.parquet",
