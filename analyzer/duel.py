@@ -158,7 +158,7 @@ def _print_summary(
         f"report: {report}",
     ]
     if settings["engine"] != compiled.COMPILED:
-        lines.append("  (`clix compile` builds the compiled engine: the same games, about 3.5x faster; see README)")
+        lines.append("  (`clix compile` builds the compiled engine: the same games, about 3x faster; see README)")
     for line in lines:
         console.print(line, markup=False)
 
