@@ -104,9 +104,12 @@ def _choose_areas(state: GameState, agents: Sequence[Agent], first: int) -> dict
     With two players the areas must be on opposite edges: the second player picks and the first takes
     the opposite one (HC-SETUP-04 OPEN, docs/rulings.md).
     """
-    areas = state.geometry.starting_areas
-    layout = state.geometry.layout
-    edges = {label: area_edge(layout, [state.geometry.xy(s) for s in spaces]) for label, spaces in areas.items()}
+    geo = state.geometry
+    areas = geo.starting_areas
+    edges: dict[int, str | None] = geo.cached(  # the map's alone: worked out once per map
+        "area_edges",
+        lambda: {label: area_edge(geo.layout, [geo.xy(s) for s in spaces]) for label, spaces in areas.items()},
+    )
     count = len(state.players)
     chosen: dict[int, int] = {}
     if count == 2:
