@@ -8,6 +8,8 @@ size: each game depends only on its own index and seed.
 
 from __future__ import annotations
 
+import math
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -101,7 +103,10 @@ def run_matchup(
     """
     games += games % 2
     workers = jobs or -1
-    size = batch_size or max(2, min(64, games // (8 * max(1, jobs or 2))))
+    cores = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
+    # About eight batches per worker, all of one size: the workers finish together (a last odd batch would
+    # leave one idle) and dispatch costs nothing beside a batch's games
+    size = batch_size or max(2, min(64, math.ceil(games / (8 * cores))))
     batches = [list(range(start, min(games, start + size))) for start in range(0, games, size)]
     result = RunResult()
     started = time.perf_counter()
