@@ -462,6 +462,7 @@ def apply(state: GameState, action: Option, listed: bool = False) -> None:
     state.phase = "hunting"  # acting with a monster ends an unused suspense phase
     actor = monster(state, action.monster)
     actor.acted = True
+    state.emit("action", monster=actor.label, action=type(action).__name__.lower())
     granter = cards.extra_action_source(state, actor)
     if granter is None:
         state.actions_left -= 1
@@ -609,7 +610,8 @@ def begin_turn(state: GameState) -> None:
     """Preview phase effects, then the suspense phase (HC-TURN-07, HC-TURN-08)."""
     state.phase = "preview"
     state.actions_left = state.actions_per_turn
-    state.emit("turn_start")
+    # victims still on the map: the analyzer tells play while victims remain from play after (issue 12)
+    state.emit("turn_start", victims=sum(1 for v in state.victims if v.state == "on_map"))
     # HC-TURN-08 (1): effects lasting "until the beginning of your turn" end
     state.lasting = [e for e in state.lasting if e.until_turn_of != state.active]
     plots.expire(state)  # plot twists' "this turn" effects and holds on victims
