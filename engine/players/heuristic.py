@@ -35,6 +35,9 @@ class Weights:
     noise: float = 0.05
 
 
+DEFAULT_STYLE = "balanced"
+"""The style clix plays when none is named."""
+
 STYLES: dict[str, Weights] = {
     "balanced": Weights(),
     "rusher": Weights(victims=1.6, kills=0.6, threat=0.5, approach=0.6),
