@@ -180,9 +180,50 @@ def game_rows(
     rescues = {"A": 0, "B": 0}
     cards = {"A": 0, "B": 0}
     first_turns: dict[str, int] = {}
+    # how the AI played (issue 12): per side [turns, idle, turns with victims, idle with victims]
+    turns = {"A": [0, 0, 0, 0], "B": [0, 0, 0, 0]}
+    attacks = {"A": {"close": 0, "ranged": 0, "frenzy": 0}, "B": {"close": 0, "ranged": 0, "frenzy": 0}}
+    after_victims = {"A": 0, "B": 0}
+    windows: dict[str, dict[str, int]] = {"A": {}, "B": {}}
+    turn_side: str | None = None  # whose turn is running; None once it is tallied
+    turn_victims = 0
+    acted = ended = False
+    last_attack: tuple | None = None
+
+    def tally(side: str) -> None:
+        counts = turns[side]
+        counts[0] += 1
+        counts[1] += not acted
+        if turn_victims:
+            counts[2] += 1
+            counts[3] += not acted
+
     for event in state.log:
         kind = event.kind
-        if kind == "damage":
+        if kind == "turn_start":
+            if turn_side is not None:
+                tally(turn_side)
+            turn_side = side_of.get(event.player)
+            turn_victims = event.get("victims", 0)
+            acted = ended = False
+            last_attack = None
+        elif kind == "action":
+            acted = True
+            last_attack = None
+        elif kind == "attack":
+            # a ranged attack at several targets logs one event per target: count the resolution once
+            key = (event.turn, event.get("attacker"), event.get("action"))
+            if key != last_attack:
+                last_attack = key
+                side = side_of.get(event.player, "?")
+                if side in attacks and key[2] in attacks[side]:
+                    attacks[side][key[2]] += 1
+                    after_victims[side] += turn_victims == 0
+        elif kind == "turn_end":
+            ended = True
+        elif kind == "game_over" and not ended and not acted:
+            turn_side = None  # the game ended before the player could act: not a turn they played
+        elif kind == "damage":
             by = per_figure.get(event.get("by") or "")
             if by is not None:
                 by["damage_dealt"] += event.get("amount", 0)
@@ -205,6 +246,10 @@ def game_rows(
             side = side_of.get(event.get("player", event.player), "?")
             if side in cards:
                 cards[side] += 1
+                window = event.get("window") or "?"
+                windows[side][window] = windows[side].get(window, 0) + 1
+    if turn_side is not None:
+        tally(turn_side)
     for side in ("A", "B"):
         player = seat[side]
         vp = state.vp[player]
@@ -220,4 +265,13 @@ def game_rows(
         row[f"slay_rounds_{key}"] = " ".join(map(str, sorted(slays[side])))
         row[f"plot_twists_{key}"] = cards[side]
         row[f"survivors_{key}"] = sum(1 for m in state.monsters if m.alive and m.owner == player and not m.minion)
+        played, idle, with_victims, idle_with_victims = turns[side]
+        row[f"turns_{key}"] = played
+        row[f"idle_turns_{key}"] = idle
+        row[f"turns_with_victims_{key}"] = with_victims
+        row[f"idle_turns_with_victims_{key}"] = idle_with_victims
+        for attack_kind, count in attacks[side].items():
+            row[f"attacks_{attack_kind}_{key}"] = count
+        row[f"attacks_after_victims_{key}"] = after_victims[side]
+        row[f"plot_twist_windows_{key}"] = " ".join(f"{w}:{n}" for w, n in sorted(windows[side].items()))
     return row, list(per_figure.values())

@@ -1,5 +1,5 @@
 """Statistics of a duel from its per-game and per-figure tables: win rates with confidence intervals,
-victory points, point efficiency, victim rush, game length and the first-player advantage."""
+victory points, point efficiency, victim rush, game length, the first-player advantage and how the AI played."""
 
 from __future__ import annotations
 
@@ -140,6 +140,56 @@ def first_player(games: pd.DataFrame) -> dict[str, Any]:
     return proportion(int(first_won.sum()), len(games))
 
 
+ATTACK_KINDS = ("close", "ranged", "frenzy")
+
+
+def _windows(text: Any) -> dict[str, int]:
+    """Parse a game's plot twists by window, "slaying:2 preview:1", into a dict (a blank CSV cell is NaN)."""
+    if not isinstance(text, str):
+        return {}
+    counts: dict[str, int] = {}
+    for part in text.split():
+        window, _, count = part.rpartition(":")
+        counts[window] = counts.get(window, 0) + int(count)
+    return counts
+
+
+def play_style(games: pd.DataFrame) -> dict[str, Any]:
+    """How the AI played each side: idle turns, attacks by kind, attacks once no victim is left, rescues,
+    plot twists by window, and how often a game (or a side) made no attack at all (issue 12).
+
+    Idle shares pool every turn of every game (idle turns / turns); their Wilson interval treats turns as
+    independent, which they are not quite (one game's turns share a board), so it is a little optimistic.
+    """
+    n = len(games)
+    if not n or "turns_a" not in games:
+        return {}
+    result: dict[str, Any] = {}
+    totals: dict[str, pd.Series] = {}
+    for side in ("a", "b"):
+        per_kind = {k: games[f"attacks_{k}_{side}"].astype(float) for k in ATTACK_KINDS}
+        total = sum(per_kind.values())
+        totals[side] = total
+        windows: dict[str, int] = {}
+        for text in games[f"plot_twist_windows_{side}"]:
+            for window, count in _windows(text).items():
+                windows[window] = windows.get(window, 0) + count
+        result[side] = {
+            "turns_per_game": float(games[f"turns_{side}"].mean()),
+            "idle_share": proportion(int(games[f"idle_turns_{side}"].sum()), int(games[f"turns_{side}"].sum())),
+            "idle_share_with_victims": proportion(
+                int(games[f"idle_turns_with_victims_{side}"].sum()), int(games[f"turns_with_victims_{side}"].sum())
+            ),
+            "attacks_per_game": {**{k: float(v.mean()) for k, v in per_kind.items()}, "total": float(total.mean())},
+            "attacks_after_victims_per_game": float(games[f"attacks_after_victims_{side}"].mean()),
+            "rescues_per_game": float(games[f"rescued_{side}"].mean()),
+            "plot_twists_per_window": {w: windows[w] / n for w in sorted(windows)},
+            "no_attack_share": float((total == 0).mean()),
+        }
+    result["no_attack_games_share"] = float(((totals["a"] + totals["b"]) == 0).mean())
+    return result
+
+
 def summarize(games: pd.DataFrame, figures: pd.DataFrame) -> dict[str, Any]:
     """Every statistic of the duel report, JSON-ready."""
     rounds = int(games["turn_limit"].max()) if len(games) else 0
@@ -150,4 +200,5 @@ def summarize(games: pd.DataFrame, figures: pd.DataFrame) -> dict[str, Any]:
         "game_length": {"rounds": _describe(games["rounds"]), "timeouts": float(games["timeout"].mean())},
         "first_player_wins": first_player(games),
         "figures": figure_efficiency(figures).to_dict(orient="records"),
+        "play": play_style(games),
     }

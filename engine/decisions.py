@@ -11,11 +11,12 @@ from engine.state import GameState
 T = TypeVar("T")
 
 
-def ask(state: GameState, kind: str, player: int, options: Sequence[T], subject: str = "") -> T:
-    """Put a choice to `player`; `options[0]` is the default (decline), taken when nobody is asked."""
+def ask(state: GameState, kind: str, player: int, options: Sequence[T], subject: str = "", context: Any = None) -> T:
+    """Put a choice to `player`; `options[0]` is the default (decline), taken when nobody is asked.
+    `context` is what the choice is about (a timing window, the victim or monster moved), for players."""
     if len(options) == 1 or state.ask is None:
         return options[0]
-    choice = state.ask(state, Decision(kind, player, list(options), subject))
+    choice = state.ask(state, Decision(kind, player, list(options), subject, context))
     if not 0 <= choice < len(options):
         raise ValueError(f"decision {kind}: option {choice} of {len(options)}")
     return options[choice]

@@ -359,6 +359,11 @@ def _chosen(state: GameState, w: Window, play: PlayCard, p: dict[str, Any]) -> l
     return _targets(state, w, play.player, p)[0]
 
 
+def affected(state: GameState, w: Window, play: PlayCard) -> list[Monster]:
+    """The monsters `play` would affect in window `w`, for a player weighing it."""
+    return _chosen(state, w, play, card(state, play.card).params)
+
+
 def _placements(state: GameState, victim: Victim | None, p: dict[str, Any]) -> list[int]:
     """Where a stopped slaying or rescue may put the victim: an unoccupied space adjacent to it (HC-PLOT-06),
     or any empty victim start space (placement: victim_start)."""
@@ -383,7 +388,7 @@ def preview(state: GameState) -> None:
     w = Window("preview")
     plays = _plays(state, w, player)
     if plays:
-        choice = decisions.ask(state, PLAY, player, [None, *plays], "preview")
+        choice = decisions.ask(state, PLAY, player, [None, *plays], "preview", w)
         if choice is not None:
             _resolve(state, w, choice)
 
@@ -428,7 +433,7 @@ def after_attack_roll(
             continue
         plays = _plays(state, w, player)
         if plays:
-            choice = decisions.ask(state, PLAY, player, [None, *plays], "attack_roll")
+            choice = decisions.ask(state, PLAY, player, [None, *plays], "attack_roll", w)
             if choice is not None:
                 _resolve(state, w, choice)
                 break
@@ -496,7 +501,7 @@ def _respond(state: GameState, w: Window) -> bool:
     if not order:
         return False
     player = order[0]
-    choice = decisions.ask(state, PLAY, player, [None, *plays[player]], w.name)
+    choice = decisions.ask(state, PLAY, player, [None, *plays[player]], w.name, w)
     if choice is None:
         return False
     _resolve(state, w, choice)
@@ -535,7 +540,7 @@ def _stop(state: GameState, w: Window, player: int, c: Card) -> None:
         return
     chooser = player if p.get("placement") == "victim_start" else _left_opponent(state, player)
     geo = state.geometry
-    place = decisions.ask(state, PLACE, chooser, [Place(s, geo.xy(s)) for s in spaces], c.name)
+    place = decisions.ask(state, PLACE, chooser, [Place(s, geo.xy(s)) for s in spaces], c.name, victim)
     victim.pos = place.pos
     w.outcome = "stopped"
     state.emit(f"{w.name}_prevented", monster=actor.label, victim=victim.label, to=geo.xy(victim.pos))
@@ -591,7 +596,7 @@ def _move_victim(state: GameState, player: int, victim: Victim, distance: int, s
     ctx = VictimContext(state, victim.uid)
     paths = destinations(ctx, victim.pos, ctx.budget(victim.pos, distance))
     options = [Path(())] + [_path(state, path) for path in paths.values()]
-    chosen = decisions.ask(state, PATH, player, options, subject)
+    chosen = decisions.ask(state, PATH, player, options, subject, victim)
     if chosen.spaces:
         victim.pos = chosen.spaces[-1]
     state.emit("victim_moved", victim=victim.label, to=state.geometry.xy(victim.pos), player=player)
@@ -669,7 +674,7 @@ def _free_move(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
     budget = (distance + 1) // 2 if ctx.hindering_like(m.pos) else distance  # HC-TERRAIN-04
     ends = destinations(ctx, m.pos, budget)
     options = [Path(())] + [_path(state, path) for end, path in ends.items() if state.victim_at(end) is None]
-    chosen = decisions.ask(state, PATH, play.player, options, c.name)
+    chosen = decisions.ask(state, PATH, play.player, options, c.name, m)
     if not chosen.spaces:
         return
     if rules.must_break_away(state, m) and not rules.auto_breaks_away(m):

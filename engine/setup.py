@@ -118,11 +118,13 @@ def _choose_areas(state: GameState, agents: Sequence[Agent], first: int) -> dict
         pick = options[agents[second - 1].choose(state, Decision("edge", second, options))]
         chosen[second] = pick
         chosen[first] = next(b for b in sorted(areas) if edges[b] == OPPOSITE_EDGE.get(edges[pick] or ""))
+        state.areas.update(chosen)
         return chosen
     for k in range(1, count + 1):
         number = (first - 1 + k) % count + 1
         options = sorted(a for a in areas if a not in chosen.values())
         chosen[number] = options[agents[number - 1].choose(state, Decision("edge", number, options))]
+        state.areas[number] = chosen[number]
     return chosen
 
 
@@ -224,5 +226,5 @@ def _place_monsters(state: GameState, agent: Agent, roster: Roster, army: Army, 
         )
         if stats.speed_mode == "wing":
             modes = [HOVERING] if geo.indoor[pos] or geo.kind == "indoor" else [HOVERING, SOARING]
-            monster.flight = modes[agent.choose(state, Decision("flight", number, modes, figure.id))]
+            monster.flight = modes[agent.choose(state, Decision("flight", number, modes, figure.id, monster))]
         state.monsters.append(monster)

@@ -239,6 +239,8 @@ class GameState:
     cards: dict[str, Any] = field(default_factory=dict)
     """Plot-twist cards by name (roster PlotTwist): what the names in the crypts mean (engine.plots)."""
     plot: Any = None
+    areas: dict[int, Any] = field(default_factory=dict)
+    """The starting area each player chose, by player number (HC-SETUP-04)."""
     """Plot twists in play (engine.plots.PlotTable): revealed subplots, the ticking clock, held victims."""
     scoring_player: int | None = None
     """Who a kill with no killing monster scores for while a plot twist's damage resolves (HC-END-15)."""
