@@ -135,7 +135,13 @@ def duel(
     ] = 1000,
     map_name: Annotated[str, typer.Option("--map", help="Map id (see `clix roster list maps`).")] = "graveyard",
     players: Annotated[
-        str, typer.Option("--players", help="Player styles A,B: random, balanced, rusher, hunter.")
+        str,
+        typer.Option(
+            "--players",
+            help="Player styles A,B: random, balanced, rusher, hunter; or sweep: every pairing of the heuristic "
+            "styles (A's style x B's style) with the same seed, A's score per pairing and whether the verdict "
+            "depends on play style.",
+        ),
     ] = "balanced,balanced",
     seed: Annotated[int, typer.Option("--seed", help="Master seed; every game's seed is derived from it.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0: all cores).", min=0)] = 0,
@@ -165,6 +171,56 @@ def duel(
             jobs=jobs or None,
             turns=turns,
             out=target,
+            as_json=as_json,
+            console=console,
+        )
+    )
+
+
+@app.command("ladder")
+def ladder(
+    players: Annotated[
+        str | None,
+        typer.Option(
+            "--players", help="Player styles to rank, comma-separated (default: random and every heuristic style)."
+        ),
+    ] = None,
+    armies: Annotated[
+        str | None, typer.Option("--armies", help="Armies to play mirror matchups with (default: every army).")
+    ] = None,
+    maps: Annotated[str | None, typer.Option("--maps", help="Maps to play on (default: every map).")] = None,
+    games: Annotated[
+        int,
+        typer.Option("--games", help="Games per style pair, army and map (rounded up to seat-swapped pairs).", min=2),
+    ] = 40,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Master seed, the same for every cell (common random numbers).")
+    ] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0: all cores).", min=0)] = 0,
+    turns: Annotated[int, typer.Option("--turns", help="Turn limit per player.", min=1)] = 15,
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")] = Path("clix-out/ladder"),
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of text.")] = False,
+    rosters: RostersOption = None,
+) -> None:
+    """Round robin of player styles: every pair of styles plays mirror matchups (army X against army X) on
+    every army and map. Prints each style's Bradley-Terry rating (Elo points) and its score against each other
+    style with 95% intervals; writes ladder.csv, games.csv and ladder.html to --out."""
+    from analyzer.ladder import run_ladder
+
+    library = rosters or default_roster_dir()
+    roster = load_checked(library)
+    raise typer.Exit(
+        run_ladder(
+            roster,
+            library,
+            players=players,
+            armies=armies,
+            maps=maps,
+            games=games,
+            seed=seed,
+            jobs=jobs or None,
+            turns=turns,
+            out=out,
             as_json=as_json,
             console=console,
         )

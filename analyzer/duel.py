@@ -50,6 +50,24 @@ def run_duel(
     console: Console,
 ) -> int:
     """Play the duel, print its summary and write its outputs; return the exit code."""
+    if players.strip() == "sweep":
+        from analyzer.sweep import run_sweep
+
+        return run_sweep(
+            roster,
+            library,
+            army_a,
+            army_b,
+            games=games,
+            map_name=map_name,
+            players=players,
+            seed=seed,
+            jobs=jobs,
+            turns=turns,
+            out=out,
+            as_json=as_json,
+            console=console,
+        )
     for army in (army_a, army_b):
         if army not in roster.armies:
             raise ClixError(did_you_mean("army", army, roster.armies, "`clix roster list armies` shows every army"))
@@ -154,9 +172,23 @@ def _print_summary(
         f"share of victims {100 * rush['a']['share_of_victims']:.0f}% vs {100 * rush['b']['share_of_victims']:.0f}%",
         f"  first player wins {_pct(summary['first_player_wins'])}; mean length "
         f"{summary['game_length']['rounds']['mean']:.1f} rounds",
-        f"  {provenance}",
-        f"report: {report}",
     ]
+    play = summary.get("play")
+    if play:
+        # idle = a turn with no monster action; a duel won by passive play shows here
+        def share(p: dict[str, Any]) -> str:
+            return "–" if p["rate"] is None else f"{100 * p['rate']:.0f}%"
+
+        lines.append(f"  how the AI played (games with no attack at all: {100 * play['no_attack_games_share']:.0f}%):")
+        for side in ("a", "b"):
+            s = play[side]
+            lines.append(
+                f"    {names[side]}: idle {share(s['idle_share'])} of turns "
+                f"({share(s['idle_share_with_victims'])} while victims remain), "
+                f"{s['attacks_per_game']['total']:.1f} attacks/game "
+                f"({s['attacks_after_victims_per_game']:.1f} after the last victim)"
+            )
+    lines += [f"  {provenance}", f"report: {report}"]
     if settings["engine"] != compiled.COMPILED:
         lines.append("  (`clix compile` builds the compiled engine: the same games, about 3x faster; see README)")
     for line in lines:

@@ -1,0 +1,412 @@
+"""`clix ladder`: a round robin of player styles on mirror matchups, rated with a Bradley-Terry model.
+
+Every cell (style pair, army, map) plays army X with style s against army X with style t, so the armies
+cancel out and only the players' skill remains. Every cell uses the same master seed (common random
+numbers): the cells differ only in what is being compared. All cells' games are planned as one list of
+batches over both cores; each game depends only on its matchup, the seed and its index, so the results
+are the same for any number of jobs or batch size.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from analyzer.errors import ClixError
+from analyzer.runner import PLAYER_STYLES, Matchup, play_one
+from analyzer.scoring import mean_interval, pair_means, paired_score, percent
+from engine import RULESET_VERSION, compiled
+from engine.roster.loader import Roster
+from engine.roster.problems import did_you_mean
+
+PAIR_KEY = ("army", "map", "pair")
+"""The columns naming a seat-swapped pair in a frame that holds several cells."""
+
+WIDTH = 100
+"""The console table must fit this many columns."""
+
+
+# --- playing many small cells -------------------------------------------------------------------------
+
+
+@dataclass
+class CellsResult:
+    """Each cell's game rows (in game order), which cells finished, and whether the run was cut short."""
+
+    games: list[list[dict[str, Any]]] = field(default_factory=list)
+    complete: list[bool] = field(default_factory=list)
+    interrupted: bool = False
+    seconds: float = 0.0
+
+
+def plan_batches(
+    cells: int, games: int, jobs: int | None, batch_size: int | None = None
+) -> list[list[tuple[int, int]]]:
+    """Batches of (cell, game index) over all cells' games, in cell order, all of one size."""
+    items = [(cell, index) for cell in range(cells) for index in range(games)]
+    cores = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
+    # about eight batches per worker (as in `run_matchup`): the workers finish together, dispatch stays cheap
+    size = batch_size or max(2, min(64, math.ceil(len(items) / (8 * cores))))
+    return [items[start : start + size] for start in range(0, len(items), size)]
+
+
+def _play_batch(master_seed: int, items: list[tuple[Matchup, int]]) -> list[dict[str, Any]]:
+    return [play_one(matchup, master_seed, index)[0] for matchup, index in items]
+
+
+def run_cells(
+    matchups: Sequence[Matchup],
+    games: int,
+    master_seed: int,
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    batch_size: int | None = None,
+) -> CellsResult:
+    """Play `games` games (rounded up to pairs) of every matchup with the same master seed, in one pool.
+
+    Cell i's games are exactly `run_matchup(matchups[i], games, master_seed)`'s. A KeyboardInterrupt stops
+    the run and keeps what finished (`interrupted` is set; `complete` tells which cells have every game).
+    """
+    games += games % 2
+    batches = plan_batches(len(matchups), games, jobs, batch_size)
+    result = CellsResult(games=[[] for _ in matchups], complete=[False] * len(matchups))
+    found: list[dict[int, dict[str, Any]]] = [{} for _ in matchups]
+    started = time.perf_counter()
+    outputs: Iterator[list[dict[str, Any]]]
+    calls = ((master_seed, [(matchups[cell], index) for cell, index in batch]) for batch in batches)
+    if (jobs or -1) == 1:
+        outputs = (_play_batch(*call) for call in calls)
+    else:
+        outputs = Parallel(n_jobs=jobs or -1, return_as="generator")(delayed(_play_batch)(*call) for call in calls)
+    try:
+        for batch, rows in zip(batches, outputs, strict=False):
+            for (cell, index), row in zip(batch, rows, strict=True):
+                found[cell][index] = row
+            if progress is not None:
+                progress(len(rows))
+    except KeyboardInterrupt:
+        result.interrupted = True
+    for cell, by_index in enumerate(found):
+        result.games[cell] = [by_index[i] for i in sorted(by_index)]
+        result.complete[cell] = len(by_index) == games
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+@contextmanager
+def progress_bar(console: Console, description: str, total: int, quiet: bool) -> Iterator[Callable[[int], None] | None]:
+    """One rich progress bar (none when `quiet`); yields the callback that advances it by a number of games."""
+    if quiet:
+        yield None
+        return
+    columns = [
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} games/s"),
+        TimeRemainingColumn(),
+    ]
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(description, total=total, rate="–")
+
+        def advance(done: int) -> None:
+            progress.advance(task, done)
+            elapsed = progress.tasks[0].elapsed or 0
+            if elapsed:
+                progress.update(task, rate=f"{progress.tasks[0].completed / elapsed:.1f}")
+
+        yield advance
+
+
+# --- ratings --------------------------------------------------------------------------------------------
+
+
+def fit_ratings(wins: np.ndarray, games: np.ndarray, prior: float = 1.0, tol: float = 1e-10) -> np.ndarray:
+    """Bradley-Terry ratings in Elo points (mean 0) by the MM iteration (Hunter 2004).
+
+    `wins[i, j]` is i's score against j (wins + ½ draws), `games[i, j]` the games they played. `prior`
+    adds that many virtual games, split evenly, to every pair that played: without it a style that never
+    scores gets a rating of minus infinity.
+    """
+    wins = np.asarray(wins, dtype=float)
+    games = np.asarray(games, dtype=float)
+    played = (games > 0) & ~np.eye(len(games), dtype=bool)
+    if not played.any(axis=1).all():
+        raise ValueError("every style needs at least one game against another")
+    w = np.where(played, wins + prior / 2, 0.0)
+    n = np.where(played, games + prior, 0.0)
+    total = w.sum(axis=1)
+    log_p = np.zeros(len(games))
+    for _ in range(100_000):
+        p = np.exp(log_p)
+        new = np.log(total / (n / (p[:, None] + p[None, :])).sum(axis=1))
+        new -= new.mean()
+        done = np.max(np.abs(new - log_p)) < tol
+        log_p = new
+        if done:
+            break
+    elo = 400 * log_p / np.log(10)
+    return elo - elo.mean()
+
+
+def _totals(cells: list[tuple[int, int, np.ndarray, np.ndarray]], styles: int) -> tuple[np.ndarray, np.ndarray]:
+    wins = np.zeros((styles, styles))
+    games = np.zeros((styles, styles))
+    for i, j, sums, counts in cells:
+        wins[i, j] += sums.sum()
+        wins[j, i] += counts.sum() - sums.sum()
+        games[i, j] += counts.sum()
+        games[j, i] += counts.sum()
+    return wins, games
+
+
+def ladder_summary(games_df: pd.DataFrame, styles: Sequence[str], seed: int, resamples: int = 200) -> dict[str, Any]:
+    """Scores, the score matrix and Bradley-Terry ratings with bootstrap intervals from the ladder's games.
+
+    `games_df` holds every game with columns style_a, style_b, army, map, pair and winner (from style_a's
+    side). Styles are returned ordered by rating, best first.
+    """
+    present = [s for s in styles if ((games_df["style_a"] == s) | (games_df["style_b"] == s)).any()]
+    index = {s: i for i, s in enumerate(present)}
+    pairs: list[dict[str, Any]] = []
+    matrix: dict[str, dict[str, dict[str, Any]]] = {s: {} for s in present}
+    field_means: dict[str, list[np.ndarray]] = {s: [] for s in present}
+    # per cell: style indexes and, per pair, style_a's summed score and the pair's number of games
+    cells: list[tuple[int, int, np.ndarray, np.ndarray]] = []
+    for (a, b), sub in games_df.groupby(["style_a", "style_b"], sort=False):
+        score = paired_score(sub, "A", PAIR_KEY)
+        pairs.append({"style_a": a, "style_b": b, **score})
+        matrix[a][b] = score
+        matrix[b][a] = {**score, "score": 1 - score["score"], "low": 1 - score["high"], "high": 1 - score["low"]}
+        field_means[a].append(pair_means(sub, "A", PAIR_KEY))
+        field_means[b].append(pair_means(sub, "B", PAIR_KEY))
+        for _, cell in sub.groupby(["army", "map"], sort=False):
+            won = (cell["winner"] == "A") + 0.5 * (cell["winner"] == "draw")
+            grouped = won.groupby(cell["pair"], sort=True)
+            cells.append((index[a], index[b], grouped.sum().to_numpy(float), grouped.size().to_numpy(float)))
+    elo = fit_ratings(*_totals(cells, len(present)))
+    rng = np.random.default_rng(seed)
+    boot = np.zeros((resamples, len(present)))
+    picks = [rng.integers(0, len(sums), size=(resamples, len(sums))) for _, _, sums, _ in cells]
+    for r in range(resamples):
+        resampled = [(i, j, sums[p[r]], counts[p[r]]) for (i, j, sums, counts), p in zip(cells, picks, strict=True)]
+        boot[r] = fit_ratings(*_totals(resampled, len(present)))
+    low, high = np.percentile(boot, [2.5, 97.5], axis=0) if resamples else (elo, elo)
+    ratings = []
+    for s in present:
+        i = index[s]
+        versus = mean_interval(np.concatenate(field_means[s]))
+        ratings.append(
+            {
+                "style": s,
+                "rating": float(elo[i]),
+                "low": float(low[i]),
+                "high": float(high[i]),
+                "score": versus["score"],
+                "score_low": versus["low"],
+                "score_high": versus["high"],
+                "pairs": versus["pairs"],
+                "games": int(((games_df["style_a"] == s) | (games_df["style_b"] == s)).sum()),
+            }
+        )
+    ratings.sort(key=lambda r: -r["rating"])
+    return {
+        "styles": [r["style"] for r in ratings],
+        "ratings": ratings,
+        "pairs": pairs,
+        "matrix": matrix,
+    }
+
+
+# --- the command ----------------------------------------------------------------------------------------
+
+
+def _names(spec: str | None, known: Sequence[str], what: str, option: str, listing: str = "") -> list[str]:
+    if spec is None:
+        return list(known)
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if not names:
+        raise ClixError(f"{option}: name at least one {what}")
+    for name in names:
+        if name not in known:
+            raise ClixError(f"{option}: " + did_you_mean(what, name, known, listing))
+        if names.count(name) > 1:
+            raise ClixError(f"{option}: {name} is named twice")
+    return names
+
+
+def ladder_matchups(
+    library: Path, styles: Sequence[str], armies: Sequence[str], maps: Sequence[str], turns: int
+) -> list[Matchup]:
+    """Every cell of the ladder: army X (style s) vs army X (style t) for every unordered style pair, army
+    and map. Ordered army, map, style pair, so that an interrupted run still covers every style pair."""
+    return [
+        Matchup(library, army, army, map_name, s, t, turns)
+        for army in armies
+        for map_name in maps
+        for s, t in itertools.combinations(styles, 2)
+    ]
+
+
+def run_ladder(
+    roster: Roster,
+    library: Path,
+    *,
+    players: str | None,
+    armies: str | None,
+    maps: str | None,
+    games: int,
+    seed: int,
+    jobs: int | None,
+    turns: int,
+    out: Path,
+    as_json: bool,
+    console: Console,
+    resamples: int = 200,
+) -> int:
+    """Play the ladder, print its table (or JSON) and write its outputs; return the exit code."""
+    styles = _names(players, PLAYER_STYLES, "player style", "--players")
+    if len(styles) < 2:
+        raise ClixError("--players: a ladder needs at least two styles")
+    army_names = _names(armies, sorted(roster.armies), "army", "--armies", "`clix roster list armies` shows every army")
+    map_names = _names(maps, sorted(roster.maps), "map", "--maps")
+    games += games % 2
+    matchups = ladder_matchups(library, styles, army_names, map_names, turns)
+    total = len(matchups) * games
+    with progress_bar(console, f"ladder of {len(styles)} styles", total, as_json) as advance:
+        played = run_cells(matchups, games, seed, jobs, progress=advance)
+    finished = [m for m, done in zip(matchups, played.complete, strict=True) if done]
+    if played.interrupted:
+        console.print(f"interrupted: reporting the {len(finished)} of {len(matchups)} cells finished", markup=False)
+    if not finished:
+        raise ClixError("no cell finished before the run was interrupted; nothing to report")
+    games_df = ladder_games(matchups, played)
+    summary = ladder_summary(games_df, styles, seed, resamples)
+    played_games = len(games_df)
+    settings = {
+        "players": styles,
+        "armies": army_names,
+        "maps": map_names,
+        "games_per_cell": games,
+        "cells": len(finished),
+        "games": played_games,
+        "seed": seed,
+        "turns": turns,
+        "resamples": resamples,
+        "ruleset": RULESET_VERSION,
+        "jobs": jobs or os.cpu_count(),
+        "seconds": round(played.seconds, 2),
+        "games_per_second": round(played_games / max(played.seconds, 1e-9), 2),
+        "engine": compiled.status,
+        "interrupted": played.interrupted,
+        "command": (
+            f"clix ladder --players {','.join(styles)} --armies {','.join(army_names)} --maps {','.join(map_names)} "
+            f"--games {games} --seed {seed} --turns {turns}"
+        ),
+    }
+    written = write_ladder(out, summary, games_df, settings)
+    if as_json:
+        payload = {"settings": settings, **summary, "outputs": {k: str(v) for k, v in written.items()}}
+        sys.stdout.write(json.dumps(payload, default=str) + "\n")
+    else:
+        for line in ladder_lines(summary, settings):
+            console.print(line, markup=False)
+        console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
+    return 130 if played.interrupted else 0
+
+
+def ladder_games(matchups: Sequence[Matchup], played: CellsResult) -> pd.DataFrame:
+    """Every game of the finished cells, with columns style_a, style_b, army and map first."""
+    rows = [
+        {"style_a": m.style_a, "style_b": m.style_b, "army": m.army_a, **row}
+        for m, rows, done in zip(matchups, played.games, played.complete, strict=True)
+        if done
+        for row in rows
+    ]
+    frame = pd.DataFrame(rows)
+    first = ["style_a", "style_b", "army", "map"]
+    return frame[first + [c for c in frame.columns if c not in first]]
+
+
+def text_table(rows: list[list[str]], gap: int = 2) -> list[str]:
+    """Left-aligned columns, each as wide as its widest cell."""
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    return [(" " * gap).join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+
+
+def _rating(r: dict[str, Any]) -> str:
+    return f"{r['rating']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}]"
+
+
+def ladder_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]:
+    """The console report: a heading, the table of ratings and scores (within 100 columns), a legend."""
+    styles = summary["styles"]
+    by_style = {r["style"]: r for r in summary["ratings"]}
+    head = ["style", "rating [95%]", "vs field"]
+    body = [[s, _rating(by_style[s]), percent(_field(by_style[s]))] for s in styles]
+    matrix = [
+        [s] + [percent(summary["matrix"][s][t]) if t in summary["matrix"][s] else "–" for t in styles] for s in styles
+    ]
+    lines = [
+        f"ladder of {len(styles)} styles on mirror matchups ({_count(settings['armies'], 'army', 'armies')} x "
+        f"{_count(settings['maps'], 'map', 'maps')}): {settings['cells']} cells x {settings['games_per_cell']} games",
+        f"  {settings['games']} games, seed {settings['seed']}, turns {settings['turns']}, "
+        f"{settings['games_per_second']} games/s",
+    ]
+    for gap in (2, 1):
+        table = text_table([head + styles] + [b + m[1:] for b, m in zip(body, matrix, strict=True)], gap)
+        if max(len(line) for line in table) <= WIDTH:
+            lines += ["  " + line for line in table]
+            break
+    else:  # too many styles for one table: ratings, then the score matrix
+        lines += ["  " + line for line in text_table([head, *body])]
+        lines += ["  " + line for line in text_table([["score", *styles], *matrix], 1)]
+    lines += [
+        "  score: the row's style against the column's (wins + ½ draws), 95% interval over seat-swapped",
+        "  pairs; rating: Bradley-Terry in Elo points (mean 0), 95% bootstrap interval over pairs",
+    ]
+    if settings["interrupted"]:
+        lines.append("  the run was interrupted: these results cover only the cells finished")
+    return lines
+
+
+def _count(names: Sequence[str], one: str, many: str) -> str:
+    return f"{len(names)} {one if len(names) == 1 else many}"
+
+
+def _field(r: dict[str, Any]) -> dict[str, Any]:
+    return {"score": r["score"], "low": r["score_low"], "high": r["score_high"]}
+
+
+def write_ladder(
+    out: Path, summary: dict[str, Any], games_df: pd.DataFrame, settings: dict[str, Any]
+) -> dict[str, Path]:
+    """Write ladder.csv (one row per style pair), games.csv and ladder.html to `out`; return the paths."""
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    from analyzer.report import TEMPLATES
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = {"ladder_csv": out / "ladder.csv", "games_csv": out / "games.csv", "report": out / "ladder.html"}
+    columns = ["style_a", "style_b", "games", "pairs", "score", "low", "high"]
+    pd.DataFrame(summary["pairs"], columns=columns).to_csv(written["ladder_csv"], index=False)
+    games_df.to_csv(written["games_csv"], index=False)
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
+    html = env.get_template("ladder.html.j2").render(summary=summary, settings=settings, percent=percent)
+    written["report"].write_text(html, encoding="utf-8")
+    return written

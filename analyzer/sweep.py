@@ -1,0 +1,191 @@
+"""`clix duel A B --players sweep`: the duel under every pairing of the heuristic styles.
+
+Each pairing (A's style, B's style) plays the same games' seeds (common random numbers), so the pairings
+differ only in how the armies are played. The verdict says whether the duel's answer survives a change of
+play style: "robust" when every pairing's interval lies on the same side of 50%.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from rich.console import Console
+
+from analyzer.errors import ClixError
+from analyzer.ladder import progress_bar, run_cells, text_table
+from analyzer.runner import Matchup
+from analyzer.scoring import paired_score, percent
+from engine import RULESET_VERSION, compiled
+from engine.players.heuristic import DEFAULT_STYLE, STYLES
+from engine.roster.loader import Roster
+from engine.roster.problems import did_you_mean
+
+ROBUST = "robust"
+DEPENDS = "depends on play style"
+
+
+def pairing(cell: dict[str, Any]) -> str:
+    """A pairing's name: "A's style vs B's style"."""
+    return f"{cell['style_a']} vs {cell['style_b']}"
+
+
+def _side(cell: dict[str, Any]) -> str | None:
+    """ "above" or "below" when the whole interval lies on that side of 50%, else None."""
+    if cell["low"] > 0.5:
+        return "above"
+    if cell["high"] < 0.5:
+        return "below"
+    return None
+
+
+def sweep_verdict(
+    cells: list[dict[str, Any]], army_a: str, army_b: str, default: str = DEFAULT_STYLE
+) -> dict[str, Any]:
+    """{label, favoured, disagreeing}: "robust" when every pairing's interval lies on the same side of 50%.
+
+    Otherwise "depends on play style", naming the pairings whose interval contains 50% or lies on the other
+    side from the default pairing (`default` vs `default`); `favoured` is the army the default pairing
+    clearly favours, if any.
+    """
+    favoured_by = {"above": army_a, "below": army_b}
+    sides = [_side(c) for c in cells]
+    if sides and sides[0] is not None and all(s == sides[0] for s in sides):
+        return {"label": ROBUST, "favoured": favoured_by[sides[0]], "disagreeing": []}
+    reference_cell = next((c for c in cells if c["style_a"] == default and c["style_b"] == default), None)
+    reference = _side(reference_cell) if reference_cell is not None else None
+    disagreeing = [pairing(c) for c, s in zip(cells, sides, strict=True) if s is None or s != reference]
+    return {
+        "label": DEPENDS,
+        "favoured": favoured_by.get(reference) if reference else None,
+        "disagreeing": disagreeing,
+    }
+
+
+def score_range(cells: list[dict[str, Any]]) -> dict[str, Any]:
+    """The lowest and highest of A's scores over the pairings, with the pairings' names."""
+    low = min(cells, key=lambda c: c["score"])
+    high = max(cells, key=lambda c: c["score"])
+    return {"low": low["score"], "high": high["score"], "low_pairing": pairing(low), "high_pairing": pairing(high)}
+
+
+def run_sweep(
+    roster: Roster,
+    library: Path,
+    army_a: str,
+    army_b: str,
+    *,
+    games: int,
+    map_name: str,
+    players: str,
+    seed: int,
+    jobs: int | None,
+    turns: int,
+    out: Path,
+    as_json: bool,
+    console: Console,
+) -> int:
+    """Play the duel under every (A style, B style) pairing of the heuristic styles; print A's score per
+    pairing, its range and the verdict (or JSON); write sweep.csv and games.csv. Return the exit code."""
+    for army in (army_a, army_b):
+        if army not in roster.armies:
+            raise ClixError(did_you_mean("army", army, roster.armies, "`clix roster list armies` shows every army"))
+    if map_name not in roster.maps:
+        raise ClixError("--map: " + did_you_mean("map", map_name, roster.maps))
+    games += games % 2
+    styles = list(STYLES)
+    matchups = [Matchup(library, army_a, army_b, map_name, a, b, turns) for a in styles for b in styles]
+    with progress_bar(console, f"{army_a} vs {army_b}, {len(matchups)} pairings", len(matchups) * games, as_json) as (
+        advance
+    ):
+        played = run_cells(matchups, games, seed, jobs, progress=advance)
+    finished = sum(played.complete)
+    if played.interrupted:
+        console.print(f"interrupted: reporting the {finished} of {len(matchups)} pairings finished", markup=False)
+    if not finished:
+        raise ClixError("no pairing finished before the run was interrupted; nothing to report")
+    cells: list[dict[str, Any]] = []
+    frames = []
+    for matchup, rows, done in zip(matchups, played.games, played.complete, strict=True):
+        if not done:
+            continue
+        frame = pd.DataFrame(rows)
+        frame.insert(0, "style_b", matchup.style_b)
+        frame.insert(0, "style_a", matchup.style_a)
+        frames.append(frame)
+        score = paired_score(frame, "A")
+        cells.append({"style_a": matchup.style_a, "style_b": matchup.style_b, **score})
+    games_df = pd.concat(frames, ignore_index=True)
+    result = {"range": score_range(cells), "verdict": sweep_verdict(cells, army_a, army_b)}
+    settings = {
+        "army_a": army_a,
+        "army_b": army_b,
+        "map": map_name,
+        "players": "sweep",
+        "styles": styles,
+        "default_style": DEFAULT_STYLE,
+        "games_per_pairing": games,
+        "pairings": len(cells),
+        "games": len(games_df),
+        "seed": seed,
+        "turns": turns,
+        "ruleset": RULESET_VERSION,
+        "jobs": jobs or os.cpu_count(),
+        "seconds": round(played.seconds, 2),
+        "engine": compiled.status,
+        "interrupted": played.interrupted,
+        "command": f"clix duel {army_a} {army_b} --players sweep --games {games} --map {map_name} --seed {seed} "
+        f"--turns {turns}",
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    written = {"sweep_csv": out / "sweep.csv", "games_csv": out / "games.csv"}
+    columns = ["style_a", "style_b", "games", "pairs", "score", "low", "high"]
+    pd.DataFrame(cells, columns=columns).to_csv(written["sweep_csv"], index=False)
+    games_df.to_csv(written["games_csv"], index=False)
+    if as_json:
+        payload = {
+            "settings": settings,
+            "cells": [{k: c[k] for k in ("style_a", "style_b", "score", "low", "high", "games")} for c in cells],
+            **result,
+            "outputs": {k: str(v) for k, v in written.items()},
+        }
+        sys.stdout.write(json.dumps(payload, default=str) + "\n")
+    else:
+        for line in sweep_lines(cells, result, settings):
+            console.print(line, markup=False)
+        console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
+    return 130 if played.interrupted else 0
+
+
+def sweep_lines(cells: list[dict[str, Any]], result: dict[str, Any], settings: dict[str, Any]) -> list[str]:
+    """The console report: heading, A's score matrix (rows A's style, columns B's style), range and verdict."""
+    a, b = settings["army_a"], settings["army_b"]
+    by_pairing = {(c["style_a"], c["style_b"]): c for c in cells}
+    styles = settings["styles"]
+    rows = [["A \\ B", *styles]]
+    rows += [[s, *(percent(by_pairing[s, t]) if (s, t) in by_pairing else "–" for t in styles)] for s in styles]
+    r = result["range"]
+    v = result["verdict"]
+    if v["label"] == ROBUST:
+        because = f"{v['favoured']} favoured in every pairing"
+    else:
+        default = f"{settings['default_style']} vs {settings['default_style']}"
+        favoured = (
+            f"{v['favoured']} favoured by {default}" if v["favoured"] else f"no army clearly favoured by {default}"
+        )
+        because = f"{favoured}; disagreeing: {', '.join(v['disagreeing'])}"
+    lines = [
+        f"sweep {a} vs {b} on {settings['map']}: {len(cells)} pairings x {settings['games_per_pairing']} games "
+        f"(seed {settings['seed']}, turns {settings['turns']})",
+        *("  " + line for line in text_table(rows)),
+        f"  rows: A's style ({a}), columns: B's style ({b}); A's score: wins + ½ draws, 95% interval over pairs",
+        f"  A's score ranges {100 * r['low']:.1f}% ({r['low_pairing']}) to {100 * r['high']:.1f}% "
+        f"({r['high_pairing']}); verdict: {v['label']} ({because})",
+    ]
+    if settings["interrupted"]:
+        lines.append("  the run was interrupted: these results cover only the pairings finished")
+    return lines

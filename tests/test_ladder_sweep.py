@@ -1,0 +1,247 @@
+"""`clix ladder` and `clix duel --players sweep`: paired scores, Bradley-Terry ratings, cells equal to single
+runs with the same seed, the sweep's verdict, and the CLI end to end (tiny numbers: few games, 4 turns, 1 job)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from rich.console import Console
+from scipy import stats as st
+
+from analyzer.duel import run_duel
+from analyzer.ladder import fit_ratings, ladder_matchups, ladder_summary, run_cells, run_ladder
+from analyzer.library import load_checked
+from analyzer.runner import Matchup, run_matchup
+from analyzer.scoring import paired_score
+from analyzer.sweep import DEPENDS, ROBUST, score_range, sweep_verdict
+from engine.players.heuristic import DEFAULT_STYLE, STYLES
+
+ROOT = Path(__file__).resolve().parent.parent
+ROSTERS = ROOT / "rosters"
+ARMY, OTHER, MAP, TURNS, GAMES = "butcher-shop", "firing-line", "graveyard", 4, 4
+
+
+def frame(winners_by_pair: list[tuple[str, str]]) -> pd.DataFrame:
+    """Games from army A's point of view, two per pair."""
+    rows = [
+        {"pair": pair, "game": 2 * pair + k, "winner": w}
+        for pair, winners in enumerate(winners_by_pair)
+        for k, w in enumerate(winners)
+    ]
+    return pd.DataFrame(rows)
+
+
+def quiet() -> Console:
+    return Console(quiet=True)
+
+
+# --- paired_score -----------------------------------------------------------------------------------------
+
+
+def test_paired_score_takes_the_pair_as_the_unit():
+    pairs = [("A", "A"), ("A", "B"), ("draw", "B"), ("A", "draw"), ("B", "B"), ("A", "A")]
+    means = np.array([1.0, 0.5, 0.25, 0.75, 0.0, 1.0])
+    result = paired_score(frame(pairs), "A")
+    half = st.t.ppf(0.975, len(means) - 1) * means.std(ddof=1) / np.sqrt(len(means))
+    assert result["score"] == pytest.approx(means.mean())
+    assert result["low"] == pytest.approx(max(0.0, means.mean() - half))
+    assert result["high"] == pytest.approx(min(1.0, means.mean() + half))
+    assert (result["pairs"], result["games"]) == (6, 12)
+    b = paired_score(frame(pairs), "B")
+    assert b["score"] == pytest.approx(1 - result["score"])
+    assert b["high"] - b["low"] == pytest.approx(result["high"] - result["low"])
+
+
+def test_paired_score_all_equal_pairs_have_zero_width_and_pair_keys_can_be_several_columns():
+    # every pair split one win each: the games vary, the pairs do not
+    split = paired_score(frame([("A", "B"), ("B", "A"), ("draw", "draw"), ("A", "B")]), "A")
+    assert split["score"] == split["low"] == split["high"] == 0.5
+    # two cells whose pair numbers repeat: without the cell columns they would merge into one pair each
+    games = pd.concat(
+        [frame([("A", "A"), ("B", "B")]).assign(army="x"), frame([("B", "B"), ("A", "A")]).assign(army="y")]
+    )
+    merged = paired_score(games, "A")
+    separate = paired_score(games, "A", ("army", "pair"))
+    assert merged["pairs"] == 2 and merged["low"] == merged["high"] == 0.5
+    assert separate["pairs"] == 4 and separate["score"] == 0.5 and separate["low"] < 0.5 < separate["high"]
+    clipped = paired_score(frame([("A", "A"), ("A", "A"), ("A", "B")]), "A")
+    assert clipped["high"] == 1.0 and clipped["low"] >= 0.0
+
+
+# --- Bradley-Terry --------------------------------------------------------------------------------------
+
+
+def test_bradley_terry_recovers_known_strengths():
+    truth = np.array([-300.0, -100.0, 0.0, 150.0, 250.0])
+    truth -= truth.mean()
+    rng = np.random.default_rng(7)
+    n = 600
+    wins = np.zeros((5, 5))
+    games = np.zeros((5, 5))
+    for i in range(5):
+        for j in range(i + 1, 5):
+            p = 1 / (1 + 10 ** ((truth[j] - truth[i]) / 400))
+            won = rng.binomial(n, p)
+            wins[i, j], wins[j, i] = won, n - won
+            games[i, j] = games[j, i] = n
+    elo = fit_ratings(wins, games)
+    assert list(np.argsort(elo)) == list(np.argsort(truth))
+    assert elo.mean() == pytest.approx(0, abs=1e-9)
+    assert np.max(np.abs(elo - truth)) < 40
+
+
+def test_bradley_terry_keeps_a_style_that_never_scores_finite():
+    wins = np.array([[0.0, 0.0], [10.0, 0.0]])
+    games = np.array([[0.0, 10.0], [10.0, 0.0]])
+    elo = fit_ratings(wins, games)
+    assert np.isfinite(elo).all() and elo[1] > elo[0]
+
+
+def test_ladder_summary_orders_styles_by_rating():
+    rows = []
+    strong = {("weak", "mid"): "B", ("weak", "top"): "B", ("mid", "top"): "B"}
+    for (a, b), winner in strong.items():
+        for pair in range(4):
+            for k in range(2):
+                # the stronger side wins, except one game in each cell's first pair
+                w = ("A" if winner == "B" else "B") if (pair, k) == (0, 0) else winner
+                rows.append({"style_a": a, "style_b": b, "army": "x", "map": "m", "pair": pair, "winner": w})
+    summary = ladder_summary(pd.DataFrame(rows), ["weak", "mid", "top"], seed=0, resamples=50)
+    assert summary["styles"] == ["top", "mid", "weak"]
+    top = summary["ratings"][0]
+    assert top["low"] <= top["rating"] <= top["high"]
+    assert summary["matrix"]["top"]["weak"]["score"] == pytest.approx(7 / 8)
+    assert summary["matrix"]["weak"]["top"]["score"] == pytest.approx(1 / 8)
+
+
+# --- cells equal single runs with the same seed ---------------------------------------------------------
+
+
+def same_games(cell: pd.DataFrame, single: pd.DataFrame) -> None:
+    assert len(cell) == len(single) > 0
+    for column in ("game", "pair", "winner", "vp_a", "vp_b", "first"):
+        assert list(cell[column]) == list(single[column]), column
+
+
+def test_ladder_cell_equals_a_separate_run(tmp_path, capsys):
+    styles = ["random", DEFAULT_STYLE]
+    roster = load_checked(ROSTERS)
+    code = run_ladder(
+        roster,
+        ROSTERS,
+        players=",".join(styles),
+        armies=ARMY,
+        maps=MAP,
+        games=GAMES,
+        seed=11,
+        jobs=1,
+        turns=TURNS,
+        out=tmp_path,
+        as_json=True,
+        console=quiet(),
+        resamples=20,
+    )
+    assert code == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["pairs"][0]["games"] == GAMES
+    ladder_games = pd.read_csv(tmp_path / "games.csv")
+    single = pd.DataFrame(run_matchup(Matchup(ROSTERS, ARMY, ARMY, MAP, *styles, TURNS), GAMES, 11, jobs=1).games)
+    cell = ladder_games[(ladder_games["style_a"] == styles[0]) & (ladder_games["style_b"] == styles[1])]
+    same_games(cell.reset_index(drop=True), single)
+    ladder_csv = pd.read_csv(tmp_path / "ladder.csv")
+    assert list(ladder_csv.columns) == ["style_a", "style_b", "games", "pairs", "score", "low", "high"]
+    assert (tmp_path / "ladder.html").read_text(encoding="utf-8").count("<table>") == 2
+
+
+def test_cells_do_not_depend_on_the_batches():
+    matchups = ladder_matchups(ROSTERS, ["random", DEFAULT_STYLE], [ARMY], [MAP], TURNS)
+    small = run_cells(matchups, GAMES, 3, jobs=1, batch_size=1)
+    large = run_cells(matchups, GAMES, 3, jobs=1, batch_size=5)
+    assert all(small.complete) and not small.interrupted
+    same_games(pd.DataFrame(small.games[0]), pd.DataFrame(large.games[0]))
+
+
+def test_sweep_cell_equals_a_separate_duel(tmp_path, capsys):
+    roster = load_checked(ROSTERS)
+    common = {"games": GAMES, "map_name": MAP, "seed": 5, "jobs": 1, "turns": TURNS, "as_json": True}
+    assert (
+        run_duel(roster, ROSTERS, ARMY, OTHER, players="sweep", out=tmp_path / "sweep", console=quiet(), **common) == 0
+    )
+    payload = json.loads(capsys.readouterr().out)
+    styles = list(STYLES)
+    assert [(c["style_a"], c["style_b"]) for c in payload["cells"]] == [(a, b) for a in styles for b in styles]
+    assert set(payload["verdict"]) == {"label", "favoured", "disagreeing"}
+    assert set(payload["range"]) == {"low", "high", "low_pairing", "high_pairing"}
+    s, t = styles[-1], styles[0]
+    assert (
+        run_duel(roster, ROSTERS, ARMY, OTHER, players=f"{s},{t}", out=tmp_path / "duel", console=quiet(), **common)
+        == 0
+    )
+    capsys.readouterr()
+    swept = pd.read_csv(tmp_path / "sweep" / "games.csv")
+    cell = swept[(swept["style_a"] == s) & (swept["style_b"] == t)].reset_index(drop=True)
+    same_games(cell, pd.read_csv(tmp_path / "duel" / "games.csv"))
+    sweep_csv = pd.read_csv(tmp_path / "sweep" / "sweep.csv")
+    assert len(sweep_csv) == len(styles) ** 2
+
+
+# --- the sweep's verdict ----------------------------------------------------------------------------------
+
+
+def cell(a: str, b: str, score: float, low: float, high: float) -> dict:
+    return {"style_a": a, "style_b": b, "score": score, "low": low, "high": high, "games": 100}
+
+
+def test_verdict_robust_when_every_interval_is_on_one_side():
+    below = [cell("x", "x", 0.30, 0.25, 0.35), cell("x", "y", 0.40, 0.33, 0.47), cell("y", "x", 0.2, 0.1, 0.3)]
+    verdict = sweep_verdict(below, "army-a", "army-b", default="x")
+    assert verdict == {"label": ROBUST, "favoured": "army-b", "disagreeing": []}
+    above = [{**c, "score": 1 - c["score"], "low": 1 - c["high"], "high": 1 - c["low"]} for c in below]
+    assert sweep_verdict(above, "army-a", "army-b", default="x")["favoured"] == "army-a"
+    assert score_range(below) == {"low": 0.2, "high": 0.4, "low_pairing": "y vs x", "high_pairing": "x vs y"}
+
+
+def test_verdict_depends_names_the_disagreeing_pairings():
+    cells = [
+        cell("x", "x", 0.30, 0.25, 0.35),  # the default pairing: army-b favoured
+        cell("x", "y", 0.48, 0.40, 0.56),  # contains 50%
+        cell("y", "x", 0.70, 0.62, 0.78),  # the other side
+        cell("y", "y", 0.35, 0.30, 0.40),  # agrees
+    ]
+    verdict = sweep_verdict(cells, "army-a", "army-b", default="x")
+    assert verdict == {"label": DEPENDS, "favoured": "army-b", "disagreeing": ["x vs y", "y vs x"]}
+    # when the default pairing itself straddles 50%, no army is favoured and every unsettled pairing disagrees
+    unsettled = [cell("x", "x", 0.5, 0.4, 0.6), cell("x", "y", 0.3, 0.2, 0.4)]
+    verdict = sweep_verdict(unsettled, "army-a", "army-b", default="x")
+    assert verdict["label"] == DEPENDS and verdict["favoured"] is None
+    assert verdict["disagreeing"] == ["x vs x", "x vs y"]
+
+
+# --- the CLI --------------------------------------------------------------------------------------------
+
+
+def clix(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "analyzer.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=600
+    )
+
+
+def test_ladder_cli_writes_its_outputs_and_rejects_an_unknown_style(tmp_path):
+    common = ["--armies", ARMY, "--maps", MAP, "--games", "2", "--turns", "4", "--jobs", "1"]
+    common += ["--rosters", str(ROSTERS), "--out", str(tmp_path / "ladder")]
+    done = clix("ladder", "--players", f"random,{DEFAULT_STYLE}", *common, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "rating" in done.stdout and DEFAULT_STYLE in done.stdout
+    assert all(len(line) <= 100 for line in done.stdout.splitlines() if not line.startswith("wrote "))
+    ladder_csv = pd.read_csv(tmp_path / "ladder" / "ladder.csv")
+    assert len(ladder_csv) == 1 and ladder_csv["games"].tolist() == [2]
+    bad = clix("ladder", "--players", f"random,{DEFAULT_STYLE}x", *common, cwd=tmp_path)
+    assert bad.returncode == 2
+    assert bad.stderr.strip().count("\n") == 0 and bad.stderr.startswith("clix: error: --players")
+    assert "Traceback" not in bad.stderr
