@@ -15,9 +15,10 @@ from rich.console import Console
 
 from analyzer.runner import Matchup, play_one, run_matchup
 from engine import compiled
+from engine.players.heuristic import DEFAULT_STYLE
 
-REFERENCE = ("butcher-shop", "firing-line", "graveyard", "balanced", "balanced")
-"""Two sample 100-point armies, balanced players, the graveyard map."""
+REFERENCE = ("butcher-shop", "firing-line", "graveyard", DEFAULT_STYLE, DEFAULT_STYLE)
+"""Two sample 100-point armies, the default players, the graveyard map."""
 
 
 WARM_UP_GAMES = 20

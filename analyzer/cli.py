@@ -138,11 +138,11 @@ def duel(
         str,
         typer.Option(
             "--players",
-            help="Player styles A,B: random, balanced, rusher, hunter; or sweep: every pairing of the heuristic "
+            help="Player styles A,B: random, tuned (the default), balanced, rusher, hunter; or sweep: every pairing of the heuristic "
             "styles (A's style x B's style) with the same seed, A's score per pairing and whether the verdict "
             "depends on play style.",
         ),
-    ] = "balanced,balanced",
+    ] = "tuned,tuned",
     seed: Annotated[int, typer.Option("--seed", help="Master seed; every game's seed is derived from it.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0: all cores).", min=0)] = 0,
     turns: Annotated[int, typer.Option("--turns", help="Turn limit per player.", min=1)] = 15,
@@ -240,7 +240,7 @@ def bench(
     profile: Annotated[bool, typer.Option("--profile", help="Also print the profile's top entries.")] = False,
     rosters: RostersOption = None,
 ) -> None:
-    """Speed benchmark: the reference duel (two sample 100-point armies, balanced players, graveyard map) on
+    """Speed benchmark: the reference duel (two sample 100-point armies, default players, graveyard map) on
     one core and on all cores; prints games/s and the parallel efficiency (median of the rounds)."""
     from analyzer.bench import run_bench
 

@@ -23,7 +23,7 @@ from analyzer.errors import ClixError
 from engine import RULESET_VERSION
 from engine.game import child_seed, play_game
 from engine.players import RandomAgent
-from engine.players.heuristic import STYLES, style_factory
+from engine.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
 from engine.roster.problems import did_you_mean
 from engine.state import GameState
 
@@ -47,8 +47,8 @@ class Matchup:
     army_a: str
     army_b: str
     map_name: str
-    style_a: str = "balanced"
-    style_b: str = "balanced"
+    style_a: str = DEFAULT_STYLE
+    style_b: str = DEFAULT_STYLE
     turn_limit: int = 15
 
 

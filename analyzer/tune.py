@@ -57,14 +57,21 @@ def _agent_factory(style: str | Weights):  # type: ignore[no-untyped-def]
     return lambda rng: HeuristicAgent(rng, weights, style)
 
 
-def play_cell(library: Path, weights: Weights | dict[str, float], cell: Cell, seed: int, turns: int) -> float:
+def play_cell(
+    library: Path,
+    weights: Weights | dict[str, float],
+    cell: Cell,
+    seed: int,
+    turns: int,
+    opponent: Weights | None = None,
+) -> float:
     """The candidate's score (1, ½, 0) in one game of the design (weights as a record or its fields: the
     compiled engine's records do not pickle, so workers get the fields)."""
     if isinstance(weights, dict):
         weights = Weights(**weights)
     roster = roster_at(library)
     army = roster.armies[cell.army]
-    factories = [_agent_factory(weights), _agent_factory(cell.opponent)]
+    factories = [_agent_factory(weights), _agent_factory(opponent if opponent is not None else cell.opponent)]
     if cell.swapped:
         factories.reverse()
     game_seed = child_seed(seed, cell.key)
@@ -76,9 +83,14 @@ def play_cell(library: Path, weights: Weights | dict[str, float], cell: Cell, se
 
 
 def _batch(
-    library: Path, jobs: list[tuple[int, dict[str, float], Cell]], seed: int, turns: int
+    library: Path,
+    jobs: list[tuple[int, dict[str, float], Cell]],
+    seed: int,
+    turns: int,
+    base: dict[str, float] | None = None,
 ) -> list[tuple[int, float]]:
-    return [(index, play_cell(library, weights, cell, seed, turns)) for index, weights, cell in jobs]
+    opponent = Weights(**base) if base is not None else None
+    return [(index, play_cell(library, weights, cell, seed, turns, opponent)) for index, weights, cell in jobs]
 
 
 def design(armies: list[str], maps: list[str], opponents: list[str], pairs: range) -> list[Cell]:
@@ -106,13 +118,16 @@ def tune(
     turns: int = 15,
     jobs: int = -1,
     log: Any = print,
+    extra: list[Weights] | None = None,
 ) -> dict[str, Any]:
-    """Successive halving over `candidates` weight sets; returns the winner and every round's scores."""
+    """Successive halving over `candidates` weight sets (`base`, `extra` ones, random perturbations of `base`);
+    returns the winner and every round's scores."""
     roster = roster_at(library)
     armies = sorted(roster.armies)
     maps = sorted(roster.maps)
     rng = np.random.default_rng(seed)
-    pool = [base] + [perturb(base, rng, spread) for _ in range(candidates - 1)]
+    pool = [base, *(extra or [])]
+    pool += [perturb(base, rng, spread) for _ in range(candidates - len(pool))]
     alive = list(range(len(pool)))
     totals = {i: [0.0, 0] for i in alive}
     history: list[dict[str, Any]] = []
@@ -157,6 +172,72 @@ def tune(
     }
 
 
+STEPS = (0.5, 1.0, 1.5, 2.0)
+
+
+def head_to_head(
+    library: Path, candidates: list[Weights], base: Weights, *, pairs: int, seed: int, turns: int = 15, jobs: int = -1
+) -> list[float]:
+    """Each candidate's score against `base` itself, over every army's mirror on every map (`pairs` pairs
+    each, the same seeds for every candidate)."""
+    roster = roster_at(library)
+    cells = design(sorted(roster.armies), sorted(roster.maps), ["base"], range(pairs))
+    work = [(i, asdict(weights), cell) for i, weights in enumerate(candidates) for cell in cells]
+    size = max(1, math.ceil(len(work) / 32))
+    batches = [work[k : k + size] for k in range(0, len(work), size)]
+    totals = [0.0] * len(candidates)
+    results = Parallel(n_jobs=jobs)(delayed(_batch)(library, b, seed, turns, asdict(base)) for b in batches)
+    for batch in results:
+        for index, score in batch:
+            totals[index] += score
+    return [t / len(cells) for t in totals]
+
+
+def climb(
+    library: Path,
+    base: Weights,
+    *,
+    iterations: int,
+    pairs: int,
+    seed: int,
+    factors: tuple[float, float] = (0.6, 1.6),
+    accept: float = 0.53,
+    log: Any = print,
+) -> tuple[Weights, list[dict[str, Any]]]:
+    """Hill climbing by deviations: every weight alone times each factor plays the current weights head to
+    head; the best deviation is taken when it scores at least `accept`, else the climb stops (every
+    single-weight deviation of the result loses to it)."""
+    history: list[dict[str, Any]] = []
+    current = base
+    for iteration in range(iterations):
+        candidates = []
+        labels = []
+        for name in TUNED_FIELDS:
+            for factor in factors:
+                values = asdict(current)
+                values[name] = round(values[name] * factor, 3)
+                candidates.append(Weights(**values))
+                labels.append(f"{name} x{factor}")
+        scores = head_to_head(library, candidates, current, pairs=pairs, seed=seed + iteration)
+        ranked = sorted(range(len(candidates)), key=lambda i: -scores[i])
+        history.append({"iteration": iteration + 1, "scores": {labels[i]: round(scores[i], 4) for i in ranked}})
+        log(f"climb {iteration + 1}: " + ", ".join(f"{labels[i]} {scores[i]:.3f}" for i in ranked[:5]))
+        best = ranked[0]
+        if scores[best] < accept:
+            break
+        current = candidates[best]
+    return current, history
+
+
+def toward(base: Weights, other: Weights, t: float) -> Weights:
+    """`base` moved `t` of the way (geometrically) toward `other`: each weight times (other/base)**t."""
+    values = asdict(base)
+    for name in TUNED_FIELDS:
+        if values[name] > 0 and getattr(other, name) > 0:
+            values[name] = round(values[name] * (getattr(other, name) / values[name]) ** t, 3)
+    return Weights(**values)
+
+
 def weights_source(weights: Weights) -> str:
     """The weights as a `Weights(...)` expression."""
     parts = ", ".join(f"{f.name}={getattr(weights, f.name)!r}" for f in fields(weights))
@@ -175,12 +256,28 @@ def main() -> None:
     parser.add_argument("--spread", type=float, default=0.35)
     parser.add_argument("--base", default="balanced", help="The style whose weights the candidates perturb.")
     parser.add_argument("--opponents", default="balanced,rusher,hunter")
+    parser.add_argument(
+        "--toward",
+        default="",
+        help="Also try the base moved 0.5x, 1x, 1.5x and 2x of the way toward these styles (comma-separated), "
+        "multiplying each weight by (style/base)**t.",
+    )
     parser.add_argument("--rosters", type=Path, default=Path("rosters"))
     parser.add_argument("--jobs", type=int, default=-1)
+    parser.add_argument("--climb", type=int, default=0, help="Hill-climb this many steps instead (see `climb`).")
+    parser.add_argument("--set", default="", help="Start from the base with these weights set: name=value,...")
     args = parser.parse_args()
+    start = asdict(STYLES[args.base])
+    for item in filter(None, args.set.split(",")):
+        name, value = item.split("=")
+        start[name.strip()] = float(value)
+    if args.climb:
+        found, _ = climb(args.rosters, Weights(**start), iterations=args.climb, pairs=args.pairs, seed=args.seed)
+        print(weights_source(found))
+        return
     result = tune(
         args.rosters,
-        STYLES[args.base],
+        Weights(**start),
         candidates=args.candidates,
         rounds=args.rounds,
         first_pairs=args.pairs,
@@ -188,6 +285,7 @@ def main() -> None:
         seed=args.seed,
         spread=args.spread,
         jobs=args.jobs,
+        extra=[toward(STYLES[args.base], STYLES[name], t) for name in args.toward.split(",") if name for t in STEPS],
     )
     print(f"winner #{result['winner_index']}: score {result['score']:.3f} over its games; {result['games']} games")
     print(f"in {result['seconds']:.0f} s")

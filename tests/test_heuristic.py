@@ -43,7 +43,8 @@ def _play(roster, game: int, look) -> int:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("game", range(3))
 def test_threat_is_the_expected_damage_of_the_enemies_that_reach(roster, game):
     """A space's threat sums, over the enemies able to act next turn whose move-and-attack reach covers it
-    (spaces counted as in HC-MOVE-03), the chance to hit times the clicks and their points."""
+    (spaces counted as in HC-MOVE-03), the chance to hit times the clicks dealt (at half a click's share of
+    the points) and, when the hit would kill, all the points (HC-END-04)."""
     compared = []
 
     def look(state, agent, decision):  # type: ignore[no-untyped-def]
@@ -51,6 +52,7 @@ def test_threat_is_the_expected_damage_of_the_enemies_that_reach(roster, game):
         geo = state.geometry
         for monster in ctx.mine:
             per_click = monster.stats.points / max(1, monster.stats.clicks - 1)
+            left = heuristic_module.live_clicks_left(monster)
             for pos in range(0, geo.size, 7):
                 expected = 0.0
                 for enemy in ctx.enemies:
@@ -59,7 +61,8 @@ def test_threat_is_the_expected_damage_of_the_enemies_that_reach(roster, game):
                     reach = max(1 if enemy.immovable else enemy.speed + 1, enemy.stats.range)
                     if geo.distance(enemy.pos, pos) <= reach:
                         chance = heuristic_module.hit_chance(monster.defense - enemy.attack)
-                        expected += chance * enemy.damage * per_click * 0.5
+                        kill = monster.stats.points if enemy.damage >= left else 0.0
+                        expected += chance * (min(left, enemy.damage) * per_click * 0.5 + kill)
                 assert ctx.threat(monster, pos) == pytest.approx(expected / max(1, len(state.players) - 1))
                 compared.append(expected)
 

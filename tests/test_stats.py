@@ -104,7 +104,15 @@ def test_results_are_identical_for_any_number_of_jobs_and_batch_size(mirror):
 
 def test_summary_is_complete(mirror):
     summary = summarize(pd.DataFrame(mirror.games), pd.DataFrame(mirror.figures))
-    assert set(summary) == {"outcome", "victory_points", "victim_rush", "game_length", "first_player_wins", "figures", "play"}
+    assert set(summary) == {
+        "outcome",
+        "victory_points",
+        "victim_rush",
+        "game_length",
+        "first_player_wins",
+        "figures",
+        "play",
+    }
     assert {f["figure"] for f in summary["figures"]} == {"meatlocker-butcher-v", "crimson-thrall-e"}
     assert summary["game_length"]["rounds"]["mean"] <= 8
 
