@@ -151,7 +151,8 @@ def test_attacks_the_enemy_that_would_otherwise_kill_us(library: Roster, style: 
     assert blind.end_of(blind.chosen, a) != a.pos
 
 
-@pytest.mark.parametrize("style", STYLE_NAMES)
+# hunter is left out on purpose: its deliberate deviation (kills x2, threat x0.6) prefers the richer target
+@pytest.mark.parametrize("style", [name for name in STYLE_NAMES if name != "hunter"])
 def test_attacks_the_enemy_that_would_kill_us_over_a_richer_one_that_cannot_strike(library: Roster, style: str) -> None:
     """HC-TURN-01, HC-TURN-04, HC-END-04, HC-END-01 (a): as above with Z worth 30 points, and a second enemy
     Y (200 points, 5 live clicks) beside A too, which with two action tokens cannot act next turn. Hitting Y
@@ -412,3 +413,30 @@ def test_setup_choices_are_scored_not_random(library: Roster, style: str) -> Non
 
     random = _set_up(library, lambda seed: _RandomSetup(np.random.default_rng(seed)))
     assert any(a != b for _, a, b in random)
+
+
+# --- a trailing side attacks once the victims are gone -----------------------------------------------
+
+
+@pytest.mark.parametrize("style", STYLE_NAMES)
+def test_trailing_side_attacks_whenever_an_attack_is_worth_anything(library: Roster, style: str) -> None:
+    """HC-END-03, HC-END-09: no victims left and behind on VP, only kills can still win, so a small but
+    positive attack (our A beside a sturdy Z: one click, no kill) beats any move, even one toward a
+    wounded enemy W further off that would score more next turn. Ahead on VP, the same attack may wait."""
+    monsters = [
+        {"id": "A", "player": 1, "dial": ["8 10 16 2"] * 4 + ["x"], "at": [0, 0], "points": 60},
+        {"id": "Z", "player": 2, "dial": ["4 9 17 1"] * 6 + ["x"], "at": [1, 0], "points": 40, "tokens": 2},
+        {"id": "W", "player": 2, "dial": ["4 9 14 1", "x"], "at": [11, 11], "points": 90, "tokens": 2},
+    ]
+    state, m, _ = _position(library, monsters=monsters, turn=5)
+    state.vp[2]["kills"] = 10  # we trail
+    assert _Context(state, 1).must_attack
+    trailing = Choice(state, _weights(style))
+    attack = Close(m["A"].uid, m["Z"].uid)
+    assert trailing.score_of(attack) > 0, trailing.report()
+    assert isinstance(trailing.chosen, Close), trailing.report()
+    assert trailing.score_of(attack) >= max(
+        s for k, s in enumerate(trailing.scores) if not isinstance(trailing.options[k], Close)
+    ), trailing.report()
+    state.vp[1]["kills"] = 20  # now we lead: no must
+    assert not _Context(state, 1).must_attack

@@ -369,6 +369,8 @@ class HeuristicAgent:
         if not isinstance(options, Options):
             options = Options(list(options))
         scores: list[float] = []
+        attacks: list[int] = []  # the options that attack, kept only when the score makes them a must
+        must_attack = ctx.must_attack
         for part in options.parts:
             if type(part) is ChooseVictim:
                 scores.append(self._choose_victim_value(ctx, state.victims[part.victim].pos))
@@ -378,11 +380,17 @@ class HeuristicAgent:
                 if part.target is not None:  # a frenzy, or a move power's free attack (both damage 1)
                     bonus = self._attack_value(state, ctx, actor, [part.target], "frenzy")
                     values = [value + bonus for value in values]
+                    if must_attack:
+                        attacks.extend(range(len(scores), len(scores) + len(values)))
                 scores.extend(values)
             elif type(part) is VictimMoveBlock:
                 scores.extend(self._victim_move_values(ctx, part.ends))
             else:
+                if must_attack and isinstance(part, (Close, Ranged, Frenzy)):
+                    attacks.append(len(scores))
                 scores.append(self._action_value(state, ctx, part))
+        if attacks:
+            _attack_first(scores, attacks)
         return scores
 
     # --- the hunting and suspense phases ---------------------------------------------------------------
@@ -516,6 +524,20 @@ class HeuristicAgent:
         return 0.0
 
 
+def _attack_first(scores: list[float], attacks: list[int]) -> None:
+    """A side that trails once the victims are gone can only win by kills: when an attack is worth anything,
+    every other option is scored below the best attack (more than the noise), so it attacks now rather than
+    set up a better one the opponent may spoil."""
+    best = max(scores[i] for i in attacks)
+    if best <= 0:
+        return
+    ceiling = best - 0.5
+    chosen = set(attacks)
+    for index, score in enumerate(scores):
+        if score > ceiling and index not in chosen:
+            scores[index] = ceiling
+
+
 def _attack_worth(attack: int, damage: int, target: Monster) -> float:
     """Expected victory points one attack (dial values `attack`, `damage`) takes from `target`: half a
     click's share of its points per click dealt, and all of them if it dies (HC-END-04)."""
@@ -629,6 +651,7 @@ class _Context:
         self.threat_scale = 1.0
         self.kill_scale = 1.0
         self.hunt_scale = 1.0
+        self._must_attack = False
         self._read_the_score(weights or Weights())
 
     def _read_the_score(self, weights: Weights) -> None:
@@ -642,6 +665,7 @@ class _Context:
             return
         urgency = weights.urgency
         if self.margin() < 0:
+            self._must_attack = not self.victim_positions
             self.kill_scale = 1.0 + 0.5 * urgency
             self.threat_scale = max(0.25, 1.0 - 0.5 * urgency)
             self.hunt_scale = 1.0 + 2.0 * urgency
@@ -650,6 +674,11 @@ class _Context:
             self.hunt_scale = max(0.0, 1.0 - urgency)
         if last:
             self.threat_scale = 0.0  # the game's last turn: no one acts after it
+
+    @property
+    def must_attack(self) -> bool:
+        """Victims gone and behind on the score: only kills can still win (HC-END-03, HC-END-09)."""
+        return self._must_attack
 
     def margin(self) -> float:
         """My team's victory points (subplots counted as they stand) less the best other team's; a tie
