@@ -199,6 +199,9 @@ def _place_monsters(state: GameState, agent: Agent, roster: Roster, army: Army, 
         figure = roster.figures[entry.figure]
         stats = compile_figure(figure)
         side = entry.side or stats.start_sides[0]
+        if entry.side is None and len(stats.start_sides) > 1:  # a crossroads card (HC-CARD-07, HC-SETUP-03)
+            sides = list(stats.start_sides)
+            side = sides[agent.choose(state, Decision("crossroads", number, sides, figure.id, stats))]
         start = stats.red_start if stats.side_starts_red[side] and stats.red_start is not None else stats.start
         occupied = state.occupied()
         blocked = {o.pos for o in state.objects if o.alive and o.kind != "portal"}

@@ -20,6 +20,7 @@ import pytest
 from analyzer.conformance import roster_at
 from engine import plots, rules
 from engine.actions import Close, EndTurn, Move
+from engine.figures import compile_figure
 from engine.players.base import Decision
 from engine.players.heuristic import DEFAULT_STYLE, STYLES, HeuristicAgent, Weights, _Context, live_clicks_left
 from engine.roster.loader import Roster
@@ -440,3 +441,44 @@ def test_trailing_side_attacks_whenever_an_attack_is_worth_anything(library: Ros
     ), trailing.report()
     state.vp[1]["kills"] = 20  # now we lead: no must
     assert not _Context(state, 1).must_attack
+
+
+def test_crossroads_side_is_put_to_the_player_and_scored(library: Roster) -> None:
+    """HC-CARD-07, HC-SETUP-03: an army entry that names no side lets its player choose a crossroads card's
+    starting side; the heuristic takes the side showing powers on more live clicks, whatever its seed."""
+    stats = compile_figure(library.figures["hedge-witch-morrow-u"])
+    sides = list(stats.start_sides)
+    counts = {
+        side: sum(len(stats.powers[side][c]) for c in range(stats.start, len(stats.killed)) if not stats.killed[c])
+        for side in sides
+    }
+    best = max(counts, key=counts.__getitem__)
+    assert len(set(counts.values())) == 2  # the sides differ, so the choice means something
+
+    asked: list[str] = []
+
+    class Recorder:
+        """Answers as the heuristic does, noting the crossroads decisions it is asked."""
+
+        name = "recorder"
+
+        def __init__(self, seed: int) -> None:
+            self.agent = HeuristicAgent(np.random.default_rng(seed), STYLES[DEFAULT_STYLE])
+
+        def choose(self, state: GameState, decision: Decision) -> int:
+            if decision.kind == "crossroads":
+                asked.append(decision.subject)
+            return self.agent.choose(state, decision)
+
+    haunting = library.armies["haunting"]
+    entry = type(haunting.figures[0])(figure="hedge-witch-morrow-u")  # no side named: the player chooses
+    army = haunting.model_copy(update={"figures": [*haunting.figures, entry]})
+    for seed in range(3):
+        asked.clear()
+        agents = [Recorder(seed), Recorder(seed + 10)]
+        state = new_game(
+            library, [army, library.armies["butcher-shop"]], library.maps["graveyard"], agents, np.random.default_rng(3)
+        )
+        witch = next(m for m in state.monsters if m.stats.id == "hedge-witch-morrow-u")
+        assert asked == ["hedge-witch-morrow-u"]
+        assert witch.side == best

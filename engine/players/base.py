@@ -16,7 +16,7 @@ class Decision:
 
     `kind` says what is chosen: `action` (the legal actions of the suspense and hunting phases, an
     `engine.options.Options`: read `parts` to score a monster's moves in bulk), `edge` (a starting area),
-    `victim_space`, `object_space`, `monster_space`, `flight`, and the mid-action choices of
+    `victim_space`, `object_space`, `monster_space`, `flight`, `crossroads`, and the mid-action choices of
     `engine.decisions` (`plot_twist`, `plot_twist_place`, `plot_twist_path`, `transform`...).
 
     `context` is what the choice is about, for a player that weighs it: a plot twist's timing window

@@ -152,6 +152,8 @@ class HeuristicAgent:
             scores = self._monster_space_scores(state, decision)
         elif kind == "flight":
             scores = self._flight_scores(state, decision)
+        elif kind == "crossroads":
+            scores = _crossroads_scores(decision)
         elif kind == plots.PLAY:
             scores = self._plot_twist_scores(state, decision)
         elif kind == plots.PLACE:
@@ -522,6 +524,18 @@ class HeuristicAgent:
             stuck = 0.5 * w.threat * ctx.threat_scale * ctx.threat(actor, end)
             return w.tempo * (1.0 + forgone + stuck) + lockout
         return 0.0
+
+
+def _crossroads_scores(decision: Decision) -> list[float]:
+    """A crossroads card's starting side (HC-CARD-07): the side showing the most powers over the dial's live
+    clicks from its starting line, a power for each click it shows on."""
+    stats = decision.context
+    scores = []
+    for side in decision.options:
+        start = stats.red_start if stats.side_starts_red[side] and stats.red_start is not None else stats.start
+        shown = stats.powers[side]
+        scores.append(float(sum(len(shown[c]) for c in range(start, len(shown)) if not stats.killed[c])))
+    return scores
 
 
 def _attack_first(scores: list[float], attacks: list[int]) -> None:
