@@ -146,6 +146,14 @@ def duel(
     seed: Annotated[int, typer.Option("--seed", help="Master seed; every game's seed is derived from it.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0: all cores).", min=0)] = 0,
     turns: Annotated[int, typer.Option("--turns", help="Turn limit per player.", min=1)] = 15,
+    ties: Annotated[
+        str,
+        typer.Option(
+            "--ties",
+            help="Equal VP at the end: 'break' gives the game to the cheaper army (HC-END-09), 'draw' makes it a "
+            "draw (as many events play it).",
+        ),
+    ] = "break",
     out: Annotated[Path | None, typer.Option("--out", help="Output directory (default: clix-out/A-vs-B).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
     rosters: RostersOption = None,
@@ -173,6 +181,7 @@ def duel(
             out=target,
             as_json=as_json,
             console=console,
+            ties=ties,
         )
     )
 

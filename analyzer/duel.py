@@ -48,8 +48,11 @@ def run_duel(
     out: Path,
     as_json: bool,
     console: Console,
+    ties: str = "break",
 ) -> int:
     """Play the duel, print its summary and write its outputs; return the exit code."""
+    if ties not in ("break", "draw"):
+        raise ClixError(f"--ties takes 'break' (the cheaper army wins, HC-END-09) or 'draw' (got {ties!r})")
     if players.strip() == "sweep":
         from analyzer.sweep import run_sweep
 
@@ -67,6 +70,7 @@ def run_duel(
             out=out,
             as_json=as_json,
             console=console,
+            ties=ties,
         )
     for army in (army_a, army_b):
         if army not in roster.armies:
@@ -80,7 +84,7 @@ def run_duel(
             markup=False,
         )
     style_a, style_b = parse_players(players)
-    matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b, turns)
+    matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties)
     result = _play(matchup, games, seed, jobs, quiet=as_json, console=console)
     if not result.games:
         raise ClixError("no game finished before the run was interrupted; nothing to report")
@@ -90,7 +94,7 @@ def run_duel(
     names = {"a": army_a, "b": army_b}
     command = (
         f"clix duel {army_a} {army_b} --games {games} --map {map_name} --players {style_a},{style_b} "
-        f"--seed {seed} --turns {turns}"
+        f"--seed {seed} --turns {turns}" + (" --ties draw" if ties == "draw" else "")
     )
     settings = {
         "army_a": army_a,
@@ -100,6 +104,7 @@ def run_duel(
         "games": len(games_df),
         "seed": seed,
         "turns": turns,
+        "ties": ties,
         "ruleset": RULESET_VERSION,
         "version": _version(),
         "jobs": jobs or os.cpu_count(),

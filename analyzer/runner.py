@@ -50,6 +50,8 @@ class Matchup:
     style_a: str = DEFAULT_STYLE
     style_b: str = DEFAULT_STYLE
     turn_limit: int = 15
+    ties: str = "break"
+    """Equal VP: "break" applies HC-END-09 (the cheaper army wins), "draw" makes it a draw."""
 
 
 @dataclass
@@ -62,12 +64,25 @@ class RunResult:
     seconds: float = 0.0
 
 
-def play_one(matchup: Matchup, master_seed: int, index: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Play game `index` of a run: pair index // 2, seats swapped on odd indexes, seed shared by the pair."""
-    roster = roster_at(matchup.library)
+def game_seed_path(matchup: Matchup, index: int) -> tuple[int, ...]:
+    """The spawn key of game `index`'s seed below the master seed (docs/statistics.md, "Pairs").
+
+    The two games of a pair share the pair's seed, seats swapped, so the pair measures the seat and the
+    first player rather than the dice. When both sides are identical (same army, same style) the swap would
+    replay the same game, so the second game gets a seed of its own, (pair, 1)."""
     pair = index // 2
+    if index % 2 == 1 and matchup.army_a == matchup.army_b and matchup.style_a == matchup.style_b:
+        return (pair, 1)
+    return (pair,)
+
+
+def play_one(matchup: Matchup, master_seed: int, index: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Play game `index` of a run: pair index // 2, seats swapped on odd indexes, seed from `game_seed_path`."""
+    roster = roster_at(matchup.library)
     swapped = index % 2 == 1
-    seed = child_seed(master_seed, pair)
+    seed: Any = master_seed
+    for key in game_seed_path(matchup, index):
+        seed = child_seed(seed, key)
     names = [matchup.army_a, matchup.army_b]
     styles = [matchup.style_a, matchup.style_b]
     if swapped:
@@ -81,6 +96,7 @@ def play_one(matchup: Matchup, master_seed: int, index: int) -> tuple[dict[str, 
         seed,
         matchup.turn_limit,
         army_names=names,
+        tie_break=matchup.ties != "draw",
     )
     return game_rows(state, matchup, master_seed, index, swapped)
 
@@ -144,6 +160,7 @@ def game_rows(
         "game": index,
         "pair": index // 2,
         "master_seed": master_seed,
+        "seed_path": ":".join(map(str, game_seed_path(matchup, index))),
         "seat_a": seat["A"],
         "army_a": matchup.army_a,
         "army_b": matchup.army_b,
@@ -152,6 +169,7 @@ def game_rows(
         "players_b": matchup.style_b,
         "ruleset": RULESET_VERSION,
         "turn_limit": matchup.turn_limit,
+        "ties": matchup.ties,
         "first": side_of.get(first, "A"),
         "winner": side_of.get(state.winner, "draw") if state.winner is not None else "draw",
         "rounds": rounds,
@@ -274,4 +292,6 @@ def game_rows(
             row[f"attacks_{attack_kind}_{key}"] = count
         row[f"attacks_after_victims_{key}"] = after_victims[side]
         row[f"plot_twist_windows_{key}"] = " ".join(f"{w}:{n}" for w, n in sorted(windows[side].items()))
+    # decided by HC-END-09: equal VP, yet a winner (the cheaper army)
+    row["tie_break"] = row["vp_a"] == row["vp_b"] and row["winner"] != "draw"
     return row, list(per_figure.values())

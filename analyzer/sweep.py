@@ -88,6 +88,7 @@ def run_sweep(
     out: Path,
     as_json: bool,
     console: Console,
+    ties: str = "break",
 ) -> int:
     """Play the duel under every (A style, B style) pairing of the heuristic styles; print A's score per
     pairing, its range and the verdict (or JSON); write sweep.csv and games.csv. Return the exit code."""
@@ -98,7 +99,7 @@ def run_sweep(
         raise ClixError("--map: " + did_you_mean("map", map_name, roster.maps))
     games += games % 2
     styles = list(STYLES)
-    matchups = [Matchup(library, army_a, army_b, map_name, a, b, turns) for a in styles for b in styles]
+    matchups = [Matchup(library, army_a, army_b, map_name, a, b, turns, ties) for a in styles for b in styles]
     with progress_bar(console, f"{army_a} vs {army_b}, {len(matchups)} pairings", len(matchups) * games, as_json) as (
         advance
     ):

@@ -57,10 +57,13 @@ def play_game(
     seed: int | np.random.SeedSequence,
     turn_limit: int | None = DEFAULT_TURN_LIMIT,
     army_names: Sequence[str] = (),
+    tie_break: bool = True,
 ) -> GameState:
     """Play one game from its seed: the dice and each player get their own generator spawned from it,
     so the game replays exactly from (armies, map, players, seed)."""
     dice_seed, *player_seeds = child_seeds(seed, 1 + len(armies))
     agents = [factory(np.random.default_rng(s)) for factory, s in zip(agent_factories, player_seeds, strict=True)]
-    state = new_game(roster, armies, layout, agents, np.random.default_rng(dice_seed), turn_limit, army_names)
+    state = new_game(
+        roster, armies, layout, agents, np.random.default_rng(dice_seed), turn_limit, army_names, tie_break
+    )
     return play(state, agents)

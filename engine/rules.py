@@ -680,7 +680,8 @@ def check_end(state: GameState) -> None:
 
 
 def finish(state: GameState, reason: str) -> None:
-    """Score and name the winner: most VP, then the cheaper army, else a draw (HC-END-03, HC-END-09)."""
+    """Score and name the winner: most VP, then the cheaper army (unless the game plays ties as draws), else a
+    draw (HC-END-03, HC-END-09)."""
     state.over = True
     state.phase = "over"
     state.end_reason = reason
@@ -692,7 +693,7 @@ def finish(state: GameState, reason: str) -> None:
         points[p.team] = points.get(p.team, 0) + p.army_points
     best = max(totals.values())
     leaders = [t for t, vp in totals.items() if vp == best]
-    if len(leaders) > 1:
+    if len(leaders) > 1 and state.tie_break:
         cheapest = min(points[t] for t in leaders)
         leaders = [t for t in leaders if points[t] == cheapest]
     state.winner = leaders[0] if len(leaders) == 1 else None

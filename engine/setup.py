@@ -46,8 +46,10 @@ def new_game(
     rng: np.random.Generator,
     turn_limit: int | None = DEFAULT_TURN_LIMIT,
     army_names: Sequence[str] = (),
+    tie_break: bool = True,
 ) -> GameState:
-    """Set up a game: seats, first player, starting areas, victims, objects, monsters; then turn 1 begins."""
+    """Set up a game: seats, first player, starting areas, victims, objects, monsters; then turn 1 begins.
+    `tie_break` False plays equal VP as a draw instead of HC-END-09's cheaper-army rule."""
     geometry = geometry_for(layout)
     players = [
         Player(
@@ -68,6 +70,7 @@ def new_game(
         turn_limit=turn_limit,
         phase="setup",
         cards=roster.plot_twists,
+        tie_break=tie_break,
     )
     first = _first_player(state)
     areas = _choose_areas(state, agents, first)

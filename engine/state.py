@@ -239,6 +239,8 @@ class GameState:
     cards: dict[str, Any] = field(default_factory=dict)
     """Plot-twist cards by name (roster PlotTwist): what the names in the crypts mean (engine.plots)."""
     plot: Any = None
+    tie_break: bool = True
+    """Equal VP: the cheaper army wins (HC-END-09); off, equal VP is a draw (as many events play it)."""
     areas: dict[int, Any] = field(default_factory=dict)
     """The starting area each player chose, by player number (HC-SETUP-04)."""
     """Plot twists in play (engine.plots.PlotTable): revealed subplots, the ticking clock, held victims."""

@@ -709,6 +709,8 @@ class _Context:
         best_team = max(vp, key=lambda t: (vp[t], -points[t]))
         margin = mine - vp[best_team]
         if margin == 0:
+            if not state.tie_break:
+                return -0.25  # a draw
             if points[self.team] < points[best_team]:
                 return 0.5
             return -0.5 if points[self.team] > points[best_team] else -0.25
