@@ -112,8 +112,10 @@ def run_matchup(
     jobs: int | None = None,
     batch_size: int | None = None,
     progress: Callable[[int], None] | None = None,
+    first: int = 0,
 ) -> RunResult:
-    """Play `games` games (rounded up to whole seat-swapped pairs) and collect their rows in game order.
+    """Play games `first` .. `games - 1` (`games` rounded up to whole seat-swapped pairs; `first` even) and
+    collect their rows in game order; a longer run continues a shorter one with the same games.
 
     A KeyboardInterrupt stops the run but keeps every game already finished (`interrupted` is set).
     """
@@ -122,8 +124,8 @@ def run_matchup(
     cores = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     # About eight batches per worker, all of one size: the workers finish together (a last odd batch would
     # leave one idle) and dispatch costs nothing beside a batch's games
-    size = batch_size or max(2, min(64, math.ceil(games / (8 * cores))))
-    batches = [list(range(start, min(games, start + size))) for start in range(0, games, size)]
+    size = batch_size or max(2, min(64, math.ceil((games - first) / (8 * cores))))
+    batches = [list(range(start, min(games, start + size))) for start in range(first, games, size)]
     result = RunResult()
     started = time.perf_counter()
     outputs: Iterator[list[tuple[dict[str, Any], list[dict]]]]

@@ -1,0 +1,133 @@
+"""Precision on demand (`clix duel --target-ci W`) and equivalence claims (`--margin M`).
+
+Stopping a run once its interval is narrow enough is optional stopping: an ordinary 95% interval looked at after
+every batch covers the truth less often than 95%. clix plans its looks before the first game: pairs doubling from
+`FIRST_PAIRS` up to the `--games` cap, K looks in all. Each look's interval is computed at level 1 - 0.05/K
+(Bonferroni over the planned looks), so with probability at least 95% every look's interval covers A's true
+score, and in particular the one where the run stops, whichever that is. tests/test_sequential.py checks the
+coverage by simulation. The price is a wider interval per look (for K = 5 looks, 99% instead of 95%).
+
+An equivalence claim ("balanced within ±M") is two one-sided tests (TOST) at 5% each: A's score is shown to be
+above 0.5 - M and below 0.5 + M when the 90% interval (at the same per-look level under `--target-ci`) lies
+inside that band.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as st
+
+from analyzer.runner import Matchup, RunResult, run_matchup
+from analyzer.scoring import pair_means
+
+FIRST_PAIRS = 50
+"""Pairs played before the first look."""
+ALPHA = 0.05
+
+
+def planned_looks(games: int, first_pairs: int = FIRST_PAIRS) -> list[int]:
+    """The game counts at which a run with cap `games` looks at its interval: pairs doubling from
+    `first_pairs`, and the cap last."""
+    cap = max(1, math.ceil(games / 2))
+    looks: list[int] = []
+    pairs = min(first_pairs, cap)
+    while pairs < cap:
+        looks.append(2 * pairs)
+        pairs *= 2
+    looks.append(2 * cap)
+    return looks
+
+
+def look_confidence(looks: int, alpha: float = ALPHA) -> float:
+    """Each look's confidence level, so that all `looks` intervals hold together with probability 1 - alpha."""
+    return 1 - alpha / max(1, looks)
+
+
+def mean_interval_at(values: Sequence[float] | np.ndarray, confidence: float) -> dict[str, Any]:
+    """The mean of per-pair scores with its t interval at `confidence`, clipped to [0, 1]."""
+    x = np.asarray(values, dtype=float)
+    n = len(x)
+    if n == 0:
+        return {"score": None, "low": None, "high": None, "half_width": None, "pairs": 0}
+    mean = float(x.mean())
+    if n == 1:
+        return {"score": mean, "low": 0.0, "high": 1.0, "half_width": 0.5, "pairs": 1}
+    half = float(st.t.ppf(0.5 + confidence / 2, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
+    return {"score": mean, "low": max(0.0, mean - half), "high": min(1.0, mean + half), "half_width": half, "pairs": n}
+
+
+def equivalence(values: Sequence[float] | np.ndarray, margin: float, alpha: float = ALPHA) -> dict[str, Any]:
+    """Two one-sided t tests that the mean pair score lies within 0.5 ± `margin`, each at level `alpha`:
+    `equivalent` when both reject, i.e. the (1 - 2·alpha) interval lies inside the band."""
+    x = np.asarray(values, dtype=float)
+    n = len(x)
+    band = (0.5 - margin, 0.5 + margin)
+    if n < 2:
+        return {"margin": margin, "band": band, "equivalent": False, "p_value": 1.0, "low": None, "high": None}
+    mean, se = float(x.mean()), float(x.std(ddof=1)) / math.sqrt(n)
+    if se == 0:
+        p_value = 0.0 if band[0] < mean < band[1] else 1.0
+    else:
+        p_low = float(st.t.sf((mean - band[0]) / se, n - 1))  # H0: mean <= 0.5 - margin
+        p_high = float(st.t.cdf((mean - band[1]) / se, n - 1))  # H0: mean >= 0.5 + margin
+        p_value = max(p_low, p_high)
+    ci = mean_interval_at(x, 1 - 2 * alpha)
+    return {
+        "margin": margin,
+        "band": band,
+        "equivalent": p_value < alpha,
+        "p_value": p_value,
+        "low": ci["low"],
+        "high": ci["high"],
+        "confidence": 1 - 2 * alpha,
+    }
+
+
+def stopping_rule(pair_scores: np.ndarray, target: float, looks: list[int]) -> dict[str, Any]:
+    """Apply the planned looks to a sequence of pair scores (in play order): the look where the interval's
+    half-width first reaches `target` (or the last look), with that look's interval."""
+    confidence = look_confidence(len(looks))
+    for number, games in enumerate(looks, 1):
+        ci = mean_interval_at(pair_scores[: games // 2], confidence)
+        if ci["half_width"] is not None and ci["half_width"] <= target:
+            return {**ci, "look": number, "games": games, "reached": True, "confidence": confidence}
+    return {**ci, "look": len(looks), "games": looks[-1], "reached": False, "confidence": confidence}
+
+
+def run_to_precision(
+    matchup: Matchup,
+    target: float,
+    games: int,
+    master_seed: int,
+    jobs: int | None,
+    progress: Callable[[int], None] | None = None,
+    first_pairs: int = FIRST_PAIRS,
+) -> tuple[RunResult, dict[str, Any]]:
+    """Play the planned looks until A's score is known to ±`target` (or the `games` cap); return every game
+    played and how the run stopped: {target, planned, confidence, look, games, score, low, high, half_width,
+    reached}."""
+    looks = planned_looks(games, first_pairs)
+    confidence = look_confidence(len(looks))
+    result = RunResult()
+    info: dict[str, Any] = {"target": target, "planned": looks, "confidence": confidence, "reached": False}
+    done = 0
+    for number, upto in enumerate(looks, 1):
+        part = run_matchup(matchup, upto, master_seed, jobs, progress=progress, first=done)
+        result.games.extend(part.games)
+        result.figures.extend(part.figures)
+        result.seconds += part.seconds
+        done = upto
+        ci = mean_interval_at(pair_means(pd.DataFrame(result.games)), confidence)
+        info.update(ci, look=number, games=len(result.games))
+        if part.interrupted:
+            result.interrupted = True
+            break
+        if ci["half_width"] is not None and ci["half_width"] <= target:
+            info["reached"] = True
+            break
+    return result, info
