@@ -154,6 +154,21 @@ def duel(
             "draw (as many events play it).",
         ),
     ] = "break",
+    target_ci: Annotated[
+        float | None,
+        typer.Option(
+            "--target-ci",
+            help="Play pairs in growing looks until the half-width of A's score interval is at most this "
+            "(e.g. 0.03 for ±3 points), with --games as the cap; the interval stays 95% under this stopping.",
+        ),
+    ] = None,
+    margin: Annotated[
+        float | None,
+        typer.Option(
+            "--margin",
+            help="Also test whether the duel is balanced within ±M of 50% (e.g. 0.05), by two one-sided tests.",
+        ),
+    ] = None,
     out: Annotated[Path | None, typer.Option("--out", help="Output directory (default: clix-out/A-vs-B).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
     rosters: RostersOption = None,
@@ -182,6 +197,8 @@ def duel(
             as_json=as_json,
             console=console,
             ties=ties,
+            target_ci=target_ci,
+            margin=margin,
         )
     )
 
@@ -285,19 +302,63 @@ def selfcheck(
 
 @app.command("replay")
 def replay(
-    army_a: Annotated[str, typer.Argument(help="Army id of player 1 (see `clix roster list armies`).")],
-    army_b: Annotated[str, typer.Argument(help="Army id of player 2.")],
-    map_name: Annotated[str, typer.Option("--map", help="Map id.")] = "graveyard",
-    seed: Annotated[int, typer.Option("--seed", help="The game's seed.")] = 0,
-    players: Annotated[str, typer.Option("--players", help="Player styles A,B.")] = "random,random",
-    turns: Annotated[int, typer.Option("--turns", help="Turn limit per player.", min=1)] = 15,
+    army_a: Annotated[
+        str | None,
+        typer.Argument(metavar="ARMY_A", help="Army A of the duel (see `clix roster list armies`); not with --run."),
+    ] = None,
+    army_b: Annotated[str | None, typer.Argument(metavar="ARMY_B", help="Army B of the duel.")] = None,
+    run: Annotated[
+        Path | None,
+        typer.Option("--run", help="A duel's --out folder: replay its game --game from summary.json and games.csv."),
+    ] = None,
+    game: Annotated[int, typer.Option("--game", help="Game index in the duel (odd games have the seats swapped).")] = 0,
+    map_name: Annotated[str | None, typer.Option("--map", help="Map id (default: graveyard).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="The duel's master seed (default: 0).")] = None,
+    players: Annotated[
+        str | None,
+        typer.Option("--players", help="Player styles A,B: random, tuned (the default), balanced, rusher, hunter."),
+    ] = None,
+    turns: Annotated[int | None, typer.Option("--turns", help="Turn limit per player (default: 15).", min=1)] = None,
+    ties: Annotated[
+        str | None, typer.Option("--ties", help="Equal VP: 'break' (the default, HC-END-09) or 'draw'.")
+    ] = None,
     rosters: RostersOption = None,
 ) -> None:
-    """Play one game from its seed and print it turn by turn: the same inputs always give the same game."""
-    from analyzer.replay import replay_game
+    """Play one game of a duel again and print it turn by turn: game --game of the run in --run (checked
+    against its games.csv row, exit 1 if it differs), or of `clix duel ARMY_A ARMY_B` with these options."""
+    from analyzer.replay import replay_run, replay_seed
+    from engine.players.heuristic import DEFAULT_STYLE
 
-    roster = load_checked(rosters or default_roster_dir())
-    console.print(replay_game(roster, army_a, army_b, map_name, seed, players, turns), markup=False)
+    library = rosters or default_roster_dir()
+    options = {"--map": map_name, "--seed": seed, "--players": players, "--turns": turns, "--ties": ties}
+    if run is not None:
+        if army_a is not None:
+            raise ClixError("give either --run DIR or ARMY_A ARMY_B, not both")
+        given = [name for name, value in options.items() if value is not None]
+        if given:
+            raise ClixError(f"{given[0]}: --run replays the game as it was played, with the run's settings")
+        load_checked(library)
+        result = replay_run(library, run, game)
+    else:
+        if army_a is None or army_b is None:
+            raise ClixError("name the game: --run DIR --game N, or ARMY_A ARMY_B [--seed S] [--game N]")
+        load_checked(library)
+        result = replay_seed(
+            library,
+            army_a,
+            army_b,
+            map_name=map_name or "graveyard",
+            seed=seed or 0,
+            players=players or f"{DEFAULT_STYLE},{DEFAULT_STYLE}",
+            turns=turns or 15,
+            ties=ties or "break",
+            game=game,
+        )
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    for warning in result.warnings:
+        err.print(warning, markup=False)
+    console.print("\n".join(result.lines), markup=False)
+    raise typer.Exit(result.exit_code)
 
 
 def main() -> None:

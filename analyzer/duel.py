@@ -5,16 +5,19 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from analyzer.errors import ClixError
+from analyzer.progress import progress_bar
 from analyzer.report import provenance_line, write_outputs
 from analyzer.runner import Matchup, RunResult, player_factory, run_matchup
+from analyzer.scoring import pair_means
+from analyzer.sequential import equivalence, run_to_precision
 from analyzer.stats import summarize
 from engine import RULESET_VERSION, compiled
 from engine.roster.loader import Roster
@@ -49,10 +52,16 @@ def run_duel(
     as_json: bool,
     console: Console,
     ties: str = "break",
+    target_ci: float | None = None,
+    margin: float | None = None,
 ) -> int:
     """Play the duel, print its summary and write its outputs; return the exit code."""
     if ties not in ("break", "draw"):
         raise ClixError(f"--ties takes 'break' (the cheaper army wins, HC-END-09) or 'draw' (got {ties!r})")
+    if target_ci is not None and not 0 < target_ci < 0.5:
+        raise ClixError(f"--target-ci is a half-width between 0 and 0.5, like 0.03 for ±3 points (got {target_ci})")
+    if margin is not None and not 0 < margin < 0.5:
+        raise ClixError(f"--margin is a band around 50% between 0 and 0.5, like 0.05 for 45-55% (got {margin})")
     if players.strip() == "sweep":
         from analyzer.sweep import run_sweep
 
@@ -85,16 +94,24 @@ def run_duel(
         )
     style_a, style_b = parse_players(players)
     matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties)
-    result = _play(matchup, games, seed, jobs, quiet=as_json, console=console)
+    result, precision = _play(matchup, games, seed, jobs, quiet=as_json, console=console, target=target_ci)
     if not result.games:
         raise ClixError("no game finished before the run was interrupted; nothing to report")
     games_df = pd.DataFrame(result.games)
     figures_df = pd.DataFrame(result.figures)
     summary = summarize(games_df, figures_df)
+    if precision is not None:
+        summary["precision"] = precision
+    if margin is not None:
+        alpha = 0.05 if precision is None else 1 - precision["confidence"]  # the per-look level under --target-ci
+        summary["equivalence"] = equivalence(pair_means(games_df), margin, alpha)
     names = {"a": army_a, "b": army_b}
     command = (
         f"clix duel {army_a} {army_b} --games {games} --map {map_name} --players {style_a},{style_b} "
-        f"--seed {seed} --turns {turns}" + (" --ties draw" if ties == "draw" else "")
+        f"--seed {seed} --turns {turns}"
+        + (" --ties draw" if ties == "draw" else "")
+        + (f" --target-ci {target_ci}" if target_ci is not None else "")
+        + (f" --margin {margin}" if margin is not None else "")
     )
     settings = {
         "army_a": army_a,
@@ -120,36 +137,71 @@ def run_duel(
         sys.stdout.write(json.dumps({"settings": settings, "provenance": provenance, **summary}, default=str) + "\n")
     else:
         _print_summary(console, summary, settings, names, provenance, written["report"])
+        for line in _precision_lines(summary, names):
+            console.print(line, markup=False)
     return 130 if result.interrupted else 0
 
 
-def _play(matchup: Matchup, games: int, seed: int, jobs: int | None, quiet: bool, console: Console) -> RunResult:
-    if quiet:
-        return run_matchup(matchup, games, seed, jobs)
-    columns = [
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]} games/s"),
-        TimeRemainingColumn(),
-    ]
-    with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(f"{matchup.army_a} vs {matchup.army_b}", total=games + games % 2, rate="–")
+def _precision_lines(summary: dict[str, Any], names: dict[str, str]) -> list[str]:
+    """The --target-ci and --margin lines of the text summary."""
+    lines = []
+    found = summary.get("precision")
+    if found is not None:
+        looks = len(found["planned"])
+        outcome = "reached" if found["reached"] else "not reached within --games"
+        lines.append(
+            f"  precision: target ±{100 * found['target']:.1f} points {outcome} after {found['games']} games "
+            f"({found['games'] // 2} pairs, look {found['look']} of {looks}): {names['a']} scores "
+            f"{100 * found['score']:.1f}% [{100 * found['low']:.1f}–{100 * found['high']:.1f}], half-width "
+            f"{100 * found['half_width']:.1f} points (each look at {100 * found['confidence']:.1f}%, so the "
+            "interval stays 95% under optional stopping)"
+        )
+    tost = summary.get("equivalence")
+    if tost is not None:
+        low, high = tost["band"]
+        verdict = "balanced" if tost["equivalent"] else "not shown to be balanced"
+        lines.append(
+            f"  equivalence: {verdict} within ±{100 * tost['margin']:.1f} points ({names['a']}'s score "
+            f"{100 * low:.1f}–{100 * high:.1f}%): {100 * tost['confidence']:.0f}% interval "
+            f"[{100 * tost['low']:.1f}–{100 * tost['high']:.1f}], two one-sided tests p = {tost['p_value']:.3g}"
+        )
+    return lines
 
-        def advance(done: int) -> None:
-            progress.advance(task, done)
-            elapsed = progress.tasks[0].elapsed or 0
-            if elapsed:
-                progress.update(task, rate=f"{progress.tasks[0].completed / elapsed:.1f}")
 
-        result = run_matchup(matchup, games, seed, jobs, progress=advance)
+def _play(
+    matchup: Matchup, games: int, seed: int, jobs: int | None, quiet: bool, console: Console, target: float | None
+) -> tuple[RunResult, dict[str, Any] | None]:
+    """Play the duel (to `target` precision when given, `games` at most), with a progress bar unless quiet."""
+
+    def play(progress: Callable[[int], None] | None) -> tuple[RunResult, dict[str, Any] | None]:
+        if target is None:
+            return run_matchup(matchup, games, seed, jobs, progress=progress), None
+        return run_to_precision(matchup, target, games, seed, jobs, progress)
+
+    with progress_bar(console, f"{matchup.army_a} vs {matchup.army_b}", games + games % 2, quiet) as advance:
+        result, precision = play(advance)
     if result.interrupted:
         console.print(f"interrupted: reporting the {len(result.games)} games finished", markup=False)
-    return result
+    return result, precision
 
 
 def _pct(p: dict[str, Any]) -> str:
     return f"{100 * p['rate']:.1f}% [{100 * p['low']:.1f}–{100 * p['high']:.1f}]"
+
+
+def _score(p: dict[str, Any], digits: int = 0) -> str:
+    """A score with its interval, "62% [58–66]"."""
+    if p.get("score") is None:
+        return "–"
+    f = f"{{:.{digits}f}}"
+    return f"{f.format(100 * p['score'])}% [{f.format(100 * p['low'])}–{f.format(100 * p['high'])}]"
+
+
+def _effect(d: dict[str, Any]) -> str:
+    """A difference of scores in percentage points, "+8 [+2, +14] points"."""
+    if d.get("difference") is None:
+        return "– points"
+    return f"{100 * d['difference']:+.0f} [{100 * d['low']:+.0f}, {100 * d['high']:+.0f}] points"
 
 
 def _print_summary(
@@ -161,23 +213,56 @@ def _print_summary(
     report: Path,
 ) -> None:
     o = summary["outcome"]
+    sc = summary["score"]
     vp = summary["victory_points"]
     rush = summary["victim_rush"]
+    fp = summary["first_player"]
+    tb = summary["tie_break"]
+    # a mirror duel names one army twice: tell the sides apart
+    label = {side: names[side] + (f" ({side.upper()})" if names["a"] == names["b"] else "") for side in ("a", "b")}
+    if not sc["excludes_half"]:
+        verdict = "neither army is shown to be favoured"
+    else:
+        favoured = label["a"] if sc["score"] > 0.5 else label["b"]
+        verdict = f"{favoured} is favoured"
+    if tb["ties"] == "draw":
+        level = f"{100 * tb['equal_vp'] / max(1, tb['games']):.1f}% of games ({tb['equal_vp']} of {tb['games']})"
+        ties = f"ties played as draws: {level} ended level on VP"
+    else:
+        ties = (
+            f"decided by the tie-break (equal VP, cheaper army wins): {100 * tb['share']:.1f}% of games "
+            f"({tb['count']} of {tb['games']})"
+        )
+    seat = fp["seat"]
     lines = [
         f"{names['a']} vs {names['b']} on {settings['map']}: {o['games']} games, players {settings['players']}, "
         f"seed {settings['seed']} ({settings['games_per_second']} games/s on {settings['jobs']} jobs, "
         f"engine {settings['engine']})",
-        f"  {names['a']} wins {_pct(o['win'])}, draws {_pct(o['draw'])}, loses {_pct(o['loss'])} (95% Wilson)",
-        f"  difference {'IS' if o['significant'] else 'is not'} significant (sign test p = {o['p_value']:.3g})",
+        f"  {label['a']} scores {_score(sc, 1)} (wins + ½ draws, 95% interval over {sc['pairs']} seat-swapped pairs)",
+        f"    wins {_pct(o['win'])}, draws {_pct(o['draw'])}, loses {_pct(o['loss'])} (95% Wilson)",
+        f"  the score's interval {'excludes' if sc['excludes_half'] else 'includes'} 50%: {verdict} "
+        f"(if games were independent: [{100 * sc['naive_low']:.1f}–{100 * sc['naive_high']:.1f}])",
+        f"  {ties}",
         f"  victory points: {names['a']} {vp['a']['total']['mean']:.1f} (kills {vp['a']['kills']:.1f}, victims "
         f"{vp['a']['victims']:.1f}, subplots {vp['a']['subplots']:.1f}), {names['b']} {vp['b']['total']['mean']:.1f} "
         f"(kills {vp['b']['kills']:.1f}, victims {vp['b']['victims']:.1f}, subplots {vp['b']['subplots']:.1f})",
         f"  VP per army point: {names['a']} {vp['a']['per_army_point']:.3f}, {names['b']} {vp['b']['per_army_point']:.3f}",
         f"  victim rush: first slay round {rush['a']['first_slay']['mean']:.2f} vs {rush['b']['first_slay']['mean']:.2f}; "
         f"share of victims {100 * rush['a']['share_of_victims']:.0f}% vs {100 * rush['b']['share_of_victims']:.0f}%",
-        f"  first player wins {_pct(summary['first_player_wins'])}; mean length "
-        f"{summary['game_length']['rounds']['mean']:.1f} rounds",
+        f"  game length: mean {summary['game_length']['rounds']['mean']:.1f} rounds, "
+        f"{100 * summary['game_length']['timeouts']:.0f}% of games reach the turn limit",
+        f"  going first (HC-SETUP-03): the first player scores {_score(fp)} (either army, pairs as the unit)",
     ]
+    for side in ("a", "b"):
+        army = fp["by_army"][side]
+        lines.append(
+            f"    {label[side]}: {_score(army['first'])} first vs {_score(army['second'])} second "
+            f"(effect {_effect(army['effect'])})"
+        )
+    lines.append(
+        f"    seats: {label['a']} {_score(seat['seat_1'])} in seat 1 vs {_score(seat['seat_2'])} in seat 2 "
+        f"(effect {_effect(seat['effect'])})"
+    )
     play = summary.get("play")
     if play:
         # idle = a turn with no monster action; a duel won by passive play shows here

@@ -16,7 +16,6 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,9 +24,9 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from analyzer.errors import ClixError
+from analyzer.progress import progress_bar
 from analyzer.runner import PLAYER_STYLES, Matchup, play_one
 from analyzer.scoring import mean_interval, pair_means, paired_score, percent
 from engine import RULESET_VERSION, compiled
@@ -106,31 +105,6 @@ def run_cells(
         result.complete[cell] = len(by_index) == games
     result.seconds = time.perf_counter() - started
     return result
-
-
-@contextmanager
-def progress_bar(console: Console, description: str, total: int, quiet: bool) -> Iterator[Callable[[int], None] | None]:
-    """One rich progress bar (none when `quiet`); yields the callback that advances it by a number of games."""
-    if quiet:
-        yield None
-        return
-    columns = [
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]} games/s"),
-        TimeRemainingColumn(),
-    ]
-    with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(description, total=total, rate="–")
-
-        def advance(done: int) -> None:
-            progress.advance(task, done)
-            elapsed = progress.tasks[0].elapsed or 0
-            if elapsed:
-                progress.update(task, rate=f"{progress.tasks[0].completed / elapsed:.1f}")
-
-        yield advance
 
 
 # --- ratings --------------------------------------------------------------------------------------------

@@ -49,14 +49,22 @@ def vp_distribution_plot(games: pd.DataFrame, names: dict[str, str], path: Path)
 
 
 def efficiency_plot(figures: pd.DataFrame, path: Path) -> Path:
-    """Victory points earned per point of cost, per figure."""
+    """Victory points earned per point of cost, per figure, with its interval when the table has one."""
     fig = Figure(figsize=(7, max(2.5, 0.45 * len(figures) + 1)), dpi=110)
     ax = fig.subplots()
     labels = [f"{r.figure} ({r.side})" for r in figures.itertuples()]
     colours = [COLOURS[r.side.lower()] for r in figures.itertuples()]
-    ax.barh(labels, figures["vp_per_point"], color=colours)
+    errors = None
+    if {"vp_per_point_low", "vp_per_point_high"} <= set(figures.columns):
+        errors = [
+            (figures["vp_per_point"] - figures["vp_per_point_low"]).clip(lower=0),
+            (figures["vp_per_point_high"] - figures["vp_per_point"]).clip(lower=0),
+        ]
+    ax.barh(labels, figures["vp_per_point"], color=colours, xerr=errors, ecolor="#444", capsize=3)
     ax.invert_yaxis()
-    ax.set_xlabel("victory points earned per point of cost (mean per game)")
+    ax.set_xlabel(
+        "victory points earned per point of cost (mean per game)\nwhiskers: 95% bootstrap interval over pairs"
+    )
     ax.set_title("Point efficiency by figure")
     fig.tight_layout()
     fig.savefig(path)

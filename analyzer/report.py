@@ -70,42 +70,7 @@ def write_outputs(
     written["vp_png"] = plots.vp_distribution_plot(games, names, out / "victory_points.png")
     written["efficiency_png"] = plots.efficiency_plot(efficiency, out / "efficiency.png")
     images = {key: _data_uri(written[f"{key}_png"]) for key in ("rush", "vp", "efficiency")}
-    columns = [
-        "side",
-        "figure",
-        "points",
-        "survival",
-        "damage_dealt",
-        "damage_taken",
-        "kills",
-        "victims",
-        "vp",
-        "damage_dealt_per_point",
-        "kills_per_point",
-        "vp_per_point",
-    ]
-    headers = [
-        "side",
-        "figure",
-        "points",
-        "survival",
-        "damage dealt",
-        "damage taken",
-        "kills",
-        "victims",
-        "VP",
-        "damage / point",
-        "kills / point",
-        "VP / point",
-    ]
-    shown = efficiency[columns].set_axis(headers, axis=1)
-    table = (
-        '<div style="overflow-x:auto">'
-        + shown.to_html(index=False, float_format=lambda x: f"{x:.3f}", border=0)
-        + "</div>"
-        if len(efficiency)
-        else "<p>No figures.</p>"
-    )
+    table = _figures_table(efficiency) if len(efficiency) else "<p>No figures.</p>"
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
     html = env.get_template("duel.html.j2").render(
         summary=summary,
@@ -117,6 +82,39 @@ def write_outputs(
     )
     written["report"].write_text(html, encoding="utf-8")
     return written
+
+
+def _figures_table(efficiency: pd.DataFrame) -> str:
+    """The per-figure table: means per game; VP, VP per point and the shares with their 95% bootstrap intervals."""
+
+    def fixed(column: str) -> pd.Series:
+        return efficiency[column].map(lambda x: f"{x:.3f}")
+
+    def interval(column: str, form: str) -> list[str]:
+        values = zip(efficiency[column], efficiency[f"{column}_low"], efficiency[f"{column}_high"], strict=True)
+        return [
+            "–" if pd.isna(x) else f"{form.format(x)} [{form.format(lo)}–{form.format(hi)}]" for x, lo, hi in values
+        ]
+
+    shown = pd.DataFrame(
+        {
+            "side": efficiency["side"],
+            "figure": efficiency["figure"],
+            "points": efficiency["points"],
+            "survival": fixed("survival"),
+            "damage dealt": fixed("damage_dealt"),
+            "damage taken": fixed("damage_taken"),
+            "kills": fixed("kills"),
+            "victims": fixed("victims"),
+            "VP [95%]": interval("vp", "{:.2f}"),
+            "VP / point [95%] *": interval("vp_per_point", "{:.3f}"),
+            "share of its army's VP [95%] †": interval("vp_share", "{:.0%}"),
+            "share of its army's damage [95%] †": interval("damage_share", "{:.0%}"),
+            "damage / point": fixed("damage_dealt_per_point"),
+            "kills / point": fixed("kills_per_point"),
+        }
+    )
+    return '<div style="overflow-x:auto">' + shown.to_html(index=False, border=0) + "</div>"
 
 
 def _data_uri(path: Path) -> str:

@@ -76,12 +76,17 @@ def game_seed_path(matchup: Matchup, index: int) -> tuple[int, ...]:
     return (pair,)
 
 
-def play_one(matchup: Matchup, master_seed: int, index: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Play game `index` of a run: pair index // 2, seats swapped on odd indexes, seed from `game_seed_path`."""
+def play_state(
+    matchup: Matchup, master_seed: int, index: int, path: tuple[int, ...] | None = None, swapped: bool | None = None
+) -> tuple[GameState, bool]:
+    """Play game `index` of a run (pair index // 2, seats swapped on odd indexes, seed from `game_seed_path`);
+    return its final state and whether the seats were swapped. `path` and `swapped` default to what the index
+    gives (a replay passes a game row's own)."""
     roster = roster_at(matchup.library)
-    swapped = index % 2 == 1
+    if swapped is None:
+        swapped = index % 2 == 1
     seed: Any = master_seed
-    for key in game_seed_path(matchup, index):
+    for key in path if path is not None else game_seed_path(matchup, index):
         seed = child_seed(seed, key)
     names = [matchup.army_a, matchup.army_b]
     styles = [matchup.style_a, matchup.style_b]
@@ -98,6 +103,12 @@ def play_one(matchup: Matchup, master_seed: int, index: int) -> tuple[dict[str, 
         army_names=names,
         tie_break=matchup.ties != "draw",
     )
+    return state, swapped
+
+
+def play_one(matchup: Matchup, master_seed: int, index: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Play game `index` of a run and turn it into its game row and figure rows."""
+    state, swapped = play_state(matchup, master_seed, index)
     return game_rows(state, matchup, master_seed, index, swapped)
 
 

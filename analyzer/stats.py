@@ -1,15 +1,21 @@
-"""Statistics of a duel from its per-game and per-figure tables: win rates with confidence intervals,
-victory points, point efficiency, victim rush, game length, the first-player advantage and how the AI played."""
+"""Statistics of a duel from its per-game and per-figure tables: A's score over seat-swapped pairs, win rates
+with confidence intervals, victory points, point efficiency with bootstrap intervals, victim rush, game length,
+the tie-break share, the first-player and seat effects and how the AI played (docs/statistics.md)."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats as st
 
+from analyzer.scoring import game_scores, mean_interval, paired_score
+
 CONFIDENCE = 0.95
+Z = float(st.norm.ppf(0.5 + CONFIDENCE / 2))
+BOOTSTRAP_RESAMPLES = 1000
 
 
 def proportion(successes: int, trials: int, method: str = "wilson") -> dict[str, Any]:
@@ -20,6 +26,75 @@ def proportion(successes: int, trials: int, method: str = "wilson") -> dict[str,
         confidence_level=CONFIDENCE, method="wilson" if method == "wilson" else "exact"
     )
     return {"rate": successes / trials, "low": float(ci.low), "high": float(ci.high), "n": trials}
+
+
+def naive_interval(scores: pd.Series | np.ndarray) -> tuple[float | None, float | None]:
+    """The interval of a mean score if every game were independent: mean ± z·sd/√games, clipped to [0, 1]."""
+    x = np.asarray(scores, dtype=float)
+    if len(x) == 0:
+        return None, None
+    if len(x) == 1:
+        return 0.0, 1.0
+    mean = float(x.mean())
+    half = Z * float(x.std(ddof=1)) / np.sqrt(len(x))
+    return max(0.0, mean - half), min(1.0, mean + half)
+
+
+def score(games: pd.DataFrame) -> dict[str, Any]:
+    """Army A's score (wins + ½ draws) with its 95% t interval over seat-swapped pairs.
+
+    Also the interval that takes games as independent (`naive_low`, `naive_high`), for comparison, and
+    whether the pair interval leaves out 50% (`excludes_half`): then one army is favoured.
+    """
+    result = paired_score(games, "A")
+    result["naive_low"], result["naive_high"] = naive_interval(game_scores(games, "A"))
+    result["excludes_half"] = result["score"] is not None and bool(result["low"] > 0.5 or result["high"] < 0.5)
+    return result
+
+
+def _pair_scores(games: pd.DataFrame, side: str) -> pd.Series:
+    """`side`'s mean score in each pair, indexed by pair."""
+    return game_scores(games, side).groupby(games["pair"], sort=True).mean()
+
+
+def score_difference(games_x: pd.DataFrame, games_y: pd.DataFrame, side: str = "A") -> dict[str, Any]:
+    """The difference of `side`'s score, x − y, between two sets of games, with its 95% interval.
+
+    When both hold the same pairs (two runs with the same master seed, or the two games of every pair) the
+    pairs are matched: a t interval over the per-pair differences, so the dice they share cancel out.
+    Otherwise the two are independent samples: a normal interval with Welch's standard error over each
+    one's pair means. The interval is clipped to [-1, 1].
+    """
+    x, y = _pair_scores(games_x, side), _pair_scores(games_y, side)
+    result: dict[str, Any] = {"difference": None, "low": None, "high": None, "paired": False}
+    result |= {"pairs_x": len(x), "pairs_y": len(y)}
+    if x.empty or y.empty:
+        return result
+    paired = x.index.equals(y.index)
+    if paired:
+        d = (x - y).to_numpy(dtype=float)
+        diff = float(d.mean())
+        # with a single pair the spread cannot be estimated: the interval is all of [-1, 1]
+        half = (
+            float(st.t.ppf(0.5 + CONFIDENCE / 2, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else 2.0
+        )
+    else:
+        diff = float(x.mean() - y.mean())
+        # with one pair on a side its spread cannot be estimated: the interval is all of [-1, 1]
+        spread = np.sqrt(x.var(ddof=1) / len(x) + y.var(ddof=1) / len(y)) if len(x) > 1 and len(y) > 1 else np.inf
+        half = Z * float(spread)
+    result |= {"difference": diff, "low": max(-1.0, diff - half), "high": min(1.0, diff + half), "paired": paired}
+    return result
+
+
+def tie_break(games: pd.DataFrame) -> dict[str, Any]:
+    """The share of games decided by HC-END-09 (equal VP, the cheaper army wins), and how equal VP was played."""
+    n = len(games)
+    ties = str(games["ties"].iloc[0]) if n and "ties" in games else "break"
+    equal = games["vp_a"] == games["vp_b"]
+    decided = games["tie_break"].astype(bool) if "tie_break" in games else equal & (games["winner"] != "draw")
+    count = int(decided.sum())
+    return {"share": count / n if n else None, "count": count, "games": n, "equal_vp": int(equal.sum()), "ties": ties}
 
 
 def outcome(games: pd.DataFrame) -> dict[str, Any]:
@@ -75,9 +150,22 @@ def victory_points(games: pd.DataFrame) -> dict[str, Any]:
     return result
 
 
-def figure_efficiency(figures: pd.DataFrame) -> pd.DataFrame:
-    """Per figure (and side): damage, kills and victory points per point of its cost, and survival rate."""
-    grouped = figures.groupby(["side", "army", "figure", "points"], as_index=False).agg(
+def figure_efficiency(
+    figures: pd.DataFrame,
+    games: pd.DataFrame | None = None,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Per figure (and side): damage, kills and victory points per point of its cost, survival rate, and the
+    figure's share of its side's VP and damage dealt.
+
+    VP, VP per point and the two shares carry 95% intervals (`_low`, `_high`) from a bootstrap over pairs:
+    `resamples` resamples of whole pairs with replacement, percentile intervals, a numpy Generator seeded
+    with `seed` (so the same run gives the same intervals). The pair of a figure row comes from `games`
+    (its `game` and `pair` columns), else from game // 2.
+    """
+    keys = ["side", "army", "figure", "points"]
+    grouped = figures.groupby(keys, as_index=False).agg(
         games=("game", "nunique"),
         copies=("game", "size"),
         damage_dealt=("damage_dealt", "mean"),
@@ -91,7 +179,67 @@ def figure_efficiency(figures: pd.DataFrame) -> pd.DataFrame:
     grouped["vp"] = grouped["kill_vp"] + grouped["victim_vp"]
     for column in ("damage_dealt", "kills", "vp"):
         grouped[f"{column}_per_point"] = grouped[column] / grouped["points"]
+    if len(grouped):
+        grouped = pd.concat([grouped, _figure_bootstrap(figures, grouped, games, resamples, seed)], axis=1)
     return grouped.sort_values(["side", "vp_per_point"], ascending=[True, False]).reset_index(drop=True)
+
+
+def _figure_bootstrap(
+    figures: pd.DataFrame, grouped: pd.DataFrame, games: pd.DataFrame | None, resamples: int, seed: int
+) -> pd.DataFrame:
+    """Shares of the side's VP and damage, and bootstrap intervals over pairs, one row per row of `grouped`."""
+    group = figures.groupby(["side", "army", "figure", "points"]).ngroup().to_numpy()  # the order of `grouped`
+    if games is not None and {"game", "pair"} <= set(games.columns):
+        pair_of = figures["game"].map(games.set_index("game")["pair"]).fillna(figures["game"] // 2)
+    else:
+        pair_of = figures["game"] // 2
+    pairs, pair = np.unique(pair_of.to_numpy(), return_inverse=True)
+    sides, side_of_group = np.unique(grouped["side"].astype(str).to_numpy(), return_inverse=True)
+    n_groups, n_pairs = len(grouped), len(pairs)
+
+    def per_pair(values: np.ndarray) -> np.ndarray:
+        table = np.zeros((n_groups, n_pairs))
+        np.add.at(table, (group, pair), values)
+        return table
+
+    def per_side(table: np.ndarray) -> np.ndarray:
+        return np.stack([table[side_of_group == s].sum(axis=0) for s in range(len(sides))])
+
+    vp = per_pair((figures["kill_vp"] + figures["victim_vp"]).to_numpy(dtype=float))
+    damage = per_pair(figures["damage_dealt"].to_numpy(dtype=float))
+    rows = per_pair(np.ones(len(figures)))
+    side_vp, side_damage = per_side(vp), per_side(damage)
+
+    def statistics(weights: np.ndarray) -> dict[str, np.ndarray]:
+        """Each statistic (weights × groups) for pair weights (weights × pairs): counts of each pair drawn."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return {
+                "vp": (weights @ vp.T) / (weights @ rows.T),
+                "vp_share": (weights @ vp.T) / (weights @ side_vp.T)[:, side_of_group],
+                "damage_share": (weights @ damage.T) / (weights @ side_damage.T)[:, side_of_group],
+            }
+
+    point = {k: v[0] for k, v in statistics(np.ones((1, n_pairs))).items()}
+    rng = np.random.default_rng(seed)
+    draws: dict[str, list[np.ndarray]] = {k: [] for k in point}
+    for start in range(0, resamples, 100):  # blocks of resamples keep the weight matrix small on long runs
+        size = min(100, resamples - start)
+        weights = rng.multinomial(n_pairs, np.full(n_pairs, 1 / n_pairs), size=size).astype(float)
+        for k, v in statistics(weights).items():
+            draws[k].append(v)
+    result = pd.DataFrame(index=grouped.index)
+    points = grouped["points"].to_numpy(dtype=float)
+    for name, estimate in point.items():
+        samples = np.concatenate(draws[name])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # a side that never scored: no share, NaN
+            low, high = np.nanpercentile(samples, [100 * (1 - CONFIDENCE) / 2, 100 * (1 + CONFIDENCE) / 2], axis=0)
+        if name == "vp":  # the mean is in `grouped` already; per point is the same interval over the cost
+            result["vp_low"], result["vp_high"] = low, high
+            result["vp_per_point_low"], result["vp_per_point_high"] = low / points, high / points
+        else:
+            result[name], result[f"{name}_low"], result[f"{name}_high"] = estimate, low, high
+    return result
 
 
 def victim_rush(games: pd.DataFrame, rounds: int) -> dict[str, Any]:
@@ -133,11 +281,40 @@ def victim_rush(games: pd.DataFrame, rounds: int) -> dict[str, Any]:
 
 
 def first_player(games: pd.DataFrame) -> dict[str, Any]:
-    """How often the side that took the first turn won (HC-SETUP-03)."""
+    """How often the side that took the first turn won (HC-SETUP-03), games as independent (Wilson)."""
     first_won = ((games["first"] == "A") & (games["winner"] == "A")) | (
         (games["first"] == "B") & (games["winner"] == "B")
     )
     return proportion(int(first_won.sum()), len(games))
+
+
+def first_player_effects(games: pd.DataFrame) -> dict[str, Any]:
+    """The first player's score (either army) over pairs, each army's score going first and second with the
+    first-player effect (first − second), and A's score in seat 1 and seat 2 with the seat effect.
+
+    An army's effect is the same number for both armies: a game A loses going first is one B wins going
+    second. Where every pair has A first in exactly one game (a shared seed) the effect is paired.
+    """
+    winner, first = games["winner"], games["first"]
+    scores = (winner == first).astype(float) + 0.5 * (winner == "draw").astype(float)
+    result = mean_interval(scores.groupby(games["pair"], sort=True).mean().to_numpy(dtype=float))
+    result["games"] = len(games)
+    by_army = {}
+    for side in ("A", "B"):
+        went_first = first == side
+        by_army[side.lower()] = {
+            "first": paired_score(games[went_first], side),
+            "second": paired_score(games[~went_first], side),
+            "effect": score_difference(games[went_first], games[~went_first], side),
+        }
+    seat_1 = games["seat_a"] == 1
+    result["by_army"] = by_army
+    result["seat"] = {
+        "seat_1": paired_score(games[seat_1], "A"),
+        "seat_2": paired_score(games[~seat_1], "A"),
+        "effect": score_difference(games[seat_1], games[~seat_1], "A"),
+    }
+    return result
 
 
 ATTACK_KINDS = ("close", "ranged", "frenzy")
@@ -190,15 +367,33 @@ def play_style(games: pd.DataFrame) -> dict[str, Any]:
     return result
 
 
-def summarize(games: pd.DataFrame, figures: pd.DataFrame) -> dict[str, Any]:
-    """Every statistic of the duel report, JSON-ready."""
+def _records(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """A table's rows as dicts, an undefined number (a share of nothing) as None so the JSON stays valid."""
+    return [
+        {k: None if isinstance(v, float) and np.isnan(v) else v for k, v in row.items()}
+        for row in table.to_dict(orient="records")
+    ]
+
+
+def summarize(games: pd.DataFrame, figures: pd.DataFrame, seed: int | None = None) -> dict[str, Any]:
+    """Every statistic of the duel report, JSON-ready.
+
+    `seed` seeds the figures' bootstrap; by default the run's master seed (0 when the table has none).
+    """
+    if "pair" not in games:
+        games = games.assign(pair=(games["game"].to_numpy() if "game" in games else np.arange(len(games))) // 2)
+    if seed is None:
+        seed = int(games["master_seed"].iloc[0]) if len(games) and "master_seed" in games else 0
     rounds = int(games["turn_limit"].max()) if len(games) else 0
     return {
+        "score": score(games),
         "outcome": outcome(games),
+        "tie_break": tie_break(games),
         "victory_points": victory_points(games),
         "victim_rush": victim_rush(games, rounds),
         "game_length": {"rounds": _describe(games["rounds"]), "timeouts": float(games["timeout"].mean())},
+        "first_player": first_player_effects(games),
         "first_player_wins": first_player(games),
-        "figures": figure_efficiency(figures).to_dict(orient="records"),
+        "figures": _records(figure_efficiency(figures, games, seed=seed)),
         "play": play_style(games),
     }

@@ -17,7 +17,8 @@ import pandas as pd
 from rich.console import Console
 
 from analyzer.errors import ClixError
-from analyzer.ladder import progress_bar, run_cells, text_table
+from analyzer.ladder import run_cells, text_table
+from analyzer.progress import progress_bar
 from analyzer.runner import Matchup
 from analyzer.scoring import paired_score, percent
 from engine import RULESET_VERSION, compiled

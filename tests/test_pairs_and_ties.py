@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from analyzer.conformance import roster_at
-from analyzer.runner import Matchup, game_rows, game_seed_path, play_one, player_factory, run_matchup
+from analyzer.runner import Matchup, game_rows, game_seed_path, play_one, play_state, run_matchup
 from engine import rules
-from engine.game import child_seed, play_game
 from engine.scenario import Scenario, build_state
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,25 +14,8 @@ LIBRARY = ROOT / "rosters"
 
 
 def _log_of(matchup: Matchup, index: int) -> list[str]:
-    """The event log of game `index` of a run with master seed 5, replayed from its seed path."""
-    roster = roster_at(LIBRARY)
-    names = [matchup.army_a, matchup.army_b]
-    styles = [matchup.style_a, matchup.style_b]
-    if index % 2:
-        names.reverse()
-        styles.reverse()
-    seed = np.random.SeedSequence(5)
-    for key in game_seed_path(matchup, index):
-        seed = child_seed(seed, key)
-    state = play_game(
-        roster,
-        [roster.armies[n] for n in names],
-        roster.maps[matchup.map_name],
-        [player_factory(s) for s in styles],
-        seed,
-        matchup.turn_limit,
-        army_names=names,
-    )
+    """The event log of game `index` of a run with master seed 5."""
+    state, _ = play_state(matchup, 5, index)
     return [str(event) for event in state.log]
 
 

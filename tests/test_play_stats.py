@@ -14,11 +14,9 @@ import pandas as pd
 import pytest
 from rich.console import Console
 
-from analyzer.conformance import roster_at
 from analyzer.duel import _print_summary
-from analyzer.runner import Matchup, game_rows, play_one, player_factory
+from analyzer.runner import Matchup, game_rows, play_one, play_state
 from analyzer.stats import play_style
-from engine.game import child_seed, play_game
 from engine.state import Event, GameState
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,23 +37,8 @@ COUNTED = (
 
 
 def replay(matchup: Matchup, index: int) -> tuple[GameState, dict[int, str]]:
-    """Game `index` of a run played again the way `play_one` plays it, and the side ("a"/"b") of each seat."""
-    roster = roster_at(matchup.library)
-    swapped = index % 2 == 1
-    names = [matchup.army_a, matchup.army_b]
-    styles = [matchup.style_a, matchup.style_b]
-    if swapped:
-        names.reverse()
-        styles.reverse()
-    state = play_game(
-        roster,
-        [roster.armies[n] for n in names],
-        roster.maps[matchup.map_name],
-        [player_factory(s) for s in styles],
-        child_seed(SEED, index // 2),
-        matchup.turn_limit,
-        army_names=names,
-    )
+    """Game `index` of a run played again (the runner's own `play_state`), and the side ("a"/"b") of each seat."""
+    state, swapped = play_state(matchup, SEED, index)
     return state, ({1: "b", 2: "a"} if swapped else {1: "a", 2: "b"})
 
 

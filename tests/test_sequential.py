@@ -79,3 +79,43 @@ def test_run_to_precision_plays_the_same_games_as_a_plain_run() -> None:
     assert [(g["game"], g["winner"], g["vp_a"]) for g in strict.games] == [
         (g["game"], g["winner"], g["vp_a"]) for g in plain.games
     ]
+
+
+def _clix(*args: str, cwd: Path):  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    return subprocess.run(
+        [sys.executable, "-m", "analyzer.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=600
+    )
+
+
+def test_duel_reports_precision_and_equivalence(tmp_path: Path) -> None:
+    """`--target-ci` and `--margin` through the command line: the JSON says where the run stopped and what
+    the equivalence test found; out-of-range values are one clear line, exit 2."""
+    import json
+
+    common = ["duel", "butcher-shop", "firing-line", "--turns", "4", "--jobs", "1", "--rosters", str(ROOT / "rosters")]
+    done = _clix(
+        *common,
+        "--games",
+        "8",
+        "--target-ci",
+        "0.45",
+        "--margin",
+        "0.2",
+        "--json",
+        "--out",
+        str(tmp_path / "a"),
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    precision, tost = summary["precision"], summary["equivalence"]
+    assert precision["target"] == 0.45 and precision["games"] == summary["outcome"]["games"]
+    assert precision["low"] <= precision["score"] <= precision["high"]
+    assert tost["margin"] == 0.2 and isinstance(tost["equivalent"], bool)
+    assert "--target-ci 0.45" in summary["settings"]["command"]
+    for option, value in (("--target-ci", "0.7"), ("--margin", "0")):
+        bad = _clix(*common, "--games", "4", option, value, "--out", str(tmp_path / "b"), cwd=tmp_path)
+        assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and option in bad.stderr

@@ -105,10 +105,13 @@ def test_results_are_identical_for_any_number_of_jobs_and_batch_size(mirror):
 def test_summary_is_complete(mirror):
     summary = summarize(pd.DataFrame(mirror.games), pd.DataFrame(mirror.figures))
     assert set(summary) == {
+        "score",
         "outcome",
+        "tie_break",
         "victory_points",
         "victim_rush",
         "game_length",
+        "first_player",
         "first_player_wins",
         "figures",
         "play",

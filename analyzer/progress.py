@@ -1,0 +1,34 @@
+"""One rich progress bar for long runs: games done, games/s and the time left."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+
+@contextmanager
+def progress_bar(console: Console, description: str, total: int, quiet: bool) -> Iterator[Callable[[int], None] | None]:
+    """One rich progress bar (none when `quiet`); yields the callback that advances it by a number of games."""
+    if quiet:
+        yield None
+        return
+    columns = [
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]} games/s"),
+        TimeRemainingColumn(),
+    ]
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(description, total=total, rate="–")
+
+        def advance(done: int) -> None:
+            progress.advance(task, done)
+            elapsed = progress.tasks[0].elapsed or 0
+            if elapsed:
+                progress.update(task, rate=f"{progress.tasks[0].completed / elapsed:.1f}")
+
+        yield advance
