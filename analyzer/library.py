@@ -7,8 +7,9 @@ from pathlib import Path
 
 from analyzer.errors import ClixError
 from engine.roster.legality import reference_problems
-from engine.roster.loader import Roster, load_roster, roster_files
+from engine.roster.loader import Roster, find_roster_files, load_roster
 from engine.roster.problems import Problem, relative
+from engine.roster.yaml_lines import path_problem
 
 REPO_ROSTERS = Path(__file__).resolve().parent.parent / "rosters"
 
@@ -26,8 +27,8 @@ def load_for_check(targets: list[Path], library: Path) -> tuple[Roster, list[Pro
     """Load `targets` with the library (for names they refer to); return problems of `targets` only."""
     missing = [t for t in targets if not t.exists()]
     if missing:
-        raise ClixError(f"{missing[0]}: no such file or directory")
-    checked = {relative(p) for p in roster_files(targets)}
+        raise ClixError(f"{missing[0]}: {path_problem(missing[0]) or 'no such file or directory'}")
+    checked = {relative(p) for p in find_roster_files(targets)[0]}
     paths = targets + ([library] if library.is_dir() else [])
     roster, problems = load_roster(paths)
     problems = [p for p in problems if p.file in checked] + reference_problems(roster, checked)

@@ -8,6 +8,7 @@ from rich.console import Console
 
 from analyzer.errors import ClixError
 from engine.roster.loader import Roster, load_roster
+from engine.roster.yaml_lines import path_problem
 from engine.scenario import ScenarioFileError, run_scenario, scenario_files
 
 
@@ -15,7 +16,7 @@ def run_paths(paths: list[Path], library: Path, verbose: bool, console: Console)
     """Run every scenario under `paths`; return the exit code (0 all pass, 1 a failure, 2 a bad file)."""
     missing = [p for p in paths if not p.exists()]
     if missing:
-        raise ClixError(f"{missing[0]}: no such file or directory")
+        raise ClixError(f"{missing[0]}: {path_problem(missing[0]) or 'no such file or directory'}")
     files = scenario_files(paths)
     if not files:
         raise ClixError(f"no scenario files (*.yaml) under {', '.join(map(str, paths))}")

@@ -14,6 +14,7 @@ from engine.roster.dial import SLOTS, Click
 from engine.roster.loader import Roster, load_roster
 from engine.roster.models import CardSide, Figure, MapFile, MapLayout
 from engine.roster.problems import did_you_mean
+from engine.roster.yaml_lines import path_problem
 
 # rich styles for the dial colours; gray/black get a visible background on dark terminals
 STYLES = {
@@ -169,6 +170,9 @@ def find_map(roster: Roster, name: str) -> MapLayout:
     if name in roster.maps:
         return roster.maps[name]
     path = Path(name)
+    if path.suffix in (".yaml", ".yml") and not path.is_file() and (path.is_symlink() or path.exists()):
+        # a folder, a broken or looping link named like a map file: say what it is, not "no map named"
+        raise ClixError(f"{name}: {path_problem(path) or 'not a map file'}")
     if path.suffix in (".yaml", ".yml") and path.is_file():
         loaded, problems = load_roster([path])
         if problems:

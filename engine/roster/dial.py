@@ -9,12 +9,19 @@ subset of this notation.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 SLOTS = ("speed", "attack", "defense", "damage")
 COLOURS = ("red", "orange", "yellow", "green", "blue", "purple", "brown", "gray", "black", "pink")
 HOURGLASS = "h"
 KILLED = "x"
+MAX_VALUE = 30
+"""The largest number a dial slot may show: the sample figures reach 18 and the scenarios 20; a dial window
+holds two digits, and 30 leaves room for any real figure while refusing typos like 170."""
+MAX_CLICKS = 20
+"""The most clicks (killed ones included) a dial may have: the sample figures have at most 14."""
+_NUMBER = re.compile(r"[0-9]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,9 +71,15 @@ def parse_value(token: str, slot: str) -> DialValue:
         raise ValueError(f"{slot} '{token}': unknown colour '{colour}' (use one of {', '.join(COLOURS)})")
     if text.lower() == HOURGLASS:
         return DialValue(None, colour or None)
-    if not text.isdigit():
-        raise ValueError(f"{slot} '{token}' is not a whole number or 'h' (hourglass)")
-    return DialValue(int(text), colour or None)
+    # ASCII digits only: str.isdigit() would read a full-width '６' as 6
+    if not _NUMBER.fullmatch(text):
+        hint = "; write it with the digits 0-9" if any(c.isdigit() and not c.isascii() for c in text) else ""
+        raise ValueError(f"{slot} '{token}' is not a whole number or 'h' (hourglass){hint}")
+    digits = text.lstrip("0") or "0"
+    number = int(digits) if len(digits) <= len(str(MAX_VALUE)) else MAX_VALUE + 1
+    if number > MAX_VALUE:
+        raise ValueError(f"{slot} '{token}' is over {MAX_VALUE}, the largest value a dial shows")
+    return DialValue(number, colour or None)
 
 
 def parse_click(entry: object) -> Click:

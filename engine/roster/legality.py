@@ -66,7 +66,7 @@ def army_problems(army: Army, roster: Roster) -> list[tuple[tuple[str | int, ...
     for index, entry in enumerate(army.figures):
         figure = roster.figures.get(entry.figure)
         if figure is None:
-            if entry.figure in roster.invalid:
+            if not roster.known("figures", entry.figure):
                 grants_known = False  # the figure's own file has problems, reported there
             else:
                 problems.append((("figures", index), did_you_mean("figure", entry.figure, roster.figures, LISTING)))
@@ -120,7 +120,7 @@ def _crypt_problems(army: Army, roster: Roster, size: int | None) -> list[tuple[
     for index, name in enumerate(army.crypt):
         card = roster.plot_twists.get(name)
         if card is None:
-            if name not in roster.invalid:
+            if roster.known("plot_twists", name):
                 problems.append((("crypt", index), did_you_mean("plot twist", name, roster.plot_twists, LISTING)))
         elif card.kind == "subplot":
             subplots.append(name)
@@ -154,7 +154,7 @@ def _crypt_problems(army: Army, roster: Roster, size: int | None) -> list[tuple[
 def _victim_problems(army: Army, roster: Roster) -> list[tuple[tuple[str | int, ...], str]]:
     problems: list[tuple[tuple[str | int, ...], str]] = []
     for index, name in enumerate(army.victims):
-        if name not in roster.victims and name not in roster.invalid:
+        if name not in roster.victims and roster.known("victims", name):
             problems.append((("victims", index), did_you_mean("victim archetype", name, roster.victims, LISTING)))
     share = VICTIMS_PER_GAME // army.players
     if len(army.victims) != share:

@@ -7,6 +7,8 @@ data keeps them in rosters/figures, maps, armies and two list files.
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from engine.roster.models import Army, Figure, MapFile, PlotTwist, PlotTwistFile, VictimArchetype, VictimFile
 from engine.roster.problems import LineMap, Loc, Problem, field_text, from_validation_error, relative
-from engine.roster.yaml_lines import YamlError, load_yaml
+from engine.roster.yaml_lines import YamlError, decode, load_yaml, path_problem, read_bytes
 
 KINDS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("dial", Figure),
@@ -25,6 +27,24 @@ KINDS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("victims", VictimFile),
 )
 ROSTER_SUFFIXES = (".yaml", ".yml")
+TABLES = ("figures", "plot_twists", "victims", "maps", "armies")
+_TABLE_OF_MODEL: dict[type[BaseModel], str] = {
+    Figure: "figures",
+    MapFile: "maps",
+    Army: "armies",
+    PlotTwistFile: "plot_twists",
+    VictimFile: "victims",
+}
+_TABLE_HINTS = (
+    ("figure", "figures"),
+    ("plot", "plot_twists"),
+    ("twist", "plot_twists"),
+    ("crypt", "plot_twists"),
+    ("victim", "victims"),
+    ("map", "maps"),
+    ("army", "armies"),
+    ("armies", "armies"),
+)
 
 
 @dataclass
@@ -54,6 +74,14 @@ class Roster:
     invalid: set[str] = field(default_factory=set)
     """Names (figure and map ids, card and victim names) of items whose own file has problems: other files
     naming them are not told the name does not exist."""
+    unknown: set[str] = field(default_factory=set)
+    """Tables (`TABLES`) that may lack items because a file or folder that could hold them did not load (it
+    could not be read or parsed, or its names are unreadable): names missing from them are not reported, the
+    file that failed is (root causes first)."""
+
+    def known(self, table: str, name: str) -> bool:
+        """Whether `name` missing from `table` may be reported: it is not there, and no failed file could hold it."""
+        return name not in self.invalid and table not in self.unknown
 
     def add(self, kind: str, key: str, item: Any, source: Source) -> Problem | None:
         """Add one item; a name already taken by another file is a problem."""
@@ -74,42 +102,120 @@ class Roster:
 
 def roster_files(paths: list[Path]) -> list[Path]:
     """Every roster file named by `paths` (directories are searched recursively), in a stable order."""
+    return find_roster_files(paths)[0]
+
+
+def find_roster_files(paths: list[Path]) -> tuple[list[Path], list[Problem]]:
+    """Every roster file named by `paths` (directories searched recursively, following links), and one
+    problem per path that hides files: a folder that cannot be read, a folder named like a YAML file, a
+    broken or looping link, a link back to a folder above it. Each such path is listed too, so it counts as
+    checked."""
     found: list[Path] = []
+    problems: list[Problem] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in ROSTER_SUFFIXES and p.is_file()))
+            if path.suffix in ROSTER_SUFFIXES:
+                problems.append(Problem(relative(path), 0, "", path_problem(path) or "this is a folder"))
+                found.append(path)
+            files, hidden = walk_folder(path)
+            found.extend(files)
+            for bad, message in hidden:
+                problems.append(Problem(relative(bad), 0, "", message))
+                found.append(bad)
         else:
             found.append(path)
-    return list(dict.fromkeys(p.resolve() for p in found))
+    unique = dict.fromkeys(p.resolve() if p.is_file() else Path(os.path.abspath(p)) for p in found)
+    return list(unique), list(dict.fromkeys(problems))
+
+
+def walk_folder(root: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
+    """The roster files below `root` (sorted), and the paths below it that hide files, with why."""
+    files: list[Path] = []
+    hidden: list[tuple[Path, str]] = []
+    stack = [(root, (root.resolve(),))]
+    while stack:
+        folder, ancestors = stack.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError:
+            hidden.append((folder, path_problem(folder) or "cannot read this folder, so its files were not checked"))
+            continue
+        for entry in entries:
+            path = Path(entry.path)
+            roster_like = path.suffix in ROSTER_SUFFIXES
+            if entry.is_symlink() and not path.exists():
+                if roster_like or not path.suffix:  # a link without a suffix may have named a folder
+                    hidden.append((path, path_problem(path) or "broken symbolic link; fix it or remove it"))
+                continue
+            if _is_dir(entry):
+                real = path.resolve()
+                if real in ancestors:
+                    hidden.append(
+                        (
+                            path,
+                            f"symbolic link back to the folder '{relative(real)}' above it, which would "
+                            "loop forever; remove the link",
+                        )
+                    )
+                    continue
+                if roster_like:
+                    hidden.append((path, path_problem(path) or "this is a folder, not a file"))
+                stack.append((path, (*ancestors, real)))
+            elif roster_like:
+                files.append(path)
+    return sorted(files), hidden
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def load_roster(paths: list[Path]) -> tuple[Roster, list[Problem]]:
     """Load and validate every file under `paths`; return what loaded and every problem found."""
     roster = Roster()
-    problems: list[Problem] = []
-    for path in roster_files(paths):
-        problems.extend(_load_file(path, roster))
+    files, problems = find_roster_files(paths)
+    for problem in problems:
+        roster.unknown |= _tables_of(Path(problem.file), "")
+    reported = {p.file for p in problems}
+    for path in files:
+        if relative(path) not in reported:
+            problems.extend(_load_file(path, roster))
     return roster, problems
+
+
+def _tables_of(path: Path, text: str) -> set[str]:
+    """The tables a file that did not load may have held: told by its keys if its text has them, else by
+    its folder's and its own name, else all of them."""
+    for key, model in KINDS:  # in KINDS order, as the loader tells kinds: an army has 'victims' too
+        if re.search(rf"^{key}\s*:", text, re.MULTILINE):
+            return {_TABLE_OF_MODEL[model]}
+    name = f"{path.parent.name} {path.stem}".lower()
+    return {table for hint, table in _TABLE_HINTS if hint in name} or set(TABLES)
 
 
 def _load_file(path: Path, roster: Roster) -> list[Problem]:
     name = relative(path)
-    if not path.exists():
-        return [Problem(name, 0, "", "no such file or directory")]
-    if path.suffix not in ROSTER_SUFFIXES:
+    if path.suffix not in ROSTER_SUFFIXES and path.is_file():
         return [Problem(name, 0, "", "not a roster file; roster files end in .yaml")]
     roster.files.append(name)
+    text = ""
     try:
-        data, lines, yaml_problems = load_yaml(path.read_text(encoding="utf-8"))
+        text = decode(read_bytes(path))
+        data, lines, yaml_problems = load_yaml(text)
     except YamlError as exc:
+        roster.unknown |= _tables_of(path, text)
         return [Problem(name, exc.line, "", exc.message)]
-    except (OSError, UnicodeDecodeError) as exc:
-        return [Problem(name, 0, "", f"cannot read the file: {exc}")]
     problems = [Problem(name, line, field_text(loc), message) for line, loc, message in yaml_problems]
     if not isinstance(data, dict):
+        roster.unknown |= _tables_of(path, "")
         return [*problems, Problem(name, 1, "", "a roster file must be a mapping of keys (like 'name: ...')")]
     model = next((m for key, m in KINDS if key in data), None)
     if model is None:
+        roster.unknown |= _tables_of(path, "")
         return [
             *problems,
             Problem(
@@ -127,6 +233,8 @@ def _load_file(path: Path, roster: Roster) -> list[Problem]:
     except ValidationError as exc:
         if isinstance(data.get("id"), str):
             roster.invalid.add(data["id"])
+        elif model is not Army:  # armies are named by their file, never by other files
+            roster.unknown.add(_TABLE_OF_MODEL[model])
         return problems + from_validation_error(name, exc, lines, model)
     source = Source(name, lines)
     if isinstance(item, Figure):
@@ -153,6 +261,7 @@ def _load_list(
         )
     items = data.get(key)
     if not isinstance(items, list) or not items:
+        roster.unknown.add(table)
         return [*problems, Problem(name, lines.line((key,)), key, f"'{key}' must be a list with at least one entry")]
     for index, raw in enumerate(items):
         try:
@@ -161,6 +270,8 @@ def _load_list(
             problems.extend(from_validation_error(name, exc, lines, item_model, prefix=(key, index)))
             if isinstance(raw, dict) and isinstance(raw.get("name"), str):
                 roster.invalid.add(raw["name"])
+            else:
+                roster.unknown.add(table)
             continue
         clash = roster.add(table, item.name, item, Source(name, lines, (key, index)))
         if clash:

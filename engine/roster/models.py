@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from engine.registry import ABILITIES, PLOT_EFFECTS, POWERS, check_params
 from engine.registry.plot_effects import WINDOWS, card_problems
-from engine.roster.dial import COLOURS, SLOTS, Click, parse_click
+from engine.roster.dial import COLOURS, MAX_CLICKS, MAX_VALUE, SLOTS, Click, parse_click
 from engine.roster.problems import did_you_mean
 
 Rank = Literal["rookie", "experienced", "veteran", "unique", "limited_edition", "demo"]
@@ -30,6 +30,53 @@ ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 ID_HINT = "lower-case letters, digits and single hyphens, like 'grave-countess-v'"
 Provenance = Annotated[str, Field(min_length=1)]
 Coord = tuple[int, int]
+
+MAX_POINTS = 500
+"""A figure's point value: the sample figures cost 10-145 and the errata name costs of 50-110 (HC-DATA-12, -15,
+-20); 500 is half the largest build total."""
+BUILD_TOTALS = (100, 1000)
+"""Build totals clix plays: whole multiples of 100 (HC-SETUP-02) up to 1000; the sample armies use 100 and 200."""
+MAX_MAP_SIDE = 100
+"""Spaces along a map's side: printed maps are 24x16; 100 keeps the engine's per-map tables small."""
+MAX_TRIGGER_COUNT = 20
+"""Slayings or kills a transformation may wait for: a game has twelve victims (HC-VICTIM-02) and the sample
+cards wait for one."""
+
+_DIAL_BOUND = (-MAX_VALUE, MAX_VALUE)
+_DISTANCE_BOUND = (0, MAX_MAP_SIDE)
+PARAM_BOUNDS: dict[str, tuple[int, int]] = {
+    # changes to or amounts of dial values (a modifier or a damage beyond what a dial shows means nothing)
+    "amount": _DIAL_BOUND,
+    "damage": (0, MAX_VALUE),
+    "speed": (0, MAX_VALUE),
+    "attack": (0, MAX_VALUE),
+    "defense": (0, MAX_VALUE),
+    "points": (0, MAX_POINTS),
+    "range": (0, 20),  # a figure's range is at most 20 too
+    # spaces on the map
+    "distance": _DISTANCE_BOUND,
+    "then_move": _DISTANCE_BOUND,
+    "speed_bonus": _DISTANCE_BOUND,
+    "reach": _DISTANCE_BOUND,
+    "vp": (0, 100),  # per 100 points of build total; the sample subplots give 1-10
+}
+"""Bounds on whole-number parameters of powers, abilities and plot-twist effects, by parameter name; the
+registry's own minimum and choices apply first."""
+DEFAULT_PARAM_BOUND = (-1000, 1000)
+
+
+def param_problems(owner: str, declared: dict[str, Any], given: dict[str, Any]) -> list[str]:
+    """`check_params`, plus each whole-number parameter within its bound (`PARAM_BOUNDS`)."""
+    problems = check_params(owner, declared, given)
+    for key, value in given.items():
+        spec = declared.get(key)
+        if spec is None or spec.kind is not int or isinstance(value, bool) or not isinstance(value, int):
+            continue
+        low, high = PARAM_BOUNDS.get(key, DEFAULT_PARAM_BOUND)
+        if not low <= value <= high and not (spec.choices and value in spec.choices):
+            shown = value if abs(value) < 10**30 else f"a {len(str(abs(value)))}-digit number"
+            problems.append(f"{owner} parameter '{key}' is {shown}; it must be between {low} and {high}")
+    return problems
 
 
 class Strict(BaseModel):
@@ -60,7 +107,7 @@ class PowerOnCard(Strict):
         spec = POWERS.get(self.name)
         if spec is None:
             raise_all([("name", _unknown("power", self.name, POWERS))])
-        raise_all([("params", m) for m in check_params(f"power '{self.name}'", spec.params, self.params)])
+        raise_all([("params", m) for m in param_problems(f"power '{self.name}'", spec.params, self.params)])
         return self
 
 
@@ -84,7 +131,7 @@ class AbilityOnCard(NamedWithParams):
         spec = ABILITIES.get(self.name)
         if spec is None:
             raise_all([("name", _unknown("ability", self.name, ABILITIES))])
-        raise_all([("params", m) for m in check_params(f"ability '{self.name}'", spec.params, self.params)])
+        raise_all([("params", m) for m in param_problems(f"ability '{self.name}'", spec.params, self.params)])
         return self
 
 
@@ -92,7 +139,7 @@ class Transformation(Strict):
     """When a card flips to its transformed side (HC-CARD-01, HC-CARD-09, HC-CARD-12)."""
 
     trigger: Literal["slay_victims", "kill_monsters", "slay_or_kill"]
-    count: int = Field(1, ge=1)
+    count: int = Field(1, ge=1, le=MAX_TRIGGER_COUNT)
     mode: Literal["must", "may"] = "must"
     dial_to: Literal["red_start", "green_start", "stay"] = "red_start"
 
@@ -175,7 +222,7 @@ class Figure(Strict):
     set: str = Field(min_length=1)
     collector_number: str
     rank: Rank
-    points: int = Field(ge=1, le=1000)
+    points: int = Field(ge=1, le=MAX_POINTS)
     speed_mode: SpeedMode
     range: int = Field(ge=0, le=20)
     bolts: int = Field(1, ge=1, le=5)
@@ -185,7 +232,7 @@ class Figure(Strict):
     provenance: Provenance
     notes: str | None = None
     card: Card
-    dial: list[Click] = Field(min_length=2)
+    dial: list[Click] = Field(min_length=2, max_length=MAX_CLICKS)
     start: int = Field(0, ge=0)
     red_start: int | None = Field(None, ge=0)
 
@@ -262,6 +309,10 @@ class Figure(Strict):
 
 def parse_dial(entries: list[Any]) -> list[Click]:
     """Parse every click, reporting each bad one with its index."""
+    if len(entries) > MAX_CLICKS:
+        raise_all(
+            [("", f"the dial has {len(entries)} clicks; a dial has at most {MAX_CLICKS} (killed clicks included)")]
+        )
     clicks: list[Click] = []
     problems: list[tuple[str, str]] = []
     for index, entry in enumerate(entries):
@@ -307,7 +358,7 @@ class Effect(Strict):
         spec = PLOT_EFFECTS.get(self.name)
         if spec is None:
             raise_all([("name", _unknown("plot-twist effect", self.name, PLOT_EFFECTS))])
-        raise_all([("params", m) for m in check_params(f"effect '{self.name}'", spec.params, self.params)])
+        raise_all([("params", m) for m in param_problems(f"effect '{self.name}'", spec.params, self.params)])
         return self
 
 
@@ -445,8 +496,18 @@ class MapLayout(Strict):
 
 def layout_problems(layout: MapLayout) -> list[tuple[str, str]]:
     """Problems with a board's shape and markings, one message each."""
-    problems: list[tuple[str, str]] = []
     width = len(layout.rows[0])
+    if len(layout.rows) > MAX_MAP_SIDE or width > MAX_MAP_SIDE:
+        return [
+            (
+                "rows",
+                f"the map is {width}x{len(layout.rows)} spaces; a map is at most {MAX_MAP_SIDE} spaces "
+                "each way (printed maps are 24x16)",
+            )
+        ]
+    if width == 0:
+        return [("rows.0", "row 0 is empty; every row needs one character per space")]
+    problems: list[tuple[str, str]] = []
     for y, row in enumerate(layout.rows):
         if len(row) != width:
             problems.append(
@@ -549,6 +610,7 @@ class MapFile(MapLayout):
                     "no two starting areas lie on opposite edges; a two-player game needs one such pair (HC-SETUP-04)",
                 )
             )
+        problems.extend(reach_problems(self))
         for i, obj in enumerate(self.objects):
             if obj.kind in ("tombstone", "tree") and is_indoor(self, *obj.at):
                 problems.append(
@@ -581,7 +643,7 @@ class Army(Strict):
     """An army: its figures, crypt of plot twists and contributed victims."""
 
     name: str = Field(min_length=1)
-    build_total: int = Field(ge=100)
+    build_total: int = Field(ge=BUILD_TOTALS[0], le=BUILD_TOTALS[1])
     players: int = Field(2, ge=2, le=4)
     style: str | None = None
     figures: list[ArmyEntry] = Field(min_length=1)
@@ -612,6 +674,90 @@ def raise_all(problems: list[tuple[str, str]]) -> None:
 
 
 OPPOSITE_EDGE = {"north": "south", "south": "north", "east": "west", "west": "east"}
+
+
+def ground_regions(layout: MapLayout) -> dict[Coord, int]:
+    """Each space a ground mover can stand on, numbered by the region it can reach moving on the ground,
+    pieces ignored: blocking terrain is never entered, a wall is never crossed, and a diagonal step is shut
+    when walls or blocking terrain close both ways round its corner (HC-TERRAIN-10, -12; as in
+    engine.movement)."""
+    from engine.board import wall_edges
+
+    walls = wall_edges(layout)
+
+    def open_space(x: int, y: int) -> bool:
+        return layout.inside(x, y) and layout.terrain(x, y) != "blocking"
+
+    def wall(a: Coord, b: Coord) -> bool:
+        return ((a, b) if a <= b else (b, a)) in walls
+
+    def shut(a: Coord, flank: Coord, b: Coord) -> bool:
+        return not open_space(*flank) or wall(a, flank) or wall(flank, b)
+
+    region: dict[Coord, int] = {}
+    number = -1
+    for y in range(layout.height):
+        for x in range(layout.width):
+            if (x, y) in region or not open_space(x, y):
+                continue
+            number += 1
+            region[(x, y)] = number
+            queue = [(x, y)]
+            while queue:
+                a = queue.pop()
+                ax, ay = a
+                for dx, dy in ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)):
+                    b = (ax + dx, ay + dy)
+                    if b in region or not open_space(*b):
+                        continue
+                    if dx and dy:
+                        if shut(a, (b[0], ay), b) and shut(a, (ax, b[1]), b):
+                            continue
+                    elif wall(a, b):
+                        continue
+                    region[b] = number
+                    queue.append(b)
+    return region
+
+
+def reach_problems(layout: MapLayout) -> list[tuple[str, str]]:
+    """Starting areas and victim spaces cut off from the rest by walls or blocking terrain, one problem for
+    each starting area and one for all such victim spaces."""
+    region = ground_regions(layout)
+    areas = layout.starting_areas()
+    victims = layout.victim_spaces()
+    if not areas:
+        return []
+    touched: dict[int, tuple[int, int]] = {}
+    for spaces in areas.values():
+        for number in {region[s] for s in spaces if s in region}:
+            count, victims_in = touched.get(number, (0, 0))
+            touched[number] = (count + 1, victims_in)
+    for number, (count, _) in touched.items():
+        touched[number] = (count, sum(region.get(v) == number for v in victims))
+    main = max(touched, key=lambda n: touched[n]) if touched else -1
+    problems: list[tuple[str, str]] = []
+    for label, spaces in sorted(areas.items()):
+        if not any(region.get(s) == main for s in spaces):
+            x, y = spaces[0]
+            problems.append(
+                (
+                    f"rows.{y}",
+                    f"starting area {label} (at {[x, y]}) is cut off from the other starting areas and the "
+                    "victims by walls or blocking terrain; open a way so its monsters can move out",
+                )
+            )
+    stranded = [v for v in victims if region.get(v) != main]
+    if stranded:
+        shown = ", ".join(str(list(v)) for v in stranded[:4]) + (", ..." if len(stranded) > 4 else "")
+        problems.append(
+            (
+                f"rows.{stranded[0][1]}",
+                f"{len(stranded)} victim space(s) ({shown}) cannot be reached by ground movement from the "
+                "starting areas (walls or blocking terrain close them off); open a way or move them",
+            )
+        )
+    return problems
 
 
 def area_edge(layout: MapLayout, spaces: list[Coord]) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import os
 import types
 import typing
 from dataclasses import dataclass
@@ -60,8 +61,13 @@ def from_validation_error(
 ) -> list[Problem]:
     """Turn a pydantic error into one Problem per mistake, with friendly messages and line numbers."""
     problems: list[Problem] = []
+    short_tuples: set[Loc] = set()
     for item in error.errors():
         loc = prefix + _clean_loc(model, tuple(item["loc"]))
+        if item["type"] == "missing" and loc and isinstance(loc[-1], int):
+            if loc[:-1] in short_tuples:
+                continue  # pydantic reports each missing item of a short tuple; the first says it all
+            short_tuples.add(loc[:-1])
         for sub_loc, message in _messages(model, loc[len(prefix) :], item):
             full = prefix + sub_loc
             problems.append(Problem(path, lines.line(full), field_text(full), message))
@@ -112,6 +118,8 @@ def _clean_loc(model: type[BaseModel], loc: Loc) -> Loc:
         if isinstance(part, int):
             cleaned.append(part)  # list index: the element has the list's model
             continue
+        if part == "[key]":
+            continue  # pydantic's tag for a mapping's key (e.g. a player number); the key itself is the place
         fields = _model_fields(current)
         if (
             fields is not None
@@ -140,6 +148,8 @@ def _unwrap(annotation: Any) -> Any:
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
         return annotation
     origin = typing.get_origin(annotation)
+    if origin is typing.Annotated:
+        return _unwrap(typing.get_args(annotation)[0])
     if origin in (list, typing.Union, types.UnionType, tuple):
         for arg in typing.get_args(annotation):
             found = _unwrap(arg)
@@ -167,8 +177,11 @@ def did_you_mean(what: str, name: str, known: typing.Iterable[str], listing: str
 
 
 def relative(path: Path) -> str:
-    """A path as the user would type it: relative to the working directory when possible."""
+    """A path as the user would type it: relative to the working directory when possible.
+
+    Only a file's link is followed: a link to a folder, a device, nothing or itself keeps its own name."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+        full = path.resolve() if path.is_file() else Path(os.path.abspath(path)).parent.resolve() / path.name
+        return str(full.relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError, RuntimeError):
         return str(path)

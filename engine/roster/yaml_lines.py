@@ -1,16 +1,52 @@
-"""Read YAML keeping the line of every value, and catch what PyYAML lets pass (repeated keys)."""
+"""Read YAML files safely, keeping the line of every value, and catch what PyYAML lets pass (repeated keys).
+
+Every file clix reads (roster files, maps, scenarios) comes through `read_yaml`, which refuses what could
+make a small file cost unbounded time or memory, each with one message saying what to change:
+
+- a file over `MAX_FILE_BYTES` (the largest sample file is 23 KB);
+- bytes that are not UTF-8 text;
+- YAML anchors and aliases (`&name`, `*name`): one alias can stand for a whole tree, so a 1 KB file
+  can expand to gigabytes ("billion laughs"); clix files never need them;
+- nesting deeper than `MAX_DEPTH` (the deepest valid clix file nests 6 levels), checked while parsing,
+  before Python's recursion limit could be reached.
+"""
 
 from __future__ import annotations
 
+import errno
+import os
+from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.composer import Composer
+from yaml.constructor import ConstructorError, SafeConstructor
+from yaml.resolver import Resolver
 
 from engine.roster.problems import LineMap, Loc
 
+try:  # libyaml parses several times faster; the composer on top stays ours either way
+    from yaml.cyaml import CParser as _Parser
+except ImportError:  # pragma: no cover - PyYAML built without libyaml
+    from yaml.parser import Parser
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
+
+    class _Parser(Reader, Scanner, Parser):  # type: ignore[no-redef]
+        def __init__(self, stream: str) -> None:
+            Reader.__init__(self, stream)
+            Scanner.__init__(self)
+            Parser.__init__(self)
+
+
+MAX_FILE_BYTES = 1_000_000
+MAX_DEPTH = 32
+REPARSE_BYTES = 100_000
+DEEPEST_VALID = 6
+
 
 class YamlError(Exception):
-    """A file that is not valid YAML, with the line of the mistake."""
+    """A file that cannot be read as safe YAML, with the line of the mistake (0: the whole file)."""
 
     def __init__(self, line: int, message: str) -> None:
         super().__init__(message)
@@ -18,42 +54,207 @@ class YamlError(Exception):
         self.message = message
 
 
+def _line(mark: Any) -> int:
+    return mark.line + 1 if mark is not None else 0
+
+
+class _GuardedComposer(Composer):
+    """PyYAML's composer, refusing anchors and aliases and counting the depth as it descends."""
+
+    depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent):
+            raise YamlError(
+                _line(event.start_mark),
+                f"YAML aliases ('*{event.anchor}') are not allowed in clix files; write the value out in full",
+            )
+        if getattr(event, "anchor", None):
+            raise YamlError(
+                _line(event.start_mark),
+                f"YAML anchors ('&{event.anchor}') are not allowed in clix files; remove the anchor "
+                "and write every value out in full",
+            )
+        if isinstance(event, yaml.CollectionStartEvent):
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise YamlError(
+                    _line(event.start_mark),
+                    f"lists and mappings are nested more than {MAX_DEPTH} levels deep here; clix files "
+                    f"need at most {DEEPEST_VALID}, check the brackets and the indentation",
+                )
+            try:
+                return super().compose_node(parent, index)
+            finally:
+                self.depth -= 1
+        return super().compose_node(parent, index)
+
+
+class _Constructor(SafeConstructor):
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except (ValueError, OverflowError) as exc:
+            # e.g. an integer of more than 4300 digits, or a date like 2024-13-45
+            raise ConstructorError(
+                None,
+                None,
+                f"the value cannot be read ({str(exc).split(';')[0]}); write it as text in quotes",
+                node.start_mark,
+            ) from exc
+
+
+class _Loader(_GuardedComposer, _Parser, _Constructor, Resolver):  # type: ignore[misc,valid-type]
+    def __init__(self, stream: str) -> None:
+        _Parser.__init__(self, stream)
+        _GuardedComposer.__init__(self)
+        _Constructor.__init__(self)
+        Resolver.__init__(self)
+
+
+def read_yaml(path: Path) -> tuple[Any, LineMap, list[tuple[int, Loc, str]]]:
+    """Read file `path` as YAML: its data, line map and warnings-as-problems (line, loc, message).
+
+    Raises YamlError (one message saying what is wrong and how to fix it) for anything that is not a
+    readable, UTF-8, safe YAML file of at most `MAX_FILE_BYTES`.
+    """
+    return load_yaml(decode(read_bytes(path)))
+
+
+def path_problem(path: Path) -> str | None:
+    """Why `path` cannot be read as a file (a broken or looping link, a folder, a device), or None."""
+    if path.is_symlink() and not path.exists():
+        try:
+            os.stat(path)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return "symbolic link loop: following it never reaches a file; replace it with the file or remove it"
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        return f"broken symbolic link: its target '{target}' does not exist; fix the link or remove it"
+    if path.is_dir():
+        try:
+            os.listdir(path)
+        except PermissionError:
+            return "cannot read this folder (permission denied), so its files were not checked; fix its permissions"
+        except OSError as exc:
+            return f"cannot read this folder ({exc.strerror or exc}), so its files were not checked"
+        return "this is a folder, not a file, though its name ends like a YAML file; rename it"
+    if not path.exists():
+        return "no such file or directory"
+    if not path.is_file():
+        return "not a regular file (a pipe, socket or device); clix reads only ordinary files"
+    return None
+
+
+def read_bytes(path: Path) -> bytes:
+    """The bytes of file `path`, at most MAX_FILE_BYTES; raises YamlError otherwise."""
+    problem = path_problem(path)
+    if problem:
+        raise YamlError(0, problem)
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except PermissionError as exc:
+        raise YamlError(0, "cannot read the file (permission denied); fix its permissions") from exc
+    except OSError as exc:
+        raise YamlError(0, f"cannot read the file ({exc.strerror or exc})") from exc
+    if len(raw) > MAX_FILE_BYTES:
+        try:
+            size = f"{path.stat().st_size:,} bytes"
+        except OSError:
+            size = "too large"
+        raise YamlError(
+            0,
+            f"the file is {size}, over the {MAX_FILE_BYTES // 1_000_000} MB limit for a clix file "
+            "(the largest sample file is 23 KB); split it or remove what does not belong in it",
+        )
+    return raw
+
+
+def decode(raw: bytes) -> str:
+    """`raw` as UTF-8 text (a byte-order mark is dropped); raises YamlError naming the line of a bad byte."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise YamlError(
+            line,
+            f"not UTF-8 text: byte 0x{raw[exc.start]:02x} on this line is not valid UTF-8; save the file as UTF-8",
+        ) from exc
+
+
 def load_yaml(text: str) -> tuple[Any, LineMap, list[tuple[int, Loc, str]]]:
     """Parse `text`; return the data, its line map, and warnings-as-problems (line, loc, message).
 
-    Raises YamlError for text that is not YAML at all.
+    Raises YamlError for text that is not YAML at all, or not safe YAML (see the module docstring).
     """
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise YamlError(0, f"the text is over the {MAX_FILE_BYTES // 1_000_000} MB limit for a clix file")
+    loader = _Loader(text)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except (yaml.scanner.ScannerError, yaml.parser.ParserError) as exc:
+        # pure Python reparses slowly (3 s a MB): only files of a size people write by hand
+        raise _marked((len(text) <= REPARSE_BYTES and _python_error(text)) or exc) from exc
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        opened = exc.context_mark
-        context = exc.context or ""
-        if (
-            opened is not None
-            and mark is not None
-            and opened.line < mark.line
-            and ("quoted scalar" in context or "flow" in context)
-        ):
-            # An unclosed quote or bracket is only noticed far below; the mistake is where it was opened.
-            what = "quote" if "quoted" in context else "bracket"
-            raise YamlError(
-                opened.line + 1,
-                f"not valid YAML: a {what} opened on this line is never closed ({exc.problem}); "
-                "check the indentation and quotes",
-            ) from exc
-        line = mark.line + 1 if mark else 0
-        raise YamlError(
-            line, f"not valid YAML: {exc.problem or exc.context}; check the indentation and quotes"
-        ) from exc
+        raise _marked(exc) from exc
+    except yaml.reader.ReaderError as exc:
+        line = text[: exc.position].count("\n") + 1
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        raise YamlError(line, f"not valid YAML: {exc.reason} (found {char!r}); remove that character") from exc
     except yaml.YAMLError as exc:
-        raise YamlError(0, f"not valid YAML: {exc}") from exc
+        raise YamlError(0, "not valid YAML: " + " ".join(str(exc).split())) from exc
+    except RecursionError as exc:  # not expected below MAX_DEPTH; kept so no input can give a traceback
+        raise YamlError(0, f"nested too deep to read; clix files need at most {DEEPEST_VALID} levels") from exc
+    finally:
+        loader.dispose()
     lines: dict[Loc, int] = {}
     problems: list[tuple[int, Loc, str]] = []
     if node is not None:
         _walk(node, (), lines, problems)
     return data, LineMap(lines), problems
+
+
+def _python_error(text: str) -> yaml.MarkedYAMLError | None:
+    """The syntax error pure-Python PyYAML finds in `text`: its messages are the ones clix documents
+    (libyaml words some differently). Parsing events only, it neither recurses nor expands aliases."""
+    try:
+        for _ in yaml.parse(text, Loader=yaml.SafeLoader):
+            pass
+    except yaml.MarkedYAMLError as exc:
+        return exc
+    except yaml.YAMLError:
+        return None
+    return None
+
+
+def _marked(exc: yaml.MarkedYAMLError) -> YamlError:
+    mark = exc.problem_mark or exc.context_mark
+    opened = exc.context_mark
+    context = exc.context or ""
+    if (
+        opened is not None
+        and mark is not None
+        and opened.line < mark.line
+        and ("quoted scalar" in context or "flow" in context)
+    ):
+        # An unclosed quote or bracket is only noticed far below; the mistake is where it was opened.
+        what = "quote" if "quoted" in context else "bracket"
+        return YamlError(
+            opened.line + 1,
+            f"not valid YAML: a {what} opened on this line is never closed ({exc.problem}); "
+            "check the indentation and quotes",
+        )
+    if isinstance(exc, ConstructorError) and exc.problem and exc.problem.startswith("the value cannot"):
+        return YamlError(_line(mark), exc.problem)
+    if exc.problem and "another document" in exc.problem:
+        return YamlError(_line(mark), "a second YAML document ('---') starts here; a clix file holds one, remove it")
+    return YamlError(_line(mark), f"not valid YAML: {exc.problem or exc.context}; check the indentation and quotes")
 
 
 def _walk(node: yaml.Node, loc: Loc, lines: dict[Loc, int], problems: list[tuple[int, Loc, str]]) -> None:
