@@ -13,9 +13,11 @@ from pathlib import Path
 from joblib import Parallel, delayed
 from rich.console import Console
 
+from analyzer.errors import ClixError
 from analyzer.runner import Matchup, play_one, run_matchup
 from engine import compiled
 from engine.players.heuristic import DEFAULT_STYLE
+from engine.roster.loader import Roster
 
 REFERENCE = ("butcher-shop", "firing-line", "graveyard", DEFAULT_STYLE, DEFAULT_STYLE)
 """Two sample 100-point armies, the default players, the graveyard map."""
@@ -26,12 +28,26 @@ WARM_UP_GAMES = 20
 played, so steady state is what is timed."""
 
 
-def run_bench(library: Path, games: int, jobs: int | None, profile: bool, console: Console, rounds: int = 3) -> int:
+def run_bench(
+    library: Path,
+    games: int,
+    jobs: int | None,
+    profile: bool,
+    console: Console,
+    rounds: int = 3,
+    roster: Roster | None = None,
+) -> int:
+    """Time the reference duel; print games/s on one core and on `jobs` (all) cores; return the exit code."""
     army_a, army_b, map_name, style_a, style_b = REFERENCE
+    if roster is not None:
+        needed = ((army_a, roster.armies), (army_b, roster.armies), (map_name, roster.maps))
+        missing = next((name for name, known in needed if name not in known), None)
+        if missing:
+            raise ClixError(f"{library}: the reference duel needs {missing}, which this roster library lacks")
     matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b)
     cores = jobs or os.cpu_count() or 1
     run_matchup(matchup, WARM_UP_GAMES, 0, jobs=1)
-    run_matchup(matchup, WARM_UP_GAMES * cores, 0, jobs=cores, batch_size=WARM_UP_GAMES)  # joblib reuses workers
+    run_matchup(matchup, WARM_UP_GAMES * cores, 0, jobs=cores, batch_size=WARM_UP_GAMES)  # the pool reuses workers
     # A shared machine's speed drifts from minute to minute: each round times one core and then all cores
     # back to back (so each efficiency compares neighbours in time), and the medians are reported.
     rates_one: list[float] = []

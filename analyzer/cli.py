@@ -6,6 +6,7 @@ starts fast. Every user mistake ends in a one-line message and exit code 2, neve
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -13,6 +14,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from analyzer import checks
+from analyzer.checks import MAX_GAMES, MAX_TURNS
 from analyzer.errors import ClixError
 from analyzer.library import default_roster_dir, load_checked, load_for_check
 
@@ -34,6 +37,17 @@ app.add_typer(map_app, name="map")
 app.add_typer(scenario_app, name="scenario")
 
 console = Console(highlight=False, soft_wrap=True)
+SEED_HELP = "Master seed, any integer 0 or more; every game's seed is derived from it."
+JOBS_HELP = "Worker processes (0: all cores; more than the machine's cores are capped to them)."
+TURNS_HELP = f"Turn limit per player, 1 to {MAX_TURNS}."
+StopOption = Annotated[
+    bool,
+    typer.Option(
+        "--stop-on-error",
+        help="Stop at the first game that fails (its worker dies twice, or it raises) and report the games "
+        "finished; by default such a game is named on stderr and the run goes on (exit code 1).",
+    ),
+]
 RostersOption = Annotated[
     Path | None,
     typer.Option("--rosters", help="Roster library to resolve names against (default: ./rosters, or $CLIX_ROSTERS)."),
@@ -131,7 +145,7 @@ def duel(
     army_a: Annotated[str, typer.Argument(help="Army A (see `clix roster list armies`).")],
     army_b: Annotated[str, typer.Argument(help="Army B.")],
     games: Annotated[
-        int, typer.Option("--games", help="Games to play (rounded up to seat-swapped pairs).", min=2)
+        int, typer.Option("--games", help=f"Games to play, 2 to {MAX_GAMES:,} (rounded up to seat-swapped pairs).")
     ] = 1000,
     map_name: Annotated[str, typer.Option("--map", help="Map id (see `clix roster list maps`).")] = "graveyard",
     players: Annotated[
@@ -143,9 +157,9 @@ def duel(
             "depends on play style.",
         ),
     ] = "tuned,tuned",
-    seed: Annotated[int, typer.Option("--seed", help="Master seed; every game's seed is derived from it.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0: all cores).", min=0)] = 0,
-    turns: Annotated[int, typer.Option("--turns", help="Turn limit per player.", min=1)] = 15,
+    seed: Annotated[int, typer.Option("--seed", help=SEED_HELP)] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", help=JOBS_HELP)] = 0,
+    turns: Annotated[int, typer.Option("--turns", help=TURNS_HELP)] = 15,
     ties: Annotated[
         str,
         typer.Option(
@@ -169,8 +183,11 @@ def duel(
             help="Also test whether the duel is balanced within ±M of 50% (e.g. 0.05), by two one-sided tests.",
         ),
     ] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Output directory (default: clix-out/A-vs-B).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Output directory (default: clix-out/A-vs-B); replaced as a whole.")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
+    stop_on_error: StopOption = False,
     rosters: RostersOption = None,
 ) -> None:
     """Play ARMY_A against ARMY_B many times: win/draw/loss with 95% intervals, victory points, point
@@ -178,6 +195,10 @@ def duel(
     per-game table (CSV, Parquet), plots and a self-contained HTML report to --out."""
     from analyzer.duel import run_duel
 
+    checks.games(games)
+    checks.turns(turns)
+    checks.seed(seed)
+    cores = checks.jobs(jobs, _err())
     library = rosters or default_roster_dir()
     roster = load_checked(library)
     target = out or Path("clix-out") / f"{army_a}-vs-{army_b}"
@@ -191,7 +212,7 @@ def duel(
             map_name=map_name,
             players=players,
             seed=seed,
-            jobs=jobs or None,
+            jobs=cores,
             turns=turns,
             out=target,
             as_json=as_json,
@@ -199,6 +220,7 @@ def duel(
             ties=ties,
             target_ci=target_ci,
             margin=margin,
+            stop_on_error=stop_on_error,
         )
     )
 
@@ -217,15 +239,21 @@ def ladder(
     maps: Annotated[str | None, typer.Option("--maps", help="Maps to play on (default: every map).")] = None,
     games: Annotated[
         int,
-        typer.Option("--games", help="Games per style pair, army and map (rounded up to seat-swapped pairs).", min=2),
+        typer.Option(
+            "--games",
+            help=f"Games per style pair, army and map (rounded up to seat-swapped pairs); {MAX_GAMES:,} in all at most.",
+        ),
     ] = 40,
     seed: Annotated[
         int, typer.Option("--seed", help="Master seed, the same for every cell (common random numbers).")
     ] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0: all cores).", min=0)] = 0,
-    turns: Annotated[int, typer.Option("--turns", help="Turn limit per player.", min=1)] = 15,
-    out: Annotated[Path, typer.Option("--out", help="Output directory.")] = Path("clix-out/ladder"),
+    jobs: Annotated[int, typer.Option("--jobs", help=JOBS_HELP)] = 0,
+    turns: Annotated[int, typer.Option("--turns", help=TURNS_HELP)] = 15,
+    out: Annotated[Path, typer.Option("--out", help="Output directory; replaced as a whole.")] = Path(
+        "clix-out/ladder"
+    ),
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of text.")] = False,
+    stop_on_error: StopOption = False,
     rosters: RostersOption = None,
 ) -> None:
     """Round robin of player styles: every pair of styles plays mirror matchups (army X against army X) on
@@ -233,6 +261,10 @@ def ladder(
     style with 95% intervals; writes ladder.csv, games.csv and ladder.html to --out."""
     from analyzer.ladder import run_ladder
 
+    checks.games(games, what="per cell")
+    checks.turns(turns)
+    checks.seed(seed)
+    cores = checks.jobs(jobs, _err())
     library = rosters or default_roster_dir()
     roster = load_checked(library)
     raise typer.Exit(
@@ -244,23 +276,27 @@ def ladder(
             maps=maps,
             games=games,
             seed=seed,
-            jobs=jobs or None,
+            jobs=cores,
             turns=turns,
             out=out,
             as_json=as_json,
             console=console,
+            stop_on_error=stop_on_error,
         )
     )
 
 
 @app.command("bench")
 def bench(
-    games: Annotated[int, typer.Option("--games", help="Games per measurement.", min=2)] = 200,
-    jobs: Annotated[int, typer.Option("--jobs", help="Cores for the parallel measurement (0: all).", min=0)] = 0,
+    games: Annotated[int, typer.Option("--games", help=f"Games per measurement, 2 to {MAX_GAMES:,}.")] = 200,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", help="Cores for the parallel measurement (0: all; more than the machine's are capped)."),
+    ] = 0,
     rounds: Annotated[
         int,
         typer.Option(
-            "--rounds", help="Times to repeat both measurements; the median is reported (machines drift).", min=1
+            "--rounds", help="Times to repeat both measurements (1 to 100); the median is reported (machines drift)."
         ),
     ] = 3,
     profile: Annotated[bool, typer.Option("--profile", help="Also print the profile's top entries.")] = False,
@@ -270,9 +306,12 @@ def bench(
     one core and on all cores; prints games/s and the parallel efficiency (median of the rounds)."""
     from analyzer.bench import run_bench
 
+    checks.games(games)
+    checks.rounds(rounds)
+    cores = checks.jobs(jobs, _err())
     library = rosters or default_roster_dir()
-    load_checked(library)
-    raise typer.Exit(run_bench(library, games, jobs or None, profile, console, rounds))
+    roster = load_checked(library)
+    raise typer.Exit(run_bench(library, games, cores, profile, console, rounds, roster))
 
 
 @app.command("compile")
@@ -287,17 +326,25 @@ def compile_engine() -> None:
 
 @app.command("selfcheck")
 def selfcheck(
-    games: Annotated[int, typer.Option("--games", help="Number of random-play games.", min=1)] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="Master seed; per-game seeds are spawned from it.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", help="Worker processes (0: all cores).", min=0)] = 0,
-    turns: Annotated[int, typer.Option("--turns", help="Turn limit per player.", min=1)] = 15,
+    games: Annotated[int, typer.Option("--games", help=f"Number of random-play games, 1 to {MAX_GAMES:,}.")] = 1000,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Master seed (0 or more); per-game seeds are spawned from it.")
+    ] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", help=JOBS_HELP)] = 0,
+    turns: Annotated[int, typer.Option("--turns", help=TURNS_HELP)] = 15,
     rosters: RostersOption = None,
 ) -> None:
     """Play random games on random sample armies and every map, checking the engine's invariants after
     every action; print the first problems (with the game index that replays them) and games/s."""
     from analyzer.selfcheck import run_selfcheck
 
-    raise typer.Exit(run_selfcheck(games, seed, jobs or None, turns, rosters or default_roster_dir(), console))
+    checks.games(games, minimum=1)
+    checks.turns(turns)
+    checks.seed(seed)
+    cores = checks.jobs(jobs, _err())
+    library = rosters or default_roster_dir()
+    roster = load_checked(library)
+    raise typer.Exit(run_selfcheck(games, seed, cores, turns, library, console, roster))
 
 
 @app.command("replay")
@@ -318,7 +365,9 @@ def replay(
         str | None,
         typer.Option("--players", help="Player styles A,B: random, tuned (the default), balanced, rusher, hunter."),
     ] = None,
-    turns: Annotated[int | None, typer.Option("--turns", help="Turn limit per player (default: 15).", min=1)] = None,
+    turns: Annotated[
+        int | None, typer.Option("--turns", help=f"Turn limit per player, 1 to {MAX_TURNS} (default: 15).")
+    ] = None,
     ties: Annotated[
         str | None, typer.Option("--ties", help="Equal VP: 'break' (the default, HC-END-09) or 'draw'.")
     ] = None,
@@ -329,6 +378,11 @@ def replay(
     from analyzer.replay import replay_run, replay_seed
     from engine.players.heuristic import DEFAULT_STYLE
 
+    checks.game_index(game)
+    if seed is not None:
+        checks.seed(seed)
+    if turns is not None:
+        checks.turns(turns)
     library = rosters or default_roster_dir()
     options = {"--map": map_name, "--seed": seed, "--players": players, "--turns": turns, "--ties": ties}
     if run is not None:
@@ -348,7 +402,7 @@ def replay(
             army_a,
             army_b,
             map_name=map_name or "graveyard",
-            seed=seed or 0,
+            seed=0 if seed is None else seed,
             players=players or f"{DEFAULT_STYLE},{DEFAULT_STYLE}",
             turns=turns or 15,
             ties=ties or "break",
@@ -361,19 +415,43 @@ def replay(
     raise typer.Exit(result.exit_code)
 
 
+def _err() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops a run as Ctrl-C does: finished games kept, workers ended
+
+
 def main() -> None:
-    """Entry point of the `clix` script: run the app, turning user mistakes into one-line errors."""
+    """Entry point of the `clix` script: run the app, turning user mistakes into one-line errors.
+
+    Exit codes: 0 done, 1 a finding (games failed, selfcheck problems, a replay that differs), 2 a mistake
+    the user can fix (one line on stderr), 130 interrupted (Ctrl-C or SIGTERM)."""
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _terminate)
     try:
-        app()
+        code = app(standalone_mode=False)
+    except typer.TyperException as exc:  # a usage error (bad option, missing argument): one line too
+        if type(exc).__name__ == "NoArgsIsHelpError":  # `clix` or `clix roster` alone: the help
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
+        context = getattr(exc, "ctx", None)
+        where = f" (see `{context.command_path} --help`)" if context is not None else ""
+        message = " ".join(getattr(exc, "format_message", exc.__str__)().split())
+        _err().print(f"clix: error: {message}{where}", markup=False)
+        sys.exit(getattr(exc, "exit_code", 2))
+    except (typer.Abort, KeyboardInterrupt):
+        _err().print("clix: interrupted", markup=False)
+        sys.exit(130)
     except ClixError as exc:
-        Console(stderr=True, highlight=False, soft_wrap=True).print(f"clix: error: {exc}", markup=False)
+        _err().print(f"clix: error: {exc}", markup=False)
         sys.exit(2)
     except OSError as exc:  # a file the user named cannot be read or written
         where = f"{exc.filename}: " if exc.filename else ""
-        Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"clix: error: {where}{exc.strerror or exc}", markup=False
-        )
+        _err().print(f"clix: error: {where}{exc.strerror or exc}", markup=False)
         sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -13,9 +13,10 @@ import pandas as pd
 from rich.console import Console
 
 from analyzer.errors import ClixError
+from analyzer.outputs import claim_output
 from analyzer.progress import progress_bar
 from analyzer.report import provenance_line, write_outputs
-from analyzer.runner import Matchup, RunResult, player_factory, run_matchup
+from analyzer.runner import Matchup, RunResult, ended_early, player_factory, run_exit_code, run_matchup
 from analyzer.scoring import pair_means
 from analyzer.sequential import equivalence, run_to_precision
 from analyzer.stats import summarize
@@ -54,8 +55,12 @@ def run_duel(
     ties: str = "break",
     target_ci: float | None = None,
     margin: float | None = None,
+    stop_on_error: bool = False,
 ) -> int:
-    """Play the duel, print its summary and write its outputs; return the exit code."""
+    """Play the duel, print its summary and write its outputs; return the exit code: 0, 1 when games failed
+    (each named on stderr; the outputs cover the others), 130 when interrupted.
+
+    `out` is claimed (checked, locked) before the first game and replaced atomically after the last."""
     if ties not in ("break", "draw"):
         raise ClixError(f"--ties takes 'break' (the cheaper army wins, HC-END-09) or 'draw' (got {ties!r})")
     if target_ci is not None and not 0 < target_ci < 0.5:
@@ -80,6 +85,7 @@ def run_duel(
             as_json=as_json,
             console=console,
             ties=ties,
+            stop_on_error=stop_on_error,
         )
     for army in (army_a, army_b):
         if army not in roster.armies:
@@ -94,52 +100,59 @@ def run_duel(
         )
     style_a, style_b = parse_players(players)
     matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties)
-    result, precision = _play(matchup, games, seed, jobs, quiet=as_json, console=console, target=target_ci)
-    if not result.games:
-        raise ClixError("no game finished before the run was interrupted; nothing to report")
-    games_df = pd.DataFrame(result.games)
-    figures_df = pd.DataFrame(result.figures)
-    summary = summarize(games_df, figures_df)
-    if precision is not None:
-        summary["precision"] = precision
-    if margin is not None:
-        alpha = 0.05 if precision is None else 1 - precision["confidence"]  # the per-look level under --target-ci
-        summary["equivalence"] = equivalence(pair_means(games_df), margin, alpha)
-    names = {"a": army_a, "b": army_b}
-    command = (
-        f"clix duel {army_a} {army_b} --games {games} --map {map_name} --players {style_a},{style_b} "
-        f"--seed {seed} --turns {turns}"
-        + (" --ties draw" if ties == "draw" else "")
-        + (f" --target-ci {target_ci}" if target_ci is not None else "")
-        + (f" --margin {margin}" if margin is not None else "")
-    )
-    settings = {
-        "army_a": army_a,
-        "army_b": army_b,
-        "map": map_name,
-        "players": f"{style_a},{style_b}",
-        "games": len(games_df),
-        "seed": seed,
-        "turns": turns,
-        "ties": ties,
-        "ruleset": RULESET_VERSION,
-        "version": _version(),
-        "jobs": jobs or os.cpu_count(),
-        "seconds": round(result.seconds, 2),
-        "games_per_second": round(len(games_df) / max(result.seconds, 1e-9), 2),
-        "engine": compiled.status,
-        "interrupted": result.interrupted,
-        "command": command,
-    }
-    provenance = provenance_line(roster, [army_a, army_b])
-    written = write_outputs(out, games_df, figures_df, summary, settings, names, provenance)
+    with claim_output(out) as folder:
+        result, precision = _play(
+            matchup, games, seed, jobs, quiet=as_json, console=console, target=target_ci, stop_on_error=stop_on_error
+        )
+        if not result.games:
+            raise ClixError("no game finished before the run was interrupted; nothing to report")
+        games_df = pd.DataFrame(result.games)
+        figures_df = pd.DataFrame(result.figures)
+        summary = summarize(games_df, figures_df)
+        if precision is not None:
+            summary["precision"] = precision
+        if margin is not None:
+            alpha = 0.05 if precision is None else 1 - precision["confidence"]  # the per-look level under --target-ci
+            summary["equivalence"] = equivalence(pair_means(games_df), margin, alpha)
+        names = {"a": army_a, "b": army_b}
+        command = (
+            f"clix duel {army_a} {army_b} --games {games} --map {map_name} --players {style_a},{style_b} "
+            f"--seed {seed} --turns {turns}"
+            + (" --ties draw" if ties == "draw" else "")
+            + (f" --target-ci {target_ci}" if target_ci is not None else "")
+            + (f" --margin {margin}" if margin is not None else "")
+        )
+        settings = {
+            "army_a": army_a,
+            "army_b": army_b,
+            "map": map_name,
+            "players": f"{style_a},{style_b}",
+            "games": len(games_df),
+            "seed": seed,
+            "turns": turns,
+            "ties": ties,
+            "ruleset": RULESET_VERSION,
+            "version": _version(),
+            "jobs": jobs or os.cpu_count(),
+            "seconds": round(result.seconds, 2),
+            "games_per_second": round(len(games_df) / max(result.seconds, 1e-9), 2),
+            "engine": compiled.status,
+            "interrupted": result.interrupted,
+            "failed_games": result.failed,
+            "stopped_on_error": result.stopped,
+            "command": command,
+        }
+        provenance = provenance_line(roster, [army_a, army_b])
+        with folder.staged() as staging:
+            written = write_outputs(staging, games_df, figures_df, summary, settings, names, provenance)
+        written = {key: folder.final(path) for key, path in written.items()}
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, "provenance": provenance, **summary}, default=str) + "\n")
     else:
         _print_summary(console, summary, settings, names, provenance, written["report"])
         for line in _precision_lines(summary, names):
             console.print(line, markup=False)
-    return 130 if result.interrupted else 0
+    return run_exit_code(result.interrupted, bool(result.failed), result.stopped)
 
 
 def _precision_lines(summary: dict[str, Any], names: dict[str, str]) -> list[str]:
@@ -169,19 +182,25 @@ def _precision_lines(summary: dict[str, Any], names: dict[str, str]) -> list[str
 
 
 def _play(
-    matchup: Matchup, games: int, seed: int, jobs: int | None, quiet: bool, console: Console, target: float | None
+    matchup: Matchup,
+    games: int,
+    seed: int,
+    jobs: int | None,
+    quiet: bool,
+    console: Console,
+    target: float | None,
+    stop_on_error: bool = False,
 ) -> tuple[RunResult, dict[str, Any] | None]:
     """Play the duel (to `target` precision when given, `games` at most), with a progress bar unless quiet."""
 
     def play(progress: Callable[[int], None] | None) -> tuple[RunResult, dict[str, Any] | None]:
         if target is None:
-            return run_matchup(matchup, games, seed, jobs, progress=progress), None
-        return run_to_precision(matchup, target, games, seed, jobs, progress)
+            return run_matchup(matchup, games, seed, jobs, progress=progress, stop_on_error=stop_on_error), None
+        return run_to_precision(matchup, target, games, seed, jobs, progress, stop_on_error=stop_on_error)
 
     with progress_bar(console, f"{matchup.army_a} vs {matchup.army_b}", games + games % 2, quiet) as advance:
         result, precision = play(advance)
-    if result.interrupted:
-        console.print(f"interrupted: reporting the {len(result.games)} games finished", markup=False)
+    ended_early(len(result.games), "games", result.interrupted, result.stopped, len(result.failed))
     return result, precision
 
 

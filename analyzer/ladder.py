@@ -11,23 +11,34 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from rich.console import Console
 
+from analyzer import checks
 from analyzer.errors import ClixError
+from analyzer.outputs import claim_output
+from analyzer.pool import run_items
 from analyzer.progress import progress_bar
-from analyzer.runner import PLAYER_STYLES, Matchup, play_one
+from analyzer.runner import (
+    PLAYER_STYLES,
+    Matchup,
+    batch_size_for,
+    ended_early,
+    game_seed_path,
+    play_one,
+    report_line,
+    run_exit_code,
+)
 from analyzer.scoring import mean_interval, pair_means, paired_score, percent
 from engine import RULESET_VERSION, compiled
 from engine.roster.loader import Roster
@@ -49,23 +60,26 @@ class CellsResult:
 
     games: list[list[dict[str, Any]]] = field(default_factory=list)
     complete: list[bool] = field(default_factory=list)
+    """Every game of the cell was played or failed (none left out by an interruption)."""
     interrupted: bool = False
     seconds: float = 0.0
+    failed: list[dict[str, Any]] = field(default_factory=list)
+    """Games not played: {cell, game, seed_path, reason}."""
+    stopped: bool = False
 
 
-def plan_batches(
-    cells: int, games: int, jobs: int | None, batch_size: int | None = None
-) -> list[list[tuple[int, int]]]:
-    """Batches of (cell, game index) over all cells' games, in cell order, all of one size."""
-    items = [(cell, index) for cell in range(cells) for index in range(games)]
-    cores = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
-    # about eight batches per worker (as in `run_matchup`): the workers finish together, dispatch stays cheap
-    size = batch_size or max(2, min(64, math.ceil(len(items) / (8 * cores))))
-    return [items[start : start + size] for start in range(0, len(items), size)]
+def _play_row(master_seed: int, item: tuple[Matchup, int]) -> dict[str, Any]:
+    matchup, index = item
+    return play_one(matchup, master_seed, index)[0]
 
 
-def _play_batch(master_seed: int, items: list[tuple[Matchup, int]]) -> list[dict[str, Any]]:
-    return [play_one(matchup, master_seed, index)[0] for matchup, index in items]
+def describe_cell_game(matchup: Matchup, index: int) -> str:
+    """A failed game of a cell: "game 3 of rusher vs hunter, butcher-shop on graveyard (seed path 1)"."""
+    path = ":".join(map(str, game_seed_path(matchup, index)))
+    return (
+        f"game {index} of {matchup.style_a} vs {matchup.style_b}, {matchup.army_a} on {matchup.map_name} "
+        f"(seed path {path})"
+    )
 
 
 def run_cells(
@@ -75,34 +89,43 @@ def run_cells(
     jobs: int | None = None,
     progress: Callable[[int], None] | None = None,
     batch_size: int | None = None,
+    report: Callable[[str], None] | None = None,
+    stop_on_error: bool = False,
 ) -> CellsResult:
     """Play `games` games (rounded up to pairs) of every matchup with the same master seed, in one pool.
 
     Cell i's games are exactly `run_matchup(matchups[i], games, master_seed)`'s. A KeyboardInterrupt stops
     the run and keeps what finished (`interrupted` is set; `complete` tells which cells have every game).
+    Games whose worker died twice, or that raised, are in `failed` and named on `report` (as in `run_matchup`).
     """
     games += games % 2
-    batches = plan_batches(len(matchups), games, jobs, batch_size)
-    result = CellsResult(games=[[] for _ in matchups], complete=[False] * len(matchups))
-    found: list[dict[int, dict[str, Any]]] = [{} for _ in matchups]
+    cores = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
+    keys = [(cell, index) for cell in range(len(matchups)) for index in range(games)]
+    items = [(matchups[cell], index) for cell, index in keys]
     started = time.perf_counter()
-    outputs: Iterator[list[dict[str, Any]]]
-    calls = ((master_seed, [(matchups[cell], index) for cell, index in batch]) for batch in batches)
-    if (jobs or -1) == 1:
-        outputs = (_play_batch(*call) for call in calls)
-    else:
-        outputs = Parallel(n_jobs=jobs or -1, return_as="generator")(delayed(_play_batch)(*call) for call in calls)
-    try:
-        for batch, rows in zip(batches, outputs, strict=False):
-            for (cell, index), row in zip(batch, rows, strict=True):
-                found[cell][index] = row
-            if progress is not None:
-                progress(len(rows))
-    except KeyboardInterrupt:
-        result.interrupted = True
-    for cell, by_index in enumerate(found):
-        result.games[cell] = [by_index[i] for i in sorted(by_index)]
-        result.complete[cell] = len(by_index) == games
+    outcome = run_items(
+        partial(_play_row, master_seed),
+        items,
+        cores,
+        batch_size or batch_size_for(len(items), cores),
+        describe=lambda position: describe_cell_game(*items[position]),
+        report=report or report_line,
+        progress=progress,
+        stop_on_error=stop_on_error,
+    )
+    result = CellsResult(games=[[] for _ in matchups], complete=[False] * len(matchups))
+    result.interrupted, result.stopped = outcome.interrupted, outcome.stopped
+    settled = [0] * len(matchups)
+    for position in sorted(outcome.results):
+        cell, _ = keys[position]
+        result.games[cell].append(outcome.results[position])
+        settled[cell] += 1
+    for position, why in sorted(outcome.failed.items()):
+        cell, index = keys[position]
+        path = ":".join(map(str, game_seed_path(matchups[cell], index)))
+        result.failed.append({"cell": cell, "game": index, "seed_path": path, "reason": why})
+        settled[cell] += 1
+    result.complete = [count == games for count in settled]
     result.seconds = time.perf_counter() - started
     return result
 
@@ -252,48 +275,55 @@ def run_ladder(
     as_json: bool,
     console: Console,
     resamples: int = 200,
+    stop_on_error: bool = False,
 ) -> int:
-    """Play the ladder, print its table (or JSON) and write its outputs; return the exit code."""
+    """Play the ladder, print its table (or JSON) and write its outputs; return the exit code (as
+    `run_duel`'s). `out` is claimed before the first game and replaced atomically after the last."""
     styles = _names(players, PLAYER_STYLES, "player style", "--players")
     if len(styles) < 2:
         raise ClixError("--players: a ladder needs at least two styles")
     army_names = _names(armies, sorted(roster.armies), "army", "--armies", "`clix roster list armies` shows every army")
     map_names = _names(maps, sorted(roster.maps), "map", "--maps")
-    games += games % 2
     matchups = ladder_matchups(library, styles, army_names, map_names, turns)
+    checks.cells_games(games, len(matchups))
+    games += games % 2
     total = len(matchups) * games
-    with progress_bar(console, f"ladder of {len(styles)} styles", total, as_json) as advance:
-        played = run_cells(matchups, games, seed, jobs, progress=advance)
-    finished = [m for m, done in zip(matchups, played.complete, strict=True) if done]
-    if played.interrupted:
-        console.print(f"interrupted: reporting the {len(finished)} of {len(matchups)} cells finished", markup=False)
-    if not finished:
-        raise ClixError("no cell finished before the run was interrupted; nothing to report")
-    games_df = ladder_games(matchups, played)
-    summary = ladder_summary(games_df, styles, seed, resamples)
-    played_games = len(games_df)
-    settings = {
-        "players": styles,
-        "armies": army_names,
-        "maps": map_names,
-        "games_per_cell": games,
-        "cells": len(finished),
-        "games": played_games,
-        "seed": seed,
-        "turns": turns,
-        "resamples": resamples,
-        "ruleset": RULESET_VERSION,
-        "jobs": jobs or os.cpu_count(),
-        "seconds": round(played.seconds, 2),
-        "games_per_second": round(played_games / max(played.seconds, 1e-9), 2),
-        "engine": compiled.status,
-        "interrupted": played.interrupted,
-        "command": (
-            f"clix ladder --players {','.join(styles)} --armies {','.join(army_names)} --maps {','.join(map_names)} "
-            f"--games {games} --seed {seed} --turns {turns}"
-        ),
-    }
-    written = write_ladder(out, summary, games_df, settings)
+    with claim_output(out) as folder:
+        with progress_bar(console, f"ladder of {len(styles)} styles", total, as_json) as advance:
+            played = run_cells(matchups, games, seed, jobs, progress=advance, stop_on_error=stop_on_error)
+        finished = [m for m, done in zip(matchups, played.complete, strict=True) if done]
+        ended_early(len(finished), f"of {len(matchups)} cells", played.interrupted, played.stopped, len(played.failed))
+        if not finished:
+            raise ClixError("no cell finished before the run was interrupted; nothing to report")
+        games_df = ladder_games(matchups, played)
+        summary = ladder_summary(games_df, styles, seed, resamples)
+        played_games = len(games_df)
+        settings = {
+            "players": styles,
+            "armies": army_names,
+            "maps": map_names,
+            "games_per_cell": games,
+            "cells": len(finished),
+            "games": played_games,
+            "seed": seed,
+            "turns": turns,
+            "resamples": resamples,
+            "ruleset": RULESET_VERSION,
+            "jobs": jobs or os.cpu_count(),
+            "seconds": round(played.seconds, 2),
+            "games_per_second": round(played_games / max(played.seconds, 1e-9), 2),
+            "engine": compiled.status,
+            "interrupted": played.interrupted,
+            "failed_games": [_failed_row(matchups, f) for f in played.failed],
+            "stopped_on_error": played.stopped,
+            "command": (
+                f"clix ladder --players {','.join(styles)} --armies {','.join(army_names)} --maps {','.join(map_names)} "
+                f"--games {games} --seed {seed} --turns {turns}"
+            ),
+        }
+        with folder.staged() as staging:
+            written = write_ladder(staging, summary, games_df, settings)
+        written = {key: folder.final(path) for key, path in written.items()}
     if as_json:
         payload = {"settings": settings, **summary, "outputs": {k: str(v) for k, v in written.items()}}
         sys.stdout.write(json.dumps(payload, default=str) + "\n")
@@ -301,7 +331,13 @@ def run_ladder(
         for line in ladder_lines(summary, settings):
             console.print(line, markup=False)
         console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
-    return 130 if played.interrupted else 0
+    return run_exit_code(played.interrupted, bool(played.failed), played.stopped)
+
+
+def _failed_row(matchups: Sequence[Matchup], failed: dict[str, Any]) -> dict[str, Any]:
+    """A failed game of a cell as the outputs list it: its cell named by styles, army and map."""
+    m = matchups[failed["cell"]]
+    return {"style_a": m.style_a, "style_b": m.style_b, "army": m.army_a, "map": m.map_name, **failed}
 
 
 def ladder_games(matchups: Sequence[Matchup], played: CellsResult) -> pd.DataFrame:
@@ -370,17 +406,22 @@ def _field(r: dict[str, Any]) -> dict[str, Any]:
 def write_ladder(
     out: Path, summary: dict[str, Any], games_df: pd.DataFrame, settings: dict[str, Any]
 ) -> dict[str, Path]:
-    """Write ladder.csv (one row per style pair), games.csv and ladder.html to `out`; return the paths."""
+    """Write ladder.csv (one row per style pair), games.csv and ladder.html to `out`; return the paths. A failed
+    write names its file."""
     from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+    from analyzer.outputs import writing
     from analyzer.report import TEMPLATES
 
     out.mkdir(parents=True, exist_ok=True)
     written = {"ladder_csv": out / "ladder.csv", "games_csv": out / "games.csv", "report": out / "ladder.html"}
     columns = ["style_a", "style_b", "games", "pairs", "score", "low", "high"]
-    pd.DataFrame(summary["pairs"], columns=columns).to_csv(written["ladder_csv"], index=False)
-    games_df.to_csv(written["games_csv"], index=False)
+    with writing(written["ladder_csv"]):
+        pd.DataFrame(summary["pairs"], columns=columns).to_csv(written["ladder_csv"], index=False)
+    with writing(written["games_csv"]):
+        games_df.to_csv(written["games_csv"], index=False)
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
     html = env.get_template("ladder.html.j2").render(summary=summary, settings=settings, percent=percent)
-    written["report"].write_text(html, encoding="utf-8")
+    with writing(written["report"]):
+        written["report"].write_text(html, encoding="utf-8")
     return written

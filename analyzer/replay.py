@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from analyzer.checks import MAX_TURNS
 from analyzer.conformance import roster_at
 from analyzer.errors import ClixError
 from analyzer.runner import Matchup, game_rows, game_seed_path, play_state, player_factory
@@ -67,9 +69,12 @@ def parse_styles(spec: str) -> tuple[str, str]:
 def parse_seed_path(text: str) -> tuple[int, ...]:
     """A games.csv `seed_path` ("17" or "17:1") as the spawn key below the master seed."""
     try:
-        return tuple(int(part) for part in str(text).split(":"))
+        path = tuple(int(part) for part in str(text).split(":"))
     except ValueError:
-        raise ClixError(f"seed_path {text!r} in games.csv is not like 17 or 17:1") from None
+        path = (-1,)
+    if any(part < 0 for part in path):
+        raise ClixError(f"seed_path {text!r} in games.csv is not like 17 or 17:1")
+    return path
 
 
 def check_names(matchup: Matchup) -> None:
@@ -196,9 +201,25 @@ def load_run(run: Path) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
         row = dict(record)
         for column, kind in ROW_COLUMNS.items():
             value = record[column]
-            row[column] = kind(float(value)) if kind is int else kind(value)
+            row[column] = _integer(value, column, source) if kind is int else kind(value)
         rows.append(row)
     return settings, rows, source.name
+
+
+def _integer(value: Any, column: str, source: Path) -> int:
+    """An integer cell of a games table: an int, a float from a column with gaps ("3.0"), or decimal text (seeds
+    beyond int64 are stored as text, and a float would round them)."""
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        pass
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    if not number.is_integer():
+        raise ClixError(f"{source}: {column} {value!r} is not an integer")
+    return int(number)
 
 
 def replay_run(library: Path, run: Path, game: int) -> Replay:
@@ -232,6 +253,11 @@ def replay_run(library: Path, run: Path, game: int) -> Replay:
         row["ties"],
     )
     check_names(matchup)
+    if row["master_seed"] < 0 or not 1 <= row["turn_limit"] <= MAX_TURNS:
+        raise ClixError(
+            f"--run {run}: game {game} has master_seed {row['master_seed']} and turn_limit {row['turn_limit']} in "
+            f"{table}; clix plays seeds 0 or more and turn limits 1 to {MAX_TURNS}"
+        )
     path = parse_seed_path(row["seed_path"])
     state, swapped = play_state(matchup, row["master_seed"], game, path, swapped=row["seat_a"] == 2)
     replayed, _ = game_rows(state, matchup, row["master_seed"], game, swapped)

@@ -11,6 +11,7 @@ import pandas as pd
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from analyzer import plots
+from analyzer.outputs import writing
 from engine import effects
 from engine.roster.loader import Roster
 
@@ -48,7 +49,7 @@ def write_outputs(
     names: dict[str, str],
     provenance: str,
 ) -> dict[str, Path]:
-    """Write every output of a duel to `out`; return the paths written."""
+    """Write every output of a duel to `out`; return the paths written. A failed write names its file."""
     out.mkdir(parents=True, exist_ok=True)
     written = {
         "games_csv": out / "games.csv",
@@ -58,17 +59,27 @@ def write_outputs(
         "summary": out / "summary.json",
         "report": out / "report.html",
     }
-    games.to_csv(written["games_csv"], index=False)
-    games.to_parquet(written["games_parquet"], index=False)
-    figures.to_csv(written["figures_csv"], index=False)
-    figures.to_parquet(written["figures_parquet"], index=False)
-    written["summary"].write_text(
-        json.dumps({"settings": settings, "provenance": provenance, **summary}, indent=2, default=str), encoding="utf-8"
-    )
+    with writing(written["games_csv"]):
+        games.to_csv(written["games_csv"], index=False)
+    with writing(written["games_parquet"]):
+        games.to_parquet(written["games_parquet"], index=False)
+    with writing(written["figures_csv"]):
+        figures.to_csv(written["figures_csv"], index=False)
+    with writing(written["figures_parquet"]):
+        figures.to_parquet(written["figures_parquet"], index=False)
+    with writing(written["summary"]):
+        written["summary"].write_text(
+            json.dumps({"settings": settings, "provenance": provenance, **summary}, indent=2, default=str),
+            encoding="utf-8",
+        )
     efficiency = pd.DataFrame(summary["figures"])
-    written["rush_png"] = plots.victim_rush_plot(summary, names, out / "victim_rush.png")
-    written["vp_png"] = plots.vp_distribution_plot(games, names, out / "victory_points.png")
-    written["efficiency_png"] = plots.efficiency_plot(efficiency, out / "efficiency.png")
+    for key, path, draw in (
+        ("rush_png", out / "victim_rush.png", lambda p: plots.victim_rush_plot(summary, names, p)),
+        ("vp_png", out / "victory_points.png", lambda p: plots.vp_distribution_plot(games, names, p)),
+        ("efficiency_png", out / "efficiency.png", lambda p: plots.efficiency_plot(efficiency, p)),
+    ):
+        with writing(path):
+            written[key] = draw(path)
     images = {key: _data_uri(written[f"{key}_png"]) for key in ("rush", "vp", "efficiency")}
     table = _figures_table(efficiency) if len(efficiency) else "<p>No figures.</p>"
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
@@ -80,7 +91,8 @@ def write_outputs(
         images=images,
         figures_table=_safe(table),
     )
-    written["report"].write_text(html, encoding="utf-8")
+    with writing(written["report"]):
+        written["report"].write_text(html, encoding="utf-8")
     return written
 
 

@@ -3,7 +3,8 @@
 Per-game seeds are derived in the parent from one master seed (`engine.game.child_seeds`), and
 games come in pairs sharing a seed with the armies' seats swapped (the usual way to cut variance and
 to measure the first-player advantage). Results are identical for any number of jobs and any batch
-size: each game depends only on its own index and seed.
+size, and when a dead worker's games are played again (`analyzer.pool`): each game depends only on its
+own index and seed.
 """
 
 from __future__ import annotations
@@ -11,15 +12,17 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from joblib import Parallel, delayed
+from rich.console import Console
 
 from analyzer.conformance import roster_at
 from analyzer.errors import ClixError
+from analyzer.pool import run_items
 from engine import RULESET_VERSION
 from engine.game import child_seed, play_game
 from engine.players import RandomAgent
@@ -56,12 +59,16 @@ class Matchup:
 
 @dataclass
 class RunResult:
-    """The rows of every game played (in game order), and whether the run was cut short."""
+    """The rows of every game played (in game order), the games that failed, and whether the run was cut short."""
 
     games: list[dict[str, Any]] = field(default_factory=list)
     figures: list[dict[str, Any]] = field(default_factory=list)
     interrupted: bool = False
     seconds: float = 0.0
+    failed: list[dict[str, Any]] = field(default_factory=list)
+    """Games not played: {game, seed_path, reason} ("worker died", or the exception a game raised)."""
+    stopped: bool = False
+    """Stopped at the first failed game (`stop_on_error`)."""
 
 
 def game_seed_path(matchup: Matchup, index: int) -> tuple[int, ...]:
@@ -112,8 +119,23 @@ def play_one(matchup: Matchup, master_seed: int, index: int) -> tuple[dict[str, 
     return game_rows(state, matchup, master_seed, index, swapped)
 
 
-def _batch(matchup: Matchup, master_seed: int, indexes: list[int]) -> list[tuple[dict[str, Any], list[dict]]]:
-    return [play_one(matchup, master_seed, i) for i in indexes]
+INT64_MAX = 2**63 - 1
+
+
+def table_seed(seed: int) -> int | str:
+    """A master seed as a table stores it: seeds beyond int64 (Parquet's widest integer) as decimal text."""
+    return seed if seed <= INT64_MAX else str(seed)
+
+
+def describe_game(matchup: Matchup, index: int) -> str:
+    """How a failed game is named: "game 12 (seed path 6)", enough for `clix replay` to play it again."""
+    return f"game {index} (seed path {':'.join(map(str, game_seed_path(matchup, index)))})"
+
+
+def batch_size_for(games: int, jobs: int) -> int:
+    """About eight batches per worker, all of one size: the workers finish together (a last odd batch would
+    leave one idle) and dispatch costs nothing beside a batch's games."""
+    return max(2, min(64, math.ceil(games / (8 * max(1, jobs)))))
 
 
 def run_matchup(
@@ -124,39 +146,70 @@ def run_matchup(
     batch_size: int | None = None,
     progress: Callable[[int], None] | None = None,
     first: int = 0,
+    report: Callable[[str], None] | None = None,
+    stop_on_error: bool = False,
 ) -> RunResult:
     """Play games `first` .. `games - 1` (`games` rounded up to whole seat-swapped pairs; `first` even) and
     collect their rows in game order; a longer run continues a shorter one with the same games.
 
-    A KeyboardInterrupt stops the run but keeps every game already finished (`interrupted` is set).
+    A KeyboardInterrupt stops the run but keeps every game already finished (`interrupted` is set). A game
+    whose worker dies is played again alone; if it dies again, or the game raises, it is listed in `failed`
+    and named on `report` (stderr by default), and the run goes on (or stops, with `stop_on_error`).
     """
     games += games % 2
-    workers = jobs or -1
     cores = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
-    # About eight batches per worker, all of one size: the workers finish together (a last odd batch would
-    # leave one idle) and dispatch costs nothing beside a batch's games
-    size = batch_size or max(2, min(64, math.ceil((games - first) / (8 * cores))))
-    batches = [list(range(start, min(games, start + size))) for start in range(first, games, size)]
-    result = RunResult()
+    indexes = range(first, games)
     started = time.perf_counter()
-    outputs: Iterator[list[tuple[dict[str, Any], list[dict]]]]
-    if workers == 1:
-        outputs = (_batch(matchup, master_seed, b) for b in batches)
-    else:
-        outputs = Parallel(n_jobs=workers, return_as="generator")(
-            delayed(_batch)(matchup, master_seed, b) for b in batches
-        )
-    try:
-        for rows in outputs:
-            for game, figures in rows:
-                result.games.append(game)
-                result.figures.extend(figures)
-            if progress is not None:
-                progress(len(rows))
-    except KeyboardInterrupt:
-        result.interrupted = True
+    outcome = run_items(
+        partial(play_one, matchup, master_seed),
+        indexes,
+        cores,
+        batch_size or batch_size_for(games - first, cores),
+        describe=lambda position: describe_game(matchup, indexes[position]),
+        report=report or report_line,
+        progress=progress,
+        stop_on_error=stop_on_error,
+    )
+    result = RunResult(interrupted=outcome.interrupted, stopped=outcome.stopped)
+    for position in sorted(outcome.results):
+        game, figures = outcome.results[position]
+        result.games.append(game)
+        result.figures.extend(figures)
+    result.failed = [
+        {"game": indexes[p], "seed_path": ":".join(map(str, game_seed_path(matchup, indexes[p]))), "reason": why}
+        for p, why in sorted(outcome.failed.items())
+    ]
     result.seconds = time.perf_counter() - started
     return result
+
+
+def report_line(line: str) -> None:
+    """Print a line about a game that failed (or is played again) on stderr."""
+    Console(stderr=True, highlight=False, soft_wrap=True).print(line, markup=False)
+
+
+def run_exit_code(interrupted: bool, failed: bool, stopped: bool = False) -> int:
+    """130 when the run was interrupted, 1 when games failed or it stopped at a failure (the outputs cover
+    the games finished), else 0."""
+    if interrupted:
+        return 130
+    return 1 if failed or stopped else 0
+
+
+def ended_early(finished: int, unit: str, interrupted: bool, stopped: bool, failed: int) -> None:
+    """The line (on stderr, so --json output stays JSON) saying a run did not play everything: interrupted,
+    stopped at a failure, or with failed games."""
+    if not finished:
+        return  # the caller says there is nothing to report
+    if interrupted:
+        report_line(f"interrupted: reporting the {finished} {unit} finished")
+    elif stopped:
+        report_line(f"stopped at the first failed game (--stop-on-error): reporting the {finished} {unit} finished")
+    elif failed:
+        report_line(
+            f"{failed} game{'s' if failed > 1 else ''} failed (named above; replay one with `clix replay`): "
+            f"reporting the {finished} {unit} finished"
+        )
 
 
 def game_rows(
@@ -172,7 +225,7 @@ def game_rows(
     row: dict[str, Any] = {
         "game": index,
         "pair": index // 2,
-        "master_seed": master_seed,
+        "master_seed": table_seed(master_seed),
         "seed_path": ":".join(map(str, game_seed_path(matchup, index))),
         "seat_a": seat["A"],
         "army_a": matchup.army_a,

@@ -107,6 +107,7 @@ def run_to_precision(
     jobs: int | None,
     progress: Callable[[int], None] | None = None,
     first_pairs: int = FIRST_PAIRS,
+    stop_on_error: bool = False,
 ) -> tuple[RunResult, dict[str, Any]]:
     """Play the planned looks until A's score is known to ±`target` (or the `games` cap); return every game
     played and how the run stopped: {target, planned, confidence, look, games, score, low, high, half_width,
@@ -117,15 +118,16 @@ def run_to_precision(
     info: dict[str, Any] = {"target": target, "planned": looks, "confidence": confidence, "reached": False}
     done = 0
     for number, upto in enumerate(looks, 1):
-        part = run_matchup(matchup, upto, master_seed, jobs, progress=progress, first=done)
+        part = run_matchup(matchup, upto, master_seed, jobs, progress=progress, first=done, stop_on_error=stop_on_error)
         result.games.extend(part.games)
         result.figures.extend(part.figures)
+        result.failed.extend(part.failed)
         result.seconds += part.seconds
         done = upto
         ci = mean_interval_at(pair_means(pd.DataFrame(result.games)), confidence)
         info.update(ci, look=number, games=len(result.games))
-        if part.interrupted:
-            result.interrupted = True
+        if part.interrupted or part.stopped:
+            result.interrupted, result.stopped = part.interrupted, part.stopped
             break
         if ci["half_width"] is not None and ci["half_width"] <= target:
             info["reached"] = True

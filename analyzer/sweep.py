@@ -16,10 +16,12 @@ from typing import Any
 import pandas as pd
 from rich.console import Console
 
+from analyzer import checks
 from analyzer.errors import ClixError
 from analyzer.ladder import run_cells, text_table
+from analyzer.outputs import claim_output, writing
 from analyzer.progress import progress_bar
-from analyzer.runner import Matchup
+from analyzer.runner import Matchup, ended_early, run_exit_code
 from analyzer.scoring import paired_score, percent
 from engine import RULESET_VERSION, compiled
 from engine.players.heuristic import DEFAULT_STYLE, STYLES
@@ -90,64 +92,75 @@ def run_sweep(
     as_json: bool,
     console: Console,
     ties: str = "break",
+    stop_on_error: bool = False,
 ) -> int:
     """Play the duel under every (A style, B style) pairing of the heuristic styles; print A's score per
-    pairing, its range and the verdict (or JSON); write sweep.csv and games.csv. Return the exit code."""
+    pairing, its range and the verdict (or JSON); write sweep.csv and games.csv (`out` claimed before the
+    first game, replaced atomically after the last). Return the exit code (as `run_duel`'s)."""
     for army in (army_a, army_b):
         if army not in roster.armies:
             raise ClixError(did_you_mean("army", army, roster.armies, "`clix roster list armies` shows every army"))
     if map_name not in roster.maps:
         raise ClixError("--map: " + did_you_mean("map", map_name, roster.maps))
-    games += games % 2
     styles = list(STYLES)
     matchups = [Matchup(library, army_a, army_b, map_name, a, b, turns, ties) for a in styles for b in styles]
-    with progress_bar(console, f"{army_a} vs {army_b}, {len(matchups)} pairings", len(matchups) * games, as_json) as (
-        advance
-    ):
-        played = run_cells(matchups, games, seed, jobs, progress=advance)
-    finished = sum(played.complete)
-    if played.interrupted:
-        console.print(f"interrupted: reporting the {finished} of {len(matchups)} pairings finished", markup=False)
-    if not finished:
-        raise ClixError("no pairing finished before the run was interrupted; nothing to report")
-    cells: list[dict[str, Any]] = []
-    frames = []
-    for matchup, rows, done in zip(matchups, played.games, played.complete, strict=True):
-        if not done:
-            continue
-        frame = pd.DataFrame(rows)
-        frame.insert(0, "style_b", matchup.style_b)
-        frame.insert(0, "style_a", matchup.style_a)
-        frames.append(frame)
-        score = paired_score(frame, "A")
-        cells.append({"style_a": matchup.style_a, "style_b": matchup.style_b, **score})
-    games_df = pd.concat(frames, ignore_index=True)
-    result = {"range": score_range(cells), "verdict": sweep_verdict(cells, army_a, army_b)}
-    settings = {
-        "army_a": army_a,
-        "army_b": army_b,
-        "map": map_name,
-        "players": "sweep",
-        "styles": styles,
-        "default_style": DEFAULT_STYLE,
-        "games_per_pairing": games,
-        "pairings": len(cells),
-        "games": len(games_df),
-        "seed": seed,
-        "turns": turns,
-        "ruleset": RULESET_VERSION,
-        "jobs": jobs or os.cpu_count(),
-        "seconds": round(played.seconds, 2),
-        "engine": compiled.status,
-        "interrupted": played.interrupted,
-        "command": f"clix duel {army_a} {army_b} --players sweep --games {games} --map {map_name} --seed {seed} "
-        f"--turns {turns}",
-    }
-    out.mkdir(parents=True, exist_ok=True)
-    written = {"sweep_csv": out / "sweep.csv", "games_csv": out / "games.csv"}
-    columns = ["style_a", "style_b", "games", "pairs", "score", "low", "high"]
-    pd.DataFrame(cells, columns=columns).to_csv(written["sweep_csv"], index=False)
-    games_df.to_csv(written["games_csv"], index=False)
+    checks.cells_games(games, len(matchups), what="pairings", one="pairing")
+    games += games % 2
+    with claim_output(out) as folder:
+        with progress_bar(
+            console, f"{army_a} vs {army_b}, {len(matchups)} pairings", len(matchups) * games, as_json
+        ) as advance:
+            played = run_cells(matchups, games, seed, jobs, progress=advance, stop_on_error=stop_on_error)
+        finished = sum(played.complete)
+        ended_early(finished, f"of {len(matchups)} pairings", played.interrupted, played.stopped, len(played.failed))
+        if not finished:
+            raise ClixError("no pairing finished before the run was interrupted; nothing to report")
+        cells: list[dict[str, Any]] = []
+        frames = []
+        for matchup, rows, done in zip(matchups, played.games, played.complete, strict=True):
+            if not done:
+                continue
+            frame = pd.DataFrame(rows)
+            frame.insert(0, "style_b", matchup.style_b)
+            frame.insert(0, "style_a", matchup.style_a)
+            frames.append(frame)
+            score = paired_score(frame, "A")
+            cells.append({"style_a": matchup.style_a, "style_b": matchup.style_b, **score})
+        games_df = pd.concat(frames, ignore_index=True)
+        result = {"range": score_range(cells), "verdict": sweep_verdict(cells, army_a, army_b)}
+        settings = {
+            "army_a": army_a,
+            "army_b": army_b,
+            "map": map_name,
+            "players": "sweep",
+            "styles": styles,
+            "default_style": DEFAULT_STYLE,
+            "games_per_pairing": games,
+            "pairings": len(cells),
+            "games": len(games_df),
+            "seed": seed,
+            "turns": turns,
+            "ruleset": RULESET_VERSION,
+            "jobs": jobs or os.cpu_count(),
+            "seconds": round(played.seconds, 2),
+            "engine": compiled.status,
+            "interrupted": played.interrupted,
+            "failed_games": [
+                {"style_a": matchups[f["cell"]].style_a, "style_b": matchups[f["cell"]].style_b, **f}
+                for f in played.failed
+            ],
+            "stopped_on_error": played.stopped,
+            "command": f"clix duel {army_a} {army_b} --players sweep --games {games} --map {map_name} --seed {seed} "
+            f"--turns {turns}",
+        }
+        columns = ["style_a", "style_b", "games", "pairs", "score", "low", "high"]
+        with folder.staged() as staging:
+            written = {"sweep_csv": staging / "sweep.csv", "games_csv": staging / "games.csv"}
+            with writing(written["sweep_csv"]):
+                pd.DataFrame(cells, columns=columns).to_csv(written["sweep_csv"], index=False)
+            with writing(written["games_csv"]):
+                games_df.to_csv(written["games_csv"], index=False)
+        written = {key: folder.final(path) for key, path in written.items()}
     if as_json:
         payload = {
             "settings": settings,
@@ -160,7 +173,7 @@ def run_sweep(
         for line in sweep_lines(cells, result, settings):
             console.print(line, markup=False)
         console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
-    return 130 if played.interrupted else 0
+    return run_exit_code(played.interrupted, bool(played.failed), played.stopped)
 
 
 def sweep_lines(cells: list[dict[str, Any]], result: dict[str, Any], settings: dict[str, Any]) -> list[str]:

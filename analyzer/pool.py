@@ -1,0 +1,386 @@
+"""Playing many independent items (games) on worker processes without losing any or leaving any behind.
+
+Items go to loky workers in batches. Each worker notes in a small file which item it is playing, so when a
+worker dies (killed, out of memory, a crash in C) the games it was on are known: they are played again,
+each alone in a fresh one-worker pool, and a game whose worker dies twice is reported as failed while the
+run goes on with the others (or, with `stop_on_error`, the run stops keeping every game finished). A game
+that raises is reported the same way. Results depend only on the item, never on the batch or the pool,
+so a recovered run gives the same rows as an uninterrupted one.
+
+Workers ignore Ctrl-C (the parent stops them) and exit when their parent dies: each watches its parent
+pid from a thread, since a SIGKILLed parent cannot stop anything.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, wait
+from concurrent.futures import BrokenExecutor as _Broken
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from analyzer.errors import ClixError
+
+IDLE_TIMEOUT = 300
+"""Idle workers exit after this many seconds (joblib's default): the next run reuses warm workers."""
+WATCH_INTERVAL = 0.5
+"""Seconds between a worker's looks at its parent."""
+MARKER_PREFIX = "clix-workers-"
+BLIND_BREAKS = 3
+"""Pool breaks with no game in progress (a worker killed while idle) tolerated before the run stops."""
+
+POLL = 0.2
+"""Seconds between the pool loop's looks at a stop request (Ctrl-C, SIGTERM)."""
+
+DIED = "worker died"
+
+Work = Callable[[Any], Any]
+Describe = Callable[[int], str]
+Report = Callable[[str], None]
+Progress = Callable[[int], None] | None
+
+
+@dataclass
+class Outcome:
+    """Results by item position, failures by position (a one-line reason), and how the run ended."""
+
+    results: dict[int, Any] = field(default_factory=dict)
+    failed: dict[int, str] = field(default_factory=dict)
+    interrupted: bool = False
+    stopped: bool = False
+    """Stopped at a failure (`stop_on_error`, or workers dying with no game in progress)."""
+
+
+# --- the worker side ----------------------------------------------------------------------------------
+
+_marker: tuple[str, int] | None = None
+
+
+def _worker_start(parent: int) -> None:
+    """Initializer of every worker: ignore Ctrl-C, and exit when the parent process is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True, name="clix-parent-watch").start()
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_INTERVAL)
+    os._exit(1)  # the parent died (a SIGKILL gives it no chance to stop us): nobody wants our results
+
+
+def _mark(directory: str | None, position: int) -> None:
+    """Note (in a file named by this process's pid) which item this worker is playing."""
+    global _marker
+    if directory is None:
+        return
+    path = os.path.join(directory, str(os.getpid()))
+    if _marker is None or _marker[0] != path:
+        if _marker is not None:
+            with contextlib.suppress(OSError):
+                os.close(_marker[1])
+        _marker = (path, os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    os.pwrite(_marker[1], f"{position:>20}".encode(), 0)
+
+
+def run_batch(work: Work, marker: str | None, positions: list[int], items: list[Any]) -> list[tuple[int, bool, Any]]:
+    """Play a batch: (position, True, result) per item, or (position, False, reason) when it raised."""
+    done = []
+    for position, item in zip(positions, items, strict=True):
+        _mark(marker, position)
+        try:
+            done.append((position, True, work(item)))
+        except ClixError:
+            raise
+        except Exception as exc:  # an engine bug in one game: report it, keep the others
+            done.append((position, False, f"crashed: {type(exc).__name__}: {exc}"))
+    return done
+
+
+# --- the parent side ----------------------------------------------------------------------------------
+
+
+_pool: tuple[int, Any] | None = None
+
+
+def _executor(jobs: int) -> Any:
+    """This module's pool of `jobs` workers, reused across runs while it works (warm workers keep their
+    roster). Not loky's reusable executor: joblib's Parallel (in `clix bench`) shares and reshapes that one."""
+    global _pool
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    if _pool is not None:
+        size, executor = _pool
+        flags = getattr(executor, "_flags", None)
+        if size == jobs and flags is not None and not flags.broken and not flags.shutdown:
+            return executor
+        executor.shutdown(wait=False, kill_workers=True)
+    executor = ProcessPoolExecutor(
+        max_workers=jobs, timeout=IDLE_TIMEOUT, initializer=_worker_start, initargs=(os.getpid(),)
+    )
+    _pool = (jobs, executor)
+    return executor
+
+
+def _clean_stale_markers() -> None:
+    """Remove marker folders of runs whose process is gone (a SIGKILLed run cannot remove its own)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{MARKER_PREFIX}*"):
+        pid = folder.name[len(MARKER_PREFIX) :].split("-")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _in_progress(marker: str) -> set[int]:
+    found = set()
+    for entry in Path(marker).iterdir():
+        with contextlib.suppress(OSError, ValueError):
+            found.add(int(entry.read_text().strip()))
+    return found
+
+
+def run_items(
+    work: Work,
+    items: Sequence[Any],
+    jobs: int,
+    batch_size: int,
+    *,
+    describe: Describe,
+    report: Report,
+    progress: Progress = None,
+    stop_on_error: bool = False,
+) -> Outcome:
+    """Apply `work` (a picklable function) to every item, in batches of `batch_size` on `jobs` processes
+    (in this process when `jobs` is 1). `describe(position)` names an item in the lines given to `report`;
+    `progress(n)` is called as items finish. A KeyboardInterrupt stops the run keeping what finished."""
+    outcome = Outcome()
+    positions = list(range(len(items)))
+    batches = [positions[start : start + batch_size] for start in range(0, len(positions), batch_size)]
+    try:
+        if jobs <= 1:
+            _run_here(work, items, batches, outcome, describe, report, progress, stop_on_error)
+        else:
+            with _signals_as_requests():
+                _run_pooled(work, items, batches, jobs, batch_size, outcome, describe, report, progress, stop_on_error)
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+    return outcome
+
+
+_stop_requested = threading.Event()
+
+
+@contextlib.contextmanager
+def _signals_as_requests() -> Iterator[None]:
+    """While the pool runs, Ctrl-C and SIGTERM only set a flag that the loop reads between waits: a
+    KeyboardInterrupt raised inside `concurrent.futures.wait` can leave a future's lock taken, and the
+    pool's own thread then hangs on it (seen: the run wrote its outputs and never exited)."""
+    _stop_requested.clear()
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def request(signum: int, frame: object) -> None:
+        _stop_requested.set()
+
+    # only signals that already raise in Python (SIGTERM does once the CLI's handler is installed)
+    handled = [signum for signum in (signal.SIGINT, signal.SIGTERM) if callable(signal.getsignal(signum))]
+    previous = {signum: signal.signal(signum, request) for signum in handled}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        _stop_requested.clear()
+
+
+def _record(
+    rows: list[tuple[int, bool, Any]],
+    outcome: Outcome,
+    describe: Describe,
+    report: Report,
+    progress: Progress,
+) -> bool:
+    """Keep a batch's results; report its failed items. True when one failed."""
+    failed = False
+    for position, ok, value in rows:
+        if ok:
+            outcome.results[position] = value
+        else:
+            outcome.failed[position] = value
+            report(f"{describe(position)}: {value}")
+            failed = True
+    if progress is not None:
+        progress(len(rows))
+    return failed
+
+
+def _run_here(
+    work: Work,
+    items: Sequence[Any],
+    batches: list[list[int]],
+    outcome: Outcome,
+    describe: Describe,
+    report: Report,
+    progress: Progress,
+    stop_on_error: bool,
+) -> None:
+    for batch in batches:
+        rows = run_batch(work, None, batch, [items[p] for p in batch])
+        if _record(rows, outcome, describe, report, progress) and stop_on_error:
+            outcome.stopped = True
+            return
+
+
+def _run_pooled(
+    work: Work,
+    items: Sequence[Any],
+    batches: list[list[int]],
+    jobs: int,
+    batch_size: int,
+    outcome: Outcome,
+    describe: Describe,
+    report: Report,
+    progress: Progress,
+    stop_on_error: bool,
+) -> None:
+    _clean_stale_markers()
+    markers = tempfile.mkdtemp(prefix=f"{MARKER_PREFIX}{os.getpid()}-")
+    rounds = 0
+    blind = 0
+    try:
+        while batches:
+            rounds += 1
+            marker = os.path.join(markers, str(rounds))
+            os.mkdir(marker)
+            broken = _pool_round(work, items, batches, jobs, marker, outcome, describe, report, progress, stop_on_error)
+            if outcome.stopped or not broken:
+                return
+            left = [p for batch in batches for p in batch if p not in outcome.results and p not in outcome.failed]
+            suspects = sorted(_in_progress(marker) & set(left))
+            if stop_on_error:
+                for position in suspects:
+                    outcome.failed[position] = DIED
+                    report(f"{describe(position)}: {DIED}")
+                if not suspects:
+                    report("a worker died between games; stopping")
+                outcome.stopped = True
+                return
+            if not suspects:
+                blind += 1
+                if blind >= BLIND_BREAKS:
+                    report(f"workers keep dying with no game in progress; stopping with {len(left)} games unplayed")
+                    outcome.stopped = True
+                    return
+                report(f"note: a worker died between games; playing the {len(left)} games left in a new pool")
+            else:
+                named = ", ".join(describe(p) for p in suspects)
+                report(f"note: a worker died while playing {named}; playing them again, one at a time")
+                _run_alone(work, items, suspects, outcome, describe, report, progress)
+            rest = [p for p in left if p not in outcome.results and p not in outcome.failed]
+            batches = [rest[start : start + batch_size] for start in range(0, len(rest), batch_size)]
+    finally:
+        shutil.rmtree(markers, ignore_errors=True)
+
+
+def _pool_round(
+    work: Work,
+    items: Sequence[Any],
+    batches: list[list[int]],
+    jobs: int,
+    marker: str,
+    outcome: Outcome,
+    describe: Describe,
+    report: Report,
+    progress: Progress,
+    stop_on_error: bool,
+) -> bool:
+    """Play `batches` on the shared pool; return True when the pool broke (a worker died)."""
+    executor = _executor(jobs)
+    queue = iter(batches)
+    pending: set[Future] = set()
+
+    def submit() -> None:
+        # as many batches in flight as loky's call queue holds (jobs + 1): more would wait in loky's own
+        # list, which its shutdown with kill_workers empties under its feeding thread (a KeyError there)
+        while len(pending) < jobs + 1:
+            batch = next(queue, None)
+            if batch is None:
+                return
+            pending.add(executor.submit(run_batch, work, marker, batch, [items[p] for p in batch]))
+
+    try:
+        submit()
+        broken = False
+        while pending:
+            done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
+            if _stop_requested.is_set():
+                raise KeyboardInterrupt
+            for future in done:
+                try:
+                    rows = future.result()
+                except (_Broken, CancelledError):
+                    broken = True
+                    continue
+                if _record(rows, outcome, describe, report, progress) and stop_on_error:
+                    outcome.stopped = True
+            if outcome.stopped:  # keep what finished; the batches under way are dropped with their workers
+                executor.shutdown(wait=True, kill_workers=True)
+                return False
+            if not broken:
+                submit()
+        return broken
+    except BaseException:
+        # no future.cancel(): loky's shutdown then fails on the cancelled futures and leaves its workers running
+        executor.shutdown(wait=True, kill_workers=True)
+        raise
+
+
+def _run_alone(
+    work: Work,
+    items: Sequence[Any],
+    suspects: list[int],
+    outcome: Outcome,
+    describe: Describe,
+    report: Report,
+    progress: Progress,
+) -> None:
+    """Play each suspect game alone in a fresh one-worker pool: a second death there is its own."""
+    from joblib.externals.loky import ProcessPoolExecutor
+
+    executor = None
+    try:
+        for position in suspects:
+            if executor is None:
+                executor = ProcessPoolExecutor(max_workers=1, initializer=_worker_start, initargs=(os.getpid(),))
+            try:
+                rows = executor.submit(run_batch, work, None, [position], [items[position]]).result()
+            except _Broken:
+                executor = None
+                outcome.failed[position] = DIED
+                report(f"{describe(position)}: {DIED}")
+                if progress is not None:
+                    progress(1)
+                continue
+            _record(rows, outcome, describe, report, progress)
+            if _stop_requested.is_set():
+                raise KeyboardInterrupt
+    finally:
+        if executor is not None:
+            executor.shutdown(wait=True, kill_workers=True)
