@@ -1,4 +1,4 @@
-"""Scenario files: a small board, forced dice, steps and expected outcome (../shared/scenario-format.md).
+"""Scenario files: a small board, forced dice, steps and expected outcome (docs/scenario-format.md).
 
 `load_scenario` validates a file (every problem with its field and line), `run_scenario` builds the
 state, plays the steps through the same `rules.apply` the games use, and compares the expectations.

@@ -1,6 +1,6 @@
 """The heuristic player on hand-built positions with a known best option (issue 12).
 
-Each position is built with the scenario machinery (engine/scenario.py, ../shared/scenario-format.md) and put
+Each position is built with the scenario machinery (engine/scenario.py, docs/scenario-format.md) and put
 to `HeuristicAgent` with its noise off, so what is checked is the scoring: every option valued in expected
 victory points against the position as it stands (ending the turn is worth 0). Each test also shows that the
 choice turns on what it claims to check: with the relevant weight off, or the score reversed, the choice

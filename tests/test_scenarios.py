@@ -1,4 +1,4 @@
-"""Every scenario file in tests/scenarios is a rules test (the format: shared/scenario-format.md)."""
+"""Every scenario file in tests/scenarios is a rules test (the format: docs/scenario-format.md)."""
 
 from __future__ import annotations
 
@@ -20,3 +20,18 @@ def test_there_are_scenarios():
 def test_scenario(path: Path, roster) -> None:
     result = run_scenario(path, roster)
     assert result.failures == [], f"{path.name} ({', '.join(result.rules)}): {result.name}"
+
+
+def test_scenario_format_copy_matches_shared() -> None:
+    """docs/ carries a copy of the scenario format; where shared/ sits beside the clone they must agree (the
+    copy adds one note under its title)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    ours = (root / "docs" / "scenario-format.md").read_text(encoding="utf-8").splitlines()
+    assert ours[0].startswith("# Scenario files")
+    shared = root.parent / "shared" / "scenario-format.md"
+    if shared.exists():
+        theirs = shared.read_text(encoding="utf-8").splitlines()
+        kept = [line for line in ours if not line.startswith("> Copied from")]
+        assert [line for line in kept if line.strip()] == [line for line in theirs if line.strip()]

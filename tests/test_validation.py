@@ -3,7 +3,7 @@
 Each test starts from the valid mini roster (tests/fixtures/mini_roster, copied to a temporary directory),
 breaks exactly one thing, and asserts the one problem reported against that file: its field, its line and
 the words of its message. Removing a rule therefore makes its test fail. Rule IDs are from
-shared/rules/horrorclix_rules.md and appear in the test ids.
+docs/horrorclix_rules.md and appear in the test ids.
 """
 
 from __future__ import annotations
