@@ -83,25 +83,57 @@ def roster_list(
     what: Annotated[
         str, typer.Argument(help="figures, plot-twists, victims, maps or armies (default: figures).")
     ] = "figures",
+    figure_class: Annotated[
+        list[str] | None,
+        typer.Option("--class", help="Only figures of this class, e.g. Undead or Vampire (repeat: all of them)."),
+    ] = None,
+    min_points: Annotated[
+        int | None, typer.Option("--min-points", min=0, help="Only figures of at least N points.")
+    ] = None,
+    max_points: Annotated[
+        int | None, typer.Option("--max-points", min=0, help="Only figures of at most N points.")
+    ] = None,
+    cabal: Annotated[
+        str | None, typer.Option("--cabal", help="Only members of this cabal, e.g. 'Crimson Court'.")
+    ] = None,
+    rank: Annotated[
+        str | None, typer.Option("--rank", help="Only figures of this rank: rookie, experienced, veteran, unique, ...")
+    ] = None,
     rosters: RostersOption = None,
 ) -> None:
-    """List the names in the roster library."""
+    """List what the roster library holds; figures can be filtered by class, points, cabal and rank."""
     from analyzer import views
 
     roster = load_checked(rosters or default_roster_dir())
-    console.print(views.listing(roster, what))
+    wanted = views.FigureFilter(tuple(figure_class or ()), min_points, max_points, cabal, rank)
+    console.print(views.listing(roster, what, wanted))
 
 
 @roster_app.command("show")
 def roster_show(
-    figure: Annotated[str, typer.Argument(help="Figure id, e.g. countess-vey-v (see `clix roster list`).")],
+    name: Annotated[
+        str,
+        typer.Argument(
+            metavar="NAME",
+            help="Figure id (e.g. countess-vey-v) or army id (e.g. butcher-shop); see `clix roster list`.",
+        ),
+    ],
     rosters: RostersOption = None,
 ) -> None:
-    """Show a figure: its base data, card sides with powers, and the dial as a table."""
+    """Show a figure (base data, card sides with powers, dial) or an army (figures, points, crypt, victims)."""
     from analyzer import views
 
     roster = load_checked(rosters or default_roster_dir())
-    for renderable in views.figure_view(roster, figure):
+    for renderable in views.show_view(roster, name):
+        console.print(renderable)
+
+
+@roster_app.command("powers")
+def roster_powers() -> None:
+    """List every power, ability and plot-twist effect the engine implements, with parameters and text."""
+    from analyzer import views
+
+    for renderable in views.powers_view():
         console.print(renderable)
 
 

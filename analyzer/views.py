@@ -1,18 +1,21 @@
-"""Terminal views of roster data: figure cards and dials, listings, maps."""
+"""Terminal views of roster data: figure cards and dials, armies, listings, the engine's powers, maps."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import get_args
 
+from rich import box
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from analyzer.errors import ClixError
-from engine.registry import ABILITIES, POWERS
+from engine.registry import ABILITIES, PLOT_EFFECTS, POWERS, AbilitySpec, ParamSpec, PowerSpec
 from engine.roster.dial import SLOTS, Click
 from engine.roster.loader import Roster, load_roster
-from engine.roster.models import CardSide, Figure, MapFile, MapLayout
+from engine.roster.models import CardSide, Figure, MapFile, MapLayout, Rank
 from engine.roster.problems import did_you_mean
 from engine.roster.yaml_lines import path_problem
 
@@ -29,21 +32,78 @@ STYLES = {
     "black": "bold white on grey23",
     "pink": "bold hot_pink",
 }
+CARD_KIND_STYLES = {"normal": "", "subplot": "bold cyan", "ticking_clock": "bold yellow"}
 SIDE_LABELS = {"start": "Start", "start_a": "Start A", "start_b": "Start B", "transformed": "Transformed"}
 
 
-def listing(roster: Roster, what: str) -> Table:
-    """A table of the names of one kind of roster item."""
+@dataclass(frozen=True)
+class FigureFilter:
+    """Filters for the figure listing; None (or empty) means "any"."""
+
+    classes: tuple[str, ...] = ()
+    min_points: int | None = None
+    max_points: int | None = None
+    cabal: str | None = None
+    rank: str | None = None
+
+    def active(self) -> bool:
+        return bool(self.classes) or any(
+            v is not None for v in (self.min_points, self.max_points, self.cabal, self.rank)
+        )
+
+
+def filter_figures(roster: Roster, wanted: FigureFilter) -> list[Figure]:
+    """The roster's figures that pass every filter (names compared case-insensitively), by name and points."""
+    known_classes = {c.casefold(): c for f in roster.figures.values() for c in f.classes}
+    for name in wanted.classes:
+        if name.casefold() not in known_classes:
+            raise ClixError(did_you_mean("class", name, sorted(known_classes.values())))
+    cabals = {f.cabal.name.casefold(): f.cabal.name for f in roster.figures.values() if f.cabal}
+    if wanted.cabal is not None and wanted.cabal.casefold() not in cabals:
+        raise ClixError(did_you_mean("cabal", wanted.cabal, sorted(cabals.values())))
+    ranks = get_args(Rank)
+    rank = wanted.rank.casefold().replace("-", "_").replace(" ", "_") if wanted.rank is not None else None
+    if rank is not None and rank not in ranks:
+        raise ClixError(did_you_mean("rank", wanted.rank or "", ranks))
+    if wanted.min_points is not None and wanted.max_points is not None and wanted.min_points > wanted.max_points:
+        raise ClixError(f"--min-points {wanted.min_points} is above --max-points {wanted.max_points}")
+    classes = {c.casefold() for c in wanted.classes}
+    chosen = [
+        f
+        for f in roster.figures.values()
+        if classes <= {c.casefold() for c in f.classes}
+        and (wanted.min_points is None or f.points >= wanted.min_points)
+        and (wanted.max_points is None or f.points <= wanted.max_points)
+        and (wanted.cabal is None or (f.cabal is not None and f.cabal.name.casefold() == wanted.cabal.casefold()))
+        and (rank is None or f.rank == rank)
+    ]
+    return sorted(chosen, key=lambda f: (f.name, f.points))
+
+
+def listing(roster: Roster, what: str, wanted: FigureFilter | None = None) -> Table:
+    """A table of one kind of roster item; figures may be filtered."""
     kind = what.replace("-", "_")
+    if wanted is not None and wanted.active() and kind != "figures":
+        raise ClixError(f"--class, --min-points, --max-points, --cabal and --rank filter figures, not {what}")
     if kind == "figures":
-        table = _table("id", "name", "rank", "points", "classes", "cabal")
-        for f in sorted(roster.figures.values(), key=lambda f: (f.name, f.points)):
-            cabal = f"{f.cabal.name}{' (leader)' if f.cabal.leader else ''}" if f.cabal else ""
-            table.add_row(f.id, f.name, f.rank, str(f.points), ", ".join(f.classes), cabal)
+        figures = filter_figures(roster, wanted or FigureFilter())
+        # fixed widths and no vertical rules: the table fits 80 columns and folds rather than cuts
+        table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False)
+        table.add_column("id", overflow="fold", width=min(22, max((len(f.id) for f in figures), default=2)))
+        table.add_column("name", overflow="fold", width=16)
+        table.add_column("rank", overflow="fold", width=11)
+        table.add_column("pts", justify="right", width=3)
+        table.add_column("classes; cabal", overflow="fold", width=16)
+        for f in figures:
+            cabal = f"\n{f.cabal.name}{' (leader)' if f.cabal.leader else ''}" if f.cabal else ""
+            table.add_row(f.id, f.name, f.rank.replace("_", " "), str(f.points), ", ".join(f.classes) + cabal)
     elif kind == "plot_twists":
-        table = _table("name", "kind", "when", "effect")
+        table = _table("name", "kind", "when", "text")
+        table.expand = True
+        for column, ratio in zip(table.columns, (2, 1, 2, 5), strict=True):
+            column.ratio = ratio
         for c in sorted(roster.plot_twists.values(), key=lambda c: (c.kind, c.name)):
-            table.add_row(c.name, c.kind, ", ".join(c.windows), c.effect.name)
+            table.add_row(c.name, c.kind.replace("_", " "), ", ".join(c.windows), " ".join(c.text.split()))
     elif kind == "victims":
         table = _table("archetype", "speed", "gender")
         for v in roster.victims.values():
@@ -58,6 +118,107 @@ def listing(roster: Roster, what: str) -> Table:
             table.add_row(key, a.name, str(a.build_total), str(len(a.figures)), a.style or "")
     else:
         raise ClixError(f"cannot list '{what}'; choose figures, plot-twists, victims, maps or armies")
+    return table
+
+
+def show_view(roster: Roster, name: str) -> list[RenderableType]:
+    """A figure or an army by id; an unknown id gets one "did you mean" over both."""
+    if name in roster.figures:
+        return figure_view(roster, name)
+    if name in roster.armies:
+        return army_view(roster, name)
+    raise ClixError(
+        did_you_mean(
+            "figure or army",
+            name,
+            [*roster.figures, *roster.armies],
+            "`clix roster list figures` and `clix roster list armies` show every id",
+        )
+    )
+
+
+def army_view(roster: Roster, army_id: str) -> list[RenderableType]:
+    """An army: build total and points used, figures, crypt, victims, objects and provenance."""
+    army = roster.armies.get(army_id)
+    if army is None:
+        raise ClixError(did_you_mean("army", army_id, roster.armies, "`clix roster list armies` shows every army"))
+    used = army_points(roster, army_id)
+    header = [
+        Text(f"{army.name}  [{army_id}]", style="bold"),
+        Text(
+            f"build total {army.build_total}: {used} points used, {army.build_total - used} left"
+            + (f"; {army.players} players" if army.players != 2 else "")
+            + (f"; style: {army.style}" if army.style else "")
+        ),
+    ]
+    figures = Table(title="Figures", title_justify="left", header_style="bold")
+    figures.add_column("figure", overflow="fold")
+    figures.add_column("name", overflow="fold")
+    figures.add_column("side")
+    figures.add_column("points", justify="right")
+    for entry in army.figures:
+        figure = roster.figures.get(entry.figure)
+        side = SIDE_LABELS[entry.side] if entry.side else ""
+        if figure is None:
+            figures.add_row(entry.figure, Text("not in the roster", style="italic"), side, "?")
+        else:
+            figures.add_row(entry.figure, figure.name, side, str(figure.points))
+    figures.add_row("", Text("total", style="bold"), "", Text(f"{used} of {army.build_total}", style="bold"))
+    crypt = Table(title="Crypt", title_justify="left", header_style="bold")
+    crypt.add_column("plot twist", overflow="fold")
+    crypt.add_column("kind")
+    for card_name in army.crypt:
+        card = roster.plot_twists.get(card_name)
+        kind = card.kind if card else "not in the roster"
+        crypt.add_row(card_name, Text(kind.replace("_", " "), style=CARD_KIND_STYLES.get(kind, "italic")))
+    footer = [
+        Text(f"victims: {', '.join(army.victims) or 'none'}"),
+        Text(f"objects: {', '.join(army.objects) or 'none'}"),
+    ]
+    if army.notes:
+        footer.append(Text(f"notes: {' '.join(army.notes.split())}"))
+    footer.append(Text(f"provenance: {army.provenance}", style="italic"))
+    return [Text("\n").join(header), figures, crypt, Text("\n").join(footer)]
+
+
+def army_points(roster: Roster, army_id: str) -> int:
+    """Points used by an army: the sum of its figures' points (figures missing from the roster count 0)."""
+    return sum(f.points for e in roster.armies[army_id].figures if (f := roster.figures.get(e.figure)))
+
+
+def powers_view() -> list[RenderableType]:
+    """Every power, ability and plot-twist effect the engine implements, with parameters and text."""
+    powers = _wide_table("Powers (a coloured circle on the dial)", "power", "when", "parameters", "what it does")
+    for spec in sorted(POWERS.values(), key=lambda p: p.name):
+        powers.add_row(spec.name, spec.trigger.replace("_", " "), _params_text(spec.params), _with_source(spec))
+    abilities = _wide_table("Abilities (the whole card side)", "ability", "parameters", "what it does")
+    for ability in sorted(ABILITIES.values(), key=lambda a: a.name):
+        abilities.add_row(ability.name, _params_text(ability.params), _with_source(ability))
+    effects = _wide_table("Plot-twist effects", "effect", "windows", "parameters", "what it does")
+    for effect in sorted(PLOT_EFFECTS.values(), key=lambda e: e.name):
+        effects.add_row(effect.name, ", ".join(effect.windows), _params_text(effect.params), effect.summary)
+    return [powers, abilities, effects]
+
+
+def _params_text(params: dict[str, ParamSpec]) -> str:
+    lines = []
+    for key, spec in params.items():
+        optional = "" if spec.required else " (optional)"
+        help_text = f": {spec.help}" if spec.help and spec.help != "how much" else ""
+        lines.append(f"{key}{optional}: {spec.describe()}{help_text}")
+    return "\n".join(lines) or "none"
+
+
+def _with_source(spec: PowerSpec | AbilitySpec) -> Text:
+    text = Text(spec.summary)
+    text.append(f"\nsource: {spec.source}", style="italic")
+    return text
+
+
+def _wide_table(title: str, *columns: str) -> Table:
+    table = Table(title=title, title_justify="left", header_style="bold", show_lines=True, expand=True)
+    for column in columns:
+        table.add_column(column, overflow="fold", ratio={"what it does": 4, "parameters": 3}.get(column, 2))
     return table
 
 
@@ -192,7 +353,8 @@ def map_text(game_map: MapLayout) -> str:
 
 
 def _table(*columns: str) -> Table:
+    """A listing table whose cells fold rather than being cut to "…" on a narrow terminal."""
     table = Table(header_style="bold")
     for column in columns:
-        table.add_column(column, no_wrap=column in ("id", "name"))
+        table.add_column(column, overflow="fold")
     return table
