@@ -10,14 +10,13 @@ import statistics
 import time
 from pathlib import Path
 
+from clix.analyzer.errors import ClixError
+from clix.analyzer.runner import Matchup, play_one, run_matchup
+from clix.engine import compiled
+from clix.engine.players.heuristic import DEFAULT_STYLE
+from clix.engine.roster.loader import Roster
 from joblib import Parallel, delayed
 from rich.console import Console
-
-from analyzer.errors import ClixError
-from analyzer.runner import Matchup, play_one, run_matchup
-from engine import compiled
-from engine.players.heuristic import DEFAULT_STYLE
-from engine.roster.loader import Roster
 
 REFERENCE = ("butcher-shop", "firing-line", "graveyard", DEFAULT_STYLE, DEFAULT_STYLE)
 """Two sample 100-point armies, the default players, the graveyard map."""

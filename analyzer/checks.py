@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import os
 
+from clix.analyzer.errors import ClixError
 from rich.console import Console
-
-from analyzer.errors import ClixError
 
 MAX_GAMES = 1_000_000
 """Games in one run (for a ladder or sweep: over all its cells). A game's rows take about 12 KB in memory

@@ -12,12 +12,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from clix.analyzer import checks
+from clix.analyzer.checks import MAX_GAMES, MAX_TURNS
+from clix.analyzer.errors import ClixError
+from clix.analyzer.library import default_roster_dir, load_checked, load_for_check
 from rich.console import Console
-
-from analyzer import checks
-from analyzer.checks import MAX_GAMES, MAX_TURNS
-from analyzer.errors import ClixError
-from analyzer.library import default_roster_dir, load_checked, load_for_check
 
 app = typer.Typer(
     help="clix: Monte Carlo army-building and balance analyzer for HorrorClix.",
@@ -37,6 +36,33 @@ app.add_typer(map_app, name="map")
 app.add_typer(scenario_app, name="scenario")
 
 console = Console(highlight=False, soft_wrap=True)
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from clix.engine import RULESET_VERSION
+
+        from clix import __version__
+
+        console.print(f"clix {__version__} (ruleset {RULESET_VERSION})", markup=False)
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print the clix version and the ruleset it plays, and exit.",
+            callback=_show_version,
+            is_eager=True,
+        ),
+    ] = False,
+) -> None:
+    """clix: Monte Carlo army-building and balance analyzer for HorrorClix."""
+
+
 SEED_HELP = "Master seed, any integer 0 or more; every game's seed is derived from it."
 JOBS_HELP = "Worker processes (0: all cores; more than the machine's cores are capped to them)."
 TURNS_HELP = f"Turn limit per player, 1 to {MAX_TURNS}."
@@ -102,7 +128,7 @@ def roster_list(
     rosters: RostersOption = None,
 ) -> None:
     """List what the roster library holds; figures can be filtered by class, points, cabal and rank."""
-    from analyzer import views
+    from clix.analyzer import views
 
     roster = load_checked(rosters or default_roster_dir())
     wanted = views.FigureFilter(tuple(figure_class or ()), min_points, max_points, cabal, rank)
@@ -121,7 +147,7 @@ def roster_show(
     rosters: RostersOption = None,
 ) -> None:
     """Show a figure (base data, card sides with powers, dial) or an army (figures, points, crypt, victims)."""
-    from analyzer import views
+    from clix.analyzer import views
 
     roster = load_checked(rosters or default_roster_dir())
     for renderable in views.show_view(roster, name):
@@ -131,7 +157,7 @@ def roster_show(
 @roster_app.command("powers")
 def roster_powers() -> None:
     """List every power, ability and plot-twist effect the engine implements, with parameters and text."""
-    from analyzer import views
+    from clix.analyzer import views
 
     for renderable in views.powers_view():
         console.print(renderable)
@@ -144,13 +170,13 @@ def map_show(
     rosters: RostersOption = None,
 ) -> None:
     """Draw a map as text (terrain, walls, starting areas, victim spaces); optionally as a PNG."""
-    from analyzer import views
+    from clix.analyzer import views
 
     roster = load_checked(rosters or default_roster_dir())
     game_map = views.find_map(roster, map_name)
     console.print(views.map_text(game_map), markup=False)
     if png is not None:
-        from analyzer.mapdraw import draw_map_png
+        from clix.analyzer.mapdraw import draw_map_png
 
         draw_map_png(game_map, png)
         console.print(f"wrote {png}", markup=False)
@@ -167,7 +193,7 @@ def scenario_run(
     Exit 0 if all pass, 1 if any fails, 2 if a file is not a valid scenario. The format is
     described in docs/scenario-format.md.
     """
-    from analyzer.scenarios import run_paths
+    from clix.analyzer.scenarios import run_paths
 
     raise typer.Exit(run_paths(paths, rosters or default_roster_dir(), verbose, console))
 
@@ -225,7 +251,7 @@ def duel(
     """Play ARMY_A against ARMY_B many times: win/draw/loss with 95% intervals, victory points, point
     efficiency per figure, victim-rush statistics, game length and the first-player advantage. Writes the
     per-game table (CSV, Parquet), plots and a self-contained HTML report to --out."""
-    from analyzer.duel import run_duel
+    from clix.analyzer.duel import run_duel
 
     checks.games(games)
     checks.turns(turns)
@@ -291,7 +317,7 @@ def ladder(
     """Round robin of player styles: every pair of styles plays mirror matchups (army X against army X) on
     every army and map. Prints each style's Bradley-Terry rating (Elo points) and its score against each other
     style with 95% intervals; writes ladder.csv, games.csv and ladder.html to --out."""
-    from analyzer.ladder import run_ladder
+    from clix.analyzer.ladder import run_ladder
 
     checks.games(games, what="per cell")
     checks.turns(turns)
@@ -336,7 +362,7 @@ def bench(
 ) -> None:
     """Speed benchmark: the reference duel (two sample 100-point armies, default players, graveyard map) on
     one core and on all cores; prints games/s and the parallel efficiency (median of the rounds)."""
-    from analyzer.bench import run_bench
+    from clix.analyzer.bench import run_bench
 
     checks.games(games)
     checks.rounds(rounds)
@@ -351,7 +377,7 @@ def compile_engine() -> None:
     """Compile the engine's hot modules with mypyc (about 3x more games/s, the same games). Needs a C compiler and mypy:
     python -m pip install -e ".[compile]". The build is used only while it matches the engine's sources:
     after editing the engine, run this again (until then clix runs the pure-Python engine)."""
-    from analyzer.compile import run_compile
+    from clix.analyzer.compile import run_compile
 
     raise typer.Exit(run_compile(console))
 
@@ -368,7 +394,7 @@ def selfcheck(
 ) -> None:
     """Play random games on random sample armies and every map, checking the engine's invariants after
     every action; print the first problems (with the game index that replays them) and games/s."""
-    from analyzer.selfcheck import run_selfcheck
+    from clix.analyzer.selfcheck import run_selfcheck
 
     checks.games(games, minimum=1)
     checks.turns(turns)
@@ -407,8 +433,8 @@ def replay(
 ) -> None:
     """Play one game of a duel again and print it turn by turn: game --game of the run in --run (checked
     against its games.csv row, exit 1 if it differs), or of `clix duel ARMY_A ARMY_B` with these options."""
-    from analyzer.replay import replay_run, replay_seed
-    from engine.players.heuristic import DEFAULT_STYLE
+    from clix.analyzer.replay import replay_run, replay_seed
+    from clix.engine.players.heuristic import DEFAULT_STYLE
 
     checks.game_index(game)
     if seed is not None:

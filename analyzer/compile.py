@@ -15,15 +15,22 @@ import tempfile
 import time
 from pathlib import Path
 
+from clix.analyzer.errors import ClixError
+from clix.engine import compiled
 from rich.console import Console
-
-from analyzer.errors import ClixError
-from engine import compiled
 
 
 def module_sources() -> list[str]:
-    """The compiled modules' source files, relative to the repository (mypyc names modules by path)."""
+    """The compiled modules' source files, relative to the staging folder (mypyc names modules by path)."""
     return [module.replace(".", "/") + ".py" for module in compiled.COMPILED_MODULES]
+
+
+def stage_sources(stage: Path) -> None:
+    """Copy the engine into `stage` as `clix/engine`, under the names it is imported by (a checkout keeps
+    it at its top, a wheel inside `clix/`); the package root is left empty so mypy reads only the engine."""
+    (stage / "clix").mkdir(parents=True)
+    (stage / "clix" / "__init__.py").write_text("")
+    shutil.copytree(compiled.ENGINE_DIR, stage / compiled.PACKAGE_PATH, ignore=shutil.ignore_patterns("__pycache__"))
 
 
 def run_compile(console: Console) -> int:
@@ -34,16 +41,18 @@ def run_compile(console: Console) -> int:
         raise ClixError('mypyc is not installed; install it with: python -m pip install -e ".[compile]"') from None
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         raise ClixError("no C compiler found (cc or gcc); install one (Debian: apt install gcc)")
-    root = compiled.ENGINE_DIR.parent
     fingerprint = compiled.source_fingerprint()
     started = time.perf_counter()
     compiled.BUILD_DIR.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="clix-compile-", dir=compiled.BUILD_DIR.parent) as work:
         output = Path(work) / "compiled"
+        stage_sources(Path(work) / "src")
+        sources = module_sources()
         with console.status(f"compiling {len(compiled.COMPILED_MODULES)} engine modules with mypyc (a few minutes)..."):
             done = subprocess.run(
-                [sys.executable, "-m", "analyzer.compile", str(output), str(Path(work) / "temp"), *module_sources()],
-                cwd=root,
+                # -P: the staged `clix` in the working folder must not hide the installed one
+                [sys.executable, "-P", "-m", "clix.analyzer.compile", str(output), str(Path(work) / "temp"), *sources],
+                cwd=Path(work) / "src",
                 capture_output=True,
                 text=True,
             )

@@ -10,14 +10,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-
-from engine import rules
-from engine.armybuilder import random_army
-from engine.game import child_seeds
-from engine.invariants import violations
-from engine.players import Decision, RandomAgent
-from engine.roster.loader import Roster, load_roster
-from engine.setup import new_game
+from clix.engine import rules
+from clix.engine.armybuilder import random_army
+from clix.engine.game import child_seeds
+from clix.engine.invariants import violations
+from clix.engine.players import Decision, RandomAgent
+from clix.engine.roster.loader import Roster, load_roster
+from clix.engine.setup import new_game
 
 _ROSTERS: dict[str, Roster] = {}
 

@@ -10,19 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from clix.analyzer.errors import ClixError
+from clix.analyzer.outputs import claim_output
+from clix.analyzer.progress import progress_bar
+from clix.analyzer.report import provenance_line, write_outputs
+from clix.analyzer.runner import Matchup, RunResult, ended_early, player_factory, run_exit_code, run_matchup
+from clix.analyzer.scoring import pair_means
+from clix.analyzer.sequential import equivalence, run_to_precision
+from clix.analyzer.stats import summarize
+from clix.engine import RULESET_VERSION, compiled
+from clix.engine.roster.loader import Roster
+from clix.engine.roster.problems import did_you_mean
 from rich.console import Console
-
-from analyzer.errors import ClixError
-from analyzer.outputs import claim_output
-from analyzer.progress import progress_bar
-from analyzer.report import provenance_line, write_outputs
-from analyzer.runner import Matchup, RunResult, ended_early, player_factory, run_exit_code, run_matchup
-from analyzer.scoring import pair_means
-from analyzer.sequential import equivalence, run_to_precision
-from analyzer.stats import summarize
-from engine import RULESET_VERSION, compiled
-from engine.roster.loader import Roster
-from engine.roster.problems import did_you_mean
 
 
 def parse_players(spec: str) -> tuple[str, str]:
@@ -68,7 +67,7 @@ def run_duel(
     if margin is not None and not 0 < margin < 0.5:
         raise ClixError(f"--margin is a band around 50% between 0 and 0.5, like 0.05 for 45-55% (got {margin})")
     if players.strip() == "sweep":
-        from analyzer.sweep import run_sweep
+        from clix.analyzer.sweep import run_sweep
 
         return run_sweep(
             roster,

@@ -22,14 +22,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from rich.console import Console
-
-from analyzer import checks
-from analyzer.errors import ClixError
-from analyzer.outputs import claim_output
-from analyzer.pool import run_items
-from analyzer.progress import progress_bar
-from analyzer.runner import (
+from clix.analyzer import checks
+from clix.analyzer.errors import ClixError
+from clix.analyzer.outputs import claim_output
+from clix.analyzer.pool import run_items
+from clix.analyzer.progress import progress_bar
+from clix.analyzer.runner import (
     PLAYER_STYLES,
     Matchup,
     batch_size_for,
@@ -39,10 +37,11 @@ from analyzer.runner import (
     report_line,
     run_exit_code,
 )
-from analyzer.scoring import mean_interval, pair_means, paired_score, percent
-from engine import RULESET_VERSION, compiled
-from engine.roster.loader import Roster
-from engine.roster.problems import did_you_mean
+from clix.analyzer.scoring import mean_interval, pair_means, paired_score, percent
+from clix.engine import RULESET_VERSION, compiled
+from clix.engine.roster.loader import Roster
+from clix.engine.roster.problems import did_you_mean
+from rich.console import Console
 
 PAIR_KEY = ("army", "map", "pair")
 """The columns naming a seat-swapped pair in a frame that holds several cells."""
@@ -408,10 +407,9 @@ def write_ladder(
 ) -> dict[str, Path]:
     """Write ladder.csv (one row per style pair), games.csv and ladder.html to `out`; return the paths. A failed
     write names its file."""
+    from clix.analyzer.outputs import writing
+    from clix.analyzer.report import TEMPLATES
     from jinja2 import Environment, FileSystemLoader, select_autoescape
-
-    from analyzer.outputs import writing
-    from analyzer.report import TEMPLATES
 
     out.mkdir(parents=True, exist_ok=True)
     written = {"ladder_csv": out / "ladder.csv", "games_csv": out / "games.csv", "report": out / "ladder.html"}

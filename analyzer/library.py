@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from analyzer.errors import ClixError
-from engine.roster.legality import reference_problems
-from engine.roster.loader import Roster, find_roster_files, load_roster
-from engine.roster.problems import Problem, relative
-from engine.roster.yaml_lines import path_problem
+from clix.analyzer.errors import ClixError
+from clix.engine.roster.legality import reference_problems
+from clix.engine.roster.loader import Roster, find_roster_files, load_roster
+from clix.engine.roster.problems import Problem, relative
+from clix.engine.roster.yaml_lines import path_problem
 
 REPO_ROSTERS = Path(__file__).resolve().parent.parent / "rosters"
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.board import Edge, is_indoor, wall_edges
-from engine.roster.models import MapLayout
+from clix.engine.board import Edge, is_indoor, wall_edges
+from clix.engine.roster.models import MapLayout
 
 OBJECT_CHARS = {"tombstone": "T", "tree": "Y", "portal": "P"}
 PORTAL_SIDE_CHARS = {"north": "n", "south": "s", "east": "e", "west": "w"}

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from analyzer.errors import ClixError
+from clix.analyzer.errors import ClixError
 
 OWN_FILES = frozenset(
     {

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analyzer.errors import ClixError
+from clix.analyzer.errors import ClixError
 
 IDLE_TIMEOUT = 300
 """Idle workers exit after this many seconds (joblib's default): the next run reuses warm workers."""

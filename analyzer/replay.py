@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analyzer.checks import MAX_TURNS
-from analyzer.conformance import roster_at
-from analyzer.errors import ClixError
-from analyzer.runner import Matchup, game_rows, game_seed_path, play_state, player_factory
-from engine import RULESET_VERSION
-from engine.players.heuristic import DEFAULT_STYLE
-from engine.roster.problems import did_you_mean
-from engine.state import GameState
+from clix.analyzer.checks import MAX_TURNS
+from clix.analyzer.conformance import roster_at
+from clix.analyzer.errors import ClixError
+from clix.analyzer.runner import Matchup, game_rows, game_seed_path, play_state, player_factory
+from clix.engine import RULESET_VERSION
+from clix.engine.players.heuristic import DEFAULT_STYLE
+from clix.engine.roster.problems import did_you_mean
+from clix.engine.state import GameState
 
 # the columns of a game row the replay needs, with the type to read them as
 ROW_COLUMNS: dict[str, Callable[[Any], Any]] = {

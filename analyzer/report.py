@@ -8,12 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from clix.analyzer import plots
+from clix.analyzer.outputs import writing
+from clix.engine import effects
+from clix.engine.roster.loader import Roster
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-
-from analyzer import plots
-from analyzer.outputs import writing
-from engine import effects
-from engine.roster.loader import Roster
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "reports"
 

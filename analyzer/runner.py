@@ -18,17 +18,16 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from clix.analyzer.conformance import roster_at
+from clix.analyzer.errors import ClixError
+from clix.analyzer.pool import run_items
+from clix.engine import RULESET_VERSION
+from clix.engine.game import child_seed, play_game
+from clix.engine.players import RandomAgent
+from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
+from clix.engine.roster.problems import did_you_mean
+from clix.engine.state import GameState
 from rich.console import Console
-
-from analyzer.conformance import roster_at
-from analyzer.errors import ClixError
-from analyzer.pool import run_items
-from engine import RULESET_VERSION
-from engine.game import child_seed, play_game
-from engine.players import RandomAgent
-from engine.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
-from engine.roster.problems import did_you_mean
-from engine.state import GameState
 
 PLAYER_STYLES = ("random", *STYLES)
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from clix.analyzer.errors import ClixError
+from clix.engine.roster.loader import Roster, load_roster
+from clix.engine.roster.yaml_lines import path_problem
+from clix.engine.scenario import ScenarioFileError, run_scenario, scenario_files
 from rich.console import Console
-
-from analyzer.errors import ClixError
-from engine.roster.loader import Roster, load_roster
-from engine.roster.yaml_lines import path_problem
-from engine.scenario import ScenarioFileError, run_scenario, scenario_files
 
 
 def run_paths(paths: list[Path], library: Path, verbose: bool, console: Console) -> int:

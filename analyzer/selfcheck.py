@@ -7,14 +7,13 @@ from collections import Counter
 from functools import partial
 from pathlib import Path
 
+from clix.analyzer.conformance import GameCheck, check_game
+from clix.analyzer.errors import ClixError
+from clix.analyzer.pool import run_items
+from clix.analyzer.runner import batch_size_for
+from clix.engine.game import child_seed
+from clix.engine.roster.loader import Roster
 from rich.console import Console
-
-from analyzer.conformance import GameCheck, check_game
-from analyzer.errors import ClixError
-from analyzer.pool import run_items
-from analyzer.runner import batch_size_for
-from engine.game import child_seed
-from engine.roster.loader import Roster
 
 
 def check_at(library: Path, seed: int, turns: int, index: int) -> GameCheck:

@@ -20,10 +20,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from clix.analyzer.runner import Matchup, RunResult, run_matchup
+from clix.analyzer.scoring import pair_means
 from scipy import stats as st
-
-from analyzer.runner import Matchup, RunResult, run_matchup
-from analyzer.scoring import pair_means
 
 FIRST_PAIRS = 50
 """Pairs played before the first look."""

@@ -9,9 +9,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from clix.analyzer.scoring import game_scores, mean_interval, paired_score
 from scipy import stats as st
-
-from analyzer.scoring import game_scores, mean_interval, paired_score
 
 CONFIDENCE = 0.95
 Z = float(st.norm.ppf(0.5 + CONFIDENCE / 2))

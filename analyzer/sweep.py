@@ -14,19 +14,18 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from clix.analyzer import checks
+from clix.analyzer.errors import ClixError
+from clix.analyzer.ladder import run_cells, text_table
+from clix.analyzer.outputs import claim_output, writing
+from clix.analyzer.progress import progress_bar
+from clix.analyzer.runner import Matchup, ended_early, run_exit_code
+from clix.analyzer.scoring import paired_score, percent
+from clix.engine import RULESET_VERSION, compiled
+from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES
+from clix.engine.roster.loader import Roster
+from clix.engine.roster.problems import did_you_mean
 from rich.console import Console
-
-from analyzer import checks
-from analyzer.errors import ClixError
-from analyzer.ladder import run_cells, text_table
-from analyzer.outputs import claim_output, writing
-from analyzer.progress import progress_bar
-from analyzer.runner import Matchup, ended_early, run_exit_code
-from analyzer.scoring import paired_score, percent
-from engine import RULESET_VERSION, compiled
-from engine.players.heuristic import DEFAULT_STYLE, STYLES
-from engine.roster.loader import Roster
-from engine.roster.problems import did_you_mean
 
 ROBUST = "robust"
 DEPENDS = "depends on play style"

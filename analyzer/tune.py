@@ -16,12 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from clix.analyzer.conformance import roster_at
+from clix.engine.game import child_seed, play_game
+from clix.engine.players import RandomAgent
+from clix.engine.players.heuristic import STYLES, HeuristicAgent, Weights
 from joblib import Parallel, delayed
-
-from analyzer.conformance import roster_at
-from engine.game import child_seed, play_game
-from engine.players import RandomAgent
-from engine.players.heuristic import STYLES, HeuristicAgent, Weights
 
 TUNED_FIELDS = ("victims", "kills", "threat", "approach", "pressure", "tempo", "lockout", "urgency", "hold")
 """The weights the search varies (noise stays as it is: it only breaks ties)."""
@@ -294,6 +293,6 @@ def main() -> None:
 
 if __name__ == "__main__":
     # run from the imported module, so workers unpickle its functions by reference, not by value
-    from analyzer.tune import main as tune_main
+    from clix.analyzer.tune import main as tune_main
 
     tune_main()

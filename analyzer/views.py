@@ -6,18 +6,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import get_args
 
+from clix.analyzer.errors import ClixError
+from clix.engine.registry import ABILITIES, PLOT_EFFECTS, POWERS, AbilitySpec, ParamSpec, PowerSpec
+from clix.engine.roster.dial import SLOTS, Click
+from clix.engine.roster.loader import Roster, load_roster
+from clix.engine.roster.models import CardSide, Figure, MapFile, MapLayout, Rank
+from clix.engine.roster.problems import did_you_mean
+from clix.engine.roster.yaml_lines import path_problem
 from rich import box
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
-
-from analyzer.errors import ClixError
-from engine.registry import ABILITIES, PLOT_EFFECTS, POWERS, AbilitySpec, ParamSpec, PowerSpec
-from engine.roster.dial import SLOTS, Click
-from engine.roster.loader import Roster, load_roster
-from engine.roster.models import CardSide, Figure, MapFile, MapLayout, Rank
-from engine.roster.problems import did_you_mean
-from engine.roster.yaml_lines import path_problem
 
 # rich styles for the dial colours; gray/black get a visible background on dark terminals
 STYLES = {
@@ -346,7 +345,7 @@ def find_map(roster: Roster, name: str) -> MapLayout:
 
 def map_text(game_map: MapLayout) -> str:
     """The map drawn as text, with its name when it has one."""
-    from analyzer.mapdraw import map_text as draw
+    from clix.analyzer.mapdraw import map_text as draw
 
     title = f"{game_map.name} [{game_map.id}]\n" if isinstance(game_map, MapFile) else ""
     return title + draw(game_map)

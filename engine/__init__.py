@@ -1,6 +1,6 @@
 """clix rules engine: HorrorClix data model, rules and game state."""
 
-from engine import compiled as _compiled
+from clix.engine import compiled as _compiled
 
 RULESET_VERSION = "horrorclix-001-faq"
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-
-from engine.roster.legality import CRYPT_SIZE, VICTIMS_PER_GAME
-from engine.roster.loader import Roster
-from engine.roster.models import Army, ArmyEntry
+from clix.engine.roster.legality import CRYPT_SIZE, VICTIMS_PER_GAME
+from clix.engine.roster.loader import Roster
+from clix.engine.roster.models import Army, ArmyEntry
 
 
 def random_army(roster: Roster, build_total: int, rng: np.random.Generator, players: int = 2) -> Army:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.roster.models import MapLayout
+from clix.engine.roster.models import MapLayout
 
 Space = tuple[int, int]
 Edge = tuple[Space, Space]

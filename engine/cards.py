@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine import decisions, effects
+from clix.engine import decisions, effects
 
 if TYPE_CHECKING:
-    from engine.roster.models import Transformation
-    from engine.state import GameState, Monster
+    from clix.engine.roster.models import Transformation
+    from clix.engine.state import GameState, Monster
 
 TRANSFORMED = "transformed"
 ETIQUETTE_ALLOWED = 4  # HC-SPECIAL-12: 1-3 not allowed, 4-6 allowed
@@ -125,7 +125,7 @@ def possess(state: GameState, monster: Monster) -> None:
 def puppets_in_hourglass_phase(state: GameState) -> None:
     """In the active player's hourglass phase, after the hourglass damage: each puppet they control takes
     1 unpreventable damage and is given action tokens up to two (HC-SPECIAL-10)."""
-    from engine import combat  # combat imports this module
+    from clix.engine import combat  # combat imports this module
 
     for m in state.monsters:
         if m.alive and m.puppet_of == state.active and m.controller == state.active:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine import cards, effects
-from engine.geometry import BLOCKING, HINDERING
-from engine.state import HOVERING, SOARING, GameState, Monster
+from clix.engine import cards, effects
+from clix.engine.geometry import BLOCKING, HINDERING
+from clix.engine.state import HOVERING, SOARING, GameState, Monster
 
 SMASH_TARGET = 13  # HC-TERRAIN-16, HC-TERRAIN-18
 

@@ -28,27 +28,29 @@ from pathlib import Path
 ENGINE_DIR = Path(__file__).resolve().parent
 BUILD_DIR = ENGINE_DIR.parent / "build" / "compiled"
 MANIFEST = "manifest.json"
+PACKAGE_PATH = Path("clix", "engine")
+"""Where the engine package sits inside a build: the modules are compiled under their installed names."""
 RUNTIME_DIR = "runtime"
 
 COMPILED_MODULES = (
-    "engine.actions",
-    "engine.cards",
-    "engine.combat",
-    "engine.decisions",
-    "engine.dice",
-    "engine.effects",
-    "engine.figures",
-    "engine.game",
-    "engine.geometry",
-    "engine.movement",
-    "engine.options",
-    "engine.plots",
-    "engine.rules",
-    "engine.setup",
-    "engine.state",
-    "engine.players.base",
-    "engine.players.heuristic",
-    "engine.players.random_player",
+    "clix.engine.actions",
+    "clix.engine.cards",
+    "clix.engine.combat",
+    "clix.engine.decisions",
+    "clix.engine.dice",
+    "clix.engine.effects",
+    "clix.engine.figures",
+    "clix.engine.game",
+    "clix.engine.geometry",
+    "clix.engine.movement",
+    "clix.engine.options",
+    "clix.engine.plots",
+    "clix.engine.rules",
+    "clix.engine.setup",
+    "clix.engine.state",
+    "clix.engine.players.base",
+    "clix.engine.players.heuristic",
+    "clix.engine.players.random_player",
 )
 """The modules a game spends its time in (the rules, the state, the players). The power handlers are not
 among them: mypyc cannot compile classes registered by a class decorator, and they run rarely."""
@@ -103,10 +105,10 @@ def activate(package_path: list[str]) -> str:
     if problem is not None:
         status = f"{PURE}: {problem}"
         return status
-    package_path.insert(0, str(BUILD_DIR / "engine"))
+    package_path.insert(0, str(BUILD_DIR / PACKAGE_PATH))
     # the compiled modules' shared runtime library, imported by its own name; its directory holds nothing
     # else (with the build's top on sys.path, a process that had not yet imported `engine` could take the
-    # build's `engine` folder for a namespace package)
+    # build's `clix` folder for a namespace package)
     runtime = str(BUILD_DIR / RUNTIME_DIR)
     if runtime not in sys.path:
         sys.path.append(runtime)
@@ -117,4 +119,4 @@ def activate(package_path: list[str]) -> str:
 def extend(package_path: list[str], package: str) -> None:
     """Called by a subpackage's `__init__.py` (`players`): search the build first when in use."""
     if status == COMPILED:
-        package_path.insert(0, str(BUILD_DIR / "engine" / package))
+        package_path.insert(0, str(BUILD_DIR / PACKAGE_PATH / package))

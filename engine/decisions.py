@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
-from engine.players.base import Decision
-from engine.state import GameState
+from clix.engine.players.base import Decision
+from clix.engine.state import GameState
 
 T = TypeVar("T")
 

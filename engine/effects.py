@@ -23,13 +23,12 @@ from dataclasses import dataclass
 from dataclasses import replace as with_fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from clix.engine.figures import HOURGLASS
+from clix.engine.registry.powers import POWERS
 from mypy_extensions import mypyc_attr
 
-from engine.figures import HOURGLASS
-from engine.registry.powers import POWERS
-
 if TYPE_CHECKING:
-    from engine.state import GameState, Monster
+    from clix.engine.state import GameState, Monster
 
 Params = dict[str, Any]
 DEPENDANT = ("move", "close", "ranged")

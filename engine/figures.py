@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.roster.dial import SLOTS, Click
-from engine.roster.models import Figure
+from clix.engine.roster.dial import SLOTS, Click
+from clix.engine.roster.models import Figure
 
 HOURGLASS: Final = -1
 """A dial value that is an hourglass (HC-HOURGLASS-02..04)."""

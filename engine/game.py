@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-
-from engine import rules
-from engine.players.base import Agent, Decision
-from engine.roster.loader import Roster
-from engine.roster.models import Army, MapLayout
-from engine.setup import DEFAULT_TURN_LIMIT, new_game
-from engine.state import GameState
+from clix.engine import rules
+from clix.engine.players.base import Agent, Decision
+from clix.engine.roster.loader import Roster
+from clix.engine.roster.models import Army, MapLayout
+from clix.engine.setup import DEFAULT_TURN_LIMIT, new_game
+from clix.engine.state import GameState
 
 MAX_DECISIONS = 100_000
 """A safety net: a game that needs more decisions than this has a bug, not a long fight."""

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.board import is_indoor, wall_edges
-from engine.roster.models import MapLayout
+from clix.engine.board import is_indoor, wall_edges
+from clix.engine.roster.models import MapLayout
 
 # Final: the compiled engine reads them as constants, not module attributes, in its inner loops
 CLEAR: Final = 0

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engine.geometry import BLOCKING
-from engine.state import GameState
+from clix.engine.geometry import BLOCKING
+from clix.engine.state import GameState
 
 
 def violations(state: GameState) -> list[str]:

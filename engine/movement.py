@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple, TypeAlias
 
-from engine import combat, effects
-from engine.geometry import BLOCKING, HINDERING, WATER, Geometry
-from engine.state import SOARING, GameState, Monster
+from clix.engine import combat, effects
+from clix.engine.geometry import BLOCKING, HINDERING, WATER, Geometry
+from clix.engine.state import SOARING, GameState, Monster
 
 Bits: TypeAlias = Any
 """A set of spaces as an int, bit i for space i. Typed `Any` on purpose: compiled, an `int` goes through

@@ -13,11 +13,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias, overload
 
-from engine.actions import Action, Frenzy, Move, MoveVictim
-from engine.movement import Reach
+from clix.engine.actions import Action, Frenzy, Move, MoveVictim
+from clix.engine.movement import Reach
 
 if TYPE_CHECKING:
-    from engine.plots import PlayCard
+    from clix.engine.plots import PlayCard
 
 
 @dataclass(frozen=True, slots=True, init=False)

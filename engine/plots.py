@@ -31,10 +31,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import combat, decisions, effects
-from engine.geometry import BLOCKING
-from engine.movement import MoveContext, VictimContext, destinations
-from engine.state import GameState, Lasting, Monster, Victim
+from clix.engine import combat, decisions, effects
+from clix.engine.geometry import BLOCKING
+from clix.engine.movement import MoveContext, VictimContext, destinations
+from clix.engine.state import GameState, Lasting, Monster, Victim
 
 PLAY = "plot_twist"
 """Decision kind: play one of the listed cards, or pass (option 0, None)."""
@@ -402,7 +402,7 @@ def suspense(state: GameState, victim: Victim) -> None:
     if w.outcome == "done":
         state.chosen_victim = None
         state.phase = "hunting"
-    from engine import rules
+    from clix.engine import rules
 
     rules.check_end(state)
 
@@ -665,7 +665,7 @@ def _heal(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
 def _free_move(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
     """A free action: no action token, no action used (HC-TURN-05); break-away rules apply (HC-MOVE-06) and
     the monster may not end in a victim's space."""
-    from engine import rules
+    from clix.engine import rules
 
     assert play.target is not None
     m = state.monsters[play.target]

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engine import cards, combat, effects, plots, powers  # noqa: F401  (importing engine.powers registers every power's handler)
-from engine.actions import (
+from clix.engine import cards, combat, effects, plots, powers  # noqa: F401  (importing engine.powers registers every power's handler)
+from clix.engine.actions import (
     VICTIM_TARGET,
     Action,
     ChooseVictim,
@@ -23,10 +23,10 @@ from engine.actions import (
     SkipSuspense,
     Smash,
 )
-from engine.movement import MoveContext, Reach, VictimContext, check_path, search
-from engine.options import Block, MoveBlock, Option, Options, Part, VictimMoveBlock
-from engine.registry.powers import POWERS
-from engine.state import GROUNDED, HOVERING, SOARING, GameState, MapObject, Monster, Victim
+from clix.engine.movement import MoveContext, Reach, VictimContext, check_path, search
+from clix.engine.options import Block, MoveBlock, Option, Options, Part, VictimMoveBlock
+from clix.engine.registry.powers import POWERS
+from clix.engine.state import GROUNDED, HOVERING, SOARING, GameState, MapObject, Monster, Victim
 
 BREAK_AWAY = 4  # a d6 of 4-6 breaks away (HC-MOVE-06)
 

@@ -11,19 +11,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Discriminator,
-    Field,
-    Tag,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
-
-from engine import cards, plots, rules
-from engine.actions import (
+from clix.engine import cards, plots, rules
+from clix.engine.actions import (
     VICTIM_TARGET,
     Action,
     Close,
@@ -36,15 +25,15 @@ from engine.actions import (
     SkipSuspense,
     Smash,
 )
-from engine.dice import DiceExhausted, ForcedDice
-from engine.figures import Stats, compile_figure, stats_from_dial
-from engine.geometry import Geometry
-from engine.movement import MoveContext, destinations
-from engine.players.base import Decision
-from engine.registry import ABILITIES, POWERS
-from engine.roster.dial import MAX_CLICKS
-from engine.roster.loader import Roster, walk_folder
-from engine.roster.models import (
+from clix.engine.dice import DiceExhausted, ForcedDice
+from clix.engine.figures import Stats, compile_figure, stats_from_dial
+from clix.engine.geometry import Geometry
+from clix.engine.movement import MoveContext, destinations
+from clix.engine.players.base import Decision
+from clix.engine.registry import ABILITIES, POWERS
+from clix.engine.roster.dial import MAX_CLICKS
+from clix.engine.roster.loader import Roster, walk_folder
+from clix.engine.roster.models import (
     BUILD_TOTALS,
     MAX_POINTS,
     MapLayout,
@@ -53,9 +42,19 @@ from engine.roster.models import (
     parse_dial,
     raise_all,
 )
-from engine.roster.problems import Problem, did_you_mean, from_validation_error
-from engine.roster.yaml_lines import YamlError, read_yaml
-from engine.state import FLIGHT_NAMES, GROUNDED, HOVERING, SOARING, GameState, MapObject, Monster, Player, Victim
+from clix.engine.roster.problems import Problem, did_you_mean, from_validation_error
+from clix.engine.roster.yaml_lines import YamlError, read_yaml
+from clix.engine.state import FLIGHT_NAMES, GROUNDED, HOVERING, SOARING, GameState, MapObject, Monster, Player, Victim
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 Coord = tuple[int, int]
 DEFAULT_MAP = MapLayout(kind="outdoor", rows=["." * 12] * 12)
@@ -373,7 +372,7 @@ def build_state(
         pos = geometry.index(*obj.at)
         across = -1
         if obj.kind == "portal":
-            from engine.board import STEPS
+            from clix.engine.board import STEPS
 
             dx, dy = STEPS[obj.side or "north"]
             across = geometry.index(obj.at[0] + dx, obj.at[1] + dy)

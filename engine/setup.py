@@ -5,16 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-
-from engine import plots, rules
-from engine.board import STEPS, portal_sites, starting_zone
-from engine.dice import Dice
-from engine.figures import compile_figure
-from engine.geometry import CLEAR, Geometry
-from engine.players.base import Agent, Decision
-from engine.roster.loader import Roster
-from engine.roster.models import OPPOSITE_EDGE, Army, MapLayout, area_edge
-from engine.state import HOVERING, SOARING, GameState, MapObject, Monster, Player, Victim
+from clix.engine import plots, rules
+from clix.engine.board import STEPS, portal_sites, starting_zone
+from clix.engine.dice import Dice
+from clix.engine.figures import compile_figure
+from clix.engine.geometry import CLEAR, Geometry
+from clix.engine.players.base import Agent, Decision
+from clix.engine.roster.loader import Roster
+from clix.engine.roster.models import OPPOSITE_EDGE, Army, MapLayout, area_edge
+from clix.engine.state import HOVERING, SOARING, GameState, MapObject, Monster, Player, Victim
 
 DEFAULT_TURN_LIMIT = 15
 """Turns per player when none is given: the rules' 60-minute game (HC-END-01 b), see docs/rulings.md."""

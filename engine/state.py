@@ -10,12 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
-from engine.dice import Dice
-from engine.figures import HOURGLASS, Stats
-from engine.geometry import Geometry
+from clix.engine.dice import Dice
+from clix.engine.figures import HOURGLASS, Stats
+from clix.engine.geometry import Geometry
 
 if TYPE_CHECKING:
-    from engine.players.base import Decision
+    from clix.engine.players.base import Decision
 
 GROUNDED: Final = 0
 HOVERING: Final = 1

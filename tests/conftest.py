@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from engine.roster.legality import reference_problems
-from engine.roster.loader import Roster, load_roster
-from engine.roster.problems import Problem
+from clix.engine.roster.legality import reference_problems
+from clix.engine.roster.loader import Roster, load_roster
+from clix.engine.roster.problems import Problem
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINI_ROSTER = FIXTURES / "mini_roster"

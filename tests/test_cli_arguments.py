@@ -14,11 +14,10 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
-from analyzer import checks, cli, ladder, replay, runner, selfcheck
-from analyzer.checks import MAX_GAMES, MAX_TURNS
-from analyzer.runner import Matchup, play_one, play_state
-from engine.game import MAX_DECISIONS
+from clix.analyzer import checks, cli, ladder, replay, runner, selfcheck
+from clix.analyzer.checks import MAX_GAMES, MAX_TURNS
+from clix.analyzer.runner import Matchup, play_one, play_state
+from clix.engine.game import MAX_DECISIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTERS = str(ROOT / "rosters")
@@ -134,7 +133,7 @@ def test_a_mistake_is_one_line_and_plays_nothing(case, tmp_path, capsys, no_game
 
 def test_a_mistake_in_a_real_process_has_no_traceback(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "analyzer.cli", *DUEL, "--games", str(10**12), "--rosters", ROSTERS],
+        [sys.executable, "-m", "clix.analyzer.cli", *DUEL, "--games", str(10**12), "--rosters", ROSTERS],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -168,7 +167,7 @@ def test_a_seed_beyond_int64_survives_the_outputs_and_the_replay(tmp_path):
     out = tmp_path / "big"
     args = [*DUEL, "--games", "4", "--turns", "3", "--jobs", "1", "--seed", str(seed), "--out", str(out), "--json"]
     done = subprocess.run(
-        [sys.executable, "-m", "analyzer.cli", *args, "--rosters", ROSTERS],
+        [sys.executable, "-m", "clix.analyzer.cli", *args, "--rosters", ROSTERS],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -185,7 +184,7 @@ def test_a_seed_beyond_int64_survives_the_outputs_and_the_replay(tmp_path):
     row, _ = play_one(matchup, seed, 3)
     assert row["vp_a"] == parquet.loc[3, "vp_a"] and row["winner"] == parquet.loc[3, "winner"]
     again = subprocess.run(
-        [sys.executable, "-m", "analyzer.cli", "replay", "--run", str(out), "--game", "3", "--rosters", ROSTERS],
+        [sys.executable, "-m", "clix.analyzer.cli", "replay", "--run", str(out), "--game", "3", "--rosters", ROSTERS],
         cwd=tmp_path,
         capture_output=True,
         text=True,

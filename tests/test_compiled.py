@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine import compiled
+from clix.engine import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def _engine_status(**env: str) -> list[str]:
     """In a fresh process: the engine's status and where two compiled modules were loaded from."""
     code = (
-        "import engine.rules, engine.players.heuristic as h, engine.compiled as c; "
-        "print(c.status); print(engine.rules.__file__); print(h.__file__)"
+        "import clix.engine.rules as r, clix.engine.players.heuristic as h, clix.engine.compiled as c; "
+        "print(c.status); print(r.__file__); print(h.__file__)"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True, check=True
@@ -63,8 +63,8 @@ def test_the_engine_in_use_is_the_build_when_it_is_fresh_and_the_sources_otherwi
     status, rules_file, heuristic_file = _engine_status(CLIX_PURE="")
     if compiled.build_problem() is None:
         assert status == compiled.COMPILED
-        assert Path(rules_file).parent == compiled.BUILD_DIR / "engine"
-        assert Path(heuristic_file).parent == compiled.BUILD_DIR / "engine" / "players"
+        assert Path(rules_file).parent == compiled.BUILD_DIR / compiled.PACKAGE_PATH
+        assert Path(heuristic_file).parent == compiled.BUILD_DIR / compiled.PACKAGE_PATH / "players"
     else:
         assert status.startswith(compiled.PURE)
         assert rules_file.endswith("engine/rules.py") and heuristic_file.endswith("engine/players/heuristic.py")

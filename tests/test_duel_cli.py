@@ -8,15 +8,14 @@ import sys
 from pathlib import Path
 
 import pandas as pd
-
-from engine import compiled
+from clix.engine import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def clix(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "analyzer.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=600
+        [sys.executable, "-m", "clix.analyzer.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=600
     )
 
 

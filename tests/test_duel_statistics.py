@@ -12,11 +12,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from clix.analyzer.duel import _print_summary
+from clix.analyzer.stats import Z, figure_efficiency, first_player_effects, score, score_difference, tie_break
 from rich.console import Console
 from scipy import stats as st
-
-from analyzer.duel import _print_summary
-from analyzer.stats import Z, figure_efficiency, first_player_effects, score, score_difference, tie_break
 
 ROOT = Path(__file__).resolve().parent.parent
 T3 = float(st.t.ppf(0.975, 3))
@@ -224,7 +223,7 @@ def duel_json(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
         [
             sys.executable,
             "-m",
-            "analyzer.cli",
+            "clix.analyzer.cli",
             "duel",
             "butcher-shop",
             "firing-line",

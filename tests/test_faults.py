@@ -24,12 +24,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-
-from analyzer import cli
-from analyzer.errors import ClixError
-from analyzer.outputs import OWN_FILES, claim_output
-from analyzer.pool import DIED, MARKER_PREFIX, run_items
-from analyzer.runner import Matchup, play_one
+from clix.analyzer import cli
+from clix.analyzer.errors import ClixError
+from clix.analyzer.outputs import OWN_FILES, claim_output
+from clix.analyzer.pool import DIED, MARKER_PREFIX, run_items
+from clix.analyzer.runner import Matchup, play_one
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc (Linux)")
 
@@ -89,7 +88,7 @@ def until(condition, timeout: float = 60, step: float = 0.02):
 def start(args: list[str], cwd: Path, marker: str, err: Path) -> subprocess.Popen:
     env = {**os.environ, "CLIX_TEST_MARKER": marker}
     return subprocess.Popen(
-        [sys.executable, "-m", "analyzer.cli", *args],
+        [sys.executable, "-m", "clix.analyzer.cli", *args],
         cwd=cwd,
         env=env,
         stdout=subprocess.PIPE,
@@ -253,7 +252,7 @@ def test_a_killed_parent_leaves_no_worker(tmp_path):
     assert none_left(marker) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == [".out.clix-lock", "stderr"]
     again = subprocess.run(
-        [sys.executable, "-m", "analyzer.cli", *DUEL, "--games", "2", "--jobs", "1", "--out", str(out)],
+        [sys.executable, "-m", "clix.analyzer.cli", *DUEL, "--games", "2", "--jobs", "1", "--out", str(out)],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -274,7 +273,7 @@ def test_a_second_run_into_the_same_folder_is_refused(tmp_path):
     first = start([*DUEL, "--games", "4000", "--jobs", "1", "--out", str(out)], tmp_path, marker, err)
     until(lambda: (tmp_path / ".out.clix-lock").exists())
     second = subprocess.run(
-        [sys.executable, "-m", "analyzer.cli", *DUEL, "--games", "2", "--out", str(out)],
+        [sys.executable, "-m", "clix.analyzer.cli", *DUEL, "--games", "2", "--out", str(out)],
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -328,7 +327,20 @@ def test_two_ctrl_c_leave_the_old_outputs_or_complete_new_ones(tmp_path):
     nothing else is left beside it."""
     marker, out, err = uuid.uuid4().hex, tmp_path / "out", tmp_path / "stderr"
     old = subprocess.run(
-        [sys.executable, "-m", "analyzer.cli", *DUEL, "--games", "4", "--jobs", "1", "--seed", "1", "--out", str(out)],
+        [
+            sys.executable,
+            "-m",
+            "clix.analyzer.cli",
+            *DUEL,
+            "--games",
+            "4",
+            "--jobs",
+            "1",
+            "--seed",
+            "1",
+            "--out",
+            str(out),
+        ],
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -19,10 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from clix.analyzer.cli import app
+from clix.analyzer.errors import ClixError
 from typer.testing import CliRunner
-
-from analyzer.cli import app
-from analyzer.errors import ClixError
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "rosters"

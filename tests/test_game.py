@@ -6,11 +6,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from analyzer.conformance import check_game
-from engine.game import child_seed, child_seeds, play_game
-from engine.invariants import violations
-from engine.players import RandomAgent
+from clix.analyzer.conformance import check_game
+from clix.engine.game import child_seed, child_seeds, play_game
+from clix.engine.invariants import violations
+from clix.engine.players import RandomAgent
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "rosters"

@@ -8,14 +8,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from engine import rules
-from engine.actions import ChooseVictim
-from engine.armybuilder import random_army
-from engine.players import Decision
-from engine.players import heuristic as heuristic_module
-from engine.players.heuristic import HeuristicAgent, _Context
-from engine.setup import new_game
+from clix.engine import rules
+from clix.engine.actions import ChooseVictim
+from clix.engine.armybuilder import random_army
+from clix.engine.players import Decision
+from clix.engine.players import heuristic as heuristic_module
+from clix.engine.players.heuristic import HeuristicAgent, _Context
+from clix.engine.setup import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,17 +16,16 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from analyzer.conformance import roster_at
-from engine import plots, rules
-from engine.actions import Close, EndTurn, Move
-from engine.figures import compile_figure
-from engine.players.base import Decision
-from engine.players.heuristic import DEFAULT_STYLE, STYLES, HeuristicAgent, Weights, _Context, live_clicks_left
-from engine.roster.loader import Roster
-from engine.scenario import Scenario, build_state
-from engine.setup import new_game
-from engine.state import GameState, Monster
+from clix.analyzer.conformance import roster_at
+from clix.engine import plots, rules
+from clix.engine.actions import Close, EndTurn, Move
+from clix.engine.figures import compile_figure
+from clix.engine.players.base import Decision
+from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES, HeuristicAgent, Weights, _Context, live_clicks_left
+from clix.engine.roster.loader import Roster
+from clix.engine.scenario import Scenario, build_state
+from clix.engine.setup import new_game
+from clix.engine.state import GameState, Monster
 
 ROOT = Path(__file__).resolve().parent.parent
 STYLE_NAMES = sorted(STYLES, key=lambda name: (name != DEFAULT_STYLE, name))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import effects, plots
-from engine.roster.legality import implementation_problems
-from engine.roster.loader import load_roster
+from clix.engine import effects, plots
+from clix.engine.roster.legality import implementation_problems
+from clix.engine.roster.loader import load_roster
 
 ROOT = Path(__file__).resolve().parent.parent
 

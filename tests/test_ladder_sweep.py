@@ -11,16 +11,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from clix.analyzer.duel import run_duel
+from clix.analyzer.ladder import fit_ratings, ladder_matchups, ladder_summary, run_cells, run_ladder
+from clix.analyzer.library import load_checked
+from clix.analyzer.runner import Matchup, run_matchup
+from clix.analyzer.scoring import paired_score
+from clix.analyzer.sweep import DEPENDS, ROBUST, score_range, sweep_verdict
+from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES
 from rich.console import Console
 from scipy import stats as st
-
-from analyzer.duel import run_duel
-from analyzer.ladder import fit_ratings, ladder_matchups, ladder_summary, run_cells, run_ladder
-from analyzer.library import load_checked
-from analyzer.runner import Matchup, run_matchup
-from analyzer.scoring import paired_score
-from analyzer.sweep import DEPENDS, ROBUST, score_range, sweep_verdict
-from engine.players.heuristic import DEFAULT_STYLE, STYLES
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTERS = ROOT / "rosters"
@@ -228,7 +227,7 @@ def test_verdict_depends_names_the_disagreeing_pairings():
 
 def clix(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "analyzer.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=600
+        [sys.executable, "-m", "clix.analyzer.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=600
     )
 
 

@@ -8,14 +8,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from engine import rules
-from engine.actions import Move, MoveVictim
-from engine.armybuilder import random_army
-from engine.options import MoveBlock, Options, VictimMoveBlock
-from engine.players import Decision, RandomAgent
-from engine.players.heuristic import HeuristicAgent
-from engine.setup import new_game
+from clix.engine import rules
+from clix.engine.actions import Move, MoveVictim
+from clix.engine.armybuilder import random_army
+from clix.engine.options import MoveBlock, Options, VictimMoveBlock
+from clix.engine.players import Decision, RandomAgent
+from clix.engine.players.heuristic import HeuristicAgent
+from clix.engine.setup import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

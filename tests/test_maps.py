@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from analyzer.mapdraw import draw_map_png, map_text
-from engine.board import edge, is_indoor, line_edges, portal_sites, starting_zone, wall_edges
-from engine.roster.loader import load_roster
-from engine.roster.models import MapFile, MapLayout
+from clix.analyzer.mapdraw import draw_map_png, map_text
+from clix.engine.board import edge, is_indoor, line_edges, portal_sites, starting_zone, wall_edges
+from clix.engine.roster.loader import load_roster
+from clix.engine.roster.models import MapFile, MapLayout
 
 REPO_ROOT = Path(__file__).parent.parent
 MAPS_DIR = REPO_ROOT / "rosters" / "maps"

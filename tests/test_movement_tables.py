@@ -8,13 +8,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from engine import combat, rules
-from engine.armybuilder import random_army
-from engine.movement import MoveContext, VictimContext, _search_by_steps, _slow_steps, check_path, search
-from engine.players import Decision, RandomAgent
-from engine.setup import new_game
-from engine.state import HOVERING, SOARING
+from clix.engine import combat, rules
+from clix.engine.armybuilder import random_army
+from clix.engine.movement import MoveContext, VictimContext, _search_by_steps, _slow_steps, check_path, search
+from clix.engine.players import Decision, RandomAgent
+from clix.engine.setup import new_game
+from clix.engine.state import HOVERING, SOARING
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyzer.conformance import roster_at
-from analyzer.runner import Matchup, game_rows, game_seed_path, play_one, play_state, run_matchup
-from engine import rules
-from engine.scenario import Scenario, build_state
+from clix.analyzer.conformance import roster_at
+from clix.analyzer.runner import Matchup, game_rows, game_seed_path, play_one, play_state, run_matchup
+from clix.engine import rules
+from clix.engine.scenario import Scenario, build_state
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "rosters"

@@ -12,12 +12,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from clix.analyzer.duel import _print_summary
+from clix.analyzer.runner import Matchup, game_rows, play_one, play_state
+from clix.analyzer.stats import play_style
+from clix.engine.state import Event, GameState
 from rich.console import Console
-
-from analyzer.duel import _print_summary
-from analyzer.runner import Matchup, game_rows, play_one, play_state
-from analyzer.stats import play_style
-from engine.state import Event, GameState
 
 ROOT = Path(__file__).resolve().parent.parent
 MATCHUP = Matchup(
@@ -197,7 +196,7 @@ def test_duel_json_report_and_summary_show_how_the_ai_played(tmp_path):
         [
             sys.executable,
             "-m",
-            "analyzer.cli",
+            "clix.analyzer.cli",
             "duel",
             "butcher-shop",
             "firing-line",

@@ -10,15 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from engine import plots, rules
-from engine.game import play_game
-from engine.invariants import violations
-from engine.players import RandomAgent
-from engine.registry.plot_effects import DURATIONS, PLOT_EFFECTS, SUBPLOT_CONDITIONS, TARGETS
-from engine.roster.loader import load_roster
-from engine.scenario import load_scenario, run_scenario, scenario_files
-from engine.setup import new_game
+from clix.engine import plots, rules
+from clix.engine.game import play_game
+from clix.engine.invariants import violations
+from clix.engine.players import RandomAgent
+from clix.engine.registry.plot_effects import DURATIONS, PLOT_EFFECTS, SUBPLOT_CONDITIONS, TARGETS
+from clix.engine.roster.loader import load_roster
+from clix.engine.scenario import load_scenario, run_scenario, scenario_files
+from clix.engine.setup import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "tests" / "scenarios" / "plot" / "cards"
@@ -86,7 +85,7 @@ def test_every_plot_rule_has_a_scenario():
 
 
 def test_hunting_cards_are_legal_actions(roster):
-    from engine.scenario import build_state
+    from clix.engine.scenario import build_state
 
     scenario, _ = load_scenario(CARDS / "just-a-little-bit-further.yaml")
     assert scenario is not None
@@ -101,7 +100,7 @@ def test_hunting_cards_are_legal_actions(roster):
 def test_random_players_play_cards_in_every_window(roster):
     """The random player picks among the options, so listing cards as options is all it needs; games with
     the sample armies play cards in every window and keep the invariants."""
-    from engine.armybuilder import random_army
+    from clix.engine.armybuilder import random_army
 
     windows: Counter[str] = Counter()
     maps = [roster.maps[name] for name in sorted(roster.maps)]

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import clix.engine.powers  # noqa: F401  registers every handler
 import pytest
-
-import engine.powers  # noqa: F401  registers every handler
-from engine import combat, effects, rules
-from engine.actions import Close, LureVictim, Move
-from engine.registry.powers import POWERS
-from engine.scenario import Scenario, build_state
-from engine.state import GameState
+from clix.engine import combat, effects, rules
+from clix.engine.actions import Close, LureVictim, Move
+from clix.engine.registry.powers import POWERS
+from clix.engine.scenario import Scenario, build_state
+from clix.engine.state import GameState
 
 FILLER = ["6 8 15 2"] * 6 + ["x"]
 

@@ -43,7 +43,11 @@ def test_the_main_command_runs(tmp_path):
     for step in steps:
         args = shlex.split(step)[1:]
         done = subprocess.run(
-            [sys.executable, "-m", "analyzer.cli", *args], cwd=tmp_path, capture_output=True, text=True, timeout=300
+            [sys.executable, "-m", "clix.analyzer.cli", *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
         assert done.returncode == 0, f"{step}: {done.stderr[-2000:]}"
         assert "Traceback" not in done.stderr

@@ -11,10 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from analyzer.errors import ClixError
-from analyzer.replay import replay_run, replay_seed
-from analyzer.runner import Matchup, game_rows, play_one, play_state
+from clix.analyzer.errors import ClixError
+from clix.analyzer.replay import replay_run, replay_seed
+from clix.analyzer.runner import Matchup, game_rows, play_one, play_state
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "rosters"
@@ -23,7 +22,7 @@ TURNS = "5"
 
 def clix(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "analyzer.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=600
+        [sys.executable, "-m", "clix.analyzer.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=600
     )
 
 

@@ -13,9 +13,8 @@ import sysconfig
 from pathlib import Path
 
 import pytest
+from clix.analyzer.cli import app
 from typer.testing import CliRunner
-
-from analyzer.cli import app
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DOZEN = Path("tests/fixtures/dozen_mistakes")  # relative to REPO_ROOT, as a player would type it
@@ -137,7 +136,7 @@ def test_yaml_error_line_has_no_field(mini, monkeypatch):
 def _commands() -> list:
     script = Path(sysconfig.get_path("scripts")) / "clix"
     return [
-        pytest.param([sys.executable, "-m", "analyzer.cli"], id="python-m"),
+        pytest.param([sys.executable, "-m", "clix.analyzer.cli"], id="python-m"),
         pytest.param([str(script)], id="clix-script"),
     ]
 
@@ -163,7 +162,7 @@ def test_nonexistent_path_is_one_error_line(mini, tmp_path, command):
 def test_real_script_reports_problems_with_exit_2(mini):
     """The console script prints the dozen problems the same way CliRunner sees them."""
     result = subprocess.run(
-        [sys.executable, "-m", "analyzer.cli", "roster", "check", str(DOZEN), "--rosters", str(mini.root)],
+        [sys.executable, "-m", "clix.analyzer.cli", "roster", "check", str(DOZEN), "--rosters", str(mini.root)],
         capture_output=True,
         text=True,
         cwd=REPO_ROOT,

@@ -8,14 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from clix.analyzer import cli, views
+from clix.analyzer.cli import app
+from clix.analyzer.errors import ClixError
+from clix.engine.registry import ABILITIES, PLOT_EFFECTS, POWERS
+from clix.engine.roster.loader import Roster, load_roster
 from rich.console import Console
 from typer.testing import CliRunner
-
-from analyzer import cli, views
-from analyzer.cli import app
-from analyzer.errors import ClixError
-from engine.registry import ABILITIES, PLOT_EFFECTS, POWERS
-from engine.roster.loader import Roster, load_roster
 
 ROSTERS = Path(__file__).resolve().parent.parent / "rosters"
 

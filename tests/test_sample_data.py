@@ -6,12 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
-
-from engine.figures import HOURGLASS, compile_figure
-from engine.registry import ABILITIES, POWERS
-from engine.roster.legality import reference_problems
-from engine.roster.loader import load_roster
-from engine.roster.models import MAJOR_CLASSES
+from clix.engine.figures import HOURGLASS, compile_figure
+from clix.engine.registry import ABILITIES, POWERS
+from clix.engine.roster.legality import reference_problems
+from clix.engine.roster.loader import load_roster
+from clix.engine.roster.models import MAJOR_CLASSES
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKLIST = (ROOT / "docs" / "horrorclix_rules.md").read_text(encoding="utf-8")

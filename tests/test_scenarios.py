@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from engine.scenario import run_scenario, scenario_files
+from clix.engine.scenario import run_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = scenario_files([ROOT / "tests" / "scenarios"])

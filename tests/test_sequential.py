@@ -5,9 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-
-from analyzer.runner import Matchup, run_matchup
-from analyzer.sequential import (
+from clix.analyzer.runner import Matchup, run_matchup
+from clix.analyzer.sequential import (
     equivalence,
     look_confidence,
     mean_interval_at,
@@ -86,7 +85,7 @@ def _clix(*args: str, cwd: Path):  # type: ignore[no-untyped-def]
     import sys
 
     return subprocess.run(
-        [sys.executable, "-m", "analyzer.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=600
+        [sys.executable, "-m", "clix.analyzer.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=600
     )
 
 

@@ -9,15 +9,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from engine import combat, rules
-from engine.actions import Close, Move
-from engine.game import child_seeds, play
-from engine.invariants import violations
-from engine.players import RandomAgent
-from engine.roster.loader import load_roster
-from engine.scenario import build_state, load_scenario, scenario_files
-from engine.setup import new_game
+from clix.engine import combat, rules
+from clix.engine.actions import Close, Move
+from clix.engine.game import child_seeds, play
+from clix.engine.invariants import violations
+from clix.engine.players import RandomAgent
+from clix.engine.roster.loader import load_roster
+from clix.engine.scenario import build_state, load_scenario, scenario_files
+from clix.engine.setup import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios"

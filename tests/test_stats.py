@@ -7,10 +7,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from clix.analyzer.runner import Matchup, run_matchup
+from clix.analyzer.stats import outcome, proportion, summarize, victim_rush
 from scipy import stats as st
-
-from analyzer.runner import Matchup, run_matchup
-from analyzer.stats import outcome, proportion, summarize, victim_rush
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "rosters"

@@ -12,9 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
-
-from engine.roster.loader import load_roster
-from engine.roster.models import Figure, PlotTwistFile, VictimFile
+from clix.engine.roster.loader import load_roster
+from clix.engine.roster.models import Figure, PlotTwistFile, VictimFile
 
 FIGURE = "figures/grave-knight-u.yaml"  # unique, range 0, red attack + orange defense powers, 5 clicks
 DEMO = "figures/demo-ghoul-d.yaml"
@@ -1553,7 +1552,7 @@ def test_yml_suffix_is_loaded(mini):
 
 def test_problem_text_without_line_or_field():
     """Problem renders as file:line: field: message, dropping the parts it does not know."""
-    from engine.roster.problems import Problem
+    from clix.engine.roster.problems import Problem
 
     assert str(Problem("a.yaml", 3, "rank", "bad")) == "a.yaml:3: rank: bad"
     assert str(Problem("a.yaml", 0, "", "bad")) == "a.yaml: bad"

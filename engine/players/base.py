@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from engine.state import GameState
+    from clix.engine.state import GameState
 
 
 @dataclass(frozen=True, init=False)

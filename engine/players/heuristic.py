@@ -22,13 +22,12 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-
-from engine import effects, plots
-from engine.actions import ChooseVictim, Close, EndTurn, Frenzy, Move, MoveVictim, Ranged, SkipSuspense, Smash
-from engine.geometry import Geometry
-from engine.options import MoveBlock, Options, VictimMoveBlock
-from engine.players.base import Decision
-from engine.state import SOARING, GameState, Monster, Victim
+from clix.engine import effects, plots
+from clix.engine.actions import ChooseVictim, Close, EndTurn, Frenzy, Move, MoveVictim, Ranged, SkipSuspense, Smash
+from clix.engine.geometry import Geometry
+from clix.engine.options import MoveBlock, Options, VictimMoveBlock
+from clix.engine.players.base import Decision
+from clix.engine.state import SOARING, GameState, Monster, Victim
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-
-from engine.players.base import Decision
-from engine.state import GameState
+from clix.engine.players.base import Decision
+from clix.engine.state import GameState
 
 
 class RandomAgent:

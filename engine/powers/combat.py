@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine import plots
-from engine.actions import VICTIM_TARGET, Close, Frenzy, LureVictim
-from engine.combat import adjacent, heal, heal_floor
-from engine.effects import PowerHandler, Query, base_value, register
-from engine.movement import VictimContext, check_path, destinations
-from engine.state import Lasting
+from clix.engine import plots
+from clix.engine.actions import VICTIM_TARGET, Close, Frenzy, LureVictim
+from clix.engine.combat import adjacent, heal, heal_floor
+from clix.engine.effects import PowerHandler, Query, base_value, register
+from clix.engine.movement import VictimContext, check_path, destinations
+from clix.engine.state import Lasting
 
 if TYPE_CHECKING:
-    from engine.state import GameState, Monster
+    from clix.engine.state import GameState, Monster
 
 Params = dict[str, Any]
 CLOSE_KINDS = ("close", "frenzy")  # a frenzy's attack is a close combat attack (HC-SLAY-12)

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine import cards, combat, decisions
-from engine.effects import Params, PowerHandler, Query, register
-from engine.figures import Stats, stats_from_dial
-from engine.geometry import BLOCKING
-from engine.roster.models import parse_dial
-from engine.state import Monster
+from clix.engine import cards, combat, decisions
+from clix.engine.effects import Params, PowerHandler, Query, register
+from clix.engine.figures import Stats, stats_from_dial
+from clix.engine.geometry import BLOCKING
+from clix.engine.roster.models import parse_dial
+from clix.engine.state import Monster
 
 if TYPE_CHECKING:
-    from engine.state import GameState, Victim
+    from clix.engine.state import GameState, Victim
 
 
 @register("Insanity")

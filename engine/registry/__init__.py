@@ -5,9 +5,9 @@ any other name, so a figure can never silently rely on something the engine does
 Each entry also declares the parameters it takes, so a typo in a parameter is caught at load.
 """
 
-from engine.registry.params import ParamSpec, check_params
-from engine.registry.plot_effects import PLOT_EFFECTS, PlotEffectSpec
-from engine.registry.powers import ABILITIES, POWERS, AbilitySpec, PowerSpec
+from clix.engine.registry.params import ParamSpec, check_params
+from clix.engine.registry.plot_effects import PLOT_EFFECTS, PlotEffectSpec
+from clix.engine.registry.powers import ABILITIES, POWERS, AbilitySpec, PowerSpec
 
 __all__ = [
     "ABILITIES",

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.registry.params import ParamSpec
+from clix.engine.registry.params import ParamSpec
 
 WINDOWS = ("setup", "preview", "suspense", "slaying", "rescue", "attack_roll", "hunting")
 

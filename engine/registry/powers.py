@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.registry.params import ParamSpec
+from clix.engine.registry.params import ParamSpec
 
 TRIGGERS = ("always", "move", "close", "ranged", "turn_start", "slay", "hit", "damaged", "kill")
 STATS = ("speed", "attack", "defense", "damage")

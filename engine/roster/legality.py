@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from engine.roster.loader import Roster
-from engine.roster.models import Army
-from engine.roster.problems import Problem, did_you_mean
+from clix.engine.roster.loader import Roster
+from clix.engine.roster.models import Army
+from clix.engine.roster.problems import Problem, did_you_mean
 
 VICTIMS_PER_GAME = 12  # HC-VICTIM-02
 CRYPT_SIZE = 6  # HC-PLOT-01, HC-PLOT-14
@@ -27,7 +27,7 @@ def reference_problems(roster: Roster, files: set[str] | None = None) -> list[Pr
 def implementation_problems(roster: Roster, files: set[str] | None = None) -> list[Problem]:
     """Powers and plot-twist effects named in the roster that the engine registers but does not play yet
     (issue 4: `clix roster check` fails on any of them)."""
-    from engine import effects, plots, powers  # noqa: F401  (imported here: they import the roster models)
+    from clix.engine import effects, plots, powers  # noqa: F401  (imported here: they import the roster models)
 
     problems: list[Problem] = []
     for fid, figure in roster.figures.items():

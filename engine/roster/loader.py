@@ -13,11 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clix.engine.roster.models import Army, Figure, MapFile, PlotTwist, PlotTwistFile, VictimArchetype, VictimFile
+from clix.engine.roster.problems import LineMap, Loc, Problem, field_text, from_validation_error, relative
+from clix.engine.roster.yaml_lines import YamlError, decode, load_yaml, path_problem, read_bytes
 from pydantic import BaseModel, ValidationError
-
-from engine.roster.models import Army, Figure, MapFile, PlotTwist, PlotTwistFile, VictimArchetype, VictimFile
-from engine.roster.problems import LineMap, Loc, Problem, field_text, from_validation_error, relative
-from engine.roster.yaml_lines import YamlError, decode, load_yaml, path_problem, read_bytes
 
 KINDS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("dial", Figure),

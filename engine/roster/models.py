@@ -10,12 +10,11 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
+from clix.engine.registry import ABILITIES, PLOT_EFFECTS, POWERS, check_params
+from clix.engine.registry.plot_effects import WINDOWS, card_problems
+from clix.engine.roster.dial import COLOURS, MAX_CLICKS, MAX_VALUE, SLOTS, Click, parse_click
+from clix.engine.roster.problems import did_you_mean
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
-
-from engine.registry import ABILITIES, PLOT_EFFECTS, POWERS, check_params
-from engine.registry.plot_effects import WINDOWS, card_problems
-from engine.roster.dial import COLOURS, MAX_CLICKS, MAX_VALUE, SLOTS, Click, parse_click
-from engine.roster.problems import did_you_mean
 
 Rank = Literal["rookie", "experienced", "veteran", "unique", "limited_edition", "demo"]
 SpeedMode = Literal["boot", "wing", "fin"]
@@ -583,7 +582,7 @@ class MapFile(MapLayout):
 
     @model_validator(mode="after")
     def _playable(self) -> MapFile:
-        from engine.board import is_indoor
+        from clix.engine.board import is_indoor
 
         problems = []
         victims = len(self.victim_spaces())
@@ -681,7 +680,7 @@ def ground_regions(layout: MapLayout) -> dict[Coord, int]:
     pieces ignored: blocking terrain is never entered, a wall is never crossed, and a diagonal step is shut
     when walls or blocking terrain close both ways round its corner (HC-TERRAIN-10, -12; as in
     engine.movement)."""
-    from engine.board import wall_edges
+    from clix.engine.board import wall_edges
 
     walls = wall_edges(layout)
 

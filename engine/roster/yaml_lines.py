@@ -19,11 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from clix.engine.roster.problems import LineMap, Loc
 from yaml.composer import Composer
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.resolver import Resolver
-
-from engine.roster.problems import LineMap, Loc
 
 try:  # libyaml parses several times faster; the composer on top stays ours either way
     from yaml.cyaml import CParser as _Parser
