@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from clix.analyzer.errors import ClixError
+from clix.analyzer.library import library_text
 from clix.analyzer.runner import Matchup, play_one, run_matchup
 from clix.engine import compiled
 from clix.engine.players.heuristic import DEFAULT_STYLE
@@ -28,7 +29,7 @@ played, so steady state is what is timed."""
 
 
 def run_bench(
-    library: Path,
+    library: Path | tuple[Path, ...],
     games: int,
     jobs: int | None,
     profile: bool,
@@ -42,7 +43,9 @@ def run_bench(
         needed = ((army_a, roster.armies), (army_b, roster.armies), (map_name, roster.maps))
         missing = next((name for name, known in needed if name not in known), None)
         if missing:
-            raise ClixError(f"{library}: the reference duel needs {missing}, which this roster library lacks")
+            raise ClixError(
+                f"{library_text(library)}: the reference duel needs {missing}, which this roster library lacks"
+            )
     matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b)
     cores = jobs or os.cpu_count() or 1
     run_matchup(matchup, WARM_UP_GAMES, 0, jobs=1)

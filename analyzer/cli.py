@@ -9,13 +9,13 @@ from __future__ import annotations
 import signal
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from clix.analyzer import checks
 from clix.analyzer.checks import MAX_GAMES, MAX_TURNS
 from clix.analyzer.errors import ClixError
-from clix.analyzer.library import default_roster_dir, load_checked, load_for_check
+from clix.analyzer.library import Library, library_layers, load_for_check, load_library
 from rich.console import Console
 
 app = typer.Typer(
@@ -75,9 +75,19 @@ StopOption = Annotated[
     ),
 ]
 RostersOption = Annotated[
-    Path | None,
-    typer.Option("--rosters", help="Roster library to resolve names against (default: ./rosters, or $CLIX_ROSTERS)."),
+    list[Path] | None,
+    typer.Option(
+        "--rosters",
+        help="Roster folder or file to resolve names against; repeat to layer them, later ones replacing items "
+        "of the same name (--rosters sample --rosters mine/: 'sample' is the sample library shipped with clix). "
+        "Default: ./rosters, or $CLIX_ROSTERS, or the sample library.",
+    ),
 ]
+
+
+def _library(rosters: list[Path] | None, **wanted: Any) -> Library:
+    """Load the library for a command (ClixError on problems in what it uses; a warning line for others)."""
+    return load_library(rosters, warn=lambda line: _err().print(line, markup=False), **wanted)
 
 
 @roster_app.command("check")
@@ -89,8 +99,8 @@ def roster_check(
     rosters: RostersOption = None,
 ) -> None:
     """Validate roster files and army legality; print every problem, one line each (exit 2 if any)."""
-    library = rosters or default_roster_dir()
-    targets = paths or [library]
+    library = library_layers(rosters)
+    targets = paths or list(library)
     roster, problems, checked = load_for_check(targets, library)
     for problem in problems:
         console.print(str(problem), markup=False, soft_wrap=True)
@@ -130,7 +140,7 @@ def roster_list(
     """List what the roster library holds; figures can be filtered by class, points, cabal and rank."""
     from clix.analyzer import views
 
-    roster = load_checked(rosters or default_roster_dir())
+    roster = _library(rosters).roster
     wanted = views.FigureFilter(tuple(figure_class or ()), min_points, max_points, cabal, rank)
     console.print(views.listing(roster, what, wanted))
 
@@ -141,7 +151,8 @@ def roster_show(
         str,
         typer.Argument(
             metavar="NAME",
-            help="Figure id (e.g. countess-vey-v) or army id (e.g. butcher-shop); see `clix roster list`.",
+            help="Figure id (e.g. countess-vey-v) or army id (e.g. butcher-shop), see `clix roster list`; "
+            "or a figure or army file.",
         ),
     ],
     rosters: RostersOption = None,
@@ -149,8 +160,8 @@ def roster_show(
     """Show a figure (base data, card sides with powers, dial) or an army (figures, points, crypt, victims)."""
     from clix.analyzer import views
 
-    roster = load_checked(rosters or default_roster_dir())
-    for renderable in views.show_view(roster, name):
+    library = _library(rosters, items=[name])
+    for renderable in views.show_view(library.roster, library.id(name)):
         console.print(renderable)
 
 
@@ -172,8 +183,8 @@ def map_show(
     """Draw a map as text (terrain, walls, starting areas, victim spaces); optionally as a PNG."""
     from clix.analyzer import views
 
-    roster = load_checked(rosters or default_roster_dir())
-    game_map = views.find_map(roster, map_name)
+    library = _library(rosters, maps=[map_name])
+    game_map = views.find_map(library.roster, library.id(map_name))
     console.print(views.map_text(game_map), markup=False)
     if png is not None:
         from clix.analyzer.mapdraw import draw_map_png
@@ -195,17 +206,19 @@ def scenario_run(
     """
     from clix.analyzer.scenarios import run_paths
 
-    raise typer.Exit(run_paths(paths, rosters or default_roster_dir(), verbose, console))
+    raise typer.Exit(run_paths(paths, library_layers(rosters), verbose, console))
 
 
 @app.command("duel")
 def duel(
-    army_a: Annotated[str, typer.Argument(help="Army A (see `clix roster list armies`).")],
-    army_b: Annotated[str, typer.Argument(help="Army B.")],
+    army_a: Annotated[str, typer.Argument(help="Army A: an army id (see `clix roster list armies`) or an army file.")],
+    army_b: Annotated[str, typer.Argument(help="Army B: an army id or file.")],
     games: Annotated[
         int, typer.Option("--games", help=f"Games to play, 2 to {MAX_GAMES:,} (rounded up to seat-swapped pairs).")
     ] = 1000,
-    map_name: Annotated[str, typer.Option("--map", help="Map id (see `clix roster list maps`).")] = "graveyard",
+    map_name: Annotated[
+        str, typer.Option("--map", help="Map id (see `clix roster list maps`) or a map file.")
+    ] = "graveyard",
     players: Annotated[
         str,
         typer.Option(
@@ -257,13 +270,13 @@ def duel(
     checks.turns(turns)
     checks.seed(seed)
     cores = checks.jobs(jobs, _err())
-    library = rosters or default_roster_dir()
-    roster = load_checked(library)
+    library = _library(rosters, armies=[army_a, army_b], maps=[map_name])
+    army_a, army_b, map_name = library.id(army_a), library.id(army_b), library.id(map_name)
     target = out or Path("clix-out") / f"{army_a}-vs-{army_b}"
     raise typer.Exit(
         run_duel(
-            roster,
-            library,
+            library.roster,
+            library.layers,
             army_a,
             army_b,
             games=games,
@@ -323,15 +336,14 @@ def ladder(
     checks.turns(turns)
     checks.seed(seed)
     cores = checks.jobs(jobs, _err())
-    library = rosters or default_roster_dir()
-    roster = load_checked(library)
+    library = _library(rosters, armies=_names(armies), maps=_names(maps))
     raise typer.Exit(
         run_ladder(
-            roster,
-            library,
+            library.roster,
+            library.layers,
             players=players,
-            armies=armies,
-            maps=maps,
+            armies=",".join(library.id(a) for a in _names(armies)) or None,
+            maps=",".join(library.id(m) for m in _names(maps)) or None,
             games=games,
             seed=seed,
             jobs=cores,
@@ -367,9 +379,39 @@ def bench(
     checks.games(games)
     checks.rounds(rounds)
     cores = checks.jobs(jobs, _err())
-    library = rosters or default_roster_dir()
-    roster = load_checked(library)
-    raise typer.Exit(run_bench(library, games, cores, profile, console, rounds, roster))
+    library = _library(rosters)
+    raise typer.Exit(run_bench(library.layers, games, cores, profile, console, rounds, library.roster))
+
+
+@app.command("schema")
+def schema(
+    kind: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="KIND",
+            help="figure, army, map, plot-twists, victims or scenario; omit it with --out to write them all.",
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write every format's schema into this folder as clix-KIND.schema.json."),
+    ] = None,
+) -> None:
+    """Print the JSON Schema of a roster or scenario file format, for editors that validate and complete YAML
+    (see docs/data-formats.md, "Editor support")."""
+    import json
+
+    from clix.analyzer.schema import KINDS, schema_for, write_schemas
+
+    if out is not None:
+        if kind is not None:
+            raise ClixError("give KIND to print one schema, or --out DIR to write them all, not both")
+        for path in write_schemas(out):
+            console.print(f"wrote {path}", markup=False)
+        return
+    if kind is None:
+        raise ClixError(f"name a format ({', '.join(KINDS)}), or pass --out DIR to write them all")
+    sys.stdout.write(json.dumps(schema_for(kind), indent=2) + "\n")
 
 
 @app.command("compile")
@@ -400,16 +442,15 @@ def selfcheck(
     checks.turns(turns)
     checks.seed(seed)
     cores = checks.jobs(jobs, _err())
-    library = rosters or default_roster_dir()
-    roster = load_checked(library)
-    raise typer.Exit(run_selfcheck(games, seed, cores, turns, library, console, roster))
+    library = load_library(rosters, everything=True)
+    raise typer.Exit(run_selfcheck(games, seed, cores, turns, library.layers, console, library.roster))
 
 
 @app.command("replay")
 def replay(
     army_a: Annotated[
         str | None,
-        typer.Argument(metavar="ARMY_A", help="Army A of the duel (see `clix roster list armies`); not with --run."),
+        typer.Argument(metavar="ARMY_A", help="Army A of the duel: an army id or file; not with --run."),
     ] = None,
     army_b: Annotated[str | None, typer.Argument(metavar="ARMY_B", help="Army B of the duel.")] = None,
     run: Annotated[
@@ -417,7 +458,7 @@ def replay(
         typer.Option("--run", help="A duel's --out folder: replay its game --game from summary.json and games.csv."),
     ] = None,
     game: Annotated[int, typer.Option("--game", help="Game index in the duel (odd games have the seats swapped).")] = 0,
-    map_name: Annotated[str | None, typer.Option("--map", help="Map id (default: graveyard).")] = None,
+    map_name: Annotated[str | None, typer.Option("--map", help="Map id or file (default: graveyard).")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="The duel's master seed (default: 0).")] = None,
     players: Annotated[
         str | None,
@@ -441,7 +482,6 @@ def replay(
         checks.seed(seed)
     if turns is not None:
         checks.turns(turns)
-    library = rosters or default_roster_dir()
     options = {"--map": map_name, "--seed": seed, "--players": players, "--turns": turns, "--ties": ties}
     if run is not None:
         if army_a is not None:
@@ -449,17 +489,16 @@ def replay(
         given = [name for name, value in options.items() if value is not None]
         if given:
             raise ClixError(f"{given[0]}: --run replays the game as it was played, with the run's settings")
-        load_checked(library)
-        result = replay_run(library, run, game)
+        result = replay_run(rosters, run, game, warn=lambda line: _err().print(line, markup=False))
     else:
         if army_a is None or army_b is None:
             raise ClixError("name the game: --run DIR --game N, or ARMY_A ARMY_B [--seed S] [--game N]")
-        load_checked(library)
+        library = _library(rosters, armies=[army_a, army_b], maps=[map_name or "graveyard"])
         result = replay_seed(
-            library,
-            army_a,
-            army_b,
-            map_name=map_name or "graveyard",
+            library.layers,
+            library.id(army_a),
+            library.id(army_b),
+            map_name=library.id(map_name or "graveyard"),
             seed=0 if seed is None else seed,
             players=players or f"{DEFAULT_STYLE},{DEFAULT_STYLE}",
             turns=turns or 15,
@@ -471,6 +510,11 @@ def replay(
         err.print(warning, markup=False)
     console.print("\n".join(result.lines), markup=False)
     raise typer.Exit(result.exit_code)
+
+
+def _names(spec: str | None) -> list[str]:
+    """A comma-separated option's names."""
+    return [name.strip() for name in (spec or "").split(",") if name.strip()]
 
 
 def _err() -> Console:

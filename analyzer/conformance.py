@@ -15,17 +15,19 @@ from clix.engine.armybuilder import random_army
 from clix.engine.game import child_seeds
 from clix.engine.invariants import violations
 from clix.engine.players import Decision, RandomAgent
-from clix.engine.roster.loader import Roster, load_roster
+from clix.engine.roster.loader import Roster, load_layers
 from clix.engine.setup import new_game
 
-_ROSTERS: dict[str, Roster] = {}
+_ROSTERS: dict[tuple[str, ...], Roster] = {}
 
 
-def roster_at(path: Path) -> Roster:
-    """The roster library at `path`, loaded once per process (joblib workers reuse it)."""
-    key = str(path.resolve())
+def roster_at(library: Path | tuple[Path, ...]) -> Roster:
+    """The roster library at `library` (a folder, or layers: later ones replace items of earlier ones by
+    name), loaded once per process (joblib workers reuse it)."""
+    layers = (library,) if isinstance(library, Path) else library
+    key = tuple(str(path.resolve()) for path in layers)
     if key not in _ROSTERS:
-        _ROSTERS[key], _ = load_roster([path])
+        _ROSTERS[key], _ = load_layers(list(layers))
     return _ROSTERS[key]
 
 
@@ -41,7 +43,9 @@ class GameCheck:
     actions: int
 
 
-def check_game(library: Path, index: int, seed: np.random.SeedSequence, turn_limit: int) -> GameCheck:
+def check_game(
+    library: Path | tuple[Path, ...], index: int, seed: np.random.SeedSequence, turn_limit: int
+) -> GameCheck:
     """Play one random game (random armies, map by index), checking the invariants after every action."""
     roster = roster_at(library)
     maps = [roster.maps[name] for name in sorted(roster.maps)]

@@ -38,7 +38,7 @@ def parse_players(spec: str) -> tuple[str, str]:
 
 def run_duel(
     roster: Roster,
-    library: Path,
+    library: Path | tuple[Path, ...],
     army_a: str,
     army_b: str,
     *,
@@ -131,6 +131,7 @@ def run_duel(
             "turns": turns,
             "ties": ties,
             "ruleset": RULESET_VERSION,
+            "rosters": [str(layer.resolve()) for layer in ((library,) if isinstance(library, Path) else library)],
             "version": _version(),
             "jobs": jobs or os.cpu_count(),
             "seconds": round(result.seconds, 2),

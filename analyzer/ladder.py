@@ -247,7 +247,7 @@ def _names(spec: str | None, known: Sequence[str], what: str, option: str, listi
 
 
 def ladder_matchups(
-    library: Path, styles: Sequence[str], armies: Sequence[str], maps: Sequence[str], turns: int
+    library: Path | tuple[Path, ...], styles: Sequence[str], armies: Sequence[str], maps: Sequence[str], turns: int
 ) -> list[Matchup]:
     """Every cell of the ladder: army X (style s) vs army X (style t) for every unordered style pair, army
     and map. Ordered army, map, style pair, so that an interrupted run still covers every style pair."""
@@ -261,7 +261,7 @@ def ladder_matchups(
 
 def run_ladder(
     roster: Roster,
-    library: Path,
+    library: Path | tuple[Path, ...],
     *,
     players: str | None,
     armies: str | None,

@@ -1,21 +1,36 @@
-"""Finding and loading the roster library for the CLI."""
+"""Finding and loading the roster library for the CLI and the Python API.
+
+A library is a sequence of layers, each a folder or a file of roster YAML (`--rosters`, repeatable): an item
+of a later layer replaces the item of the same name in an earlier one, so a homebrew folder can sit over the
+sample library. An army, figure or map given to a command as a file path joins the library as a last layer.
+
+Problems in files a command does not use are warnings (one line per file); problems in the files it uses
+(its armies, their figures, crypts and victims, its map) stop it with a one-line error.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from clix.analyzer.errors import ClixError
 from clix.engine.roster.legality import reference_problems
-from clix.engine.roster.loader import Roster, find_roster_files, load_roster
-from clix.engine.roster.problems import Problem, relative
+from clix.engine.roster.loader import ROSTER_SUFFIXES, Roster, find_roster_files, load_layers, load_roster
+from clix.engine.roster.problems import Problem, did_you_mean, relative
 from clix.engine.roster.yaml_lines import path_problem
 
 REPO_ROSTERS = Path(__file__).resolve().parent.parent / "rosters"
+"""The sample library: the repository's rosters/ in a checkout, the package's copy in an installed clix."""
+SAMPLE = "sample"
+"""`--rosters sample` names the sample library shipped with clix (unless a folder of that name exists)."""
+
+Layers = tuple[Path, ...]
 
 
 def default_roster_dir() -> Path:
-    """$CLIX_ROSTERS, else ./rosters when it exists, else the rosters shipped beside the package."""
+    """$CLIX_ROSTERS, else ./rosters when it exists, else the sample library shipped with clix."""
     env = os.environ.get("CLIX_ROSTERS")
     if env:
         return Path(env)
@@ -23,28 +38,197 @@ def default_roster_dir() -> Path:
     return local if local.is_dir() else REPO_ROSTERS
 
 
-def load_for_check(targets: list[Path], library: Path) -> tuple[Roster, list[Problem], int]:
+def library_layers(rosters: Path | Sequence[Path] | None) -> Layers:
+    """The layers `--rosters` names (the default library when none), each checked to exist."""
+    if not rosters:
+        return (default_roster_dir(),)
+    if isinstance(rosters, Path):
+        rosters = [rosters]
+    layers = []
+    for path in rosters:
+        if str(path) == SAMPLE and not path.exists():
+            path = REPO_ROSTERS
+        elif not path.exists():
+            raise ClixError(
+                f"--rosters {path}: roster library not found ({path_problem(path) or 'no such folder or file'}); "
+                f"pass a roster folder or file ('{SAMPLE}' names the sample library)"
+            )
+        layers.append(path)
+    return tuple(layers)
+
+
+def library_text(library: Path | Sequence[Path]) -> str:
+    """A library as the user would name it: its layers, separated by spaces."""
+    return str(library) if isinstance(library, Path) else " ".join(map(str, library))
+
+
+def is_file_argument(text: str) -> bool:
+    """Whether a command's army, figure or map argument names a file rather than an id."""
+    return text.endswith(ROSTER_SUFFIXES) or "/" in text or os.sep in text
+
+
+@dataclass
+class Library:
+    """A loaded library: its layers (for the workers, which load it again), the roster, the ids the
+    command's arguments resolved to, and the warnings about files the command does not use."""
+
+    layers: Layers
+    roster: Roster
+    ids: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def id(self, argument: str) -> str:
+        """The id an argument (an id or a file path) resolved to."""
+        return self.ids.get(argument, argument)
+
+
+def load_library(
+    rosters: Path | Sequence[Path] | None,
+    *,
+    armies: Iterable[str] = (),
+    maps: Iterable[str] = (),
+    figures: Iterable[str] = (),
+    items: Iterable[str] = (),
+    everything: bool = False,
+    warn: Callable[[str], None] | None = None,
+) -> Library:
+    """Load the library for a command that uses `armies`, `maps`, `figures` and `items` (of any of those
+    kinds) given as ids or file paths, or all of it (`everything`): a problem in a file it uses, or an
+    argument that names nothing, is a ClixError; a problem elsewhere is a warning line, given to `warn` and
+    kept in `Library.warnings`."""
+    wanted = {"armies": list(armies), "maps": list(maps), "figures": list(figures), "items": list(items)}
+    files = [Path(a) for names in wanted.values() for a in names if is_file_argument(a)]
+    for path in files:
+        if not path.is_file():
+            raise ClixError(f"{path}: {path_problem(path) or 'no such file'}")
+    layers = library_layers(rosters) + tuple(dict.fromkeys(files))
+    roster, problems = load_layers(list(layers))
+    problems = _unique(problems + reference_problems(roster))
+    library = Library(layers, roster)
+    if everything:
+        _stop_on(problems, layers)
+        return library
+    broken = {p.file: p for p in reversed(problems)}  # each file's first problem
+    for table, names in wanted.items():
+        for name in names:
+            if table == "items":
+                table = _table_of(roster, name)
+                if table == "items":
+                    raise ClixError(_not_found(roster, "figure or army", name, {**roster.armies, **roster.figures}))
+                wanted[table].append(name)
+            library.ids[name] = _resolve(roster, table, name, broken)
+    del wanted["items"]
+    used = used_files(roster, **{t: [library.id(n) for n in names] for t, names in wanted.items()})
+    used |= {relative(path) for path in files}
+    _stop_on([p for p in problems if p.file in used], layers)
+    counts: dict[str, int] = {}
+    for problem in problems:
+        counts[problem.file] = counts.get(problem.file, 0) + 1
+    for file, count in counts.items():
+        more = f" (and {count - 1} more)" if count > 1 else ""
+        library.warnings.append(
+            f"clix: warning: {broken[file]}{more}; this command does not use {file}, "
+            f"`clix roster check {file}` lists its problems"
+        )
+    if warn is not None:
+        for line in library.warnings:
+            warn(line)
+    return library
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    return sorted(set(problems), key=lambda p: (p.file, p.line, p.field, p.message))
+
+
+def _stop_on(problems: list[Problem], layers: Layers) -> None:
+    if problems:
+        where = " ".join(str(layer) for layer in layers)
+        more = (
+            f" (and {len(problems) - 1} more; run `clix roster check {where}` to see all)" if len(problems) > 1 else ""
+        )
+        raise ClixError(f"{problems[0]}{more}")
+
+
+KIND_OF_TABLE = {"armies": "army", "maps": "map", "figures": "figure"}
+LISTING = {"armies": "armies", "maps": "maps", "figures": "figures"}
+
+
+def _table_of(roster: Roster, argument: str) -> str:
+    """The table an item argument of unknown kind belongs to (an army, a figure or a map; armies first)."""
+    if is_file_argument(argument):
+        name = relative(Path(argument))
+        found = [table for table, _ in roster.sources if roster.sources[(table, _)].file == name]
+    else:
+        found = [table for table in KIND_OF_TABLE if argument in getattr(roster, table)]
+    return next((table for table in KIND_OF_TABLE if table in found), "items")
+
+
+def _resolve(roster: Roster, table: str, argument: str, broken: dict[str, Problem]) -> str:
+    """The id `argument` names in `table`: itself, or the one item its file defines."""
+    items = getattr(roster, table)
+    kind = KIND_OF_TABLE[table]
+    if is_file_argument(argument):
+        name = relative(Path(argument))
+        defined = [key for key in items if roster.sources[(table, key)].file == name]
+        if len(defined) == 1:
+            return defined[0]
+        if name in broken:
+            raise ClixError(str(broken[name]))
+        raise ClixError(f"{argument}: this file defines no {kind} (it must hold one {kind}; see docs/data-formats.md)")
+    if argument in roster.invalid:
+        file = roster.invalid[argument]
+        raise ClixError(f"{broken[file]}" if file in broken else f"{file}: the {kind} '{argument}' has problems")
+    if argument not in items:
+        hint = f"`clix roster list {LISTING[table]}` shows every {kind}"
+        if not roster.known(table, argument) and broken:
+            first = next(iter(broken.values()))
+            hint = f"it may be in a file that did not load: {first}"
+        raise ClixError(did_you_mean(kind, argument, items, hint))
+    return argument
+
+
+def _not_found(roster: Roster, kind: str, argument: str, items: dict[str, object]) -> str:
+    if is_file_argument(argument):
+        return f"{argument}: this file defines no {kind}"
+    return did_you_mean(kind, argument, items, "`clix roster list` shows every name")
+
+
+def used_files(
+    roster: Roster, armies: Iterable[str] = (), maps: Iterable[str] = (), figures: Iterable[str] = ()
+) -> set[str]:
+    """The files that define `armies` (with their figures, crypts and victims), `maps` and `figures`."""
+    wanted: set[tuple[str, str]] = {("maps", m) for m in maps} | {("figures", f) for f in figures}
+    for army_id in armies:
+        wanted.add(("armies", army_id))
+        army = roster.armies.get(army_id)
+        if army is not None:
+            wanted |= {("figures", entry.figure) for entry in army.figures}
+            wanted |= {("plot_twists", card) for card in army.crypt}
+            wanted |= {("victims", victim) for victim in army.victims}
+    found = {roster.sources[key].file for key in wanted if key in roster.sources}
+    missing = {name for table, name in wanted if (table, name) not in roster.sources and name in roster.invalid}
+    return found | {roster.invalid[name] for name in missing}
+
+
+def load_for_check(targets: list[Path], library: Sequence[Path]) -> tuple[Roster, list[Problem], int]:
     """Load `targets` with the library (for names they refer to); return problems of `targets` only."""
     missing = [t for t in targets if not t.exists()]
     if missing:
         raise ClixError(f"{missing[0]}: {path_problem(missing[0]) or 'no such file or directory'}")
     checked = {relative(p) for p in find_roster_files(targets)[0]}
-    paths = targets + ([library] if library.is_dir() else [])
-    roster, problems = load_roster(paths)
+    layers = [layer for layer in library if layer.exists()]
+    roster, problems = load_layers([*layers, *targets])
     problems = [p for p in problems if p.file in checked] + reference_problems(roster, checked)
-    return roster, sorted(set(problems), key=lambda p: (p.file, p.line, p.field, p.message)), len(checked)
+    return roster, _unique(problems), len(checked)
 
 
-def load_checked(library: Path) -> Roster:
+def load_checked(library: Path | Sequence[Path]) -> Roster:
     """Load the whole library, refusing to go on if any file in it is invalid."""
-    if not library.is_dir():
-        raise ClixError(f"{library}: roster library not found; pass --rosters DIR or set CLIX_ROSTERS")
-    roster, problems = load_roster([library])
-    problems += reference_problems(roster)
-    if problems:
-        raise ClixError(
-            f"{problems[0]} (and {len(problems) - 1} more); run `clix roster check {library}` to see all"
-            if len(problems) > 1
-            else f"{problems[0]}"
-        )
-    return roster
+    layers = (library,) if isinstance(library, Path) else tuple(library)
+    for layer in layers:
+        if not layer.exists():
+            raise ClixError(f"{layer}: roster library not found; pass --rosters DIR or set CLIX_ROSTERS")
+    return load_library(layers, everything=True).roster
+
+
+__all__ = ["Library", "default_roster_dir", "library_layers", "load_checked", "load_library", "load_roster"]

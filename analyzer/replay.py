@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 from clix.analyzer.checks import MAX_TURNS
 from clix.analyzer.conformance import roster_at
 from clix.analyzer.errors import ClixError
+from clix.analyzer.library import load_library
 from clix.analyzer.runner import Matchup, game_rows, game_seed_path, play_state, player_factory
 from clix.engine import RULESET_VERSION
 from clix.engine.players.heuristic import DEFAULT_STYLE
@@ -135,7 +136,7 @@ def _intro(matchup: Matchup, swapped: bool, index: int, source: str, master_seed
 
 
 def replay_seed(
-    library: Path,
+    library: Path | tuple[Path, ...],
     army_a: str,
     army_b: str,
     *,
@@ -222,9 +223,11 @@ def _integer(value: Any, column: str, source: Path) -> int:
     return int(number)
 
 
-def replay_run(library: Path, run: Path, game: int) -> Replay:
+def replay_run(
+    rosters: Path | Sequence[Path] | None, run: Path, game: int, warn: Callable[[str], None] | None = None
+) -> Replay:
     """Game `game` of the duel whose outputs are in `run`, printed turn by turn and checked against its row
-    (exit code 1 when the replay differs)."""
+    (exit code 1 when the replay differs). The roster library is `rosters`, else the one the run recorded."""
     settings, rows, table = load_run(run)
     if not rows:
         raise ClixError(f"--run {run}: {table} has no games")
@@ -242,8 +245,12 @@ def replay_run(library: Path, run: Path, game: int) -> Replay:
             f"warning: {run} was played with ruleset {ruleset}, this clix plays {RULESET_VERSION}; "
             "the replay may differ"
         )
+    recorded = [Path(p) for p in settings.get("rosters") or []]
+    if not rosters and recorded and all(p.exists() for p in recorded):
+        rosters = recorded
+    library = load_library(rosters, armies=[row["army_a"], row["army_b"]], maps=[row["map"]], warn=warn)
     matchup = Matchup(
-        library,
+        library.layers,
         row["army_a"],
         row["army_b"],
         row["map"],

@@ -45,7 +45,8 @@ def player_factory(style: str) -> Callable:
 class Matchup:
     """Everything that decides a game except its seed."""
 
-    library: Path
+    library: Path | tuple[Path, ...]
+    """The roster library: a folder, or layers (later ones replace items of earlier ones by name)."""
     army_a: str
     army_b: str
     map_name: str

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from clix.analyzer.errors import ClixError
-from clix.engine.roster.loader import Roster, load_roster
+from clix.engine.roster.loader import Roster, load_layers
 from clix.engine.roster.yaml_lines import path_problem
 from clix.engine.scenario import ScenarioFileError, run_scenario, scenario_files
 from rich.console import Console
 
 
-def run_paths(paths: list[Path], library: Path, verbose: bool, console: Console) -> int:
+def run_paths(paths: list[Path], library: tuple[Path, ...], verbose: bool, console: Console) -> int:
     """Run every scenario under `paths`; return the exit code (0 all pass, 1 a failure, 2 a bad file)."""
     missing = [p for p in paths if not p.exists()]
     if missing:
@@ -44,9 +44,10 @@ def run_paths(paths: list[Path], library: Path, verbose: bool, console: Console)
     return 1 if failed else 0
 
 
-def _library(library: Path) -> Roster | None:
+def _library(library: tuple[Path, ...]) -> Roster | None:
     """The roster library scenarios may name figures and maps from (None if there is none)."""
-    if not library.is_dir():
+    layers = [layer for layer in library if layer.exists()]
+    if not layers:
         return None
-    roster, _ = load_roster([library])
+    roster, _ = load_layers(layers)
     return roster

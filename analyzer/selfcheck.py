@@ -9,6 +9,7 @@ from pathlib import Path
 
 from clix.analyzer.conformance import GameCheck, check_game
 from clix.analyzer.errors import ClixError
+from clix.analyzer.library import library_text
 from clix.analyzer.pool import run_items
 from clix.analyzer.runner import batch_size_for
 from clix.engine.game import child_seed
@@ -16,18 +17,24 @@ from clix.engine.roster.loader import Roster
 from rich.console import Console
 
 
-def check_at(library: Path, seed: int, turns: int, index: int) -> GameCheck:
+def check_at(library: Path | tuple[Path, ...], seed: int, turns: int, index: int) -> GameCheck:
     """Conformance game `index` of master seed `seed` (its seed is the index-th child of the master seed)."""
     return check_game(library, index, child_seed(seed, index), turns)
 
 
 def run_selfcheck(
-    games: int, seed: int, jobs: int | None, turns: int, library: Path, console: Console, roster: Roster | None = None
+    games: int,
+    seed: int,
+    jobs: int | None,
+    turns: int,
+    library: Path | tuple[Path, ...],
+    console: Console,
+    roster: Roster | None = None,
 ) -> int:
     """Run the games; return 0 when every game kept every invariant, 1 otherwise (a game whose worker died
     twice counts as a problem), 130 when interrupted."""
     if roster is not None and not roster.maps:
-        raise ClixError(f"{library}: no maps in the roster library; selfcheck plays on every map")
+        raise ClixError(f"{library_text(library)}: no maps in the roster library; selfcheck plays on every map")
     started = time.perf_counter()
     problems: list[str] = []
 

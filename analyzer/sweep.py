@@ -77,7 +77,7 @@ def score_range(cells: list[dict[str, Any]]) -> dict[str, Any]:
 
 def run_sweep(
     roster: Roster,
-    library: Path,
+    library: Path | tuple[Path, ...],
     army_a: str,
     army_b: str,
     *,

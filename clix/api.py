@@ -6,25 +6,29 @@
     >>> result.games.head()     # one row per game, as games.csv
     >>> result.figures          # one row per figure per game
 
-Armies and maps are given by name (resolved in the roster library: the sample library shipped with clix,
-or the folders passed as `rosters`), or as paths to YAML files. Nothing is printed or written.
+Armies and maps are given by id (resolved in the roster library: the sample library shipped with clix, or
+the folders and files passed as `rosters`, later ones replacing items of the same name), as paths to YAML
+files, or (armies) as `Army` objects. Nothing is printed or written. Mistakes raise `ClixError`.
 """
 
 from __future__ import annotations
 
+import re
+import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import yaml
 
-from clix.analyzer.checks import MAX_GAMES, MAX_TURNS
+from clix.analyzer import checks, library
 from clix.analyzer.errors import ClixError
-from clix.analyzer.library import default_roster_dir, load_checked
 from clix.analyzer.runner import Matchup, run_matchup
 from clix.analyzer.stats import summarize
 from clix.engine.roster.loader import Roster
-from clix.engine.roster.problems import did_you_mean
+from clix.engine.roster.models import Army
 
 
 @dataclass
@@ -46,50 +50,75 @@ class DuelResult:
         return float(found["score"]), float(found["low"]), float(found["high"])
 
 
-def load_library(rosters: str | Path | None = None) -> Roster:
-    """The roster library in `rosters` (default: the one `clix` uses), checked; a ClixError names its first
-    problem."""
-    return load_checked(Path(rosters) if rosters is not None else default_roster_dir())
+Source = str | Path | Sequence[str | Path] | None
+
+
+def load_library(rosters: Source = None) -> Roster:
+    """The roster library in `rosters` (a folder or file, or several: later ones replace items of the same
+    name; default: the library `clix` uses), checked as a whole; a ClixError names its first problem."""
+    return library.load_library(_layers(rosters), everything=True).roster
 
 
 def duel(
-    army_a: str,
-    army_b: str,
+    army_a: str | Path | Army,
+    army_b: str | Path | Army,
     *,
     games: int = 400,
-    map: str = "graveyard",
+    map: str | Path = "graveyard",
     players: str = "tuned,tuned",
     seed: int = 0,
     turns: int = 15,
     ties: str = "break",
     jobs: int | None = 1,
-    rosters: str | Path | None = None,
+    rosters: Source = None,
 ) -> DuelResult:
     """Play `games` seeded games of army A against army B (seats swapped in pairs) and summarize them.
 
-    The same arguments give the same games as `clix duel` with the same options, for any `jobs`."""
+    An army is an id in the library, a path to an army file, or an `Army` object (e.g. one loaded and edited
+    in a notebook); the map an id or a path. The same arguments give the same games as `clix duel` with the
+    same options, for any `jobs`. Problems in library files the duel does not use are ignored."""
     from clix.analyzer.duel import parse_players
 
-    if not 2 <= games <= MAX_GAMES:
-        raise ClixError(f"games must be between 2 and {MAX_GAMES:,} (got {games})")
-    if not 1 <= turns <= MAX_TURNS:
-        raise ClixError(f"turns must be between 1 and {MAX_TURNS} (got {turns})")
-    if seed < 0:
-        raise ClixError(f"seed must be 0 or more (got {seed})")
-    library = Path(rosters) if rosters is not None else default_roster_dir()
-    roster = load_checked(library)
-    for army in (army_a, army_b):
-        if army not in roster.armies:
-            raise ClixError(did_you_mean("army", army, roster.armies))
-    if map not in roster.maps:
-        raise ClixError(did_you_mean("map", map, roster.maps))
-    style_a, style_b = parse_players(players)
-    matchup = Matchup(library, army_a, army_b, map, style_a, style_b, turns, ties)
-    result = run_matchup(matchup, games, seed, jobs)
+    checks.games(games)
+    checks.turns(turns)
+    checks.seed(seed)
+    with tempfile.TemporaryDirectory(prefix="clix-armies-") as folder:
+        names = [_army_argument(army, Path(folder), side) for army, side in ((army_a, "a"), (army_b, "b"))]
+        loaded = library.load_library(_layers(rosters), armies=names, maps=[str(map)])
+        ids = [loaded.id(name) for name in names]
+        map_id = loaded.id(str(map))
+        style_a, style_b = parse_players(players)
+        matchup = Matchup(loaded.layers, ids[0], ids[1], map_id, style_a, style_b, turns, ties)
+        result = run_matchup(matchup, games, seed, jobs)
     if result.interrupted:
         raise KeyboardInterrupt
     games_df = pd.DataFrame(result.games)
     figures_df = pd.DataFrame(result.figures)
-    settings = {"army_a": army_a, "army_b": army_b, "map": map, "players": f"{style_a},{style_b}", "seed": seed}
-    settings |= {"turns": turns, "ties": ties, "games": len(games_df), "failed_games": result.failed}
+    settings = {"army_a": ids[0], "army_b": ids[1], "map": map_id, "players": f"{style_a},{style_b}"}
+    settings |= {"seed": seed, "turns": turns, "ties": ties, "games": len(games_df), "failed_games": result.failed}
     return DuelResult(games_df, figures_df, summarize(games_df, figures_df), settings)
+
+
+def _layers(rosters: Source) -> list[Path] | None:
+    if rosters is None:
+        return None
+    if isinstance(rosters, str | Path):
+        return [Path(rosters)]
+    return [Path(r) for r in rosters]
+
+
+def _army_argument(army: str | Path | Army, folder: Path, side: str) -> str:
+    """An army argument as the library takes it: an id or a file path (an `Army` object is written to a file
+    in `folder`, named after the army, which becomes its id)."""
+    if isinstance(army, Army):
+        slug = re.sub(r"[^a-z0-9]+", "-", army.name.lower()).strip("-") or "army"
+        path = folder / f"{slug}.yaml"
+        if path.exists():
+            path = folder / f"{slug}-{side}.yaml"
+        path.write_text(yaml.safe_dump(army.model_dump(mode="json", exclude_none=True), sort_keys=False))
+        return str(path)
+    if isinstance(army, Path):
+        return str(army)
+    if isinstance(army, str):
+        return army
+    raise ClixError(f"an army is an id, a file path or an Army object (got {type(army).__name__})")

@@ -70,9 +70,9 @@ class Roster:
     armies: dict[str, Army] = field(default_factory=dict)
     sources: dict[tuple[str, str], Source] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
-    invalid: set[str] = field(default_factory=set)
-    """Names (figure and map ids, card and victim names) of items whose own file has problems: other files
-    naming them are not told the name does not exist."""
+    invalid: dict[str, str] = field(default_factory=dict)
+    """Names (figure and map ids, card and victim names) of items whose own file has problems, with that file:
+    other files naming them are not told the name does not exist."""
     unknown: set[str] = field(default_factory=set)
     """Tables (`TABLES`) that may lack items because a file or folder that could hold them did not load (it
     could not be read or parsed, or its names are unreadable): names missing from them are not reported, the
@@ -186,6 +186,28 @@ def load_roster(paths: list[Path]) -> tuple[Roster, list[Problem]]:
     return roster, problems
 
 
+def load_layers(layers: list[Path]) -> tuple[Roster, list[Problem]]:
+    """Load roster folders or files as layers: an item of a later layer replaces the item of the same table
+    and name in an earlier one (a homebrew folder over the sample library). Within one layer names must be
+    unique, as in `load_roster`."""
+    merged = Roster()
+    problems: list[Problem] = []
+    for layer in layers:
+        roster, found = load_roster([layer])
+        problems.extend(found)
+        for table in TABLES:
+            items = getattr(roster, table)
+            getattr(merged, table).update(items)
+            merged.sources.update({(table, key): roster.sources[(table, key)] for key in items})
+        for name in list(merged.invalid):
+            if any(name in getattr(roster, table) for table in TABLES):
+                del merged.invalid[name]  # a later layer defines it after all
+        merged.invalid.update(roster.invalid)
+        merged.unknown |= roster.unknown
+        merged.files.extend(f for f in roster.files if f not in merged.files)
+    return merged, problems
+
+
 def _tables_of(path: Path, text: str) -> set[str]:
     """The tables a file that did not load may have held: told by its keys if its text has them, else by
     its folder's and its own name, else all of them."""
@@ -231,7 +253,7 @@ def _load_file(path: Path, roster: Roster) -> list[Problem]:
         item = model.model_validate(data)
     except ValidationError as exc:
         if isinstance(data.get("id"), str):
-            roster.invalid.add(data["id"])
+            roster.invalid[data["id"]] = name
         elif model is not Army:  # armies are named by their file, never by other files
             roster.unknown.add(_TABLE_OF_MODEL[model])
         return problems + from_validation_error(name, exc, lines, model)
@@ -268,7 +290,7 @@ def _load_list(
         except ValidationError as exc:
             problems.extend(from_validation_error(name, exc, lines, item_model, prefix=(key, index)))
             if isinstance(raw, dict) and isinstance(raw.get("name"), str):
-                roster.invalid.add(raw["name"])
+                roster.invalid[raw["name"]] = name
             else:
                 roster.unknown.add(table)
             continue
