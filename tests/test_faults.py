@@ -94,7 +94,14 @@ def start(args: list[str], cwd: Path, marker: str, err: Path) -> subprocess.Pope
         stdout=subprocess.PIPE,
         stderr=err.open("w"),
         text=True,
+        preexec_fn=_interruptible,
     )
+
+
+def _interruptible() -> None:
+    """In the child: take SIGINT as Ctrl-C even when the suite runs in the background (where a shell starts it
+    with SIGINT ignored, and Python keeps an ignored SIGINT ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def none_left(marker: str, within: float = 5.0) -> list[int]:
