@@ -1,0 +1,107 @@
+"""The installable package (issue 14, part 1): a wheel that carries everything under one `clix` namespace,
+with the sample library and the report templates, and runs a duel from a fresh virtual environment."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tomllib
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_code_folder_is_a_listed_package():
+    """pyproject lists the packages by hand (the repository's folders map under clix/): a new subpackage
+    that is not listed would be missing from the wheel."""
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {"clix"}
+    for top in ("engine", "analyzer"):
+        for init in (ROOT / top).rglob("__init__.py"):
+            found.add(".".join(("clix", *init.parent.relative_to(ROOT).parts)))
+    assert found <= listed, f"packages missing from pyproject.toml: {sorted(found - listed)}"
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel built from a copy of the tracked sources (so the build leaves nothing in the checkout)."""
+    source = tmp_path_factory.mktemp("source")
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    for name in tracked.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            target = source / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes((ROOT / name).read_bytes())
+    dist = tmp_path_factory.mktemp("dist")
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), str(source)],
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr[-2000:]
+    (found,) = dist.glob("clix-*.whl")
+    return found
+
+
+def test_the_wheel_holds_one_namespace_with_its_data(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert tops == {"clix"}, tops  # no top-level engine/ or analyzer/ to collide with other projects
+    for needed in (
+        "clix/__init__.py",
+        "clix/engine/rules.py",
+        "clix/engine/players/heuristic.py",
+        "clix/analyzer/cli.py",
+        "clix/reports/duel.html.j2",
+        "clix/rosters/armies/butcher-shop.yaml",
+        "clix/rosters/plot_twists.yaml",
+        "clix/rosters/maps/graveyard.yaml",
+    ):
+        assert needed in names, needed
+    shipped = {name for name in names if name.startswith("clix/rosters/")}
+    assert len(shipped) == len(list((ROOT / "rosters").rglob("*.yaml")))
+
+
+def test_a_duel_runs_from_the_installed_wheel(wheel, tmp_path):
+    """A fresh virtual environment (its dependencies taken from this interpreter's, so no download) with the
+    wheel installed: `clix` runs from it, finds the sample library and the templates inside the package, and
+    writes its report; `import clix` offers the API there too."""
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--force-reinstall",
+         str(wheel)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    work = tmp_path / "work"  # no ./rosters here: the library must come from the package
+    work.mkdir()
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CLIX_ROSTERS")}
+    where = subprocess.run(
+        [str(python), "-c", "import clix, clix.engine.rules as r; print(clix.__file__); print(r.__file__)"],
+        cwd=work, capture_output=True, text=True, env=environment,
+    )  # fmt: skip
+    assert where.returncode == 0, where.stderr
+    assert all(line.startswith(str(env_dir)) for line in where.stdout.split()), where.stdout
+    script = env_dir / "bin" / "clix"
+    version = subprocess.run([str(script), "--version"], cwd=work, capture_output=True, text=True, env=environment)
+    assert version.returncode == 0 and version.stdout.startswith("clix "), version.stderr
+    duel = subprocess.run(
+        [str(script), "duel", "butcher-shop", "firing-line", "--games", "100", "--turns", "4", "--out", "out"],
+        cwd=work, capture_output=True, text=True, env=environment, timeout=900,
+    )  # fmt: skip
+    assert duel.returncode == 0, duel.stderr[-2000:]
+    assert (work / "out" / "report.html").stat().st_size > 10_000
+    api = subprocess.run(
+        [str(python), "-c", "import clix; r = clix.duel('butcher-shop', 'firing-line', games=4, turns=2); "
+         "print(len(r.games), r.settings['army_a'])"],
+        cwd=work, capture_output=True, text=True, env=environment,
+    )  # fmt: skip
+    assert api.returncode == 0, api.stderr[-2000:]
+    assert api.stdout.split() == ["4", "butcher-shop"]
