@@ -244,7 +244,7 @@ def weights_source(weights: Weights) -> str:
 
 
 def main() -> None:
-    """`python -m analyzer.tune [--candidates N] [--rounds R] [--pairs P] [--seed S] [--opponents a,b]`."""
+    """`python -m clix.analyzer.tune [--candidates N] [--rounds R] [--pairs P] [--seed S] [--opponents a,b]`."""
     import argparse
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
