@@ -125,7 +125,7 @@ def draw_map_png(
 ) -> None:
     """Draw the map to a PNG file: terrain colours, indoor shading, walls, starting areas, victim spaces, objects.
 
-    With `areas_used` (area label -> a short note, e.g. "A 20, B 20") the starting areas it names are drawn
+    With `areas_used` (area label -> a short note, e.g. "A 20\\nB 20") the starting areas it names are drawn
     with their note under the label and the others faded, as unused. `legend_below` puts the legend under the
     map, for a page where the picture is shrunk to the text's width (larger print for the same width)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
