@@ -74,6 +74,10 @@ StopOption = Annotated[
         "finished; by default such a game is named on stderr and the run goes on (exit code 1).",
     ),
 ]
+PdfOption = Annotated[
+    bool,
+    typer.Option("--pdf", help="Also render the HTML report to PDF (A4, every table on the page) with WeasyPrint."),
+]
 RostersOption = Annotated[
     list[Path] | None,
     typer.Option(
@@ -258,12 +262,13 @@ def duel(
         Path | None, typer.Option("--out", help="Output directory (default: clix-out/A-vs-B); replaced as a whole.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
+    pdf: PdfOption = False,
     stop_on_error: StopOption = False,
     rosters: RostersOption = None,
 ) -> None:
     """Play ARMY_A against ARMY_B many times: win/draw/loss with 95% intervals, victory points, point
     efficiency per figure, victim-rush statistics, game length and the first-player advantage. Writes the
-    per-game table (CSV, Parquet), plots and a self-contained HTML report to --out."""
+    per-game table (CSV, Parquet), plots and a self-contained HTML report (and its PDF with --pdf) to --out."""
     from clix.analyzer.duel import run_duel
 
     checks.games(games)
@@ -292,6 +297,7 @@ def duel(
             target_ci=target_ci,
             margin=margin,
             stop_on_error=stop_on_error,
+            pdf=pdf,
         )
     )
 
@@ -324,12 +330,13 @@ def ladder(
         "clix-out/ladder"
     ),
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of text.")] = False,
+    pdf: PdfOption = False,
     stop_on_error: StopOption = False,
     rosters: RostersOption = None,
 ) -> None:
     """Round robin of player styles: every pair of styles plays mirror matchups (army X against army X) on
     every army and map. Prints each style's Bradley-Terry rating (Elo points) and its score against each other
-    style with 95% intervals; writes ladder.csv, games.csv and ladder.html to --out."""
+    style with 95% intervals; writes ladder.csv, games.csv and ladder.html (and ladder.pdf with --pdf) to --out."""
     from clix.analyzer.ladder import run_ladder
 
     checks.games(games, what="per cell")
@@ -352,6 +359,7 @@ def ladder(
             as_json=as_json,
             console=console,
             stop_on_error=stop_on_error,
+            pdf=pdf,
         )
     )
 

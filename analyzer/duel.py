@@ -13,11 +13,12 @@ import pandas as pd
 from clix.analyzer.errors import ClixError
 from clix.analyzer.outputs import claim_output
 from clix.analyzer.progress import progress_bar
-from clix.analyzer.report import provenance_line, write_outputs
+from clix.analyzer.report import check_pdf, provenance_line, write_outputs
 from clix.analyzer.runner import Matchup, RunResult, ended_early, player_factory, run_exit_code, run_matchup
 from clix.analyzer.scoring import pair_means
 from clix.analyzer.sequential import equivalence, run_to_precision
 from clix.analyzer.stats import summarize
+from clix.analyzer.views import army_contents
 from clix.engine import RULESET_VERSION, compiled
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.problems import did_you_mean
@@ -55,11 +56,13 @@ def run_duel(
     target_ci: float | None = None,
     margin: float | None = None,
     stop_on_error: bool = False,
+    pdf: bool = False,
 ) -> int:
     """Play the duel, print its summary and write its outputs; return the exit code: 0, 1 when games failed
     (each named on stderr; the outputs cover the others), 130 when interrupted.
 
-    `out` is claimed (checked, locked) before the first game and replaced atomically after the last."""
+    `out` is claimed (checked, locked) before the first game and replaced atomically after the last. `pdf`
+    also writes report.pdf (WeasyPrint is loaded, and checked, before the first game)."""
     if ties not in ("break", "draw"):
         raise ClixError(f"--ties takes 'break' (the cheaper army wins, HC-END-09) or 'draw' (got {ties!r})")
     if target_ci is not None and not 0 < target_ci < 0.5:
@@ -68,6 +71,11 @@ def run_duel(
         raise ClixError(f"--margin is a band around 50% between 0 and 0.5, like 0.05 for 45-55% (got {margin})")
     if players.strip() == "sweep":
         from clix.analyzer.sweep import run_sweep
+
+        if pdf:
+            raise ClixError(
+                "--pdf: --players sweep writes no report to render (sweep.csv and games.csv); leave out --pdf"
+            )
 
         return run_sweep(
             roster,
@@ -98,6 +106,8 @@ def run_duel(
             markup=False,
         )
     style_a, style_b = parse_players(players)
+    if pdf:
+        check_pdf()
     matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties)
     with claim_output(out) as folder:
         result, precision = _play(
@@ -144,12 +154,25 @@ def run_duel(
         }
         provenance = provenance_line(roster, [army_a, army_b])
         with folder.staged() as staging:
-            written = write_outputs(staging, games_df, figures_df, summary, settings, names, provenance)
+            written = write_outputs(
+                staging,
+                games_df,
+                figures_df,
+                summary,
+                settings,
+                names,
+                provenance,
+                armies={"a": army_contents(roster, army_a), "b": army_contents(roster, army_b)},
+                layout=roster.maps[map_name],
+                pdf=pdf,
+            )
         written = {key: folder.final(path) for key, path in written.items()}
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, "provenance": provenance, **summary}, default=str) + "\n")
     else:
         _print_summary(console, summary, settings, names, provenance, written["report"])
+        if "pdf" in written:
+            console.print(f"pdf: {written['pdf']}", markup=False)
         for line in _precision_lines(summary, names):
             console.print(line, markup=False)
     return run_exit_code(result.interrupted, bool(result.failed), result.stopped)

@@ -275,9 +275,11 @@ def run_ladder(
     console: Console,
     resamples: int = 200,
     stop_on_error: bool = False,
+    pdf: bool = False,
 ) -> int:
     """Play the ladder, print its table (or JSON) and write its outputs; return the exit code (as
-    `run_duel`'s). `out` is claimed before the first game and replaced atomically after the last."""
+    `run_duel`'s). `out` is claimed before the first game and replaced atomically after the last; `pdf` also
+    writes ladder.pdf."""
     styles = _names(players, PLAYER_STYLES, "player style", "--players")
     if len(styles) < 2:
         raise ClixError("--players: a ladder needs at least two styles")
@@ -285,6 +287,10 @@ def run_ladder(
     map_names = _names(maps, sorted(roster.maps), "map", "--maps")
     matchups = ladder_matchups(library, styles, army_names, map_names, turns)
     checks.cells_games(games, len(matchups))
+    if pdf:
+        from clix.analyzer.report import check_pdf
+
+        check_pdf()
     games += games % 2
     total = len(matchups) * games
     with claim_output(out) as folder:
@@ -321,7 +327,7 @@ def run_ladder(
             ),
         }
         with folder.staged() as staging:
-            written = write_ladder(staging, summary, games_df, settings)
+            written = write_ladder(staging, summary, games_df, settings, pdf=pdf)
         written = {key: folder.final(path) for key, path in written.items()}
     if as_json:
         payload = {"settings": settings, **summary, "outputs": {k: str(v) for k, v in written.items()}}
@@ -403,12 +409,12 @@ def _field(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_ladder(
-    out: Path, summary: dict[str, Any], games_df: pd.DataFrame, settings: dict[str, Any]
+    out: Path, summary: dict[str, Any], games_df: pd.DataFrame, settings: dict[str, Any], pdf: bool = False
 ) -> dict[str, Path]:
-    """Write ladder.csv (one row per style pair), games.csv and ladder.html to `out`; return the paths. A failed
-    write names its file."""
+    """Write ladder.csv (one row per style pair), games.csv and ladder.html (and with `pdf` ladder.pdf) to `out`;
+    return the paths. A failed write names its file."""
     from clix.analyzer.outputs import writing
-    from clix.analyzer.report import TEMPLATES
+    from clix.analyzer.report import TEMPLATES, write_pdf
     from jinja2 import Environment, FileSystemLoader, select_autoescape
 
     out.mkdir(parents=True, exist_ok=True)
@@ -422,4 +428,6 @@ def write_ladder(
     html = env.get_template("ladder.html.j2").render(summary=summary, settings=settings, percent=percent)
     with writing(written["report"]):
         written["report"].write_text(html, encoding="utf-8")
+    if pdf:
+        written["pdf"] = write_pdf(html, out / "ladder.pdf")
     return written

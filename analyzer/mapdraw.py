@@ -6,6 +6,7 @@ Walls come from `engine.board.wall_edges`, so `walls` and `wall_lines` draw the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from clix.engine.board import Edge, is_indoor, wall_edges
@@ -116,17 +117,25 @@ def _legend(layout: MapLayout, walls: set[Edge]) -> list[str]:
 TERRAIN_COLOURS = {"clear": "#f4f1e8", "hindering": "#7fbf6a", "water": "#6fa8dc", "blocking": "#8b5a2b"}
 INDOOR_COLOUR = "#d9d2c3"
 AREA_COLOURS = {1: "#8e44ad", 2: "#c0392b", 3: "#d68910", 4: "#1f618d"}
+UNUSED_COLOUR = "#9a9a9a"
 
 
-def draw_map_png(layout: MapLayout, path: Path) -> None:
-    """Draw the map to a PNG file: terrain colours, indoor shading, walls, starting areas, victim spaces, objects."""
+def draw_map_png(
+    layout: MapLayout, path: Path, areas_used: Mapping[int, str] | None = None, legend_below: bool = False
+) -> None:
+    """Draw the map to a PNG file: terrain colours, indoor shading, walls, starting areas, victim spaces, objects.
+
+    With `areas_used` (area label -> a short note, e.g. "A 20\\nB 20") the starting areas it names are drawn
+    with their note under the label and the others faded, as unused. `legend_below` puts the legend under the
+    map, for a page where the picture is shrunk to the text's width (larger print for the same width)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
     from matplotlib.patches import Circle, Patch, Polygon, Rectangle
 
     width, height = layout.width, layout.height
-    scale = 0.42
-    fig = Figure(figsize=(width * scale + 2.2, height * scale + 1.2), dpi=110)
+    scale = 0.42 if not legend_below else 0.34
+    size = (width * scale + 1.0, height * scale + 2.4) if legend_below else (width * scale + 2.2, height * scale + 1.2)
+    fig = Figure(figsize=size, dpi=110)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(1, 1, 1)
     ax.set_xlim(0, width)
@@ -150,21 +159,24 @@ def draw_map_png(layout: MapLayout, path: Path) -> None:
 
     areas = layout.starting_areas()
     for label, spaces in sorted(areas.items()):
-        colour = AREA_COLOURS.get(label, "#8e44ad")
+        used = areas_used is None or label in areas_used
+        colour = AREA_COLOURS.get(label, "#8e44ad") if used else UNUSED_COLOUR
         for x, y in spaces:
-            ax.add_patch(Rectangle((x, y), 1, 1, facecolor=colour, alpha=0.18, edgecolor="none"))
-        _outline(ax, set(spaces), colour)
+            ax.add_patch(Rectangle((x, y), 1, 1, facecolor=colour, alpha=0.18 if used else 0.08, edgecolor="none"))
+        _outline(ax, set(spaces), colour, "-" if used else ":")
         xs = [x for x, _ in spaces]
         ys = [y for _, y in spaces]
+        centre = ((min(xs) + max(xs) + 1) / 2, (min(ys) + max(ys) + 1) / 2)
+        note = areas_used.get(label) if areas_used else None
         ax.text(
-            (min(xs) + max(xs) + 1) / 2,
-            (min(ys) + max(ys) + 1) / 2,
-            str(label),
+            *centre,
+            str(label) + (f"\n{note}" if note else ""),
             ha="center",
             va="center",
-            fontsize=13,
+            fontsize=9 if note else 13,
             fontweight="bold",
             color=colour,
+            linespacing=1.1,
         )
 
     for x, y in layout.victim_spaces():
@@ -203,7 +215,20 @@ def draw_map_png(layout: MapLayout, path: Path) -> None:
     if layout.kind == "indoor_outdoor":
         handles.append(Patch(facecolor=INDOOR_COLOUR, edgecolor="#d4ac0d", linestyle="--", label="indoor"))
     handles.append(Patch(facecolor="#b03a2e", label="victim start"))
-    handles.append(Patch(facecolor="none", edgecolor=AREA_COLOURS[1], linewidth=2, label="starting area"))
+    if areas_used is None:
+        handles.append(Patch(facecolor="none", edgecolor=AREA_COLOURS[1], linewidth=2, label="starting area"))
+    else:
+        handles.append(Patch(facecolor="none", edgecolor=AREA_COLOURS[1], linewidth=2, label="starting area used"))
+        if set(areas) - set(areas_used):
+            handles.append(
+                Patch(
+                    facecolor="none",
+                    edgecolor=UNUSED_COLOUR,
+                    linewidth=2,
+                    linestyle=":",
+                    label="starting area not used",
+                )
+            )
     handles.append(Patch(facecolor="black", label="wall"))
     kinds = {obj.kind for obj in layout.objects}
     if "tombstone" in kinds:
@@ -212,7 +237,10 @@ def draw_map_png(layout: MapLayout, path: Path) -> None:
         handles.append(Patch(facecolor="#1e3d1a", label="Tree of the Damned (Y)"))
     if "portal" in kinds:
         handles.append(Patch(facecolor="#f5b041", edgecolor="black", label="portal (orange edge: doorway)"))
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
+    if legend_below:
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=4, fontsize=8, frameon=False)
+    else:
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, frameon=False)
     fig.savefig(path, format="png", bbox_inches="tight")
 
 
@@ -233,7 +261,7 @@ def _side_segment(x: int, y: int, side: str) -> tuple[tuple[int, int], tuple[int
     }[side]
 
 
-def _outline(ax: object, spaces: set[tuple[int, int]], colour: str) -> None:
+def _outline(ax: object, spaces: set[tuple[int, int]], colour: str, style: str = "-") -> None:
     """Draw the boundary of a set of spaces: every edge with a space of the set on one side only."""
     for x, y in spaces:
         for (nx, ny), segment in (
@@ -244,4 +272,4 @@ def _outline(ax: object, spaces: set[tuple[int, int]], colour: str) -> None:
         ):
             if (nx, ny) not in spaces:
                 (x1, y1), (x2, y2) = segment
-                ax.plot([x1, x2], [y1, y2], color=colour, linewidth=2.0)  # type: ignore[attr-defined]
+                ax.plot([x1, x2], [y1, y2], color=colour, linewidth=2.0, linestyle=style)  # type: ignore[attr-defined]

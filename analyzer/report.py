@@ -1,17 +1,22 @@
-"""Writing a duel's outputs: tables (CSV, Parquet), summary JSON, PNG plots and the HTML report."""
+"""Writing a duel's outputs: tables (CSV, Parquet), summary JSON, PNG plots, the HTML report and its PDF."""
 
 from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 from clix.analyzer import plots
+from clix.analyzer.errors import ClixError
+from clix.analyzer.mapdraw import draw_map_png
 from clix.analyzer.outputs import writing
+from clix.analyzer.views import ArmyContents
 from clix.engine import effects
 from clix.engine.roster.loader import Roster
+from clix.engine.roster.models import MapLayout
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "reports"
@@ -39,6 +44,50 @@ def provenance_line(roster: Roster, army_ids: list[str]) -> str:
     return " ".join(parts)
 
 
+def verdict(summary: dict[str, Any], settings: dict[str, Any], names: dict[str, str]) -> str:
+    """The report's headline, e.g. "firing-line wins 70% of games against butcher-shop [95% CI 66–74%] on
+    graveyard (400 games, tuned vs tuned)", or "No clear favourite: ..." when the score's interval holds 50%."""
+    sc = summary["score"]
+    games = summary["outcome"]["games"]
+    mirror = names["a"] == names["b"]
+    label = {side: names[side] + (f" ({side.upper()})" if mirror else "") for side in ("a", "b")}
+    styles = dict(zip("ab", str(settings["players"]).split(","), strict=False))
+    if sc["score"] is None:
+        return f"No result: no seat-swapped pair of {label['a']} against {label['b']} finished."
+    # the sentence's subject is the favourite (A when there is none); its score and interval are its own
+    first, second = ("b", "a") if sc["excludes_half"] and sc["score"] < 0.5 else ("a", "b")
+    score, low, high = sc["score"], sc["low"], sc["high"]
+    if first == "b":
+        score, low, high = 1 - score, 1 - high, 1 - low
+    # a bound shown as "50%" would blur whether the interval holds 50%: show a decimal then
+    digits = 1 if any(round(100 * x) == 50 and abs(100 * x - 50) >= 0.05 for x in (low, high)) else 0
+    pct = f"{{:.{digits}f}}"
+    drawn = bool(summary["outcome"]["draw"]["rate"])
+    result = (
+        f"scores {pct.format(100 * score)}% (wins + ½ draws)" if drawn else f"wins {pct.format(100 * score)}% of games"
+    )
+    who = f"{styles.get(first, '?')} vs {styles.get(second, '?')}"
+    text = (
+        f"{label[first]} {result} against {label[second]} [95% CI {pct.format(100 * low)}–{pct.format(100 * high)}%] "
+        f"on {settings['map']} ({games} games, {who})"
+    )
+    if not sc["excludes_half"]:
+        return f"No clear favourite: {text}; the interval includes 50%."
+    return text + "."
+
+
+def areas_used(games: pd.DataFrame) -> dict[int, dict[str, int]]:
+    """How many games each side started in each starting area: {area: {"a": games, "b": games}}, areas in order.
+    Empty when the table does not record the areas."""
+    if not {"area_a", "area_b"} <= set(games.columns):
+        return {}
+    used: dict[int, dict[str, int]] = {}
+    for side in ("a", "b"):
+        for area, count in games[f"area_{side}"].dropna().astype(int).value_counts().items():
+            used.setdefault(int(area), {"a": 0, "b": 0})[side] = int(count)
+    return dict(sorted(used.items()))
+
+
 def write_outputs(
     out: Path,
     games: pd.DataFrame,
@@ -47,8 +96,15 @@ def write_outputs(
     settings: dict[str, Any],
     names: dict[str, str],
     provenance: str,
+    *,
+    armies: dict[str, ArmyContents] | None = None,
+    layout: MapLayout | None = None,
+    pdf: bool = False,
 ) -> dict[str, Path]:
-    """Write every output of a duel to `out`; return the paths written. A failed write names its file."""
+    """Write every output of a duel to `out`; return the paths written. A failed write names its file.
+
+    `armies` (by side, "a" and "b") adds the armies' contents to the report, `layout` the map with the
+    starting areas used; `pdf` also renders the report to report.pdf."""
     out.mkdir(parents=True, exist_ok=True)
     written = {
         "games_csv": out / "games.csv",
@@ -72,27 +128,77 @@ def write_outputs(
             encoding="utf-8",
         )
     efficiency = pd.DataFrame(summary["figures"])
-    for key, path, draw in (
-        ("rush_png", out / "victim_rush.png", lambda p: plots.victim_rush_plot(summary, names, p)),
-        ("vp_png", out / "victory_points.png", lambda p: plots.vp_distribution_plot(games, names, p)),
-        ("efficiency_png", out / "efficiency.png", lambda p: plots.efficiency_plot(efficiency, p)),
-    ):
+    used = areas_used(games)
+    drawings: list[tuple[str, Path, Callable[[Path], Any]]] = [
+        ("score", out / "score.png", lambda p: plots.score_plot(summary, names, p)),
+        ("rush", out / "victim_rush.png", lambda p: plots.victim_rush_plot(summary, names, p)),
+        ("vp", out / "victory_points.png", lambda p: plots.vp_distribution_plot(games, names, p)),
+        ("margin", out / "vp_margin.png", lambda p: plots.vp_margin_plot(games, names, p)),
+    ]
+    if len(efficiency):
+        drawings.append(("efficiency", out / "efficiency.png", lambda p: plots.efficiency_plot(efficiency, names, p)))
+    if layout is not None:
+        notes = {area: _area_note(counts) for area, counts in used.items()}
+        drawings.append(("map", out / "map.png", lambda p: draw_map_png(layout, p, notes or None, legend_below=True)))
+    images = {}
+    for key, path, draw in drawings:
         with writing(path):
-            written[key] = draw(path)
-    images = {key: _data_uri(written[f"{key}_png"]) for key in ("rush", "vp", "efficiency")}
+            draw(path)
+        written[f"{key}_png"] = path
+        images[key] = _data_uri(path)
     table = _figures_table(efficiency) if len(efficiency) else "<p>No figures.</p>"
-    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
-    html = env.get_template("duel.html.j2").render(
-        summary=summary,
-        settings=settings,
-        names=names,
-        provenance=provenance,
-        images=images,
-        figures_table=_safe(table),
+    html = (
+        _environment()
+        .get_template("duel.html.j2")
+        .render(
+            summary=summary,
+            settings=settings,
+            names=names,
+            provenance=provenance,
+            images=images,
+            figures_table=_safe(table),
+            headline=verdict(summary, settings, names),
+            armies=armies,
+            areas=used,
+            map_name=getattr(layout, "name", settings["map"]),
+        )
     )
     with writing(written["report"]):
         written["report"].write_text(html, encoding="utf-8")
+    if pdf:
+        written["pdf"] = write_pdf(html, out / "report.pdf")
     return written
+
+
+def _area_note(counts: dict[str, int]) -> str:
+    """A starting area's note on the map: the games each side started there, one side a line."""
+    return "\n".join(f"{side.upper()} {counts[side]}" for side in ("a", "b") if counts[side])
+
+
+def _environment() -> Environment:
+    return Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
+
+
+def check_pdf() -> None:
+    """Fail before any game when the PDF cannot be made: WeasyPrint (imported here, it is slow to import) or
+    the system libraries it needs are missing."""
+    try:
+        import weasyprint  # noqa: F401
+    except (ImportError, OSError) as exc:
+        why = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise ClixError(
+            f"--pdf: WeasyPrint cannot be loaded ({why}); install it with pip install 'weasyprint>=60' (it needs "
+            "the Pango library), or leave out --pdf"
+        ) from None
+
+
+def write_pdf(html: str, path: Path) -> Path:
+    """Render a report's HTML (the same text as the .html file; its print stylesheet applies) to a PDF file."""
+    import weasyprint
+
+    with writing(path):
+        weasyprint.HTML(string=html).write_pdf(path)
+    return path
 
 
 def _figures_table(efficiency: pd.DataFrame) -> str:
@@ -125,7 +231,7 @@ def _figures_table(efficiency: pd.DataFrame) -> str:
             "kills / point": fixed("kills_per_point"),
         }
     )
-    return '<div style="overflow-x:auto">' + shown.to_html(index=False, border=0) + "</div>"
+    return '<div class="scroll">' + shown.to_html(index=False, border=0) + "</div>"
 
 
 def _data_uri(path: Path) -> str:

@@ -342,6 +342,7 @@ def game_rows(
         for part in ("kills", "victims", "subplots"):
             row[f"vp_{key}_{part}"] = vp[part]
         row[f"points_{key}"] = state.player(player).army_points
+        row[f"area_{key}"] = state.areas.get(player)  # the starting area it chose or was given (HC-SETUP-04)
         row[f"victims_{key}"] = len(slays[side])
         row[f"rescued_{key}"] = rescues[side]
         row[f"first_slay_{key}"] = min(slays[side]) if slays[side] else None

@@ -141,7 +141,8 @@ def army_view(roster: Roster, army_id: str) -> list[RenderableType]:
     army = roster.armies.get(army_id)
     if army is None:
         raise ClixError(did_you_mean("army", army_id, roster.armies, "`clix roster list armies` shows every army"))
-    used = army_points(roster, army_id)
+    contents = army_contents(roster, army_id)
+    used = contents.used
     header = [
         Text(f"{army.name}  [{army_id}]", style="bold"),
         Text(
@@ -155,21 +156,18 @@ def army_view(roster: Roster, army_id: str) -> list[RenderableType]:
     figures.add_column("name", overflow="fold")
     figures.add_column("side")
     figures.add_column("points", justify="right")
-    for entry in army.figures:
-        figure = roster.figures.get(entry.figure)
-        side = SIDE_LABELS[entry.side] if entry.side else ""
-        if figure is None:
-            figures.add_row(entry.figure, Text("not in the roster", style="italic"), side, "?")
+    for row in contents.figures:
+        if row.name is None:
+            figures.add_row(row.figure, Text("not in the roster", style="italic"), row.side, "?")
         else:
-            figures.add_row(entry.figure, figure.name, side, str(figure.points))
+            figures.add_row(row.figure, row.name, row.side, str(row.points))
     figures.add_row("", Text("total", style="bold"), "", Text(f"{used} of {army.build_total}", style="bold"))
     crypt = Table(title="Crypt", title_justify="left", header_style="bold")
     crypt.add_column("plot twist", overflow="fold")
     crypt.add_column("kind")
-    for card_name in army.crypt:
-        card = roster.plot_twists.get(card_name)
-        kind = card.kind if card else "not in the roster"
-        crypt.add_row(card_name, Text(kind.replace("_", " "), style=CARD_KIND_STYLES.get(kind, "italic")))
+    for card in contents.crypt:
+        kind = card.kind or "not in the roster"
+        crypt.add_row(card.name, Text(kind.replace("_", " "), style=CARD_KIND_STYLES.get(kind, "italic")))
     footer = [
         Text(f"victims: {', '.join(army.victims) or 'none'}"),
         Text(f"objects: {', '.join(army.objects) or 'none'}"),
@@ -178,6 +176,52 @@ def army_view(roster: Roster, army_id: str) -> list[RenderableType]:
         footer.append(Text(f"notes: {' '.join(army.notes.split())}"))
     footer.append(Text(f"provenance: {army.provenance}", style="italic"))
     return [Text("\n").join(header), figures, crypt, Text("\n").join(footer)]
+
+
+@dataclass(frozen=True)
+class FigureRow:
+    """One figure of an army: its id, name and points (None when it is not in the roster), crossroads side."""
+
+    figure: str
+    name: str | None
+    points: int | None
+    side: str
+
+
+@dataclass(frozen=True)
+class CardRow:
+    """One plot twist of a crypt and its kind (None when it is not in the roster)."""
+
+    name: str
+    kind: str | None
+
+
+@dataclass(frozen=True)
+class ArmyContents:
+    """What an army holds, as data for views and reports."""
+
+    id: str
+    name: str
+    build_total: int
+    used: int
+    figures: list[FigureRow]
+    crypt: list[CardRow]
+    victims: list[str]
+
+
+def army_contents(roster: Roster, army_id: str) -> ArmyContents:
+    """An army's figures with their points, the points used of its build total, its crypt and its victims."""
+    army = roster.armies[army_id]
+    figures = []
+    for entry in army.figures:
+        figure = roster.figures.get(entry.figure)
+        side = SIDE_LABELS[entry.side] if entry.side else ""
+        figures.append(
+            FigureRow(entry.figure, figure.name if figure else None, figure.points if figure else None, side)
+        )
+    crypt = [CardRow(name, card.kind if (card := roster.plot_twists.get(name)) else None) for name in army.crypt]
+    used = army_points(roster, army_id)
+    return ArmyContents(army_id, army.name, army.build_total, used, figures, crypt, list(army.victims))
 
 
 def army_points(roster: Roster, army_id: str) -> int:
