@@ -70,7 +70,7 @@ def test_the_wheel_holds_one_namespace_with_its_data(wheel):
 def test_a_duel_runs_from_the_installed_wheel(wheel, tmp_path):
     """A fresh virtual environment (its dependencies taken from this interpreter's, so no download) with the
     wheel installed: `clix` runs from it, finds the sample library and the templates inside the package, and
-    writes its report; `import clix` offers the API there too."""
+    writes its HTML and PDF reports; `import clix` offers the API there too."""
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
@@ -93,11 +93,12 @@ def test_a_duel_runs_from_the_installed_wheel(wheel, tmp_path):
     version = subprocess.run([str(script), "--version"], cwd=work, capture_output=True, text=True, env=environment)
     assert version.returncode == 0 and version.stdout.startswith("clix "), version.stderr
     duel = subprocess.run(
-        [str(script), "duel", "butcher-shop", "firing-line", "--games", "100", "--turns", "4", "--out", "out"],
+        [str(script), "duel", "butcher-shop", "firing-line", "--games", "100", "--turns", "4", "--out", "out", "--pdf"],
         cwd=work, capture_output=True, text=True, env=environment, timeout=900,
     )  # fmt: skip
     assert duel.returncode == 0, duel.stderr[-2000:]
     assert (work / "out" / "report.html").stat().st_size > 10_000
+    assert (work / "out" / "report.pdf").read_bytes()[:5] == b"%PDF-"
     api = subprocess.run(
         [str(python), "-c", "import clix; r = clix.duel('butcher-shop', 'firing-line', games=4, turns=2); "
          "print(len(r.games), r.settings['army_a'])"],
