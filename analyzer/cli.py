@@ -425,7 +425,7 @@ def schema(
 @app.command("compile")
 def compile_engine() -> None:
     """Compile the engine's hot modules with mypyc (about 3x more games/s, the same games). Needs a C compiler and mypy:
-    python -m pip install -e ".[compile]". The build is used only while it matches the engine's sources:
+    python -m pip install -e ".\\[compile]". The build is used only while it matches the engine's sources:
     after editing the engine, run this again (until then clix runs the pure-Python engine)."""
     from clix.analyzer.compile import run_compile
 
