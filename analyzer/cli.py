@@ -50,6 +50,7 @@ def _show_version(value: bool) -> None:
 
 @app.callback()
 def _options(
+    context: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
@@ -61,6 +62,11 @@ def _options(
     ] = False,
 ) -> None:
     """clix: Monte Carlo army-building and balance analyzer for HorrorClix."""
+    from clix.engine import compiled
+
+    warning = compiled.stale_warning()
+    if warning is not None and context.invoked_subcommand not in ("compile", "roster", "schema", "map"):
+        _err().print(warning, markup=False)
 
 
 SEED_HELP = "Master seed, any integer 0 or more; every game's seed is derived from it."

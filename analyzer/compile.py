@@ -41,7 +41,7 @@ def run_compile(console: Console) -> int:
         raise ClixError('mypyc is not installed; install it with: python -m pip install -e ".[compile]"') from None
     if shutil.which("cc") is None and shutil.which("gcc") is None:
         raise ClixError("no C compiler found (cc or gcc); install one (Debian: apt install gcc)")
-    fingerprint = compiled.source_fingerprint()
+    fingerprint = compiled.build_fingerprint()
     started = time.perf_counter()
     compiled.BUILD_DIR.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="clix-compile-", dir=compiled.BUILD_DIR.parent) as work:
@@ -61,7 +61,7 @@ def run_compile(console: Console) -> int:
             log.write_text(done.stdout + done.stderr)
             last = (done.stderr.strip() or done.stdout.strip()).splitlines()[-1:] or ["(no output)"]
             raise ClixError(f"compiling the engine failed: {last[0]} (full log: {log})")
-        if compiled.source_fingerprint() != fingerprint:
+        if compiled.build_fingerprint() != fingerprint:
             raise ClixError("the engine sources changed while compiling; run `clix compile` again")
         runtime = output / compiled.RUNTIME_DIR
         runtime.mkdir()

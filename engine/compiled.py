@@ -2,10 +2,11 @@
 match the sources exactly.
 
 `clix compile` builds the modules of `COMPILED_MODULES` into `BUILD_DIR` with a manifest holding the
-fingerprint of every engine source and the interpreter they were built for. On import, `engine` puts the
-build's directories first on its packages' search paths if, and only if, the manifest matches the sources as
-they are now: editing any engine file falls back to the pure-Python modules until the next `clix compile`,
-so the code that runs is always the code that is read. `CLIX_PURE=1` forces the pure modules.
+fingerprint of their sources and of every engine module they import (`build_sources`), and the interpreter
+they were built for. On import, `engine` puts the build's directories first on its packages' search paths if,
+and only if, the manifest matches those sources as they are now: editing one of them falls back to the
+pure-Python modules until the next `clix compile` (the command line says so on stderr), so the code that runs
+is always the code that is read; editing any other engine file leaves the build in use. `CLIX_PURE=1` forces the pure modules.
 
 For those editing the compiled modules: mypyc trusts the type annotations and checks them at run time. A
 compiled module must type-check (`clix compile` stops at the first error); an attribute mypy has narrowed
@@ -19,6 +20,7 @@ its own `__init__` (`@dataclass(..., init=False)`): mypyc compiles that one, whi
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -62,15 +64,70 @@ status = PURE
 """Which engine this process runs: `COMPILED`, `PURE`, or why a build there is not used."""
 
 
-def source_fingerprint(engine_dir: Path = ENGINE_DIR) -> str:
-    """A hash of every engine source file (path and contents): any edit changes it."""
+def source_fingerprint(engine_dir: Path = ENGINE_DIR, files: list[Path] | None = None) -> str:
+    """A hash of the engine's source files (paths and contents), every one of them unless `files` is given:
+    any edit of them changes it."""
     digest = hashlib.sha256()
-    for path in sorted(engine_dir.rglob("*.py")):
+    for path in sorted(files if files is not None else engine_dir.rglob("*.py")):
         digest.update(path.relative_to(engine_dir).as_posix().encode())
         digest.update(b"\0")
         digest.update(path.read_bytes())
         digest.update(b"\0")
     return digest.hexdigest()
+
+
+def build_sources(engine_dir: Path = ENGINE_DIR) -> list[Path]:
+    """The files a build depends on: the compiled modules and every engine module they import, directly or
+    through others, with the packages' `__init__.py` on the way. An edit elsewhere (the scenario harness, a
+    power handler no compiled module imports) leaves the build in use."""
+    pending = [_module_file(engine_dir, name) for name in COMPILED_MODULES]
+    found: set[Path] = set()
+    while pending:
+        path = pending.pop()
+        if path is None or path in found:
+            continue
+        found.add(path)
+        for parent in path.relative_to(engine_dir).parents:
+            init = engine_dir / parent / "__init__.py"
+            if init.is_file() and init not in found:
+                pending.append(init)
+        pending.extend(_module_file(engine_dir, name) for name in _engine_imports(path, engine_dir))
+    return sorted(found)
+
+
+def build_fingerprint(engine_dir: Path = ENGINE_DIR) -> str:
+    """The hash a build is made for: the sources of `build_sources`."""
+    return source_fingerprint(engine_dir, build_sources(engine_dir))
+
+
+ENGINE_PACKAGE = "clix.engine"
+
+
+def _engine_imports(path: Path, engine_dir: Path) -> set[str]:
+    """The engine modules `path` imports (each `from X import y` counted as X and as X.y, which may be a
+    module), anywhere in the file: at its top or inside functions."""
+    package = ".".join((ENGINE_PACKAGE, *path.relative_to(engine_dir).parent.parts))
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(anchor + ([base] if base else []))
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return {name for name in names if name == ENGINE_PACKAGE or name.startswith(ENGINE_PACKAGE + ".")}
+
+
+def _module_file(engine_dir: Path, module: str) -> Path | None:
+    """The source file of an engine module (None for a name that is no module, like an imported class)."""
+    parts = module.split(".")[len(ENGINE_PACKAGE.split(".")) :]
+    for candidate in (engine_dir.joinpath(*parts).with_suffix(".py"), engine_dir.joinpath(*parts, "__init__.py")):
+        if parts and candidate.is_file():
+            return candidate
+    return engine_dir / "__init__.py" if not parts else None
 
 
 def interpreter_tag() -> str:
@@ -88,9 +145,16 @@ def build_problem(build_dir: Path = BUILD_DIR) -> str | None:
         manifest = json.loads((build_dir / MANIFEST).read_text())
     except (OSError, ValueError):
         return "no compiled engine (run `clix compile`)"
-    if manifest != manifest_for(source_fingerprint()):
+    if manifest != manifest_for(build_fingerprint()):
         return "the compiled engine is out of date with the sources (run `clix compile` again)"
     return None
+
+
+def stale_warning() -> str | None:
+    """A one-line warning when a build exists but this process cannot use it (None otherwise)."""
+    if not status.startswith(f"{PURE}: "):
+        return None
+    return f"clix: warning: {status[len(PURE) + 2 :]}; running the pure-Python engine, about 3x slower"
 
 
 def activate(package_path: list[str]) -> str:

@@ -30,7 +30,7 @@ def _engine_status(**env: str) -> list[str]:
 
 def test_a_build_is_usable_only_when_its_manifest_matches_the_sources(tmp_path):
     assert compiled.build_problem(tmp_path) == "no compiled engine (run `clix compile`)"
-    manifest = compiled.manifest_for(compiled.source_fingerprint())
+    manifest = compiled.manifest_for(compiled.build_fingerprint())
     (tmp_path / compiled.MANIFEST).write_text(json.dumps(manifest))
     assert compiled.build_problem(tmp_path) is None
     for field, stale in (("fingerprint", "0" * 64), ("interpreter", "cpython-310-linux")):
@@ -68,3 +68,30 @@ def test_the_engine_in_use_is_the_build_when_it_is_fresh_and_the_sources_otherwi
     else:
         assert status.startswith(compiled.PURE)
         assert rules_file.endswith("engine/rules.py") and heuristic_file.endswith("engine/players/heuristic.py")
+
+
+def test_the_build_depends_on_the_compiled_modules_and_what_they_import_only(tmp_path):
+    """Issue 16, part 6: editing an engine file no compiled module imports (the scenario harness) keeps the
+    build in use; editing a compiled module, or a module one of them imports, makes it stale."""
+    copy = tmp_path / "engine"
+    shutil.copytree(compiled.ENGINE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    names = {p.relative_to(copy).as_posix() for p in compiled.build_sources(copy)}
+    assert {"rules.py", "state.py", "players/heuristic.py", "players/__init__.py", "__init__.py"} <= names
+    assert "roster/models.py" in names  # imported, not compiled: its types shape the compiled code
+    assert "scenario.py" not in names and "invariants.py" not in names
+    before = compiled.build_fingerprint(copy)
+    assert before == compiled.build_fingerprint()
+    (copy / "scenario.py").write_text((copy / "scenario.py").read_text() + "\n# an edit\n")
+    assert compiled.build_fingerprint(copy) == before
+    (copy / "roster" / "models.py").write_text((copy / "roster" / "models.py").read_text() + "\n# an edit\n")
+    assert compiled.build_fingerprint(copy) != before
+
+
+def test_a_stale_build_is_one_warning_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(compiled, "status", f"{compiled.PURE}: the compiled engine is out of date with the sources")
+    assert compiled.stale_warning() == (
+        "clix: warning: the compiled engine is out of date with the sources; running the pure-Python engine, "
+        "about 3x slower"
+    )
+    monkeypatch.setattr(compiled, "status", compiled.PURE)
+    assert compiled.stale_warning() is None
