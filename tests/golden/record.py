@@ -35,7 +35,8 @@ LIBRARY = GOLDEN_DIR.parent.parent / "rosters"
 MASTER_SEED = 16
 """The duels' master seed (issue 16 asked for the golden games)."""
 TURNS = 10
-"""Turns per player: the default game, so every game reaches its real end (turn limit or one side left)."""
+"""Turns per player (the default is 15): long enough for games to end both ways (turn limit, one side left), short
+enough to keep the files a few hundred KB."""
 RECORD_COMMAND = "PYTHONPATH=. python -m tests.golden.record"
 DICE = " | dice "
 """Separates a step from the dice rolled after it."""
@@ -71,7 +72,7 @@ class GoldenGame:
     ties: str = "break"
     seed: int = MASTER_SEED
     lines: tuple[str, ...] = ()
-    """The record after the `game` line: start, victims, one line per decision, end."""
+    """The record, one step a line: the `game` line, start, victims, one line per decision, end."""
     file_line: int = 0
     """The line of its `game` line in its file (1-based; 0 when it was not read from a file)."""
 
@@ -81,14 +82,9 @@ class GoldenGame:
             LIBRARY, self.army_a, self.army_b, self.map_name, self.style_a, self.style_b, self.turns, self.ties
         )
 
-    @property
-    def swapped(self) -> bool:
-        return self.number % 2 == 1
-
-    @property
-    def header(self) -> str:
-        """The `game` line: the matchup, and the seed path and seats the runner derives from it."""
-        seats = [self.army_b, self.army_a] if self.swapped else [self.army_a, self.army_b]
+    def header(self, seats: Sequence[str]) -> str:
+        """The `game` line: the matchup, and the seed path and the seats (the armies of players 1 and 2) the
+        runner gave the game."""
         fields = {
             "game": self.number,
             "armies": [self.army_a, self.army_b],
@@ -98,7 +94,7 @@ class GoldenGame:
             "ties": self.ties,
             "seed": self.seed,
             "seed_path": list(game_seed_path(self.matchup, self.number)),
-            "seats": seats,
+            "seats": list(seats),
         }
         return "game " + json.dumps(fields)
 
@@ -122,13 +118,12 @@ class GoldenGame:
         )
 
 
-def selection(armies: Sequence[str] | None = None, maps: Sequence[str] | None = None) -> list[GoldenGame]:
+def selection() -> list[GoldenGame]:
     """The golden set: every unordered pair of sample armies (mirrors included) on every sample map, each game
     with one ordered pairing of player styles, rotating through all of them (so every style plays both seats
     several times); every fourth game plays equal VP as a draw."""
     roster = roster_at(LIBRARY)
-    armies = sorted(roster.armies) if armies is None else list(armies)
-    maps = sorted(roster.maps) if maps is None else list(maps)
+    armies, maps = sorted(roster.armies), sorted(roster.maps)
     pairings = list(itertools.product(PLAYER_STYLES, repeat=2))
     games = []
     for map_name in maps:
@@ -190,7 +185,7 @@ class DiceWatch:
         if len(values) < count:  # the game drew a new batch
             rng = np.random.default_rng()
             rng.bit_generator.state = self.generator_state
-            batch = rng.integers(1, 7, size=Dice.BATCH).tolist()
+            batch = rng.integers(1, 7, size=dice.BATCH).tolist()
             needed = count - len(values)
             if needed > len(batch):
                 raise RuntimeError(f"golden: {count} dice between two decisions, more than a batch of {len(batch)}")
@@ -253,7 +248,7 @@ def with_dice(text: str, dice: Sequence[int]) -> str:
 
 
 def play(game: GoldenGame) -> list[str]:
-    """Play `game` as its duel does and return its record (the lines after its `game` line)."""
+    """Play `game` as its duel does and return its record."""
     matchup = game.matchup
     path = game_seed_path(matchup, game.number)
     # play_game gives the dice the first child of the game's seed (and each player the next ones)
@@ -269,6 +264,7 @@ def play(game: GoldenGame) -> list[str]:
         "vp": {f"P{p.number}": dict(state.vp[p.number]) for p in state.players},
     }
     return [
+        game.header([p.army_name for p in state.players]),
         with_dice("start", recorder.start),
         f"victims {victims}",
         *(with_dice(text, dice) for text, dice in recorder.steps),
@@ -293,19 +289,16 @@ def first_difference(expected: Sequence[str], got: Sequence[str]) -> tuple[int, 
     return None
 
 
-def difference(game: GoldenGame, header: str, got: Sequence[str], source: str = "") -> str | None:
-    """What differs between a recorded game and its replay (`header`, `got`), in one message naming the game
-    and the first differing step; None when the replay is identical."""
-    where = f"{source}:{game.file_line}" if source else "the record"
-    if header != game.header:
-        return f"{game.title}: its matchup line differs ({where})\n  expected {game.header}\n  got      {header}"
+def difference(game: GoldenGame, got: Sequence[str], source: str = "") -> str | None:
+    """What differs between a recorded game and the record of its replay, in one message naming the game and
+    the first differing step (step 0 is the `game` line); None when they are identical."""
     found = first_difference(game.lines, got)
     if found is None:
         return None
     index, want, have = found
-    line = f"{source}:{game.file_line + 1 + index}" if source else f"step {index}"
+    where = f", {source}:{game.file_line + index}" if source and game.file_line else ""
     return (
-        f"{game.title}: first difference at step {index} of {len(game.lines)} ({line})\n"
+        f"{game.title}: first difference at step {index} of {len(game.lines)}{where}\n"
         f"  expected {want}\n  got      {have}\n"
         f"  (replay it: {game.replay_command})"
     )
@@ -322,7 +315,6 @@ def render(map_name: str, games: Sequence[GoldenGame]) -> str:
     """A golden file's text: the header, then each game's `game` line and record."""
     out = [HEADER.format(map=map_name, count=len(games), command=RECORD_COMMAND)]
     for game in games:
-        out.append(game.header + "\n")
         out.extend(line + "\n" for line in game.lines)
     return "".join(out)
 
@@ -357,7 +349,7 @@ def parse(path: Path) -> list[GoldenGame]:
                 "seed": fields["seed"],
                 "file_line": number,
             }
-            lines = []
+            lines = [line]
         elif current is None:
             raise ValueError(f"{path}:{number}: a record line before the first `game` line")
         else:
@@ -383,7 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tests.golden.record",
         description="Re-record the golden games (tests/golden/*.txt). Only for an intended change of play: "
-        "explain every changed game in the commit message.",
+        "explain every changed game in the commit message (docs/golden-games.md).",
     )
     parser.parse_args(argv)
     from clix.engine import compiled
@@ -393,24 +385,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     for old in golden_files():
         if old.stem not in by_map:
             old.unlink()
-            print(f"removed {old.name} (no such map in the selection)")
+            print(f"removed {old.name}: no such map in the selection")
     for map_name, games in by_map.items():
         path = golden_path(map_name)
         before = {g.number: g for g in parse(path)} if path.exists() else {}
-        changed = []
+        changes = []
         for game in games:
-            previous = before.get(game.number)
-            if previous is None:
-                changed.append(f"  {game.title}: new")
-                continue
-            problem = difference(previous, game.header, game.lines)
+            previous = before.pop(game.number, None)
+            problem = "new" if previous is None else difference(previous, game.lines, path.name)
             if problem is not None:
-                changed.append("  " + problem.splitlines()[0])
+                changes.append(f"{game.title}: {problem}" if previous is None else problem)
+        changes.extend(f"{g.title}: no longer in the selection" for g in before.values())
         text = render(map_name, games)
         path.write_text(text, encoding="utf-8")
         steps = sum(len(g.lines) for g in games)
         print(f"wrote {path.name}: {len(games)} games, {steps} lines, {len(text.encode()) // 1024} KB")
-        print("\n".join(changed) if changed else "  no game changed")
+        print("\n".join(changes) if changes else "  every game as before")
     return 0
 
 
