@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -27,6 +27,7 @@ from clix.engine.players import RandomAgent
 from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
 from clix.engine.roster.problems import did_you_mean
 from clix.engine.state import GameState
+from numpy.random import SeedSequence
 from rich.console import Console
 
 PLAYER_STYLES = ("random", *STYLES)
@@ -83,28 +84,42 @@ def game_seed_path(matchup: Matchup, index: int) -> tuple[int, ...]:
     return (pair,)
 
 
+def game_seed(master_seed: int, path: Sequence[int]) -> int | SeedSequence:
+    """The seed of the game at spawn key `path` below the master seed (`game_seed_path`)."""
+    seed: int | SeedSequence = master_seed
+    for key in path:
+        seed = child_seed(seed, key)
+    return seed
+
+
 def play_state(
-    matchup: Matchup, master_seed: int, index: int, path: tuple[int, ...] | None = None, swapped: bool | None = None
+    matchup: Matchup,
+    master_seed: int,
+    index: int,
+    path: tuple[int, ...] | None = None,
+    swapped: bool | None = None,
+    players: Sequence[Callable] | None = None,
 ) -> tuple[GameState, bool]:
     """Play game `index` of a run (pair index // 2, seats swapped on odd indexes, seed from `game_seed_path`);
     return its final state and whether the seats were swapped. `path` and `swapped` default to what the index
-    gives (a replay passes a game row's own)."""
+    gives (a replay passes a game row's own); `players`, the agent factories of sides A and B, default to the
+    matchup's styles (tests/golden wraps them to record every decision)."""
     roster = roster_at(matchup.library)
     if swapped is None:
         swapped = index % 2 == 1
-    seed: Any = master_seed
-    for key in path if path is not None else game_seed_path(matchup, index):
-        seed = child_seed(seed, key)
+    seed = game_seed(master_seed, path if path is not None else game_seed_path(matchup, index))
     names = [matchup.army_a, matchup.army_b]
-    styles = [matchup.style_a, matchup.style_b]
+    factories = (
+        list(players) if players is not None else [player_factory(matchup.style_a), player_factory(matchup.style_b)]
+    )
     if swapped:
         names.reverse()
-        styles.reverse()
+        factories.reverse()
     state = play_game(
         roster,
         [roster.armies[n] for n in names],
         roster.maps[matchup.map_name],
-        [player_factory(s) for s in styles],
+        factories,
         seed,
         matchup.turn_limit,
         army_names=names,
