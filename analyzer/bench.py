@@ -12,8 +12,9 @@ from pathlib import Path
 
 from clix.analyzer.errors import ClixError
 from clix.analyzer.library import library_text
-from clix.analyzer.runner import Matchup, play_one, run_matchup
-from clix.engine import compiled
+from clix.analyzer.runner import Matchup, play_one, run_matchup, start_state
+from clix.engine import compiled, rules
+from clix.engine.players import Decision
 from clix.engine.players.heuristic import DEFAULT_STYLE
 from clix.engine.roster.loader import Roster
 from joblib import Parallel, delayed
@@ -74,6 +75,13 @@ def run_bench(
         markup=False,
     )
     console.print(f"  results identical for 1 and {cores} jobs: {identical}", markup=False)
+    copy_cost = state_copy_cost(matchup)
+    console.print(
+        f"  state copy (search): {copy_cost['copy_us']:.1f} µs = {copy_cost['per_step']:.2f} actions "
+        f"(an action: {copy_cost['step_us']:.1f} µs; apply alone {copy_cost['apply_us']:.1f} µs), "
+        f"turn {copy_cost['turn']} of game 0",
+        markup=False,
+    )
     if cores > 1:
         ceiling = machine_efficiency(cores)
         console.print(
@@ -90,6 +98,41 @@ def run_bench(
         pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(18)
         console.print(text.getvalue(), markup=False)
     return 0
+
+
+def state_copy_cost(matchup: Matchup, until_turn: int = 12, copies: int = 300) -> dict[str, float]:
+    """What `GameState.copy` costs against an action, in the middle of the matchup's game 0: the mean time of
+    a full action (legal actions, the player's choice, apply) and of apply alone over the first `until_turn`
+    turns, and of one copy at that point."""
+    state, agents = start_state(matchup, 1, 0)
+    step_seconds = apply_seconds = 0.0
+    steps = 0
+    while not state.over and state.turn < until_turn:
+        started = time.perf_counter()
+        options = rules.legal_actions(state)
+        choice = (
+            0
+            if len(options) == 1
+            else agents[state.active - 1].choose(state, Decision("action", state.active, options))
+        )
+        chosen = time.perf_counter()
+        rules.apply(state, options[choice], listed=True)
+        ended = time.perf_counter()
+        step_seconds += ended - started
+        apply_seconds += ended - chosen
+        steps += 1
+    started = time.perf_counter()
+    for _ in range(copies):
+        state.copy()
+    copy_seconds = (time.perf_counter() - started) / copies
+    step = step_seconds / max(steps, 1)
+    return {
+        "copy_us": 1e6 * copy_seconds,
+        "step_us": 1e6 * step,
+        "apply_us": 1e6 * apply_seconds / max(steps, 1),
+        "per_step": copy_seconds / step if step else float("nan"),
+        "turn": state.turn,
+    }
 
 
 def _spread(values: list[float], spec: str = ".1f") -> str:

@@ -22,8 +22,8 @@ from clix.analyzer.conformance import roster_at
 from clix.analyzer.errors import ClixError
 from clix.analyzer.pool import run_items
 from clix.engine import RULESET_VERSION
-from clix.engine.game import child_seed, play_game
-from clix.engine.players import RandomAgent
+from clix.engine.game import child_seed, play, start_game
+from clix.engine.players import Agent, RandomAgent
 from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
 from clix.engine.roster.problems import did_you_mean
 from clix.engine.state import GameState
@@ -104,6 +104,22 @@ def play_state(
     return its final state and whether the seats were swapped. `path` and `swapped` default to what the index
     gives (a replay passes a game row's own); `players`, the agent factories of sides A and B, default to the
     matchup's styles (tests/golden wraps them to record every decision)."""
+    if swapped is None:
+        swapped = index % 2 == 1
+    state, agents = start_state(matchup, master_seed, index, path, swapped, players)
+    return play(state, agents), swapped
+
+
+def start_state(
+    matchup: Matchup,
+    master_seed: int,
+    index: int,
+    path: tuple[int, ...] | None = None,
+    swapped: bool | None = None,
+    players: Sequence[Callable] | None = None,
+) -> tuple[GameState, list[Agent]]:
+    """Game `index` of a run (as `play_state` plays it) set up and ready for its first action, with its
+    players by seat."""
     roster = roster_at(matchup.library)
     if swapped is None:
         swapped = index % 2 == 1
@@ -115,7 +131,7 @@ def play_state(
     if swapped:
         names.reverse()
         factories.reverse()
-    state = play_game(
+    return start_game(
         roster,
         [roster.armies[n] for n in names],
         roster.maps[matchup.map_name],
@@ -125,7 +141,6 @@ def play_state(
         army_names=names,
         tie_break=matchup.ties != "draw",
     )
-    return state, swapped
 
 
 def play_one(matchup: Matchup, master_seed: int, index: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -29,6 +31,13 @@ class Dice:
         self.rolled += 1
         return self._buffer.pop()
 
+    def copy(self) -> Dice:
+        """Dice that roll what these would roll from now on, independently of them."""
+        return _restored_dice(copy.deepcopy(self.rng), list(self._buffer), self.rolled)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restored_dice, (self.rng, list(self._buffer), self.rolled))
+
 
 class ForcedDice(Dice):
     """Dice that return a listed sequence (scenario files, tests); asking for one more is an error."""
@@ -46,3 +55,22 @@ class ForcedDice(Dice):
     @property
     def left(self) -> int:
         return len(self.queue)
+
+    def copy(self) -> Dice:
+        return _restored_forced(list(self.queue), self.rolled)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restored_forced, (list(self.queue), self.rolled))
+
+
+def _restored_dice(rng: np.random.Generator, buffer: list[int], rolled: int) -> Dice:
+    dice = Dice(rng)
+    dice._buffer = buffer
+    dice.rolled = rolled
+    return dice
+
+
+def _restored_forced(queue: list[int], rolled: int) -> ForcedDice:
+    dice = ForcedDice(queue)
+    dice.rolled = rolled
+    return dice

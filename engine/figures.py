@@ -5,7 +5,7 @@ Compiled once per figure (and cached), so the engine's hot path reads lists inst
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Final
 
 from clix.engine.roster.dial import SLOTS, Click
@@ -43,6 +43,12 @@ class Stats:
     figure: Figure | None = None
     cabal: str | None = None
     """The cabal whose symbol the figure bears (HC-SPECIAL-05), if any."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its figure (compiled again, once per process and figure object) when it has one."""
+        if self.figure is not None:
+            return (compile_figure, (self.figure,))
+        return (Stats, tuple(getattr(self, f.name) for f in fields(self)))
 
     @property
     def clicks(self) -> int:

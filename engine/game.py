@@ -22,18 +22,28 @@ class GameStuck(Exception):
 
 def play(state: GameState, agents: Sequence[Agent]) -> GameState:
     """Ask the active player for an action until the game is over; return the final state."""
-    state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
+    seat(state, agents)
     for _ in range(MAX_DECISIONS):
         if state.over:
             return state
-        options = rules.legal_actions(state)
-        if len(options) == 1:  # nothing to choose (often: only ending the turn is left)
-            rules.apply(state, options[0], listed=True)
-            continue
-        agent = agents[state.active - 1]
-        choice = agent.choose(state, Decision("action", state.active, options))
-        rules.apply(state, options[choice], listed=True)
+        step(state, agents)
     raise GameStuck(f"no end after {MAX_DECISIONS} decisions (turn {state.turn})")
+
+
+def seat(state: GameState, agents: Sequence[Agent]) -> None:
+    """Let `agents` (one per player) answer the state's mid-action choices."""
+    state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
+
+
+def step(state: GameState, agents: Sequence[Agent]) -> None:
+    """One action: the active player's choice among the legal actions, applied (no choice when only one)."""
+    options = rules.legal_actions(state)
+    if len(options) == 1:  # nothing to choose (often: only ending the turn is left)
+        rules.apply(state, options[0], listed=True)
+        return
+    agent = agents[state.active - 1]
+    choice = agent.choose(state, Decision("action", state.active, options))
+    rules.apply(state, options[choice], listed=True)
 
 
 def child_seeds(seed: int | np.random.SeedSequence, count: int) -> list[np.random.SeedSequence]:
@@ -60,9 +70,25 @@ def play_game(
 ) -> GameState:
     """Play one game from its seed: the dice and each player get their own generator spawned from it,
     so the game replays exactly from (armies, map, players, seed)."""
+    state, agents = start_game(roster, armies, layout, agent_factories, seed, turn_limit, army_names, tie_break)
+    return play(state, agents)
+
+
+def start_game(
+    roster: Roster,
+    armies: Sequence[Army],
+    layout: MapLayout,
+    agent_factories: Sequence,
+    seed: int | np.random.SeedSequence,
+    turn_limit: int | None = DEFAULT_TURN_LIMIT,
+    army_names: Sequence[str] = (),
+    tie_break: bool = True,
+) -> tuple[GameState, list[Agent]]:
+    """The game `play_game` plays, set up and ready for its first action, with its players (seated)."""
     dice_seed, *player_seeds = child_seeds(seed, 1 + len(armies))
     agents = [factory(np.random.default_rng(s)) for factory, s in zip(agent_factories, player_seeds, strict=True)]
     state = new_game(
         roster, armies, layout, agents, np.random.default_rng(dice_seed), turn_limit, army_names, tie_break
     )
-    return play(state, agents)
+    seat(state, agents)
+    return state, agents

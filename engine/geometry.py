@@ -52,6 +52,10 @@ class Ray:
 class Geometry:
     """Everything about a map that does not change during a game."""
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its map layout (the geometry is computed again where it is unpickled)."""
+        return (Geometry, (self.layout,))
+
     def __init__(self, layout: MapLayout) -> None:
         self.layout = layout
         self.kind = layout.kind

@@ -112,6 +112,17 @@ class PlotTable:
     clock: tuple[str, Lasting] | None = None
     """The ticking clock in play and the lasting effect it keeps up (HC-PLOT-05)."""
 
+    def copy(self) -> PlotTable:
+        """A copy for `GameState.copy` (marks and lasting effects are replaced, never edited: shared)."""
+        return PlotTable(
+            {player: list(cards) for player, cards in self.subplots.items()},
+            dict(self.rival),
+            dict(self.master),
+            list(self.marks),
+            self.slain_before,
+            self.clock,
+        )
+
 
 def table(state: GameState) -> PlotTable:
     if state.plot is None:

@@ -7,7 +7,7 @@ legal actions the rules list.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final
 
 from clix.engine.dice import Dice
@@ -51,6 +51,20 @@ class Monster:
     transform_count: int = 0
     """Slayings or kills toward the card's transformation since this side came up or a "may" chance was
     declined (HC-CARD-09, HC-CARD-12)."""
+
+    def copy(self) -> Monster:
+        """A copy sharing only the immutable stats (`GameState.copy`)."""
+        twin = Monster(
+            self.uid, self.label, self.stats, self.owner, self.controller, self.pos, self.click, self.side,
+            self.start_line, self.tokens, self.acted, list(self.victims), self.flight, self.alive,
+        )  # fmt: skip
+        twin.damage_taken = self.damage_taken
+        twin.blooded_by_power = self.blooded_by_power
+        twin.minion = self.minion
+        twin.insane = self.insane
+        twin.puppet_of = self.puppet_of
+        twin.transform_count = self.transform_count
+        return twin
 
     @property
     def speed(self) -> int:
@@ -128,6 +142,12 @@ class Victim:
     by: int | None = None
     owner: int = 0
 
+    def copy(self) -> Victim:
+        return Victim(
+            self.uid, self.label, self.archetype, self.speed, self.gender, self.pos, self.face_up, self.state,
+            self.by, self.owner,
+        )  # fmt: skip
+
 
 @dataclass(slots=True)
 class MapObject:
@@ -138,6 +158,9 @@ class MapObject:
     pos: int
     across: int = -1  # portals: the space across the doorway edge
     alive: bool = True
+
+    def copy(self) -> MapObject:
+        return MapObject(self.uid, self.kind, self.pos, self.across, self.alive)
 
 
 @dataclass
@@ -187,6 +210,9 @@ class Event:
         object.__setattr__(self, "player", player)
         object.__setattr__(self, "detail", detail)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Event, (self.kind, self.turn, self.player, self.detail))
+
     def get(self, key: str, default: Any = None) -> Any:
         for k, v in self.detail:
             if k == key:
@@ -208,6 +234,9 @@ class Player:
     army_name: str = ""
     eliminated: bool = False
     crypt: list[str] = field(default_factory=list)
+
+    def copy(self) -> Player:
+        return Player(self.number, self.team, self.army_points, self.army_name, self.eliminated, list(self.crypt))
 
 
 @dataclass
@@ -258,6 +287,52 @@ class GameState:
     def __post_init__(self) -> None:
         for player in self.players:
             self.vp.setdefault(player.number, {"kills": 0, "victims": 0, "subplots": 0})
+
+    def copy(self, dice: Dice | None = None) -> GameState:
+        """An independent copy of the game as it stands, for search (issue 16).
+
+        It shares what never changes in play (the map's geometry, the figures' stats, the cards, the logged
+        events and lasting effects, which are replaced, never edited) and copies the rest. Its dice are
+        `dice`, or a copy of these that rolls the same future (pass fresh dice for another future). `ask`
+        is kept: the copy asks the same players until its driver sets another."""
+        twin = GameState(
+            self.geometry,
+            dice if dice is not None else self.dice.copy(),
+            [player.copy() for player in self.players],
+            self.build_total,
+            [monster.copy() for monster in self.monsters],
+            [victim.copy() for victim in self.victims],
+            [thing.copy() for thing in self.objects],
+            self.active,
+            self.turn,
+            self.phase,
+            self.actions_left,
+            self.turn_limit,
+            {player: dict(points) for player, points in self.vp.items()},
+            list(self.log),
+        )
+        twin.winner = self.winner
+        twin.over = self.over
+        twin.end_reason = self.end_reason
+        twin.in_hourglass_phase = self.in_hourglass_phase
+        twin.chosen_victim = self.chosen_victim
+        twin.declared = dict(self.declared)
+        twin.lasting = list(self.lasting)
+        twin.cards = self.cards
+        twin.plot = self.plot.copy() if self.plot is not None else None
+        twin.tie_break = self.tie_break
+        twin.areas = dict(self.areas)
+        twin.scoring_player = self.scoring_player
+        twin.extra_actions_used = set(self.extra_actions_used)
+        twin.ask = self.ask
+        return twin
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled without `ask` (a closure over the players): an unpickled state takes each decision's
+        default until its driver sets one. The portal cache is rebuilt on first use."""
+        values = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("ask", "_portals")}
+        values["_portal_count"] = -1
+        return (_unpickled_state, (values,))
 
     # --- lookups --------------------------------------------------------------------------------
 
@@ -319,3 +394,7 @@ class GameState:
     def victim_vp(self) -> int:
         """5 victory points per victim per 100 points of build total (HC-END-07)."""
         return 5 * (self.build_total // 100)
+
+
+def _unpickled_state(values: dict[str, Any]) -> GameState:
+    return GameState(**values)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import cache
 from typing import Any
 
@@ -54,6 +54,9 @@ class Weights:
     holds back (0: plays the same whatever the score)."""
     hold: float = 0.6
     """What keeping a plot twist for a later window is worth, as a share of what it can do there."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Weights, tuple(getattr(self, f.name) for f in fields(self)))
 
 
 TUNED = Weights(
@@ -115,6 +118,10 @@ class HeuristicAgent:
         self.rng = rng
         self.weights = weights or STYLES[name]
         self.name = name
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copied and pickled as its generator, weights and name (all it holds)."""
+        return (HeuristicAgent, (self.rng, self.weights, self.name))
 
     def choose(self, state: GameState, decision: Decision) -> int:
         if decision.kind != "action":

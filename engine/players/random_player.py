@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from clix.engine.players.base import Decision
 from clix.engine.state import GameState
@@ -14,6 +16,9 @@ class RandomAgent:
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (RandomAgent, (self.rng,))
 
     def choose(self, state: GameState, decision: Decision) -> int:
         return int(self.rng.integers(len(decision.options)))
