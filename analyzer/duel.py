@@ -133,7 +133,8 @@ def run_duel(
             if keeper is not None:
                 keeper.writer.close()
         if keeper is not None and result.interrupted and result.games:
-            report_line(f"the finished games are kept in the store {store}: the same command plays only the rest")
+            again = "the same command without --fresh" if fresh else "the same command"
+            report_line(f"the finished games are kept in the store {store}: {again} plays only the rest")
         if not result.games:
             raise ClixError("no game finished before the run was interrupted; nothing to report")
         games_df = pd.DataFrame(result.games)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from clix.analyzer.errors import ClixError
+from clix.analyzer.outputs import signals_held
 
 IDLE_TIMEOUT = 300
 """Idle workers exit after this many seconds (joblib's default): the next run reuses warm workers."""
@@ -224,15 +225,16 @@ def _record(
 ) -> bool:
     """Keep a batch's results; report its failed items. True when one failed."""
     failed = False
-    for position, ok, value in rows:
-        if ok:
-            outcome.results[position] = value
-            if outcome.on_result is not None:
-                outcome.on_result(position, value)
-        else:
-            outcome.failed[position] = value
-            report(f"{describe(position)}: {value}")
-            failed = True
+    with signals_held():  # a Ctrl-C here comes once the whole batch is kept (and told to `on_result`)
+        for position, ok, value in rows:
+            if ok:
+                outcome.results[position] = value
+                if outcome.on_result is not None:
+                    outcome.on_result(position, value)
+            else:
+                outcome.failed[position] = value
+                report(f"{describe(position)}: {value}")
+                failed = True
     if progress is not None:
         progress(len(rows))
     return failed

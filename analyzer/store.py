@@ -236,7 +236,7 @@ class Store:
                 break
             except duckdb.Error as exc:
                 message = str(exc)
-                if "lock" not in message.lower():
+                if "Could not set lock" not in message and "Conflicting lock" not in message:
                     raise ClixError(self._unreadable(message)) from None
                 if time.monotonic() > deadline:
                     holder = re.search(r"PID (\d+)", message)
