@@ -31,9 +31,14 @@ map_app = typer.Typer(help="Inspect maps.", no_args_is_help=True)
 scenario_app = typer.Typer(
     help="Run rules scenarios: a board, forced dice, steps and the expected outcome.", no_args_is_help=True
 )
+results_app = typer.Typer(
+    help="The runs kept in the result store (clix-out/clix.duckdb by default): list, show, export.",
+    no_args_is_help=True,
+)
 app.add_typer(roster_app, name="roster")
 app.add_typer(map_app, name="map")
 app.add_typer(scenario_app, name="scenario")
+app.add_typer(results_app, name="results")
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -98,6 +103,16 @@ RostersOption = Annotated[
 def _library(rosters: list[Path] | None, **wanted: Any) -> Library:
     """Load the library for a command (ClixError on problems in what it uses; a warning line for others)."""
     return load_library(rosters, warn=lambda line: _err().print(line, markup=False), **wanted)
+
+
+ForceOption = Annotated[
+    bool,
+    typer.Option("--force", help="Replace the outputs of an earlier run in --out (refused without it)."),
+]
+StoreOption = Annotated[
+    Path | None,
+    typer.Option("--store", help="The result store, a DuckDB file (default: ./clix-out/clix.duckdb)."),
+]
 
 
 @roster_app.command("check")
@@ -265,8 +280,26 @@ def duel(
         ),
     ] = None,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Output directory (default: clix-out/A-vs-B); replaced as a whole.")
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Output directory (default: a new folder clix-out/A-vs-B/run-YYYYMMDD-HHMMSS for each run); one "
+            "holding an earlier run is refused unless --force.",
+        ),
     ] = None,
+    force: ForceOption = False,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            "--store",
+            help="Result store (a DuckDB file; default: clix.duckdb beside the --out folder, clix-out/clix.duckdb "
+            "for the default --out): games already there are read, not played, and every game played is added as "
+            "it finishes, so an interrupted run resumes. Not used by --players sweep.",
+        ),
+    ] = None,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
     pdf: PdfOption = False,
     stop_on_error: StopOption = False,
@@ -274,8 +307,12 @@ def duel(
 ) -> None:
     """Play ARMY_A against ARMY_B many times: win/draw/loss with 95% intervals, victory points, point
     efficiency per figure, victim-rush statistics, game length and the first-player advantage. Writes the
-    per-game table (CSV, Parquet), plots and a self-contained HTML report (and its PDF with --pdf) to --out."""
+    per-game table (CSV, Parquet), plots and a self-contained HTML report (and its PDF with --pdf) to --out, and
+    keeps every game in the result store (`clix results`): running the same duel again plays only the games it
+    lacks."""
     from clix.analyzer.duel import run_duel
+    from clix.analyzer.outputs import Target
+    from clix.analyzer.store import DEFAULT_STORE, STORE_NAME
 
     checks.games(games)
     checks.turns(turns)
@@ -283,7 +320,16 @@ def duel(
     cores = checks.jobs(jobs, _err())
     library = _library(rosters, armies=[army_a, army_b], maps=[map_name])
     army_a, army_b, map_name = library.id(army_a), library.id(army_b), library.id(map_name)
-    target = out or Path("clix-out") / f"{army_a}-vs-{army_b}"
+    if out is None:
+        target = Target(Path("clix-out") / f"{army_a}-vs-{army_b}", new_run=True)
+    else:
+        target = Target(out, force=force)
+    if players.strip() == "sweep":
+        if store is not None or fresh:
+            raise ClixError("--store, --fresh: a --players sweep run does not use the result store (a duel does)")
+        kept = None
+    else:
+        kept = store or (DEFAULT_STORE if out is None else out.parent / STORE_NAME)
     raise typer.Exit(
         run_duel(
             library.roster,
@@ -304,6 +350,8 @@ def duel(
             margin=margin,
             stop_on_error=stop_on_error,
             pdf=pdf,
+            store=kept,
+            fresh=fresh,
         )
     )
 
@@ -332,9 +380,15 @@ def ladder(
     ] = 0,
     jobs: Annotated[int, typer.Option("--jobs", help=JOBS_HELP)] = 0,
     turns: Annotated[int, typer.Option("--turns", help=TURNS_HELP)] = 15,
-    out: Annotated[Path, typer.Option("--out", help="Output directory; replaced as a whole.")] = Path(
-        "clix-out/ladder"
-    ),
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Output directory (default: a new folder clix-out/ladder/run-YYYYMMDD-HHMMSS for each run); one "
+            "holding an earlier run is refused unless --force.",
+        ),
+    ] = None,
+    force: ForceOption = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of text.")] = False,
     pdf: PdfOption = False,
     stop_on_error: StopOption = False,
@@ -342,8 +396,10 @@ def ladder(
 ) -> None:
     """Round robin of player styles: every pair of styles plays mirror matchups (army X against army X) on
     every army and map. Prints each style's Bradley-Terry rating (Elo points) and its score against each other
-    style with 95% intervals; writes ladder.csv, games.csv and ladder.html (and ladder.pdf with --pdf) to --out."""
+    style with 95% intervals; writes ladder.csv, games.csv and ladder.html (and ladder.pdf with --pdf) to --out.
+    (A ladder does not use the result store: it plays every game.)"""
     from clix.analyzer.ladder import run_ladder
+    from clix.analyzer.outputs import Target
 
     checks.games(games, what="per cell")
     checks.turns(turns)
@@ -361,7 +417,7 @@ def ladder(
             seed=seed,
             jobs=cores,
             turns=turns,
-            out=out,
+            out=Target(Path("clix-out/ladder"), new_run=True) if out is None else Target(out, force=force),
             as_json=as_json,
             console=console,
             stop_on_error=stop_on_error,
@@ -529,6 +585,47 @@ def replay(
 def _names(spec: str | None) -> list[str]:
     """A comma-separated option's names."""
     return [name.strip() for name in (spec or "").split(",") if name.strip()]
+
+
+@results_app.command("list")
+def results_list(store: StoreOption = None) -> None:
+    """List the runs in the store: id, start, armies, map, players, games and A's score."""
+    from clix.analyzer.results import print_list
+    from clix.analyzer.store import DEFAULT_STORE, Store
+
+    print_list(Store.existing(store or DEFAULT_STORE), console)
+
+
+RunArgument = Annotated[str, typer.Argument(metavar="RUN", help="A run id from `clix results list`, or 'last'.")]
+
+
+@results_app.command("show")
+def results_show(run: RunArgument, store: StoreOption = None) -> None:
+    """Print a run's summary, as `clix duel` printed it."""
+    from clix.analyzer.results import print_run
+    from clix.analyzer.store import DEFAULT_STORE, Store
+
+    print_run(Store.existing(store or DEFAULT_STORE), run, console)
+
+
+@results_app.command("export")
+def results_export(
+    run: RunArgument,
+    out: Annotated[Path, typer.Option("--out", help="The file to write (replaced if it exists).")],
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="csv or parquet (default: from the --out file's suffix).")
+    ] = None,
+    figures: Annotated[
+        bool, typer.Option("--figures", help="Export the figure rows (figures.csv) instead of the game rows.")
+    ] = False,
+    store: StoreOption = None,
+) -> None:
+    """Write a run's game rows (its games.csv table; or with --figures its figures.csv) as CSV or Parquet."""
+    from clix.analyzer.results import export_run
+    from clix.analyzer.store import DEFAULT_STORE, Store
+
+    written, rows = export_run(Store.existing(store or DEFAULT_STORE), run, fmt, out, figures)
+    console.print(f"wrote {rows} {'figure' if figures else 'game'} rows to {written}", markup=False)
 
 
 def _err() -> Console:

@@ -6,18 +6,29 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 from clix.analyzer.errors import ClixError
-from clix.analyzer.outputs import claim_output
+from clix.analyzer.outputs import Target, claim_output
 from clix.analyzer.progress import progress_bar
 from clix.analyzer.report import check_pdf, provenance_line, write_outputs
-from clix.analyzer.runner import Matchup, RunResult, ended_early, player_factory, run_exit_code, run_matchup
+from clix.analyzer.runner import (
+    GameRows,
+    Matchup,
+    RunResult,
+    ended_early,
+    player_factory,
+    report_line,
+    run_exit_code,
+    run_matchup,
+)
 from clix.analyzer.scoring import pair_means
 from clix.analyzer.sequential import equivalence, run_to_precision
 from clix.analyzer.stats import summarize
+from clix.analyzer.store import GameKey, GameWriter, RunRecord, Store, StoreBusy, game_key, index_ranges, utc_now
 from clix.analyzer.views import army_contents
 from clix.engine import RULESET_VERSION, compiled
 from clix.engine.roster.loader import Roster
@@ -49,7 +60,7 @@ def run_duel(
     seed: int,
     jobs: int | None,
     turns: int,
-    out: Path,
+    out: Path | Target,
     as_json: bool,
     console: Console,
     ties: str = "break",
@@ -57,12 +68,16 @@ def run_duel(
     margin: float | None = None,
     stop_on_error: bool = False,
     pdf: bool = False,
+    store: Path | None = None,
+    fresh: bool = False,
 ) -> int:
     """Play the duel, print its summary and write its outputs; return the exit code: 0, 1 when games failed
     (each named on stderr; the outputs cover the others), 130 when interrupted.
 
     `out` is claimed (checked, locked) before the first game and replaced atomically after the last. `pdf`
-    also writes report.pdf (WeasyPrint is loaded, and checked, before the first game)."""
+    also writes report.pdf (WeasyPrint is loaded, and checked, before the first game). With a `store`
+    (analyzer.store) the games stored for this duel's key are taken from it (unless `fresh`), only the others
+    are played, each written to it as it finishes, and the run is recorded there."""
     if ties not in ("break", "draw"):
         raise ClixError(f"--ties takes 'break' (the cheaper army wins, HC-END-09) or 'draw' (got {ties!r})")
     if target_ci is not None and not 0 < target_ci < 0.5:
@@ -110,9 +125,26 @@ def run_duel(
         check_pdf()
     matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties)
     with claim_output(out) as folder:
-        result, precision = _play(
-            matchup, games, seed, jobs, quiet=as_json, console=console, target=target_ci, stop_on_error=stop_on_error
-        )
+        keeper = _Keeper.start(store, roster, matchup, seed, games + games % 2, fresh) if store is not None else None
+        try:
+            result, precision = _play(
+                matchup,
+                games,
+                seed,
+                jobs,
+                quiet=as_json,
+                console=console,
+                target=target_ci,
+                stop_on_error=stop_on_error,
+                known=keeper.known if keeper else None,
+                on_result=keeper.writer.add if keeper else None,
+            )
+        finally:
+            if keeper is not None:
+                keeper.writer.close()
+        if keeper is not None and result.interrupted and result.games:
+            again = "the same command without --fresh" if fresh else "the same command"
+            report_line(f"the finished games are kept in the store {store}: {again} plays only the rest")
         if not result.games:
             raise ClixError("no game finished before the run was interrupted; nothing to report")
         games_df = pd.DataFrame(result.games)
@@ -145,7 +177,12 @@ def run_duel(
             "version": _version(),
             "jobs": jobs or os.cpu_count(),
             "seconds": round(result.seconds, 2),
-            "games_per_second": round(len(games_df) / max(result.seconds, 1e-9), 2),
+            "games_per_second": round(result.played / max(result.seconds, 1e-9), 2) if result.played else None,
+            "played": result.played,
+            "from_store": result.from_store,
+            "store": None if keeper is None else str(store),
+            "fresh": fresh,
+            "run": None if keeper is None else keeper.run_id,
             "engine": compiled.status,
             "interrupted": result.interrupted,
             "failed_games": result.failed,
@@ -167,6 +204,9 @@ def run_duel(
                 pdf=pdf,
             )
         written = {key: folder.final(path) for key, path in written.items()}
+        if keeper is not None:
+            document = {"settings": settings, "provenance": provenance, **summary}
+            keeper.record(result, document, folder.target)
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, "provenance": provenance, **summary}, default=str) + "\n")
     else:
@@ -213,15 +253,31 @@ def _play(
     console: Console,
     target: float | None,
     stop_on_error: bool = False,
+    known: dict[int, GameRows] | None = None,
+    on_result: Callable[[int, GameRows], None] | None = None,
 ) -> tuple[RunResult, dict[str, Any] | None]:
-    """Play the duel (to `target` precision when given, `games` at most), with a progress bar unless quiet."""
+    """Play the duel (to `target` precision when given, `games` at most), with a progress bar unless quiet;
+    games in `known` are taken from it, `on_result` is told of each game played."""
 
     def play(progress: Callable[[int], None] | None) -> tuple[RunResult, dict[str, Any] | None]:
         if target is None:
-            return run_matchup(matchup, games, seed, jobs, progress=progress, stop_on_error=stop_on_error), None
-        return run_to_precision(matchup, target, games, seed, jobs, progress, stop_on_error=stop_on_error)
+            played = run_matchup(
+                matchup,
+                games,
+                seed,
+                jobs,
+                progress=progress,
+                stop_on_error=stop_on_error,
+                known=known,
+                on_result=on_result,
+            )
+            return played, None
+        return run_to_precision(
+            matchup, target, games, seed, jobs, progress, stop_on_error=stop_on_error, known=known, on_result=on_result
+        )
 
-    with progress_bar(console, f"{matchup.army_a} vs {matchup.army_b}", games + games % 2, quiet) as advance:
+    total = games + games % 2
+    with progress_bar(console, f"{matchup.army_a} vs {matchup.army_b}", total, quiet, done=len(known or {})) as advance:
         result, precision = play(advance)
     ended_early(len(result.games), "games", result.interrupted, result.stopped, len(result.failed))
     return result, precision
@@ -276,10 +332,14 @@ def _print_summary(
             f"({tb['count']} of {tb['games']})"
         )
     seat = fp["seat"]
+    speed = (
+        f"{settings['games_per_second']} games/s on {settings['jobs']} jobs"
+        if settings.get("games_per_second") is not None
+        else "no game played"
+    )
     lines = [
         f"{names['a']} vs {names['b']} on {settings['map']}: {o['games']} games, players {settings['players']}, "
-        f"seed {settings['seed']} ({settings['games_per_second']} games/s on {settings['jobs']} jobs, "
-        f"engine {settings['engine']})",
+        f"seed {settings['seed']} ({speed}, engine {settings['engine']})",
         f"  {label['a']} scores {_score(sc, 1)} (wins + ½ draws, 95% interval over {sc['pairs']} seat-swapped pairs)",
         f"    wins {_pct(o['win'])}, draws {_pct(o['draw'])}, loses {_pct(o['loss'])} (95% Wilson)",
         f"  the score's interval {'excludes' if sc['excludes_half'] else 'includes'} 50%: {verdict} "
@@ -320,11 +380,69 @@ def _print_summary(
                 f"{s['attacks_per_game']['total']:.1f} attacks/game "
                 f"({s['attacks_after_victims_per_game']:.1f} after the last victim)"
             )
-    lines += [f"  {provenance}", f"report: {report}"]
+    lines += [f"  {provenance}"]
+    if settings.get("store"):
+        taken = "--fresh: none" if settings.get("fresh") else str(settings["from_store"])
+        lines.append(
+            f"  store: run {settings['run']} in {settings['store']}; {taken} games from the store, "
+            f"{settings['played']} played"
+        )
+    lines.append(f"report: {report}")
     if settings["engine"] != compiled.COMPILED:
         lines.append("  (`clix compile` builds the compiled engine: the same games, about 3x faster; see README)")
     for line in lines:
         console.print(line, markup=False)
+
+
+class _Keeper:
+    """A duel's use of the result store: the games it already has, the writer of the new ones, the run's id."""
+
+    def __init__(self, store: Store, key: GameKey, known: dict[int, GameRows], started: datetime) -> None:
+        self.store = store
+        self.key = key
+        self.known = known
+        self.started = started
+        self.run_id = store.new_run_id()
+        self.writer = GameWriter(store, key, report_line)
+
+    @classmethod
+    def start(cls, path: Path, roster: Roster, matchup: Matchup, seed: int, cap: int, fresh: bool) -> _Keeper:
+        """Open the store (a ClixError if it cannot be used) and read this duel's games below `cap`."""
+        store = Store.open(path)
+        key = game_key(roster, matchup, seed)
+        return cls(store, key, {} if fresh else store.load(key, below=cap), utc_now())
+
+    def record(self, result: RunResult, document: dict[str, Any], out: Path) -> None:
+        """Add the run to the store's `runs` (a warning if the store cannot be written now)."""
+        import duckdb
+
+        settings = document["settings"]
+        record = RunRecord(
+            id=self.run_id,
+            started=self.started,
+            seconds=round(result.seconds, 3),
+            command=settings["command"],
+            key=self.key.digest,
+            army_a=settings["army_a"],
+            army_b=settings["army_b"],
+            map=settings["map"],
+            players=settings["players"],
+            seed=str(settings["seed"]),
+            turns=settings["turns"],
+            ties=settings["ties"],
+            games=len(result.games),
+            from_store=result.from_store,
+            played=result.played,
+            interrupted=result.interrupted,
+            score=document["score"]["score"],
+            out=str(out),
+            indexes=json.dumps(index_ranges(result.indexes)),
+            document=json.dumps(document, default=str),
+        )
+        try:
+            self.store.record_run(record)
+        except (duckdb.Error, StoreBusy) as exc:
+            report_line(f"clix: warning: run {self.run_id} was not recorded in the store {self.store.path} ({exc})")
 
 
 def _version() -> str:

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from clix.analyzer import checks
 from clix.analyzer.errors import ClixError
-from clix.analyzer.outputs import claim_output
+from clix.analyzer.outputs import Target, claim_output
 from clix.analyzer.pool import run_items
 from clix.analyzer.progress import progress_bar
 from clix.analyzer.runner import (
@@ -270,7 +270,7 @@ def run_ladder(
     seed: int,
     jobs: int | None,
     turns: int,
-    out: Path,
+    out: Path | Target,
     as_json: bool,
     console: Console,
     resamples: int = 200,

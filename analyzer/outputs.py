@@ -1,5 +1,9 @@
 """An `--out` folder claimed for one run: checked before the first game, locked, and replaced atomically.
 
+Runs do not overwrite earlier runs: by default a command makes a new run folder (`run-YYYYMMDD-HHMMSS`,
+sortable, made with an exclusive mkdir so two runs never share one) inside its folder of runs (`Target`
+with `new_run`), and a folder named with `--out` that already holds a run is replaced only with `--force`.
+
 `claim_output(out)` checks that the folder can be written (creating its parent and test-writing beside
 it), refuses a folder that another clix run holds (an flock on a hidden lock file beside it, with that
 run's pid) or that holds files clix does not write, and returns an `OutputFolder`. Its `staged()` gives a
@@ -23,6 +27,8 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -51,12 +57,28 @@ OWN_FILES = frozenset(
 )
 """Every file a duel, sweep or ladder writes: a folder holding only these may be replaced."""
 
+RUN_PREFIX = "run-"
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a run writes: a new run folder made inside `path` (`new_run`), or `path` itself, which may
+    already hold an earlier run only when `force` is given (it is then replaced as a whole)."""
+
+    path: Path
+    new_run: bool = False
+    force: bool = False
+
 
 class OutputFolder:
     """The claim on one `--out` folder: the lock, and the atomic replacement of its contents."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, replace: bool = True, made: bool = False) -> None:
         self.out = out
+        self.replace = replace
+        """Whether a folder holding an earlier run's outputs may be replaced (else it is refused)."""
+        self.made = made
+        """This run made the (empty) folder: it is removed again if the run writes nothing."""
         self.target = Path(os.path.realpath(out))
         parent = self.target.parent
         name = self.target.name
@@ -98,6 +120,11 @@ class OutputFolder:
                     f"--out {out}: the folder holds files clix did not write ({', '.join(foreign[:3])}"
                     f"{', ...' if len(foreign) > 3 else ''}); clix replaces the whole folder, so choose a new or "
                     "empty one"
+                )
+            if present and not self.replace:
+                raise ClixError(
+                    f"--out {out}: holds an earlier run ({', '.join(present[:3])}{', ...' if len(present) > 3 else ''}"
+                    "); pass --force to replace it, or leave out --out to get a new run folder"
                 )
             self._probe()
         except BaseException:
@@ -162,6 +189,9 @@ class OutputFolder:
         """Give up the lock (removing its file first, so no later run can lock a file that is gone)."""
         if self._lock is None:
             return
+        if self.made:
+            with contextlib.suppress(OSError):
+                self.target.rmdir()  # only while still empty: nothing was published into it
         with contextlib.suppress(OSError):
             self.lock_path.unlink()
         os.close(self._lock)
@@ -202,7 +232,7 @@ class OutputFolder:
 
     def _publish(self) -> None:
         try:
-            with _signals_held():
+            with signals_held():
                 if self.target.exists():
                     self.target.rename(self.old)
                 self.new.rename(self.target)
@@ -213,11 +243,49 @@ class OutputFolder:
             shutil.rmtree(self.old, ignore_errors=True)
 
 
-def claim_output(out: Path) -> OutputFolder:
-    """Claim `out` for this run (checks, lock); use the result as a context manager to release it."""
-    folder = OutputFolder(out)
+def claim_output(out: Path | Target) -> OutputFolder:
+    """Claim `out` for this run (checks, lock); use the result as a context manager to release it. A plain
+    path is replaced whatever it holds (as long as clix wrote it); a `Target` says what `--out` asked."""
+    target = out if isinstance(out, Target) else Target(out, force=True)
+    if target.new_run:
+        return _claim_new_run(target.path)
+    folder = OutputFolder(target.path, replace=target.force)
     folder.claim()
     return folder
+
+
+def run_folder_name(when: datetime, attempt: int = 0) -> str:
+    """`run-YYYYMMDD-HHMMSS`, with `-02`, `-03`, ... for later runs started in the same second: the names sort
+    in the order the runs started."""
+    return f"{RUN_PREFIX}{when:%Y%m%d-%H%M%S}" + (f"-{attempt + 1:02d}" if attempt else "")
+
+
+def _claim_new_run(runs: Path) -> OutputFolder:
+    """Make and claim a new run folder inside `runs` (an exclusive mkdir: concurrent runs get different ones)."""
+    try:
+        runs.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ClixError(f"--out {runs}: cannot create the folder ({_why(runs, exc)})") from None
+    if not runs.is_dir():
+        raise ClixError(f"--out {runs}: is a file, not a folder")
+    when = datetime.now()
+    for attempt in range(100):
+        path = runs / run_folder_name(when, attempt)
+        try:
+            path.mkdir()
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            raise ClixError(f"--out {runs}: cannot create a run folder in it ({_why(path, exc)})") from None
+        folder = OutputFolder(path, replace=False, made=True)
+        try:
+            folder.claim()
+        except BaseException:
+            with contextlib.suppress(OSError):
+                path.rmdir()
+            raise
+        return folder
+    raise ClixError(f"--out {runs}: 100 runs started this second already; wait a second")
 
 
 @contextmanager
@@ -232,8 +300,9 @@ def writing(path: Path) -> Iterator[None]:
 
 
 @contextmanager
-def _signals_held() -> Iterator[None]:
-    """Hold back SIGINT and SIGTERM (delivering them afterwards) so two renames are not split by them."""
+def signals_held() -> Iterator[None]:
+    """Hold back SIGINT and SIGTERM so two renames (or a store's transaction) are not split by them; afterwards
+    a caught signal goes to the handler that was in place (a pool's stop request), or raises KeyboardInterrupt."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -251,7 +320,10 @@ def _signals_held() -> Iterator[None]:
         for number, handler in previous.items():
             signal.signal(number, handler)
         if caught:
-            raise KeyboardInterrupt
+            handler = previous[caught[0]]
+            if not callable(handler):
+                raise KeyboardInterrupt
+            handler(caught[0], None)
 
 
 def _say(line: str) -> None:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from clix.analyzer.errors import ClixError
+from clix.analyzer.outputs import signals_held
 
 IDLE_TIMEOUT = 300
 """Idle workers exit after this many seconds (joblib's default): the next run reuses warm workers."""
@@ -46,6 +47,7 @@ Work = Callable[[Any], Any]
 Describe = Callable[[int], str]
 Report = Callable[[str], None]
 Progress = Callable[[int], None] | None
+OnResult = Callable[[int, Any], None] | None
 
 
 @dataclass
@@ -57,6 +59,8 @@ class Outcome:
     interrupted: bool = False
     stopped: bool = False
     """Stopped at a failure (`stop_on_error`, or workers dying with no game in progress)."""
+    on_result: OnResult = field(default=None, repr=False)
+    """Told of each result as it is kept (`run_items`)."""
 
 
 # --- the worker side ----------------------------------------------------------------------------------
@@ -165,11 +169,13 @@ def run_items(
     report: Report,
     progress: Progress = None,
     stop_on_error: bool = False,
+    on_result: OnResult = None,
 ) -> Outcome:
     """Apply `work` (a picklable function) to every item, in batches of `batch_size` on `jobs` processes
     (in this process when `jobs` is 1). `describe(position)` names an item in the lines given to `report`;
-    `progress(n)` is called as items finish. A KeyboardInterrupt stops the run keeping what finished."""
-    outcome = Outcome()
+    `progress(n)` is called as items finish, and `on_result(position, result)` for each item that finished
+    (in this process, as its batch comes back). A KeyboardInterrupt stops the run keeping what finished."""
+    outcome = Outcome(on_result=on_result)
     positions = list(range(len(items)))
     batches = [positions[start : start + batch_size] for start in range(0, len(positions), batch_size)]
     try:
@@ -219,13 +225,16 @@ def _record(
 ) -> bool:
     """Keep a batch's results; report its failed items. True when one failed."""
     failed = False
-    for position, ok, value in rows:
-        if ok:
-            outcome.results[position] = value
-        else:
-            outcome.failed[position] = value
-            report(f"{describe(position)}: {value}")
-            failed = True
+    with signals_held():  # a Ctrl-C here comes once the whole batch is kept (and told to `on_result`)
+        for position, ok, value in rows:
+            if ok:
+                outcome.results[position] = value
+                if outcome.on_result is not None:
+                    outcome.on_result(position, value)
+            else:
+                outcome.failed[position] = value
+                report(f"{describe(position)}: {value}")
+                failed = True
     if progress is not None:
         progress(len(rows))
     return failed

@@ -10,8 +10,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 
 @contextmanager
-def progress_bar(console: Console, description: str, total: int, quiet: bool) -> Iterator[Callable[[int], None] | None]:
-    """One rich progress bar (none when `quiet`); yields the callback that advances it by a number of games."""
+def progress_bar(
+    console: Console, description: str, total: int, quiet: bool, done: int = 0
+) -> Iterator[Callable[[int], None] | None]:
+    """One rich progress bar (none when `quiet`); yields the callback that advances it by a number of games.
+    `done` games are counted from the start (taken from the result store: not in the rate)."""
     if quiet:
         yield None
         return
@@ -23,12 +26,12 @@ def progress_bar(console: Console, description: str, total: int, quiet: bool) ->
         TimeRemainingColumn(),
     ]
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(description, total=total, rate="–")
+        task = progress.add_task(description, total=total, completed=done, rate="–")
 
-        def advance(done: int) -> None:
-            progress.advance(task, done)
+        def advance(finished: int) -> None:
+            progress.advance(task, finished)
             elapsed = progress.tasks[0].elapsed or 0
             if elapsed:
-                progress.update(task, rate=f"{progress.tasks[0].completed / elapsed:.1f}")
+                progress.update(task, rate=f"{(progress.tasks[0].completed - done) / elapsed:.1f}")
 
         yield advance

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -20,7 +20,7 @@ from typing import Any
 
 from clix.analyzer.conformance import roster_at
 from clix.analyzer.errors import ClixError
-from clix.analyzer.pool import run_items
+from clix.analyzer.pool import Outcome, run_items
 from clix.engine import RULESET_VERSION
 from clix.engine.game import child_seed, play, start_game
 from clix.engine.players import Agent, RandomAgent
@@ -31,6 +31,9 @@ from numpy.random import SeedSequence
 from rich.console import Console
 
 PLAYER_STYLES = ("random", *STYLES)
+
+GameRows = tuple[dict[str, Any], list[dict[str, Any]]]
+"""A game's row and its figure rows (`play_one`)."""
 
 
 def player_factory(style: str) -> Callable:
@@ -70,6 +73,15 @@ class RunResult:
     """Games not played: {game, seed_path, reason} ("worker died", or the exception a game raised)."""
     stopped: bool = False
     """Stopped at the first failed game (`stop_on_error`)."""
+    from_store: int = 0
+    """Games taken from `known` (the result store) rather than played."""
+    indexes: list[int] = field(default_factory=list)
+    """The index of each game in `games`."""
+
+    @property
+    def played(self) -> int:
+        """Games played by this run."""
+        return len(self.games) - self.from_store
 
 
 def game_seed_path(matchup: Matchup, index: int) -> tuple[int, ...]:
@@ -178,9 +190,14 @@ def run_matchup(
     first: int = 0,
     report: Callable[[str], None] | None = None,
     stop_on_error: bool = False,
+    known: Mapping[int, GameRows] | None = None,
+    on_result: Callable[[int, GameRows], None] | None = None,
 ) -> RunResult:
     """Play games `first` .. `games - 1` (`games` rounded up to whole seat-swapped pairs; `first` even) and
     collect their rows in game order; a longer run continues a shorter one with the same games.
+
+    Games found in `known` (index -> rows, from the result store) are taken from it, not played;
+    `on_result(index, rows)` is told of each game played as it finishes (in this process).
 
     A KeyboardInterrupt stops the run but keeps every game already finished (`interrupted` is set). A game
     whose worker dies is played again alone; if it dies again, or the game raises, it is listed in `failed`
@@ -188,23 +205,30 @@ def run_matchup(
     """
     games += games % 2
     cores = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
-    indexes = range(first, games)
+    known = known or {}
+    stored = {i: known[i] for i in range(first, games) if i in known}
+    indexes = [i for i in range(first, games) if i not in stored]
     started = time.perf_counter()
-    outcome = run_items(
-        partial(play_one, matchup, master_seed),
-        indexes,
-        cores,
-        batch_size or batch_size_for(games - first, cores),
-        describe=lambda position: describe_game(matchup, indexes[position]),
-        report=report or report_line,
-        progress=progress,
-        stop_on_error=stop_on_error,
-    )
-    result = RunResult(interrupted=outcome.interrupted, stopped=outcome.stopped)
-    for position in sorted(outcome.results):
-        game, figures = outcome.results[position]
+    outcome = Outcome()
+    if indexes:
+        outcome = run_items(
+            partial(play_one, matchup, master_seed),
+            indexes,
+            cores,
+            batch_size or batch_size_for(len(indexes), cores),
+            describe=lambda position: describe_game(matchup, indexes[position]),
+            report=report or report_line,
+            progress=progress,
+            stop_on_error=stop_on_error,
+            on_result=None if on_result is None else lambda position, rows: on_result(indexes[position], rows),
+        )
+    result = RunResult(interrupted=outcome.interrupted, stopped=outcome.stopped, from_store=len(stored))
+    finished = {indexes[p]: rows for p, rows in outcome.results.items()} | stored
+    for index in sorted(finished):
+        game, figures = finished[index]
         result.games.append(game)
         result.figures.extend(figures)
+        result.indexes.append(index)
     result.failed = [
         {"game": indexes[p], "seed_path": ":".join(map(str, game_seed_path(matchup, indexes[p]))), "reason": why}
         for p, why in sorted(outcome.failed.items())

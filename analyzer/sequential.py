@@ -15,12 +15,12 @@ inside that band.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from clix.analyzer.runner import Matchup, RunResult, run_matchup
+from clix.analyzer.runner import GameRows, Matchup, RunResult, run_matchup
 from clix.analyzer.scoring import pair_means
 from scipy import stats as st
 
@@ -107,20 +107,34 @@ def run_to_precision(
     progress: Callable[[int], None] | None = None,
     first_pairs: int = FIRST_PAIRS,
     stop_on_error: bool = False,
+    known: Mapping[int, GameRows] | None = None,
+    on_result: Callable[[int, GameRows], None] | None = None,
 ) -> tuple[RunResult, dict[str, Any]]:
     """Play the planned looks until A's score is known to ±`target` (or the `games` cap); return every game
     played and how the run stopped: {target, planned, confidence, look, games, score, low, high, half_width,
-    reached}."""
+    reached}. Each look takes the games it finds in `known` (the result store) before playing the others."""
     looks = planned_looks(games, first_pairs)
     confidence = look_confidence(len(looks))
     result = RunResult()
     info: dict[str, Any] = {"target": target, "planned": looks, "confidence": confidence, "reached": False}
     done = 0
     for number, upto in enumerate(looks, 1):
-        part = run_matchup(matchup, upto, master_seed, jobs, progress=progress, first=done, stop_on_error=stop_on_error)
+        part = run_matchup(
+            matchup,
+            upto,
+            master_seed,
+            jobs,
+            progress=progress,
+            first=done,
+            stop_on_error=stop_on_error,
+            known=known,
+            on_result=on_result,
+        )
         result.games.extend(part.games)
         result.figures.extend(part.figures)
         result.failed.extend(part.failed)
+        result.indexes.extend(part.indexes)
+        result.from_store += part.from_store
         result.seconds += part.seconds
         done = upto
         ci = mean_interval_at(pair_means(pd.DataFrame(result.games)), confidence)

@@ -17,7 +17,7 @@ import pandas as pd
 from clix.analyzer import checks
 from clix.analyzer.errors import ClixError
 from clix.analyzer.ladder import run_cells, text_table
-from clix.analyzer.outputs import claim_output, writing
+from clix.analyzer.outputs import Target, claim_output, writing
 from clix.analyzer.progress import progress_bar
 from clix.analyzer.runner import Matchup, ended_early, run_exit_code
 from clix.analyzer.scoring import paired_score, percent
@@ -87,7 +87,7 @@ def run_sweep(
     seed: int,
     jobs: int | None,
     turns: int,
-    out: Path,
+    out: Path | Target,
     as_json: bool,
     console: Console,
     ties: str = "break",

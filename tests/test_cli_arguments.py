@@ -75,12 +75,18 @@ def refused(tmp: Path) -> list[tuple[str, list[str], str]]:
             (f"{name} out under a file", [*base, "--games", "2", "--out", under_file], f"{afile} is a file"),
             (f"{name} out is a file", [*base, "--games", "2", "--out", str(afile)], "is a file, not a folder"),
             (f"{name} out holds other files", [*base, "--out", str(tmp / "mine")], "files clix did not write (notes)"),
+            (f"{name} out holds a run", [*base, "--out", str(tmp / "earlier")], "holds an earlier run (games.csv)"),
             (f"{name} rosters missing", [*base, *out, "--rosters", missing], "roster library not found"),
         ]
     cases += [
         ("duel target-ci games 10**12", [*DUEL, "--target-ci", "0.03", "--games", str(10**12), *out], "--games"),
         ("sweep games over all pairings", [*SWEEP, "--games", "100000", *out], "a run plays at most"),
         ("ladder games over all cells", [*LADDER, "--games", str(MAX_GAMES), *out], "a run plays at most"),
+        ("duel store not a database", [*DUEL, *out, "--store", str(afile)], "cannot open the result store"),
+        ("duel store under a file", [*DUEL, *out, "--store", str(afile / "s.duckdb")], "cannot create its folder"),
+        ("sweep with the store", [*SWEEP, *out, "--fresh"], "--players sweep run does not use the result store"),
+        ("results list store missing", ["results", "list", "--store", missing], "no result store there"),
+        ("results show store missing", ["results", "show", "1", "--store", missing], "no result store there"),
         ("replay seed -1", [*REPLAY, "--seed", "-1"], "--seed takes a non-negative integer"),
         ("replay turns 0", [*REPLAY, "--turns", "0"], "--turns takes"),
         ("replay turns 100000", [*REPLAY, "--turns", "100000"], "--turns takes"),
@@ -114,9 +120,11 @@ def test_a_mistake_is_one_line_and_plays_nothing(case, tmp_path, capsys, no_game
     (tmp_path / "empty").mkdir()
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "notes").write_text("mine", encoding="utf-8")
+    (tmp_path / "earlier").mkdir()
+    (tmp_path / "earlier" / "games.csv").write_text("game\n0\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     args, says = next((a, s) for c, a, s in refused(tmp_path) if c == case)
-    if "--rosters" not in args:
+    if "--rosters" not in args and args[0] != "results":
         args = [*args, "--rosters", ROSTERS]
     started = time.perf_counter()
     code, _, err = run_main(args, capsys)

@@ -29,6 +29,7 @@ from clix.analyzer.errors import ClixError
 from clix.analyzer.outputs import OWN_FILES, claim_output
 from clix.analyzer.pool import DIED, MARKER_PREFIX, run_items
 from clix.analyzer.runner import Matchup, play_one
+from clix.analyzer.store import STORE_NAME, Store
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc (Linux)")
 
@@ -112,6 +113,12 @@ def none_left(marker: str, within: float = 5.0) -> list[int]:
     return left
 
 
+def beside(folder: Path) -> list[str]:
+    """What is in `folder` (the parent of a run's --out), the result store aside: a duel keeps its games there
+    on purpose (and DuckDB's .wal file beside it lasts only while a write is under way, or after a kill)."""
+    return sorted(p.name for p in folder.iterdir() if not p.name.startswith(STORE_NAME))
+
+
 def complete(out: Path) -> dict:
     """Check that `out` holds every output of a duel; return its summary."""
     for name in ("games.csv", "games.parquet", "figures.csv", "figures.parquet", "summary.json", "report.html"):
@@ -139,7 +146,8 @@ def test_a_killed_worker_costs_nothing(tmp_path):
     assert f"game {game} (seed path {game // 2})" in stderr and "a worker died while playing" in stderr, stderr
     assert json.loads(stdout)["outcome"]["games"] == 200
     assert complete(out)["settings"]["failed_games"] == []
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "stderr"]
+    assert beside(tmp_path) == ["out", "stderr"]
+    assert [(r.played, r.games) for r in Store.existing(tmp_path / STORE_NAME).runs()] == [(200, 200)]
     rows = pd.read_csv(out / "games.csv")
     for index in map(int, re.findall(r"game (\d+) \(seed path", stderr)):  # the games played again
         row, _ = play_one(MATCHUP, 0, index)
@@ -244,7 +252,10 @@ def test_sigterm_stops_the_run_like_ctrl_c(tmp_path):
     summary = complete(out)
     assert summary["settings"]["interrupted"] is True and 0 < summary["outcome"]["games"] < 4000
     assert json.loads(stdout)["outcome"]["games"] == summary["outcome"]["games"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "stderr"]
+    assert beside(tmp_path) == ["out", "stderr"]
+    kept = Store.existing(tmp_path / STORE_NAME)
+    with kept.connect() as connection:  # every game finished is in the store, for the next run to take
+        assert connection.execute("SELECT count(*) FROM games").fetchone()[0] == summary["outcome"]["games"]
 
 
 def test_a_killed_parent_leaves_no_worker(tmp_path):
@@ -257,7 +268,7 @@ def test_a_killed_parent_leaves_no_worker(tmp_path):
     run.kill()
     run.wait(timeout=30)
     assert none_left(marker) == []
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".out.clix-lock", "stderr"]
+    assert beside(tmp_path) == [".out.clix-lock", "stderr"]
     again = subprocess.run(
         [sys.executable, "-m", "clix.analyzer.cli", *DUEL, "--games", "2", "--jobs", "1", "--out", str(out)],
         cwd=tmp_path,
@@ -267,7 +278,7 @@ def test_a_killed_parent_leaves_no_worker(tmp_path):
     )
     assert again.returncode == 0, again.stderr
     complete(out)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "stderr"]
+    assert beside(tmp_path) == ["out", "stderr"]
 
 
 # --- (c) two runs into one folder -----------------------------------------------------------------------
@@ -297,7 +308,7 @@ def test_a_second_run_into_the_same_folder_is_refused(tmp_path):
     assert first.returncode in (130, 2), err.read_text()
     if first.returncode == 130:
         complete(out)
-    assert sorted(p.name for p in tmp_path.iterdir()) == (["out", "stderr"] if first.returncode == 130 else ["stderr"])
+    assert beside(tmp_path) == (["out", "stderr"] if first.returncode == 130 else ["stderr"])
     assert none_left(marker) == []
 
 
@@ -355,7 +366,7 @@ def test_two_ctrl_c_leave_the_old_outputs_or_complete_new_ones(tmp_path):
     )
     assert old.returncode == 0, old.stderr
     before = (out / "games.csv").read_bytes()
-    run = start([*DUEL, "--games", "4000", "--jobs", "2", "--out", str(out)], tmp_path, marker, err)
+    run = start([*DUEL, "--games", "4000", "--jobs", "2", "--out", str(out), "--force"], tmp_path, marker, err)
     until(lambda: playing(run.pid))
     time.sleep(1.5)
     run.send_signal(signal.SIGINT)
@@ -370,7 +381,7 @@ def test_two_ctrl_c_leave_the_old_outputs_or_complete_new_ones(tmp_path):
         assert summary["outcome"]["games"] == 4
     else:
         assert summary["settings"]["interrupted"] is True and summary["outcome"]["games"] > 4
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out", "stderr"]
+    assert beside(tmp_path) == ["out", "stderr"]
     assert none_left(marker) == []
 
 
@@ -412,14 +423,14 @@ def test_a_full_disk_names_the_file_and_keeps_the_old_outputs(tmp_path, monkeypa
 
     monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
     before = signal.getsignal(signal.SIGTERM)
-    monkeypatch.setattr(sys, "argv", ["clix", *DUEL, "--games", "2", "--jobs", "1", "--out", str(out)])
+    monkeypatch.setattr(sys, "argv", ["clix", *DUEL, "--games", "2", "--jobs", "1", "--out", str(out), "--force"])
     with pytest.raises(SystemExit) as exit_info:
         cli.main()
     signal.signal(signal.SIGTERM, before)
     assert exit_info.value.code == 2
     assert capsys.readouterr().err.strip() == f"clix: error: {out / 'games.parquet'}: No space left on device"
     assert _contents(out) == old
-    assert [p.name for p in tmp_path.iterdir()] == ["out"]
+    assert beside(tmp_path) == ["out"]
 
 
 def test_leftovers_of_a_killed_write_are_cleaned_and_an_old_folder_restored(tmp_path):
@@ -440,5 +451,5 @@ def test_a_folder_with_other_files_is_not_replaced(tmp_path):
     with pytest.raises(ClixError, match=r"holds files clix did not write \(mine\.txt\)"):
         claim_output(out)
     assert _contents(out) == {"mine.txt": "keep", "games.csv": "old"}
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes"]
+    assert beside(tmp_path) == ["notes"]
     assert "games.csv" in OWN_FILES

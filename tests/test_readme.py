@@ -54,3 +54,9 @@ def test_the_main_command_runs(tmp_path):
     pngs = list(tmp_path.rglob("*.png"))
     assert pngs and all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
     assert list(tmp_path.rglob("report.html"))
+    # where the quick start says the outputs and the games go
+    section = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    folder, store = "clix-out/butcher-shop-vs-firing-line/run-YYYYMMDD-HHMMSS/", "clix-out/clix.duckdb"
+    assert f"`{folder}`" in section and f"`{store}`" in section
+    assert [p.name for p in tmp_path.glob("clix-out/butcher-shop-vs-firing-line/run-*/report.html")] == ["report.html"]
+    assert (tmp_path / store).is_file()
