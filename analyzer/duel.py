@@ -20,6 +20,7 @@ from clix.analyzer.runner import (
     Matchup,
     RunResult,
     ended_early,
+    engine_name,
     player_factory,
     report_line,
     run_exit_code,
@@ -184,6 +185,7 @@ def run_duel(
             "fresh": fresh,
             "run": None if keeper is None else keeper.run_id,
             "engine": compiled.status,
+            "game_engines": games_df["engine"].value_counts().to_dict() if "engine" in games_df else {},
             "interrupted": result.interrupted,
             "failed_games": result.failed,
             "stopped_on_error": result.stopped,
@@ -388,6 +390,9 @@ def _print_summary(
             f"{settings['played']} played"
         )
     lines.append(f"report: {report}")
+    note = engine_note(settings.get("game_engines") or {}, engine_name())
+    if note is not None:
+        lines.append(note)
     if settings["engine"] != compiled.COMPILED:
         lines.append("  (`clix compile` builds the compiled engine: the same games, about 3x faster; see README)")
     for line in lines:
@@ -452,3 +457,12 @@ def _version() -> str:
         return version("clix")
     except PackageNotFoundError:
         return "dev"
+
+
+def engine_note(engines: dict[str, int], current: str) -> str | None:
+    """A line when games were played on another engine than this process's (a worker that found no usable
+    build, or games from the store): how many on each."""
+    if not set(engines) - {current}:
+        return None
+    played = ", ".join(f"{count} {name}" for name, count in sorted(engines.items()))
+    return f"  note: the games were played on the engines {played}; this process runs {current}"

@@ -21,7 +21,7 @@ from typing import Any
 from clix.analyzer.conformance import roster_at
 from clix.analyzer.errors import ClixError
 from clix.analyzer.pool import Outcome, run_items
-from clix.engine import RULESET_VERSION
+from clix.engine import RULESET_VERSION, compiled
 from clix.engine.game import child_seed, play, start_game
 from clix.engine.players import Agent, RandomAgent
 from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
@@ -153,6 +153,11 @@ def start_state(
         army_names=names,
         tie_break=matchup.ties != "draw",
     )
+
+
+def engine_name() -> str:
+    """The engine this process plays on, as a game row records it: "compiled" or "pure"."""
+    return "compiled" if compiled.status == compiled.COMPILED else "pure"
 
 
 def play_one(matchup: Matchup, master_seed: int, index: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -288,6 +293,7 @@ def game_rows(
         "players_a": matchup.style_a,
         "players_b": matchup.style_b,
         "ruleset": RULESET_VERSION,
+        "engine": engine_name(),
         "turn_limit": matchup.turn_limit,
         "ties": matchup.ties,
         "first": side_of.get(first, "A"),

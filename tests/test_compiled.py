@@ -95,3 +95,25 @@ def test_a_stale_build_is_one_warning_line(tmp_path, monkeypatch):
     )
     monkeypatch.setattr(compiled, "status", compiled.PURE)
     assert compiled.stale_warning() is None
+
+
+def test_each_game_row_says_which_engine_played_it():
+    """Issue 16, part 6: a run reports the engine its workers used (a worker could differ from the parent)."""
+    from clix.analyzer.runner import engine_name
+
+    import clix
+
+    result = clix.duel("butcher-shop", "firing-line", games=2, turns=2, jobs=2, rosters=ROOT / "rosters")
+    expected = "compiled" if compiled.status == compiled.COMPILED else "pure"
+    assert engine_name() == expected
+    assert list(result.games["engine"]) == [expected, expected]
+
+
+def test_the_summary_names_games_played_on_another_engine():
+    from clix.analyzer.duel import engine_note
+
+    assert engine_note({"compiled": 4}, "compiled") is None
+    assert engine_note({"compiled": 3, "pure": 1}, "compiled") == (
+        "  note: the games were played on the engines 3 compiled, 1 pure; this process runs compiled"
+    )
+    assert "4 compiled; this process runs pure" in str(engine_note({"compiled": 4}, "pure"))
