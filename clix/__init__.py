@@ -31,6 +31,13 @@ def _version() -> str:
 
 __version__ = _version()
 
-from clix.api import DuelResult, duel, load_library  # noqa: E402
-
 __all__ = ["DuelResult", "__version__", "duel", "load_library"]
+
+
+def __getattr__(name: str) -> object:
+    """The API is imported on first use: `import clix.engine` (every worker process does) stays light."""
+    if name in ("DuelResult", "duel", "load_library"):
+        from clix import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'clix' has no attribute {name!r}")

@@ -135,19 +135,37 @@ def interpreter_tag() -> str:
     return f"{sys.implementation.cache_tag}-{sys.platform}"
 
 
-def manifest_for(fingerprint: str) -> dict[str, object]:
-    return {"fingerprint": fingerprint, "interpreter": interpreter_tag(), "modules": list(COMPILED_MODULES)}
+def manifest_for(fingerprint: str, sources: list[str] | None = None) -> dict[str, object]:
+    """What a build records: the fingerprint of its sources, the sources themselves (relative to the engine:
+    they import only each other among engine modules, so hashing them again tells whether the build is
+    current, with no need to trace the imports on every start), the interpreter and the modules compiled."""
+    if sources is None:
+        sources = [path.relative_to(ENGINE_DIR).as_posix() for path in build_sources()]
+    return {
+        "fingerprint": fingerprint,
+        "sources": sources,
+        "interpreter": interpreter_tag(),
+        "modules": list(COMPILED_MODULES),
+    }
 
 
 def build_problem(build_dir: Path = BUILD_DIR) -> str | None:
     """Why the build in `build_dir` cannot be used now (None if it can)."""
     try:
         manifest = json.loads((build_dir / MANIFEST).read_text())
-    except (OSError, ValueError):
+        sources = [str(name) for name in manifest["sources"]]
+    except (OSError, ValueError, KeyError, TypeError):
         return "no compiled engine (run `clix compile`)"
-    if manifest != manifest_for(build_fingerprint()):
-        return "the compiled engine is out of date with the sources (run `clix compile` again)"
+    try:
+        current = manifest_for(source_fingerprint(ENGINE_DIR, [ENGINE_DIR / name for name in sources]), sources)
+    except OSError:  # a source the build was made from is gone
+        return STALE
+    if manifest != current:
+        return STALE
     return None
+
+
+STALE = "the compiled engine is out of date with the sources (run `clix compile` again)"
 
 
 def stale_warning() -> str | None:
