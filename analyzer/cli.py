@@ -6,6 +6,7 @@ starts fast. Every user mistake ends in a one-line message and exit code 2, neve
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from pathlib import Path
@@ -636,6 +637,15 @@ def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt  # SIGTERM stops a run as Ctrl-C does: finished games kept, workers ended
 
 
+def _interrupt_in_a_callback(unraisable: Any) -> None:
+    """A Ctrl-C that lands in a callback Python cannot raise from (a weak reference's, a finalizer's) would
+    print a traceback and be lost: it is delivered again, to land in the code the run is in."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        os.kill(os.getpid(), signal.SIGINT)
+        return
+    sys.__unraisablehook__(unraisable)
+
+
 def main() -> None:
     """Entry point of the `clix` script: run the app, turning user mistakes into one-line errors.
 
@@ -643,6 +653,7 @@ def main() -> None:
     the user can fix (one line on stderr), 130 interrupted (Ctrl-C or SIGTERM)."""
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         signal.signal(signal.SIGTERM, _terminate)
+    sys.unraisablehook = _interrupt_in_a_callback
     try:
         code = app(standalone_mode=False)
     except typer.TyperException as exc:  # a usage error (bad option, missing argument): one line too

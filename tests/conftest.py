@@ -16,6 +16,36 @@ from clix.engine.roster.legality import reference_problems
 from clix.engine.roster.loader import Roster, load_roster
 from clix.engine.roster.problems import Problem
 
+PLUMBING = frozenset(
+    {
+        "test_cli_arguments.py",
+        "test_coverage.py",
+        "test_faults.py",
+        "test_fuzz_files.py",
+        "test_packaging.py",
+        "test_plots.py",
+        "test_readme.py",
+        "test_report_parts.py",
+        "test_report_pdf.py",
+        "test_roster_cli.py",
+        "test_roster_views.py",
+        "test_sample_data.py",
+        "test_stats.py",
+        "test_store.py",
+        "test_user_data.py",
+        "test_validation.py",
+    }
+)
+"""Test files that check files, outputs, processes, packaging and statistics: what they test does not depend on
+which engine plays, so CI runs them once, on the pure engine (`-m "not plumbing"` on the compiled one)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in PLUMBING:
+            item.add_marker(pytest.mark.plumbing)
+
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINI_ROSTER = FIXTURES / "mini_roster"
 

@@ -453,3 +453,17 @@ def test_a_folder_with_other_files_is_not_replaced(tmp_path):
     assert _contents(out) == {"mine.txt": "keep", "games.csv": "old"}
     assert beside(tmp_path) == ["notes"]
     assert "games.csv" in OWN_FILES
+
+
+def test_a_ctrl_c_caught_in_a_callback_is_delivered_again(monkeypatch, capsys):
+    """A second Ctrl-C that lands in a weak reference's callback is not printed as an ignored traceback: it is
+    sent again, to stop the run where it is (the two-Ctrl-C test above hits this now and then)."""
+    from types import SimpleNamespace
+
+    from clix.analyzer import cli
+
+    sent = []
+    monkeypatch.setattr(cli.os, "kill", lambda pid, sig: sent.append((pid, sig)))
+    cli._interrupt_in_a_callback(SimpleNamespace(exc_value=KeyboardInterrupt()))
+    assert sent == [(os.getpid(), signal.SIGINT)]
+    assert "Traceback" not in capsys.readouterr().err
