@@ -356,12 +356,12 @@ def game_rows(
             last_attack = None
         elif kind == "attack":
             # a ranged attack at several targets logs one event per target: count the resolution once
-            key = (event.turn, event.get("attacker"), event.get("action"))
-            if key != last_attack:
-                last_attack = key
+            attack_key = (event.turn, event.get("attacker"), event.get("action"))
+            if attack_key != last_attack:
+                last_attack = attack_key
                 side = side_of.get(event.player, "?")
-                if side in attacks and key[2] in attacks[side]:
-                    attacks[side][key[2]] += 1
+                if side in attacks and attack_key[2] in attacks[side]:
+                    attacks[side][attack_key[2]] += 1
                     after_victims[side] += turn_victims == 0
         elif kind == "turn_end":
             ended = True

@@ -418,18 +418,18 @@ def build_state(
             state.victims.append(token)
             monster.victims.append(token.uid)
     victim_ids: dict[str, int] = {}
-    for spec in scenario.victims:
+    for victim_spec in scenario.victims:
         victim = Victim(
             uid=len(state.victims),
-            label=spec.id,
-            archetype=spec.archetype,
-            speed=spec.speed,
-            gender=spec.gender,
-            pos=_space(geometry, spec.at, f"victim {spec.id}"),
-            face_up=spec.face_up,
+            label=victim_spec.id,
+            archetype=victim_spec.archetype,
+            speed=victim_spec.speed,
+            gender=victim_spec.gender,
+            pos=_space(geometry, victim_spec.at, f"victim {victim_spec.id}"),
+            face_up=victim_spec.face_up,
         )
         state.victims.append(victim)
-        victim_ids[spec.id] = victim.uid
+        victim_ids[victim_spec.id] = victim.uid
     _check_overlaps(state)
     for p in players:
         p.army_points = sum(m.stats.points for m in state.monsters if m.owner == p.number)
@@ -707,14 +707,14 @@ def _compare(
                 value, got = list(value), list(got)
             if got != value:
                 fail(f"monsters.{name}.{key}: expected {value}, got {got}")
-    for name, want in expect.victims.items():
+    for name, wanted in expect.victims.items():
         if name not in victim_ids:
             fail(f"victims.{name}: no victim with that id")
             continue
         v = state.victims[victim_ids[name]]
         by = state.monsters[v.by].label if v.by is not None else None
         actual = {"at": list(geo.xy(v.pos)), "face_up": v.face_up, "state": v.state, "by": by}
-        for key, value in want.model_dump(exclude_none=True).items():
+        for key, value in wanted.model_dump(exclude_none=True).items():
             value = list(value) if key == "at" else value
             if actual[key] != value:
                 fail(f"victims.{name}.{key}: expected {value}, got {actual[key]}")

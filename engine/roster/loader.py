@@ -131,7 +131,7 @@ def walk_folder(root: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
     """The roster files below `root` (sorted), and the paths below it that hide files, with why."""
     files: list[Path] = []
     hidden: list[tuple[Path, str]] = []
-    stack = [(root, (root.resolve(),))]
+    stack: list[tuple[Path, tuple[Path, ...]]] = [(root, (root.resolve(),))]
     while stack:
         folder, ancestors = stack.pop()
         try:

@@ -68,7 +68,7 @@ def from_validation_error(
             if loc[:-1] in short_tuples:
                 continue  # pydantic reports each missing item of a short tuple; the first says it all
             short_tuples.add(loc[:-1])
-        for sub_loc, message in _messages(model, loc[len(prefix) :], item):
+        for sub_loc, message in _messages(model, loc[len(prefix) :], dict(item)):
             full = prefix + sub_loc
             problems.append(Problem(path, lines.line(full), field_text(full), message))
     return problems
