@@ -94,6 +94,7 @@ RostersOption = Annotated[
     list[Path] | None,
     typer.Option(
         "--rosters",
+        metavar="PATH",
         help="Roster folder or file to resolve names against; repeat to layer them, later ones replacing items "
         "of the same name (--rosters sample --rosters mine/: 'sample' is the sample library shipped with clix). "
         "Default: ./rosters, or $CLIX_ROSTERS, or the sample library.",
@@ -644,6 +645,18 @@ def _interrupt_in_a_callback(unraisable: Any) -> None:
         os.kill(os.getpid(), signal.SIGINT)
         return
     sys.__unraisablehook__(unraisable)
+
+
+def _short_helps(*apps: typer.Typer) -> None:
+    """Command lists show each command's first sentence, on one line (docstrings wrap at 120 columns)."""
+    for group in apps:
+        for command in group.registered_commands:
+            if command.short_help is None and command.callback is not None and command.callback.__doc__:
+                first = " ".join(command.callback.__doc__.split("\n\n")[0].split())
+                command.short_help = first.split(". ")[0].rstrip(".") + "."
+
+
+_short_helps(app, roster_app, map_app, scenario_app, results_app)
 
 
 def main() -> None:
