@@ -84,11 +84,11 @@ def start_game(
     army_names: Sequence[str] = (),
     tie_break: bool = True,
 ) -> tuple[GameState, list[Agent]]:
-    """The game `play_game` plays, set up and ready for its first action, with its players (seated)."""
+    """The game `play_game` plays, set up and ready for its first action, with its players (`new_game` seats
+    them for the mid-action choices)."""
     dice_seed, *player_seeds = child_seeds(seed, 1 + len(armies))
     agents = [factory(np.random.default_rng(s)) for factory, s in zip(agent_factories, player_seeds, strict=True)]
     state = new_game(
         roster, armies, layout, agents, np.random.default_rng(dice_seed), turn_limit, army_names, tie_break
     )
-    seat(state, agents)
     return state, agents

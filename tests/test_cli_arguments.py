@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -14,10 +13,11 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from clix.analyzer import checks, cli, ladder, replay, runner, selfcheck
+from clix.analyzer import checks, ladder, replay, runner, selfcheck
 from clix.analyzer.checks import MAX_GAMES, MAX_TURNS
 from clix.analyzer.runner import Matchup, play_one, play_state
 from clix.engine.game import MAX_DECISIONS
+from helpers import run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTERS = str(ROOT / "rosters")
@@ -25,23 +25,6 @@ DUEL = ["duel", "butcher-shop", "firing-line"]
 LADDER = ["ladder", "--players", "random,tuned,rusher", "--armies", "butcher-shop", "--maps", "graveyard"]
 SWEEP = [*DUEL, "--players", "sweep"]
 REPLAY = ["replay", "butcher-shop", "firing-line"]
-
-
-def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """`clix ARGS` in this process (much faster than a subprocess): exit code, stdout, stderr."""
-    before = signal.getsignal(signal.SIGTERM)
-    saved = sys.argv
-    sys.argv = ["clix", *args]
-    try:
-        cli.main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 0
-    finally:
-        sys.argv = saved
-        signal.signal(signal.SIGTERM, before)  # main() makes SIGTERM raise KeyboardInterrupt
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.fixture

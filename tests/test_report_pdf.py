@@ -184,7 +184,8 @@ def test_ladder_pdf(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr and "WARNING" not in done.stderr
     assert str(out / "ladder.pdf") in done.stdout
     sizes, text, outside = pdf_facts(out / "ladder.pdf", tmp_path / "pages")
-    assert 1 <= len(sizes) <= 3
+    assert len(sizes) <= 3, f"{len(sizes)} pages: the ladder's two tables and its plot fit on three"
+    assert all(sorted(round(v) for v in size) == [595, 842] for size in sizes)  # A4, either way up
     assert not outside, outside[:5]
     html = (out / "ladder.html").read_text(encoding="utf-8")
     check_self_contained(html)

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import io
-import signal
-import sys
 from pathlib import Path
 
+import helpers
 import pytest
-from clix.analyzer import cli, views
+from clix.analyzer import views
 from clix.analyzer.cli import app
 from clix.analyzer.errors import ClixError
 from clix.engine.registry import ABILITIES, PLOT_EFFECTS, POWERS
@@ -36,19 +35,7 @@ def run(*args: str, width: int = 200) -> tuple[int, str]:
 
 def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     """`clix roster ARGS` through `main()`, which turns user mistakes into one line and exit 2."""
-    before = signal.getsignal(signal.SIGTERM)
-    saved = sys.argv
-    sys.argv = ["clix", "roster", *args, "--rosters", str(ROSTERS)]
-    try:
-        cli.main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 0
-    finally:
-        sys.argv = saved
-        signal.signal(signal.SIGTERM, before)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+    return helpers.run_main(["roster", *args, "--rosters", str(ROSTERS)], capsys)
 
 
 def render(renderables: list, width: int = 80) -> str:

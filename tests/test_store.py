@@ -22,34 +22,18 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
-from clix.analyzer import cli, store
+from clix.analyzer import store
 from clix.analyzer.library import load_checked
 from clix.analyzer.pool import run_items
 from clix.analyzer.runner import Matchup, run_matchup
 from clix.analyzer.store import GameKey, GameWriter, Store, game_key, index_ranges
 from clix.engine.players import heuristic
+from helpers import run_main
 from test_faults import none_left, playing, start, until
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTERS = ROOT / "rosters"
 DUEL = ["duel", "butcher-shop", "firing-line", "--turns", "3", "--jobs", "1"]
-
-
-def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """`clix ARGS` in this process: exit code, stdout, stderr."""
-    before = signal.getsignal(signal.SIGTERM)
-    saved = sys.argv
-    sys.argv = ["clix", *args]
-    try:
-        cli.main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 0
-    finally:
-        sys.argv = saved
-        signal.signal(signal.SIGTERM, before)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def duel(capsys: pytest.CaptureFixture[str], *args: str, rosters: Path = ROSTERS) -> dict:
