@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -640,9 +641,12 @@ def _terminate(signum: int, frame: object) -> None:
 
 def _interrupt_in_a_callback(unraisable: Any) -> None:
     """A Ctrl-C that lands in a callback Python cannot raise from (a weak reference's, a finalizer's) would
-    print a traceback and be lost: it is delivered again, to land in the code the run is in."""
+    print a traceback and be lost: it is delivered again a moment later, from another thread, so that it lands
+    in the code the run is in rather than in this hook."""
     if isinstance(unraisable.exc_value, KeyboardInterrupt):
-        os.kill(os.getpid(), signal.SIGINT)
+        again = threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT))
+        again.daemon = True
+        again.start()
         return
     sys.__unraisablehook__(unraisable)
 

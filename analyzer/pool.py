@@ -325,18 +325,22 @@ def _pool_round(
     queue = iter(batches)
     pending: set[Future] = set()
 
-    def submit() -> None:
+    def submit() -> bool:
+        """Keep the pool fed; return True when it broke (a worker died before its future told us so)."""
         # as many batches in flight as loky's call queue holds (jobs + 1): more would wait in loky's own
         # list, which its shutdown with kill_workers empties under its feeding thread (a KeyError there)
         while len(pending) < jobs + 1:
             batch = next(queue, None)
             if batch is None:
-                return
-            pending.add(executor.submit(run_batch, work, marker, batch, [items[p] for p in batch]))
+                return False
+            try:
+                pending.add(executor.submit(run_batch, work, marker, batch, [items[p] for p in batch]))
+            except _Broken:
+                return True
+        return False
 
     try:
-        submit()
-        broken = False
+        broken = submit()
         while pending:
             done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
             if _stop_requested.is_set():
@@ -353,7 +357,7 @@ def _pool_round(
                 executor.shutdown(wait=True, kill_workers=True)
                 return False
             if not broken:
-                submit()
+                broken = submit()
         return broken
     except BaseException:
         # no future.cancel(): loky's shutdown then fails on the cancelled futures and leaves its workers running

@@ -465,5 +465,6 @@ def test_a_ctrl_c_caught_in_a_callback_is_delivered_again(monkeypatch, capsys):
     sent = []
     monkeypatch.setattr(cli.os, "kill", lambda pid, sig: sent.append((pid, sig)))
     cli._interrupt_in_a_callback(SimpleNamespace(exc_value=KeyboardInterrupt()))
+    until(lambda: sent, timeout=5)
     assert sent == [(os.getpid(), signal.SIGINT)]
     assert "Traceback" not in capsys.readouterr().err
