@@ -13,10 +13,11 @@ from pathlib import Path
 from clix.analyzer.errors import ClixError
 from clix.analyzer.library import library_text
 from clix.analyzer.runner import Matchup, play_one, run_matchup, start_state
-from clix.engine import compiled, rules
+from clix.engine import compiled, game
 from clix.engine.players import Decision
 from clix.engine.players.heuristic import DEFAULT_STYLE
 from clix.engine.roster.loader import Roster
+from clix.engine.state import GameState
 from joblib import Parallel, delayed
 from rich.console import Console
 
@@ -77,9 +78,9 @@ def run_bench(
     console.print(f"  results identical for 1 and {cores} jobs: {identical}", markup=False)
     copy_cost = state_copy_cost(matchup)
     console.print(
-        f"  state copy (search): {copy_cost['copy_us']:.1f} µs = {copy_cost['per_step']:.2f} actions "
-        f"(an action: {copy_cost['step_us']:.1f} µs; apply alone {copy_cost['apply_us']:.1f} µs), "
-        f"turn {copy_cost['turn']} of game 0",
+        f"  state copy (search): {copy_cost['copy_us']:.1f} µs = {copy_cost['per_step']:.2f} actions between "
+        f"actions; {copy_cost['paused_copy_us']:.1f} µs = {copy_cost['paused_per_step']:.2f} actions paused at a "
+        f"question inside one (an action: {copy_cost['step_us']:.1f} µs), turn {copy_cost['turn']} of game 0",
         markup=False,
     )
     if cores > 1:
@@ -102,37 +103,39 @@ def run_bench(
 
 def state_copy_cost(matchup: Matchup, until_turn: int = 12, copies: int = 300) -> dict[str, float]:
     """What `GameState.copy` costs against an action, in the middle of the matchup's game 0: the mean time of
-    a full action (legal actions, the player's choice, apply) and of apply alone over the first `until_turn`
-    turns, and of one copy at that point."""
+    one answer of the game's driver (an action chosen and applied, or a question answered in the middle of
+    one) over the first `until_turn` turns; of one copy between actions; and of one copy of the game paused at
+    a question in the middle of an action (which re-runs the paused action from the state before it)."""
     state, agents = start_state(matchup, 1, 0)
-    step_seconds = apply_seconds = 0.0
+    step_seconds = 0.0
     steps = 0
-    while not state.over and state.turn < until_turn:
+    paused: GameState | None = None
+    while not state.over and (state.turn < until_turn or state.waiting is not None):
         started = time.perf_counter()
-        options = rules.legal_actions(state)
-        choice = (
-            0
-            if len(options) == 1
-            else agents[state.active - 1].choose(state, Decision("action", state.active, options))
-        )
-        chosen = time.perf_counter()
-        rules.apply(state, options[choice], listed=True)
-        ended = time.perf_counter()
-        step_seconds += ended - started
-        apply_seconds += ended - chosen
+        game.step(state, agents)
+        step_seconds += time.perf_counter() - started
         steps += 1
-    started = time.perf_counter()
-    for _ in range(copies):
-        state.copy()
-    copy_seconds = (time.perf_counter() - started) / copies
+        if paused is None and state.turn >= until_turn // 2 and isinstance(state.waiting, Decision):
+            paused = state.copy()
+    copy_seconds = _copy_seconds(state, copies)
+    paused_seconds = _copy_seconds(paused, copies) if paused is not None else float("nan")
     step = step_seconds / max(steps, 1)
     return {
         "copy_us": 1e6 * copy_seconds,
+        "paused_copy_us": 1e6 * paused_seconds,
         "step_us": 1e6 * step,
-        "apply_us": 1e6 * apply_seconds / max(steps, 1),
         "per_step": copy_seconds / step if step else float("nan"),
+        "paused_per_step": paused_seconds / step if step else float("nan"),
         "turn": state.turn,
     }
+
+
+def _copy_seconds(state: GameState, copies: int) -> float:
+    state.copy()  # a paused state rebuilds the state before its action once
+    started = time.perf_counter()
+    for _ in range(copies):
+        state.copy()
+    return (time.perf_counter() - started) / copies
 
 
 def _spread(values: list[float], spec: str = ".1f") -> str:

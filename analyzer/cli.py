@@ -18,6 +18,7 @@ from clix.analyzer import checks
 from clix.analyzer.checks import MAX_GAMES, MAX_TURNS
 from clix.analyzer.errors import ClixError
 from clix.analyzer.library import Library, library_layers, load_for_check, load_library
+from clix.analyzer.pool import tune_collector
 from rich.console import Console
 
 app = typer.Typer(
@@ -671,6 +672,7 @@ def main() -> None:
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         signal.signal(signal.SIGTERM, _terminate)
     sys.unraisablehook = _interrupt_in_a_callback
+    tune_collector()
     try:
         code = app(standalone_mode=False)
     except typer.TyperException as exc:  # a usage error (bad option, missing argument): one line too

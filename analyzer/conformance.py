@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 from clix.engine import rules
 from clix.engine.armybuilder import random_army
-from clix.engine.game import child_seeds
+from clix.engine.game import child_seeds, settle
 from clix.engine.invariants import violations
 from clix.engine.players import Decision, RandomAgent
 from clix.engine.roster.loader import Roster, load_layers
@@ -57,12 +57,13 @@ def check_game(
     problems: list[str] = []
     actions = 0
     try:
-        state = new_game(roster, armies, maps[index % len(maps)], agents, np.random.default_rng(dice_seed), turn_limit)
-        state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
+        state = new_game(roster, armies, maps[index % len(maps)], np.random.default_rng(dice_seed), turn_limit)
+        settle(state, agents)
         while not state.over and not problems:
             options = rules.legal_actions(state)
             action = options[agents[state.active - 1].choose(state, Decision("action", state.active, options))]
             rules.apply(state, action)
+            settle(state, agents)
             actions += 1
             problems.extend(f"after {action}: {v}" for v in violations(state))
             if actions > 50_000:

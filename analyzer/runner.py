@@ -22,7 +22,7 @@ from clix.analyzer.conformance import roster_at
 from clix.analyzer.errors import ClixError
 from clix.analyzer.pool import Outcome, run_items
 from clix.engine import RULESET_VERSION, compiled
-from clix.engine.game import child_seed, play, start_game
+from clix.engine.game import Watch, child_seed, play, start_game
 from clix.engine.players import Agent, RandomAgent
 from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
 from clix.engine.roster.problems import did_you_mean
@@ -111,15 +111,16 @@ def play_state(
     path: tuple[int, ...] | None = None,
     swapped: bool | None = None,
     players: Sequence[Callable] | None = None,
+    watch: Watch | None = None,
 ) -> tuple[GameState, bool]:
     """Play game `index` of a run (pair index // 2, seats swapped on odd indexes, seed from `game_seed_path`);
     return its final state and whether the seats were swapped. `path` and `swapped` default to what the index
     gives (a replay passes a game row's own); `players`, the agent factories of sides A and B, default to the
-    matchup's styles (tests/golden wraps them to record every decision)."""
+    matchup's styles; `watch` is told of every choice made (tests/golden records them)."""
     if swapped is None:
         swapped = index % 2 == 1
-    state, agents = start_state(matchup, master_seed, index, path, swapped, players)
-    return play(state, agents), swapped
+    state, agents = start_state(matchup, master_seed, index, path, swapped, players, watch)
+    return play(state, agents, watch=watch), swapped
 
 
 def start_state(
@@ -129,6 +130,7 @@ def start_state(
     path: tuple[int, ...] | None = None,
     swapped: bool | None = None,
     players: Sequence[Callable] | None = None,
+    watch: Watch | None = None,
 ) -> tuple[GameState, list[Agent]]:
     """Game `index` of a run (as `play_state` plays it) set up and ready for its first action, with its
     players by seat."""
@@ -152,6 +154,7 @@ def start_state(
         matchup.turn_limit,
         army_names=names,
         tie_break=matchup.ties != "draw",
+        watch=watch,
     )
 
 

@@ -186,7 +186,7 @@ def extra_action_source(state: GameState, actor: Monster) -> Monster | None:
 def etiquette(state: GameState, question: str) -> bool:
     """Players disagree on a situation the rules do not cover: roll a d6, 1-3 not allowed, 4-6 allowed
     (HC-SPECIAL-12). Logged as a rule gap."""
-    roll = state.dice.d6()
+    roll = decisions.d6(state)
     allowed = roll >= ETIQUETTE_ALLOWED
     state.emit("rule_gap", question=question, roll=roll, allowed=allowed, rule="HC-SPECIAL-12")
     return allowed

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clix.engine import cards, effects
+from clix.engine import cards, decisions, effects
 from clix.engine.geometry import BLOCKING, HINDERING
 from clix.engine.state import HOVERING, SOARING, GameState, Monster
 
@@ -10,7 +10,7 @@ SMASH_TARGET = 13  # HC-TERRAIN-16, HC-TERRAIN-18
 
 
 def roll_2d6(state: GameState) -> tuple[int, int]:
-    return state.dice.d6(), state.dice.d6()
+    return decisions.d6(state), decisions.d6(state)
 
 
 def neighbours(state: GameState, pos: int, moving: Monster | None = None) -> tuple[int, ...] | list[int]:

@@ -46,6 +46,7 @@ COMPILED_MODULES = (
     "clix.engine.geometry",
     "clix.engine.movement",
     "clix.engine.options",
+    "clix.engine.pending",
     "clix.engine.plots",
     "clix.engine.rules",
     "clix.engine.setup",

@@ -1,25 +1,214 @@
-"""Choices the rules put to a player in the middle of resolving something (responses, "may" effects)."""
+"""How the rules wait for a player or for the dice without calling either (the state contract, issue 16).
+
+A step of the game (an action, the setup, a turn's start) runs on its own greenlet. When the rules need a
+player's choice in the middle of it (a plot-twist response, a "may" effect) or a die while the state has no
+dice, the step pauses: `state.waiting` holds the `Decision` or `Chance`, and the call that started the step
+returns. The driver answers with `answer(state, index)` or `resolve(state, outcome)`, and the step goes on
+from where it paused. The rules never call a player.
+
+Every answer and die a step consumes is written down (`state.history`), so a copy of a paused state
+re-runs the paused step from a copy of the state before it with the same answers and dice, pausing at the
+same question (`GameState.copy`).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections import deque
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from clix.engine.players.base import Decision
-from clix.engine.state import GameState
+from clix.engine.pending import D6, SHUFFLE, Chance, Decision
+from clix.engine.state import GameState, Step
+from greenlet import getcurrent, greenlet
 
 T = TypeVar("T")
 
+_IDLE = threading.local()
+"""Greenlets that finished their step, kept for the next one (making one costs ~25 switches); per thread,
+as a greenlet belongs to the thread that made it."""
 
-def ask(state: GameState, kind: str, player: int, options: Sequence[T], subject: str = "", context: Any = None) -> T:
-    """Put a choice to `player`; `options[0]` is the default (decline), taken when nobody is asked.
-    `context` is what the choice is about (a timing window, the victim or monster moved), for players."""
-    if len(options) == 1 or state.ask is None:
+
+class NoDice(Exception):
+    """The rules needed a die outside a driven step while the state had no dice."""
+
+
+def ask(
+    state: GameState,
+    kind: str,
+    player: int,
+    options: Sequence[T],
+    subject: str = "",
+    context: Any = None,
+    always: bool = False,
+) -> T:
+    """Put a choice to `player` and wait for the answer; `options[0]` is the default (decline), taken when
+    there is nothing to choose (unless `always`) or when the rules run outside a driven step."""
+    if len(options) == 1 and not always:
         return options[0]
-    choice = state.ask(state, Decision(kind, player, list(options), subject, context))
+    choice = _wait(state, Decision(kind, player, list(options), subject, context))
+    if choice is None:
+        return options[0]
     if not 0 <= choice < len(options):
         raise ValueError(f"decision {kind}: option {choice} of {len(options)}")
     return options[choice]
+
+
+def d6(state: GameState) -> int:
+    """One die: from the state's dice, or, when it has none, from the driver (a chance event)."""
+    replay = state.replaying
+    if replay:
+        value: int = replay.popleft()
+    elif state.dice is not None:
+        value = state.dice.d6()
+    else:
+        outcome = _wait(state, Chance(D6))
+        if outcome is None:
+            raise NoDice("a die was needed outside a driven step, and the state has no dice")
+        return int(outcome)  # _wait has written it down
+    state.journal.append(value)
+    return value
+
+
+def shuffle(state: GameState, size: int) -> list[int]:
+    """A random order of range(`size`) (shuffling face-down victims), drawn like `d6`."""
+    replay = state.replaying
+    if replay:
+        order: list[int] = replay.popleft()
+    elif state.dice is not None:
+        order = [int(i) for i in state.dice.rng.permutation(size)]
+    else:
+        outcome = _wait(state, Chance(SHUFFLE, size))
+        if outcome is None:
+            raise NoDice("a shuffle was needed outside a driven step, and the state has no dice")
+        return [int(i) for i in outcome]
+    state.journal.append(order)
+    return order
+
+
+def _wait(state: GameState, question: Decision | Chance) -> Any:
+    """Pause the step until the driver answers `question`; None when no driven step is running."""
+    replay = state.replaying
+    if replay:  # a copy re-running its paused step: the answers given before come back in order
+        given = replay.popleft()
+        state.journal.append(given)
+        return given
+    runner = state.runner
+    if runner is None or getcurrent() is not runner:
+        return None
+    state.waiting = question
+    given = state.caller.switch(None)
+    state.waiting = None
+    state.journal.append(given)
+    return given
+
+
+# --- driving a step -----------------------------------------------------------------------------------
+
+
+def perform(state: GameState, work: Callable[[GameState, Any], None], argument: Any = None) -> None:
+    """Run one step of the game, `work(state, argument)`, until it ends or waits for an answer (then
+    `state.waiting` says what for). It is written down so that a copy can run it again."""
+    if state.waiting is not None:
+        raise RuntimeError(f"the game waits for {_describe(state.waiting)}; answer it first")
+    if state.runner is not None and getcurrent() is state.runner:
+        work(state, argument)  # a step inside a step (a rule that performs another) is part of it
+        return
+    if state.origin is None:  # nothing to re-run from yet (a state built by hand): the state as it is now
+        state.origin = state.copy_without_dice()  # re-runs take their dice from the steps' journals
+    journal: list[Any] = []
+    state.history.append(Step(work, argument, journal))
+    state.journal = journal
+    state.before = None
+    _run(state, (state, work, argument))
+
+
+def answer(state: GameState, choice: int) -> None:
+    """Answer the decision the game waits for with the index of an option; the step goes on."""
+    waiting = state.waiting
+    if not isinstance(waiting, Decision):
+        raise RuntimeError(f"the game waits for {_describe(waiting)}, not a player's decision")
+    if not 0 <= choice < len(waiting.options):
+        raise ValueError(f"decision {waiting.kind}: option {choice} of {len(waiting.options)}")
+    _run(state, choice)
+
+
+def resolve(state: GameState, outcome: Any) -> None:
+    """Give the chance event the game waits for its outcome (a d6's value, a shuffle's order)."""
+    waiting = state.waiting
+    if not isinstance(waiting, Chance):
+        raise RuntimeError(f"the game waits for {_describe(waiting)}, not a chance event")
+    if waiting.kind == D6 and not (isinstance(outcome, int) and 1 <= outcome <= 6):
+        raise ValueError(f"a d6 shows 1-6, not {outcome!r}")
+    _run(state, outcome if waiting.kind == D6 else [int(i) for i in outcome])
+
+
+def roll(chance: Chance, dice: Any) -> Any:
+    """An outcome of `chance` drawn from a driver's `Dice`."""
+    if chance.kind == D6:
+        return dice.d6()
+    return [int(i) for i in dice.rng.permutation(chance.size)]
+
+
+def replay(state: GameState, step: Step) -> None:
+    """Run a written-down step again on `state` with its answers and dice, pausing where it paused."""
+    journal: list[Any] = []
+    state.history.append(Step(step.work, step.argument, journal))
+    state.journal = journal
+    state.replaying = deque(step.journal)
+    try:
+        _run(state, (state, step.work, step.argument))
+    finally:
+        state.replaying = None
+
+
+def _run(state: GameState, message: Any) -> None:
+    """Switch to the state's greenlet (a new or idle one for a new step) until the step ends or waits."""
+    runner = state.runner
+    if runner is None:
+        idle = _idle()
+        runner = idle.pop() if idle else greenlet(_loop)
+        state.runner = runner
+    state.caller = getcurrent()
+    error = runner.switch(message)
+    if error is not None:
+        raise error
+
+
+def _loop(message: tuple[GameState, Callable[[GameState, Any], None], Any]) -> None:
+    """A greenlet's life: run steps, one per message; after each, report back and wait idle for the next."""
+    while True:
+        state, work, argument = message
+        error: BaseException | None = None
+        try:
+            work(state, argument)
+        except Exception as exc:  # raised again in the driver (an illegal step, forced dice run out)
+            error = exc
+        except KeyboardInterrupt as exc:
+            error = exc
+        state.runner = None
+        state.waiting = None
+        caller = state.caller
+        state.caller = None
+        _idle().append(getcurrent())
+        message = caller.switch(error)
+
+
+def _idle() -> list[Any]:
+    """This thread's idle greenlets."""
+    try:
+        return _IDLE.runners  # type: ignore[no-any-return]
+    except AttributeError:
+        _IDLE.runners = []
+        return _IDLE.runners  # type: ignore[no-any-return]
+
+
+def _describe(waiting: Any) -> str:
+    if waiting is None:
+        return "nothing"
+    if isinstance(waiting, Chance):
+        return f"a {waiting.kind}"
+    return f"player {waiting.player}'s {waiting.kind} decision"
 
 
 def responders(state: GameState, can_respond: Any) -> list[int]:

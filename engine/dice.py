@@ -38,6 +38,16 @@ class Dice:
     def __reduce__(self) -> tuple[Any, ...]:
         return (_restored_dice, (self.rng, list(self._buffer), self.rolled))
 
+    def __eq__(self, other: object) -> bool:
+        """Dice that have rolled as many and will roll the same future."""
+        return (
+            type(other) is Dice
+            and isinstance(other, Dice)
+            and other.rolled == self.rolled
+            and other._buffer == self._buffer
+            and other.rng.bit_generator.state == self.rng.bit_generator.state
+        )
+
 
 class ForcedDice(Dice):
     """Dice that return a listed sequence (scenario files, tests); asking for one more is an error."""
@@ -61,6 +71,9 @@ class ForcedDice(Dice):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_restored_forced, (list(self.queue), self.rolled))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ForcedDice) and other.rolled == self.rolled and other.queue == self.queue
 
 
 def _restored_dice(rng: np.random.Generator, buffer: list[int], rolled: int) -> Dice:

@@ -1,12 +1,14 @@
-"""Playing a whole game: set up, then ask the players for decisions until the game ends."""
+"""The game driver: put each question the game waits for to its player until the game ends."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
-from clix.engine import rules
-from clix.engine.players.base import Agent, Decision
+from clix.engine import decisions, rules
+from clix.engine.dice import Dice
+from clix.engine.pending import Decision
+from clix.engine.players.base import Agent
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.models import Army, MapLayout
 from clix.engine.setup import DEFAULT_TURN_LIMIT, new_game
@@ -20,30 +22,50 @@ class GameStuck(Exception):
     """A game that did not end within MAX_DECISIONS decisions."""
 
 
-def play(state: GameState, agents: Sequence[Agent]) -> GameState:
-    """Ask the active player for an action until the game is over; return the final state."""
-    seat(state, agents)
+Watch = Callable[[GameState, Decision, int], None]
+"""Told of each choice a player made, with the game as it stands (a recorder's or a replay's view)."""
+
+
+def play(state: GameState, agents: Sequence[Agent], dice: Dice | None = None, watch: Watch | None = None) -> GameState:
+    """Drive the game to its end: put each question to its player, roll `dice` for each chance event (a
+    state without dice of its own has them); return the final state."""
     for _ in range(MAX_DECISIONS):
         if state.over:
             return state
-        step(state, agents)
+        step(state, agents, dice, watch)
     raise GameStuck(f"no end after {MAX_DECISIONS} decisions (turn {state.turn})")
 
 
-def seat(state: GameState, agents: Sequence[Agent]) -> None:
-    """Let `agents` (one per player) answer the state's mid-action choices."""
-    state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
+def step(state: GameState, agents: Sequence[Agent], dice: Dice | None = None, watch: Watch | None = None) -> None:
+    """One answer: the active player's action (applied at once when it is the only one), or the answer to
+    the question the game waits for in the middle of a step, or the outcome of a chance event."""
+    waiting = state.waiting
+    if waiting is None:
+        options = rules.legal_actions(state)
+        if len(options) == 1:  # nothing to choose (often: only ending the turn is left)
+            rules.apply(state, options[0], listed=True)
+            return
+        decision = Decision("action", state.active, options)
+        choice = agents[state.active - 1].choose(state.view_for_choice(state.active), decision)
+        if watch is not None:
+            watch(state, decision, choice)
+        rules.apply(state, options[choice], listed=True)
+    elif isinstance(waiting, Decision):
+        choice = agents[waiting.player - 1].choose(state.view_for_choice(waiting.player), waiting)
+        if watch is not None:
+            watch(state, waiting, choice)
+        decisions.answer(state, choice)
+    elif dice is not None:
+        decisions.resolve(state, decisions.roll(waiting, dice))
+    else:
+        raise RuntimeError("the game waits for a chance event, and its driver was given no dice")
 
 
-def step(state: GameState, agents: Sequence[Agent]) -> None:
-    """One action: the active player's choice among the legal actions, applied (no choice when only one)."""
-    options = rules.legal_actions(state)
-    if len(options) == 1:  # nothing to choose (often: only ending the turn is left)
-        rules.apply(state, options[0], listed=True)
-        return
-    agent = agents[state.active - 1]
-    choice = agent.choose(state, Decision("action", state.active, options))
-    rules.apply(state, options[choice], listed=True)
+def settle(state: GameState, agents: Sequence[Agent], dice: Dice | None = None, watch: Watch | None = None) -> None:
+    """Answer what the game waits for in the middle of a step until the step is over (the next question
+    is the active player's action, or the game is over)."""
+    while state.waiting is not None:
+        step(state, agents, dice, watch)
 
 
 def child_seeds(seed: int | np.random.SeedSequence, count: int) -> list[np.random.SeedSequence]:
@@ -67,11 +89,12 @@ def play_game(
     turn_limit: int | None = DEFAULT_TURN_LIMIT,
     army_names: Sequence[str] = (),
     tie_break: bool = True,
+    watch: Watch | None = None,
 ) -> GameState:
     """Play one game from its seed: the dice and each player get their own generator spawned from it,
     so the game replays exactly from (armies, map, players, seed)."""
-    state, agents = start_game(roster, armies, layout, agent_factories, seed, turn_limit, army_names, tie_break)
-    return play(state, agents)
+    state, agents = start_game(roster, armies, layout, agent_factories, seed, turn_limit, army_names, tie_break, watch)
+    return play(state, agents, watch=watch)
 
 
 def start_game(
@@ -83,12 +106,11 @@ def start_game(
     turn_limit: int | None = DEFAULT_TURN_LIMIT,
     army_names: Sequence[str] = (),
     tie_break: bool = True,
+    watch: Watch | None = None,
 ) -> tuple[GameState, list[Agent]]:
-    """The game `play_game` plays, set up and ready for its first action, with its players (`new_game` seats
-    them for the mid-action choices)."""
+    """The game `play_game` plays, set up and ready for its first action, with its players."""
     dice_seed, *player_seeds = child_seeds(seed, 1 + len(armies))
     agents = [factory(np.random.default_rng(s)) for factory, s in zip(agent_factories, player_seeds, strict=True)]
-    state = new_game(
-        roster, armies, layout, agents, np.random.default_rng(dice_seed), turn_limit, army_names, tie_break
-    )
+    state = new_game(roster, armies, layout, np.random.default_rng(dice_seed), turn_limit, army_names, tie_break)
+    settle(state, agents, watch=watch)
     return state, agents

@@ -56,6 +56,13 @@ class Geometry:
         """Pickled as its map layout (the geometry is computed again where it is unpickled)."""
         return (Geometry, (self.layout,))
 
+    def __eq__(self, other: object) -> bool:
+        """The geometries of one map are equal (an unpickled state computes its own from the layout)."""
+        return isinstance(other, Geometry) and (other is self or other.layout == self.layout)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.width, self.height))
+
     def __init__(self, layout: MapLayout) -> None:
         self.layout = layout
         self.kind = layout.kind

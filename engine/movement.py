@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple, TypeAlias
+from typing import Any, ClassVar, Final, NamedTuple, TypeAlias
 
 from clix.engine import combat, effects
 from clix.engine.geometry import BLOCKING, HINDERING, WATER, Geometry
@@ -245,7 +245,7 @@ class VictimContext:
         self.stop_bits: Bits = 0
         self.end_bits: Bits = ~bits_of(self.objects)
 
-    profile = TerrainProfile(victim=True)
+    profile: ClassVar[TerrainProfile] = TerrainProfile(victim=True)  # ClassVar: mypyc would make one per instance
 
     def hindering_like(self, space: int) -> bool:
         return self.profile.hindering_like(self.geo, space)
@@ -498,13 +498,21 @@ _BYTE_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(
 
 def terrain_bits(geo: Geometry, terrain: int) -> Bits:
     """The spaces of one terrain type, as a bitset (once per map)."""
-    return geo.cached(("terrain_bits", terrain), lambda: bits_of(i for i, t in enumerate(geo.terrain) if t == terrain))
+    key = ("terrain_bits", terrain)
+    found: Bits | None = geo.caches.get(key)  # read before making the closure: this runs for every move
+    if found is None:
+        found = geo.cached(key, lambda: bits_of(i for i, t in enumerate(geo.terrain) if t == terrain))
+    return found
 
 
 def step_masks(geo: Geometry, profile: TerrainProfile) -> tuple[tuple[int, Bits, Bits], ...]:
     """The step table as bitsets, once per map and profile: for each of the eight directions, its index
     offset, the spaces a step that way leaves freely, and those where it enters a space that ends the move."""
-    return geo.cached(("step_masks", profile), lambda: _step_masks(geo, profile))
+    key = ("step_masks", profile)
+    found: tuple[tuple[int, Bits, Bits], ...] | None = geo.caches.get(key)  # type: ignore[assignment]
+    if found is None:
+        found = geo.cached(key, lambda: _step_masks(geo, profile))
+    return found
 
 
 SearchTables = tuple[
@@ -517,6 +525,10 @@ def search_tables(geo: Geometry, profile: TerrainProfile) -> SearchTables:
     two masks in one integer, so one shift moves both (the spaces a step leaves freely in the low bits, those
     where it stops from bit `high` on, a gap wider than any step keeping them apart), split into directions
     raising the space index and those lowering it (as positive shifts); `high`; and the bits of all spaces."""
+    key = ("search_tables", profile)
+    found: SearchTables | None = geo.caches.get(key)  # type: ignore[assignment]
+    if found is not None:  # read before making the closure below: this runs for every move
+        return found
 
     def compute() -> SearchTables:
         masks = step_masks(geo, profile)
@@ -530,7 +542,7 @@ def search_tables(geo: Geometry, profile: TerrainProfile) -> SearchTables:
         none = ((0, 0),)
         return masks, up + none * (4 - len(up)), down + none * (4 - len(down)), high, (1 << geo.size) - 1
 
-    return geo.cached(("search_tables", profile), compute)
+    return geo.cached(key, compute)
 
 
 def _step_masks(geo: Geometry, profile: TerrainProfile) -> tuple[tuple[int, Bits, Bits], ...]:

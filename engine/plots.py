@@ -202,7 +202,7 @@ def end_action(state: GameState) -> None:
 # --- options ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PlayCard:
     """Play plot twist `card` from `player`'s crypt, aimed at monster `target` when the card picks one.
     As an action it is played in its player's own hunting phase and costs no action (HC-PLOT-07)."""
@@ -213,17 +213,34 @@ class PlayCard:
     label: str = field(default="", compare=False)
     """The target's label, for scenario steps (`target: ID`)."""
 
+    def __init__(self, card: str, player: int, target: int | None = None, label: str = "") -> None:
+        # written out for mypyc: every plot-twist window lists its plays
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "player", player)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "label", label)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (PlayCard, (self.card, self.player, self.target, self.label))
+
     def matches(self, step: dict[str, Any]) -> bool:
         """Whether scenario step `{plot_twist: CARD, player: N, target: ID}` names this play."""
         return step.get("plot_twist") == self.card and step.get("target", self.label) == self.label
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Place:
     """Put the victim at space `pos` (`at` its coordinates)."""
 
     pos: int
     at: tuple[int, int] = field(default=(0, 0), compare=False)
+
+    def __init__(self, pos: int, at: tuple[int, int] = (0, 0)) -> None:  # written out for mypyc
+        object.__setattr__(self, "pos", pos)
+        object.__setattr__(self, "at", at)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Place, (self.pos, self.at))
 
     def matches(self, step: dict[str, Any]) -> bool:
         return "place" in step and tuple(step["place"]) == self.at
@@ -582,7 +599,7 @@ def _spoil(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
 def _reroll(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
     """The attack roll is rolled again and the new roll is used (HC-PLOT-12)."""
     old = w.dice
-    w.dice = (state.dice.d6(), state.dice.d6())
+    w.dice = (decisions.d6(state), decisions.d6(state))
     state.emit("reroll", attacker=w.attacker.label if w.attacker else None, dice=old, new=w.dice)
 
 
@@ -689,7 +706,7 @@ def _free_move(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
     if not chosen.spaces:
         return
     if rules.must_break_away(state, m) and not rules.auto_breaks_away(m):
-        roll = state.dice.d6()
+        roll = decisions.d6(state)
         state.emit("break_away", monster=m.label, roll=roll, success=roll >= rules.BREAK_AWAY)
         if roll < rules.BREAK_AWAY:
             return

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from clix.engine import cards, combat, effects, plots, powers  # noqa: F401  (importing engine.powers registers every power's handler)
+from clix.engine import cards, combat, decisions, effects, plots, powers  # noqa: F401  (importing engine.powers registers every power's handler)
 from clix.engine.actions import (
     VICTIM_TARGET,
     Action,
@@ -439,6 +439,11 @@ def apply(state: GameState, action: Option, listed: bool = False) -> None:
         reason = why_not(state, action)
         if reason:
             raise IllegalAction(reason)
+    decisions.perform(state, _apply_listed, action)
+
+
+def _apply_listed(state: GameState, action: Option) -> None:
+    """The step `apply` runs: perform an allowed action (it may wait for players' answers on the way)."""
     if isinstance(action, EndTurn):
         end_turn(state)
         return
@@ -510,7 +515,7 @@ def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
     geo = state.geometry
     moved = True
     if must_break_away(state, actor) and not auto_breaks_away(actor):
-        roll = state.dice.d6()
+        roll = decisions.d6(state)
         moved = roll >= BREAK_AWAY
         state.emit("break_away", monster=actor.label, roll=roll, success=moved)
     if moved:

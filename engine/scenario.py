@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from clix.engine import cards, plots, rules
+from clix.engine import cards, decisions, plots, rules
 from clix.engine.actions import (
     VICTIM_TARGET,
     Action,
@@ -29,7 +29,7 @@ from clix.engine.dice import DiceExhausted, ForcedDice
 from clix.engine.figures import Stats, compile_figure, stats_from_dial
 from clix.engine.geometry import Geometry
 from clix.engine.movement import MoveContext, destinations
-from clix.engine.players.base import Decision
+from clix.engine.pending import Decision
 from clix.engine.registry import ABILITIES, POWERS
 from clix.engine.roster.dial import MAX_CLICKS
 from clix.engine.roster.loader import Roster, walk_folder
@@ -348,7 +348,8 @@ def build_state(
     scenario: Scenario, roster: Roster | None, ask: Callable[[GameState, Decision], int] | None = None
 ) -> tuple[GameState, dict[str, int], dict[str, int]]:
     """The game state a scenario describes, with its monsters' and victims' uids by scenario id; `ask`
-    answers the engine's questions from the start (a ticking clock in a first preview phase)."""
+    answers the engine's questions from the start (a ticking clock in a first preview phase); None takes
+    each question's default."""
     layout = scenario.map
     if isinstance(layout, str):
         if roster is None or layout not in roster.maps:
@@ -440,15 +441,30 @@ def build_state(
             if name not in state.cards:
                 raise ScenarioError(f"crypts.{number}: plot twist '{name}' is not in the roster library")
     plots.reveal_subplots(state)  # HC-SETUP-09
-    state.ask = ask
     state.phase = scenario.phase
     acted = sum(1 for m in state.monsters if m.acted and m.controller == state.active)
     state.actions_left = max(0, state.actions_per_turn - acted)
     if scenario.phase == "preview":
-        rules.begin_turn(state)
+        decisions.perform(state, _begin_turn)
     elif scenario.phase == "hourglass":
-        rules.end_turn(state)
+        decisions.perform(state, _end_turn)
+    settle(state, ask)
     return state, monster_ids, victim_ids
+
+
+def _begin_turn(state: GameState, _: object) -> None:
+    rules.begin_turn(state)
+
+
+def _end_turn(state: GameState, _: object) -> None:
+    rules.end_turn(state)
+
+
+def settle(state: GameState, ask: Callable[[GameState, Decision], int] | None) -> None:
+    """Answer the questions the game waits for with `ask` (or each question's default) until the step is
+    over; a scenario's dice are forced, so it never waits for a chance event."""
+    while isinstance(state.waiting, Decision):
+        decisions.answer(state, ask(state, state.waiting) if ask is not None else 0)
 
 
 def _stats(spec: ScenarioMonster, roster: Roster | None) -> Stats:
@@ -608,9 +624,11 @@ def run_scenario(path: Path, roster: Roster | None) -> ScenarioResult:
     # the next step to play, and the last plot_twist step; answers to the engine's questions consume steps too
     cursor = [0, -1]
     try:
-        state, monster_ids, victim_ids = build_state(
-            scenario, roster, lambda st, decision: _answer_from_steps(steps, cursor, decision)
-        )
+
+        def answer(st: GameState, decision: Decision) -> int:
+            return _answer_from_steps(steps, cursor, decision)
+
+        state, monster_ids, victim_ids = build_state(scenario, roster, answer)
     except ScenarioError as exc:
         raise ScenarioFileError([Problem(str(path), 0, "", str(exc))]) from exc
     expect = scenario.expect
@@ -643,6 +661,7 @@ def run_scenario(path: Path, roster: Roster | None) -> ScenarioResult:
                 refused_at = index
                 break
             rules.apply(state, action)
+            settle(state, answer)
     except DiceExhausted as exc:
         result.failures.append(f"dice: {exc}")
         return result

@@ -1,16 +1,16 @@
-"""Setting up a game from armies and a map (HC-SETUP-03..09), with every choice put to the players."""
+"""Setting up a game from armies and a map (HC-SETUP-03..09), with every choice put to the players (as
+`engine.decisions` questions: the setup is the game's first step)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 import numpy as np
-from clix.engine import plots, rules
+from clix.engine import decisions, plots, rules
 from clix.engine.board import STEPS, portal_sites, starting_zone
 from clix.engine.dice import Dice
 from clix.engine.figures import compile_figure
 from clix.engine.geometry import CLEAR, Geometry
-from clix.engine.players.base import Agent, Decision
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.models import OPPOSITE_EDGE, Army, MapLayout, area_edge
 from clix.engine.state import HOVERING, SOARING, GameState, MapObject, Monster, Player, Victim
@@ -41,13 +41,13 @@ def new_game(
     roster: Roster,
     armies: Sequence[Army],
     layout: MapLayout,
-    agents: Sequence[Agent],
     rng: np.random.Generator,
     turn_limit: int | None = DEFAULT_TURN_LIMIT,
     army_names: Sequence[str] = (),
     tie_break: bool = True,
 ) -> GameState:
-    """Set up a game: seats, first player, starting areas, victims, objects, monsters; then turn 1 begins.
+    """A new game, set up as far as the first question to a player (`state.waiting`): seats, first player,
+    starting areas, victims, objects, monsters; then turn 1 begins. The dice are drawn from `rng`.
     `tie_break` False plays equal VP as a draw instead of HC-END-09's cheaper-army rule."""
     geometry = geometry_for(layout)
     players = [
@@ -71,28 +71,32 @@ def new_game(
         cards=roster.plot_twists,
         tie_break=tie_break,
     )
+    decisions.perform(state, _set_up, (roster, tuple(armies)))
+    return state
+
+
+def _set_up(state: GameState, plan: tuple[Roster, tuple[Army, ...]]) -> None:
+    """The setup step: first player, areas, victims, objects, monsters; then the first turn begins."""
+    roster, armies = plan
     first = _first_player(state)
-    areas = _choose_areas(state, agents, first)
-    order = [(first - 1 + k) % len(players) + 1 for k in range(len(players))]
-    _place_victims(state, agents, armies, order, roster)
-    _place_objects(state, agents, armies, order, areas)
+    areas = _choose_areas(state, first)
+    order = [(first - 1 + k) % len(state.players) + 1 for k in range(len(state.players))]
+    _place_victims(state, armies, order, roster)
+    _place_objects(state, armies, order, areas)
     for number in order:
-        _place_monsters(state, agents[number - 1], roster, armies[number - 1], number, areas[number])
+        _place_monsters(state, roster, armies[number - 1], number, areas[number])
     state.active = first
     state.turn = 1
     plots.reveal_subplots(state)  # step 7 (HC-SETUP-09, HC-PLOT-04)
     state.emit("setup_done", first=first, areas=tuple(sorted(areas.items())))
-    # the players answer mid-turn questions from the first preview phase on (a ticking clock, HC-PLOT-05)
-    state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
     rules.begin_turn(state)
-    return state
 
 
 def _first_player(state: GameState) -> int:
     """Each player rolls a d6; the highest is first, ties reroll (HC-SETUP-03)."""
     contenders = [p.number for p in state.players]
     while True:
-        rolls = {n: state.dice.d6() for n in contenders}
+        rolls = {n: decisions.d6(state) for n in contenders}
         best = max(rolls.values())
         contenders = [n for n, r in rolls.items() if r == best]
         if len(contenders) == 1:
@@ -100,7 +104,7 @@ def _first_player(state: GameState) -> int:
             return contenders[0]
 
 
-def _choose_areas(state: GameState, agents: Sequence[Agent], first: int) -> dict[int, int]:
+def _choose_areas(state: GameState, first: int) -> dict[int, int]:
     """Starting with the player left of the first player, each picks a different edge (HC-SETUP-04).
 
     With two players the areas must be on opposite edges: the second player picks and the first takes
@@ -117,7 +121,7 @@ def _choose_areas(state: GameState, agents: Sequence[Agent], first: int) -> dict
     if count == 2:
         second = first % 2 + 1
         options = sorted(a for a in areas if any(edges[b] == OPPOSITE_EDGE.get(edges[a] or "") for b in areas))
-        pick = options[agents[second - 1].choose(state, Decision("edge", second, options))]
+        pick = decisions.ask(state, "edge", second, options, always=True)
         chosen[second] = pick
         chosen[first] = next(b for b in sorted(areas) if edges[b] == OPPOSITE_EDGE.get(edges[pick] or ""))
         state.areas.update(chosen)
@@ -125,23 +129,21 @@ def _choose_areas(state: GameState, agents: Sequence[Agent], first: int) -> dict
     for k in range(1, count + 1):
         number = (first - 1 + k) % count + 1
         options = sorted(a for a in areas if a not in chosen.values())
-        chosen[number] = options[agents[number - 1].choose(state, Decision("edge", number, options))]
+        chosen[number] = decisions.ask(state, "edge", number, options, always=True)
         state.areas[number] = chosen[number]
     return chosen
 
 
-def _place_victims(
-    state: GameState, agents: Sequence[Agent], armies: Sequence[Army], order: list[int], roster: Roster
-) -> None:
+def _place_victims(state: GameState, armies: Sequence[Army], order: list[int], roster: Roster) -> None:
     """The contributed victims, shuffled face down, placed in turn on victim start spaces (HC-SETUP-05)."""
     pool = [(name, n) for n, army in enumerate(armies, 1) for name in army.victims]
-    shuffled = [pool[i] for i in state.dice.rng.permutation(len(pool))]
+    shuffled = [pool[i] for i in decisions.shuffle(state, len(pool))]
     free = list(state.geometry.victim_spaces)
     for k, (name, owner) in enumerate(shuffled):
         if not free:
             break
         number = order[k % len(order)]
-        choice = agents[number - 1].choose(state, Decision("victim_space", number, free))
+        choice = free.index(decisions.ask(state, "victim_space", number, free, always=True))
         archetype = roster.victims[name]
         state.victims.append(
             Victim(
@@ -156,9 +158,7 @@ def _place_victims(
         )
 
 
-def _place_objects(
-    state: GameState, agents: Sequence[Agent], armies: Sequence[Army], order: list[int], areas: dict[int, int]
-) -> None:
+def _place_objects(state: GameState, armies: Sequence[Army], order: list[int], areas: dict[int, int]) -> None:
     """Each player may place up to two objects on clear terrain away from starting areas (HC-SETUP-06)."""
     geo, sites, zone = _map_facts(state.geometry.layout)
     taken = {v.pos for v in state.victims}
@@ -178,7 +178,7 @@ def _place_objects(
                     if geo.terrain[pos] == CLEAR and not geo.indoor[pos] and pos not in zone and pos not in taken
                 ]
             options.append(None)
-            pick = options[agents[number - 1].choose(state, Decision("object_space", number, options, kind))]
+            pick = decisions.ask(state, "object_space", number, options, kind, always=True)
             if pick is not None:
                 _add_object(state, kind, pick[0], pick[1])
 
@@ -193,7 +193,7 @@ def _add_object(state: GameState, kind: str, pos: int, side: str | None) -> None
     state.emit("object_placed", object=kind, at=state.geometry.xy(pos))
 
 
-def _place_monsters(state: GameState, agent: Agent, roster: Roster, army: Army, number: int, area: int) -> None:
+def _place_monsters(state: GameState, roster: Roster, army: Army, number: int, area: int) -> None:
     """Dials to their starting lines; monsters into the starting area, overflow to adjacent clear spaces
     (HC-SETUP-07, HC-SETUP-08); flyers choose hovering or soaring."""
     geo = state.geometry
@@ -203,7 +203,7 @@ def _place_monsters(state: GameState, agent: Agent, roster: Roster, army: Army, 
         side = entry.side or stats.start_sides[0]
         if entry.side is None and len(stats.start_sides) > 1:  # a crossroads card (HC-CARD-07, HC-SETUP-03)
             sides = list(stats.start_sides)
-            side = sides[agent.choose(state, Decision("crossroads", number, sides, figure.id, stats))]
+            side = decisions.ask(state, "crossroads", number, sides, figure.id, stats, always=True)
         start = stats.red_start if stats.side_starts_red[side] and stats.red_start is not None else stats.start
         occupied = state.occupied()
         blocked = {o.pos for o in state.objects if o.alive and o.kind != "portal"}
@@ -217,7 +217,7 @@ def _place_monsters(state: GameState, agent: Agent, roster: Roster, army: Army, 
                     if geo.terrain[n] == CLEAR and n not in occupied and n not in blocked
                 }
             )
-        pos = area_spaces[agent.choose(state, Decision("monster_space", number, area_spaces, figure.id))]
+        pos = decisions.ask(state, "monster_space", number, area_spaces, figure.id, always=True)
         monster = Monster(
             uid=len(state.monsters),
             label=f"P{number}.{figure.id}#{len(state.monsters) + 1}",
@@ -231,5 +231,5 @@ def _place_monsters(state: GameState, agent: Agent, roster: Roster, army: Army, 
         )
         if stats.speed_mode == "wing":
             modes = [HOVERING] if geo.indoor[pos] or geo.kind == "indoor" else [HOVERING, SOARING]
-            monster.flight = modes[agent.choose(state, Decision("flight", number, modes, figure.id, monster))]
+            monster.flight = decisions.ask(state, "flight", number, modes, figure.id, monster, always=True)
         state.monsters.append(monster)

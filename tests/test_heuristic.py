@@ -11,6 +11,7 @@ import pytest
 from clix.engine import rules
 from clix.engine.actions import ChooseVictim
 from clix.engine.armybuilder import random_army
+from clix.engine.game import settle
 from clix.engine.players import Decision
 from clix.engine.players import heuristic as heuristic_module
 from clix.engine.players.heuristic import HeuristicAgent, _Context
@@ -26,8 +27,8 @@ def _play(roster, game: int, look) -> int:  # type: ignore[no-untyped-def]
     agents = [
         HeuristicAgent(np.random.default_rng(game + k), name=name) for k, name in enumerate(("balanced", "hunter"))
     ]
-    state = new_game(roster, armies, roster.maps[sorted(roster.maps)[game % 2]], agents, rng, turn_limit=6)
-    state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
+    state = new_game(roster, armies, roster.maps[sorted(roster.maps)[game % 2]], rng, turn_limit=6)
+    settle(state, agents)
     looked = 0
     while not state.over:
         options = rules.legal_actions(state)
@@ -36,6 +37,7 @@ def _play(roster, game: int, look) -> int:  # type: ignore[no-untyped-def]
         look(state, agent, decision)
         looked += 1
         rules.apply(state, options[agent.choose(state, decision)], listed=True)
+        settle(state, agents)
     return looked
 
 
@@ -94,7 +96,8 @@ def test_nearest_counts_spaces_diagonals_included(roster):
     rng = np.random.default_rng(5)
     armies = [random_army(roster, 100, rng) for _ in range(2)]
     agents = [HeuristicAgent(np.random.default_rng(k)) for k in range(2)]
-    state = new_game(roster, armies, roster.maps["graveyard"], agents, rng, turn_limit=2)
+    state = new_game(roster, armies, roster.maps["graveyard"], rng, turn_limit=2)
+    settle(state, agents)
     geo = state.geometry
     corner, far = geo.index(0, 0), geo.index(5, 3)
     spots = heuristic_module._Spots(geo, [corner, far])

@@ -20,6 +20,7 @@ from clix.analyzer.conformance import roster_at
 from clix.engine import plots, rules
 from clix.engine.actions import Close, EndTurn, Move
 from clix.engine.figures import compile_figure
+from clix.engine.game import settle
 from clix.engine.players.base import Decision
 from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES, HeuristicAgent, Weights, _Context, live_clicks_left
 from clix.engine.roster.loader import Roster
@@ -395,7 +396,7 @@ def _set_up(library: Roster, make: Any) -> list[tuple[str, int, int]]:
     """Set up Ashfang Pack against Lantern Watch (both with flyers and objects) on the graveyard."""
     witnesses = [_SetupWitness(make(2 * n), make(2 * n + 101)) for n in range(2)]
     armies = [library.armies[name] for name in ("ashfang-pack", "lantern-watch")]
-    new_game(library, armies, library.maps["graveyard"], witnesses, np.random.default_rng(7), turn_limit=6)
+    settle(new_game(library, armies, library.maps["graveyard"], np.random.default_rng(7), turn_limit=6), witnesses)
     return [record for witness in witnesses for record in witness.seen]
 
 
@@ -476,8 +477,9 @@ def test_crossroads_side_is_put_to_the_player_and_scored(library: Roster) -> Non
         asked.clear()
         agents = [Recorder(seed), Recorder(seed + 10)]
         state = new_game(
-            library, [army, library.armies["butcher-shop"]], library.maps["graveyard"], agents, np.random.default_rng(3)
+            library, [army, library.armies["butcher-shop"]], library.maps["graveyard"], np.random.default_rng(3)
         )
+        settle(state, agents)
         witch = next(m for m in state.monsters if m.stats.id == "hedge-witch-morrow-u")
         assert asked == ["hedge-witch-morrow-u"]
         assert witch.side == best

@@ -11,6 +11,7 @@ import pytest
 from clix.engine import rules
 from clix.engine.actions import Move, MoveVictim
 from clix.engine.armybuilder import random_army
+from clix.engine.game import settle
 from clix.engine.options import MoveBlock, Options, VictimMoveBlock
 from clix.engine.players import Decision, RandomAgent
 from clix.engine.players.heuristic import HeuristicAgent
@@ -24,8 +25,8 @@ def test_every_listed_option_passes_why_not(roster, game):
     rng = np.random.default_rng(1000 + game)
     armies = [random_army(roster, 200 if game % 2 else 100, rng) for _ in range(2)]
     agents = [RandomAgent(np.random.default_rng(game)), HeuristicAgent(np.random.default_rng(game + 50))]
-    state = new_game(roster, armies, roster.maps[sorted(roster.maps)[game % 2]], agents, rng, turn_limit=5)
-    state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
+    state = new_game(roster, armies, roster.maps[sorted(roster.maps)[game % 2]], rng, turn_limit=5)
+    settle(state, agents)
     checked = moves = 0
     while not state.over:
         options = rules.legal_actions(state)
@@ -35,6 +36,7 @@ def test_every_listed_option_passes_why_not(roster, game):
             moves += isinstance(option, (Move, MoveVictim)) and bool(option.path)
         choice = agents[state.active - 1].choose(state, Decision("action", state.active, options))
         rules.apply(state, options[choice], listed=True)
+        settle(state, agents)
     assert checked > 500 and moves > 300
 
 
@@ -42,10 +44,11 @@ def test_options_read_like_the_list_they_stand_for(roster):
     rng = np.random.default_rng(7)
     armies = [random_army(roster, 100, rng) for _ in range(2)]
     agents = [RandomAgent(np.random.default_rng(k)) for k in range(2)]
-    state = new_game(roster, armies, roster.maps["graveyard"], agents, rng, turn_limit=3)
-    state.ask = lambda st, decision: agents[decision.player - 1].choose(st, decision)
+    state = new_game(roster, armies, roster.maps["graveyard"], rng, turn_limit=3)
+    settle(state, agents)
     while state.phase != "hunting":
         rules.apply(state, rules.legal_actions(state)[-1])
+        settle(state, agents)
     options = rules.legal_actions(state)
     assert isinstance(options, Options) and any(type(p) in (MoveBlock, VictimMoveBlock) for p in options.parts)
     listed = list(options)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from clix.engine import combat, rules
 from clix.engine.armybuilder import random_army
+from clix.engine.game import settle
 from clix.engine.movement import MoveContext, VictimContext, _search_by_steps, _slow_steps, check_path, search
 from clix.engine.players import Decision, RandomAgent
 from clix.engine.setup import new_game
@@ -34,7 +35,8 @@ def test_fast_and_full_step_rules_agree_in_random_games(roster, game):
     rng = np.random.default_rng(game)
     armies = [random_army(roster, 200, rng) for _ in range(2)]
     agents = [RandomAgent(np.random.default_rng(game + 100 + k)) for k in range(2)]
-    state = new_game(roster, armies, roster.maps[sorted(roster.maps)[game % 2]], agents, rng, turn_limit=6)
+    state = new_game(roster, armies, roster.maps[sorted(roster.maps)[game % 2]], rng, turn_limit=6)
+    settle(state, agents)
     compared = 0
     while not state.over:
         for monster in state.monsters:
@@ -54,4 +56,5 @@ def test_fast_and_full_step_rules_agree_in_random_games(roster, game):
                 assert fast == slow
         options = rules.legal_actions(state)
         rules.apply(state, options[agents[state.active - 1].choose(state, Decision("action", state.active, options))])
+        settle(state, agents)
     assert compared > 50

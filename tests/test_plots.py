@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from clix.engine import plots, rules
-from clix.engine.game import play_game
+from clix.engine.game import play_game, settle
 from clix.engine.invariants import violations
 from clix.engine.players import RandomAgent
 from clix.engine.registry.plot_effects import DURATIONS, PLOT_EFFECTS, SUBPLOT_CONDITIONS, TARGETS
@@ -37,7 +37,8 @@ def test_every_registered_effect_is_implemented():
 def test_every_target_and_duration_is_understood(roster):
     armies = [roster.armies[name] for name in ("butcher-shop", "firing-line")]
     agents = [RandomAgent(np.random.default_rng(k)) for k in range(2)]
-    state_turn = new_game(roster, armies, roster.maps["graveyard"], agents, np.random.default_rng(0))
+    state_turn = new_game(roster, armies, roster.maps["graveyard"], np.random.default_rng(0))
+    settle(state_turn, agents)
     state_turn.turn = 5
     for duration in DURATIONS:
         assert plots._ends(state_turn, 1, duration)

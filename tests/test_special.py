@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from clix.engine import combat, rules
 from clix.engine.actions import Close, Move
-from clix.engine.game import child_seeds, play
+from clix.engine.game import child_seeds, play, settle
 from clix.engine.invariants import violations
 from clix.engine.players import RandomAgent
 from clix.engine.roster.loader import load_roster
@@ -69,7 +69,8 @@ def test_crossroads_side_and_its_starting_line_at_setup(side, click):
     army = army.model_copy(update={"figures": entries})
     rng = np.random.default_rng(1)
     agents = [RandomAgent(np.random.default_rng(2)), RandomAgent(np.random.default_rng(3))]
-    state = new_game(mini, [army, army], next(iter(mini.maps.values())), agents, rng, 5)
+    state = new_game(mini, [army, army], next(iter(mini.maps.values())), rng, 5)
+    settle(state, agents)
     witches = [m for m in state.monsters if m.stats.id == "crossroads-witch-e"]
     assert len(witches) == 2
     assert all((m.side, m.click, m.start_line) == (side, click, click) for m in witches)
@@ -90,7 +91,8 @@ def test_special_rule_armies_keep_the_invariants(roster, players):
             armies = [a.model_copy(update={"players": players}) for a in armies]
         dice_seed, *seeds = child_seeds(seed, 1 + players)
         agents = [RandomAgent(np.random.default_rng(s)) for s in seeds]
-        state = new_game(roster, armies, layout, agents, np.random.default_rng(dice_seed), 8)
+        state = new_game(roster, armies, layout, np.random.default_rng(dice_seed), 8)
+        settle(state, agents)
         state = play(state, agents)
         assert state.over
         assert violations(state) == [], (seed, names)

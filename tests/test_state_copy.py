@@ -1,7 +1,9 @@
 """A game state that search can copy and processes can ship (issue 16, part 2): `GameState.copy()` gives an
-independent game (its own pieces, players, plot table and dice; the map, stats and cards shared), and a
-state pickles (its players' closure left out) and plays on the same after unpickling. The cost of a copy
-against an action is a benchmark (`clix bench` prints it), not a test."""
+independent game (its own pieces, players, plot table and dice; the map, stats and cards shared), also when
+the game is paused at a question in the middle of a step; a state pickles and plays on the same after
+unpickling; a state without dice waits for chance events its driver resolves; a player sees a view without
+the dice and the other players' crypts. The cost of a copy against an action is a benchmark (`clix bench`
+prints it), not a test."""
 
 from __future__ import annotations
 
@@ -12,9 +14,11 @@ import numpy as np
 import pytest
 from clix.analyzer.library import REPO_ROSTERS
 from clix.analyzer.runner import Matchup, play_state, start_state
+from clix.engine import decisions
 from clix.engine.dice import Dice, ForcedDice
-from clix.engine.game import seat, step
-from clix.engine.state import GameState
+from clix.engine.game import play, step
+from clix.engine.pending import Chance, Decision
+from clix.engine.state import HIDDEN_CARD, GameState
 
 MATCHUPS = [
     Matchup(REPO_ROSTERS, "butcher-shop", "firing-line", "graveyard"),
@@ -36,7 +40,6 @@ def _midgame(matchup: Matchup, turn: int = 8):
 
 
 def _finish(state: GameState, agents) -> GameState:
-    seat(state, agents)
     while not state.over:
         step(state, agents)
     return state
@@ -77,14 +80,12 @@ def test_a_copy_with_other_dice_is_independent_of_the_original(matchup):
     state, agents = _midgame(matchup)
     twin_agents = copy.deepcopy(agents)
     twin = state.copy(dice=Dice(np.random.default_rng(12345)))
-    seat(twin, twin_agents)
     before = _snapshot(state)
     step(twin, twin_agents)
     assert _snapshot(state) == before  # playing the copy leaves the original untouched
     while not (state.over and twin.over):
         for game, players in ((state, agents), (twin, twin_agents)):
             if not game.over:
-                seat(game, players)
                 step(game, players)
     reference, _ = play_state(matchup, 3, 0)
     assert _log(state) == _log(reference)
@@ -96,7 +97,7 @@ def test_a_copy_with_other_dice_is_independent_of_the_original(matchup):
 def test_a_state_pickles_and_plays_on_the_same(matchup):
     state, agents = _midgame(matchup)
     restored = pickle.loads(pickle.dumps(state))
-    assert restored.ask is None  # the players' closure is not pickled
+    assert restored == state
     assert _snapshot(restored) == _snapshot(state)
     assert pickle.loads(pickle.dumps(restored.dice)).rolled == state.dice.rolled
     restored_agents = copy.deepcopy(agents)
@@ -116,3 +117,127 @@ def test_copied_dice_roll_the_same_future_without_moving_the_originals():
     forced.d6()
     other = forced.copy()
     assert [other.d6(), other.d6()] == [2, 3] and forced.left == 2
+
+
+def _paused(matchup: Matchup, skip: int = 0):
+    """The game stopped at a question put in the middle of a step (a plot-twist window, a card's choice),
+    after `skip` such questions."""
+    state, agents = start_state(matchup, 3, 0)
+    seen = 0
+    while not state.over:
+        step(state, agents)
+        if isinstance(state.waiting, Decision) and state.waiting.kind != "action":
+            if seen == skip:
+                return state, agents
+            seen += 1
+    raise AssertionError("the game never paused in the middle of a step")
+
+
+@pytest.mark.parametrize("skip", [0, 5])
+def test_a_paused_state_copies_to_the_same_question_and_plays_the_same(skip):
+    """`apply` never calls a player: a step that needs an answer pauses with `waiting` set. A copy of the
+    paused game waits for the same question; answered alike, both play the game that was never copied."""
+    matchup = MATCHUPS[0]
+    state, agents = _paused(matchup, skip)
+    twin, twin_agents = state.copy(), copy.deepcopy(agents)
+    assert twin.waiting == state.waiting and twin.waiting is not state.waiting
+    assert _snapshot(twin) == _snapshot(state)
+    again = state.copy()  # the second copy starts from the state before the step, rebuilt once
+    assert _snapshot(again) == _snapshot(state)
+    _finish(twin, twin_agents)
+    _finish(state, agents)
+    reference, _ = play_state(matchup, 3, 0)
+    assert _log(state) == _log(reference) == _log(twin)
+
+
+def test_a_paused_copy_answered_otherwise_leaves_the_original_alone():
+    state, agents = _paused(MATCHUPS[0])
+    before = _snapshot(state)
+    twin, twin_agents = state.copy(), copy.deepcopy(agents)
+    waiting = twin.waiting
+    assert isinstance(waiting, Decision)
+    other = (
+        1 - agents[waiting.player - 1].choose(state.copy().view(waiting.player), waiting)
+        if len(waiting.options) == 2
+        else 0
+    )
+    decisions.answer(twin, other)
+    _finish(twin, twin_agents)
+    assert _snapshot(state) == before
+    _finish(state, agents)
+    reference, _ = play_state(MATCHUPS[0], 3, 0)
+    assert _log(state) == _log(reference)
+
+
+def test_a_paused_state_pickles_to_the_same_question():
+    state, agents = _paused(MATCHUPS[0], 2)
+    restored = pickle.loads(pickle.dumps(state))
+    assert restored.waiting == state.waiting
+    assert restored == state
+    restored_agents = copy.deepcopy(agents)
+    _finish(state, agents)
+    _finish(restored, restored_agents)
+    assert _log(restored) == _log(state)
+
+
+@pytest.mark.parametrize("matchup", MATCHUPS[:2], ids=lambda m: f"{m.army_a}-{m.army_b}")
+def test_a_state_without_dice_waits_for_chance_events_its_driver_resolves(matchup):
+    """The dice belong to the driver: a state without them pauses at every roll (a chance node with its
+    outcomes); a driver rolling the same dice plays the same game."""
+    state, agents = _midgame(matchup)
+    twin, twin_agents = state.copy(), copy.deepcopy(agents)
+    driver_dice, twin.dice = twin.dice, None
+    chances = 0
+    while not twin.over:
+        if isinstance(twin.waiting, Chance):
+            assert twin.waiting.outcomes() == [1, 2, 3, 4, 5, 6]
+            chances += 1
+        step(twin, twin_agents, driver_dice)
+    assert chances > 10
+    _finish(state, agents)
+    assert _log(twin) == _log(state)
+
+
+def test_a_chance_event_is_answered_only_by_the_driver():
+    state, agents = _midgame(MATCHUPS[0])
+    state.dice = None
+    while not isinstance(state.waiting, Chance):
+        step(state, agents)
+    with pytest.raises(RuntimeError, match="chance event"):
+        step(state, agents)  # no dice given to the driver
+    with pytest.raises(ValueError, match="1-6"):
+        decisions.resolve(state, 7)
+    decisions.resolve(state, 6)
+    assert not isinstance(state.waiting, Chance) or state.journal[-1] == 6
+
+
+def test_a_player_sees_no_dice_and_only_its_own_crypt():
+    """HC-PLOT-01: the crypt is hidden from the other players; a player is handed `view(player)`."""
+    state, _ = _midgame(MATCHUPS[0], 2)
+    for number in (1, 2):
+        seen = state.view(number)
+        assert seen.dice is None
+        for player, shown in zip(state.players, seen.players, strict=True):
+            if player.number == number:
+                assert shown.crypt == player.crypt
+            else:
+                assert shown.crypt == [HIDDEN_CARD] * len(player.crypt)
+    assert any(p.crypt for p in state.players) and all(HIDDEN_CARD not in p.crypt for p in state.players)
+
+
+def test_players_are_handed_views():
+    class Watcher:
+        name = "watcher"
+
+        def __init__(self) -> None:
+            self.seen: list[GameState] = []
+
+        def choose(self, state: GameState, decision: Decision) -> int:
+            self.seen.append(state)
+            return 0
+
+    state, _ = start_state(MATCHUPS[0], 3, 0)
+    watchers = [Watcher(), Watcher()]
+    play(state, watchers)
+    assert all(seen.dice is None and seen is not state for w in watchers for seen in w.seen)
+    assert sum(len(w.seen) for w in watchers) > 20

@@ -623,6 +623,10 @@ class _Spots:
 def distance_row(geo: Geometry, pos: int) -> bytes:
     """Spaces apart from `pos` to every space of the map (HC-MOVE-03; from 255 on, 255), kept with the map:
     a byte a space, so the rows of a whole map stay small enough for the processor's caches."""
+    key = ("distance_row", pos)
+    found: bytes | None = geo.caches.get(key)  # type: ignore[assignment]
+    if found is not None:  # read before making the closure below
+        return found
 
     def compute() -> bytes:
         spaces = np.arange(geo.size)
@@ -630,7 +634,7 @@ def distance_row(geo: Geometry, pos: int) -> bytes:
         down = np.abs(spaces // geo.width - pos // geo.width)
         return np.minimum(np.maximum(across, down), 255).astype(np.uint8).tobytes()
 
-    return geo.cached(("distance_row", pos), compute)
+    return geo.cached(key, compute)
 
 
 class _Danger:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from clix.engine import plots
+from clix.engine import decisions, plots
 from clix.engine.actions import VICTIM_TARGET, Close, Frenzy, LureVictim
 from clix.engine.combat import adjacent, heal, heal_floor
 from clix.engine.effects import PowerHandler, Query, base_value, register
@@ -26,7 +26,7 @@ CLOSE_KINDS = ("close", "frenzy")  # a frenzy's attack is a close combat attack 
 
 def _roll(state: GameState, source: Monster, power: str) -> int:
     """A d6 a power rolls, logged so a game can be followed and a scenario can expect it."""
-    roll = state.dice.d6()
+    roll = decisions.d6(state)
     state.emit("power_roll", monster=source.label, power=power, roll=roll)
     return roll
 

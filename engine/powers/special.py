@@ -27,7 +27,7 @@ class Insanity(PowerHandler):
     def on_turn_start(self, state: GameState, source: Monster, p: Params) -> None:
         if source.insane or source.owner != state.active or source.controller != state.active:
             return
-        roll = state.dice.d6()
+        roll = decisions.d6(state)
         failed = roll < p["threshold"]
         state.emit("insanity_roll", monster=source.label, roll=roll, threshold=p["threshold"], insane=failed)
         if failed:

@@ -1,7 +1,7 @@
 """Golden games: seeded playthroughs of the sample library recorded as text, to prove a change keeps games identical.
 
 Every game of `selection()` is played the way `clix duel` plays it (`analyzer.runner.play_state`), with each
-player wrapped so that every decision put to it is written down (decision kind, the option chosen and how many
+player's choices watched so that every decision put to it is written down (decision kind, the option chosen and how many
 there were), together with every die the game rolled after it, the setup's shuffle of the victims and the final
 result. `tests/test_golden.py` plays them again and names the first step that differs.
 
@@ -17,17 +17,17 @@ import dataclasses
 import itertools
 import json
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from clix.analyzer.conformance import roster_at
-from clix.analyzer.runner import PLAYER_STYLES, Matchup, game_seed, game_seed_path, play_state, player_factory
+from clix.analyzer.runner import PLAYER_STYLES, Matchup, game_seed, game_seed_path, play_state
 from clix.engine.dice import Dice
 from clix.engine.game import child_seed
-from clix.engine.players.base import Agent, Decision
+from clix.engine.players.base import Decision
 from clix.engine.state import GameState
 
 GOLDEN_DIR = Path(__file__).resolve().parent
@@ -220,28 +220,6 @@ class _Recorder:
         text = f"{when} P{decision.player} {decision.kind} {choice}/{len(decision.options)} {option}"
         self.steps.append((text, []))
 
-    def wrap(self, factory: Callable) -> Callable:
-        """The factory of an agent that plays as `factory`'s does and reports each choice."""
-
-        def make(rng: np.random.Generator) -> _RecordedAgent:
-            return _RecordedAgent(factory(rng), self)
-
-        return make
-
-
-class _RecordedAgent:
-    """An agent passing every decision to the one it wraps, and its choice to the recorder."""
-
-    def __init__(self, inner: Agent, recorder: _Recorder) -> None:
-        self.inner = inner
-        self.recorder = recorder
-        self.name = inner.name
-
-    def choose(self, state: GameState, decision: Decision) -> int:
-        choice = self.inner.choose(state, decision)
-        self.recorder.decided(state, decision, choice)
-        return choice
-
 
 def with_dice(text: str, dice: Sequence[int]) -> str:
     return text + DICE + " ".join(map(str, dice)) if dice else text
@@ -253,8 +231,7 @@ def play(game: GoldenGame) -> list[str]:
     path = game_seed_path(matchup, game.number)
     # play_game gives the dice the first child of the game's seed (and each player the next ones)
     recorder = _Recorder(child_seed(game_seed(game.seed, path), 0))
-    factories = [recorder.wrap(player_factory(game.style_a)), recorder.wrap(player_factory(game.style_b))]
-    state, _ = play_state(matchup, game.seed, game.number, players=factories)
+    state, _ = play_state(matchup, game.seed, game.number, watch=recorder.decided)
     recorder.roll_up(state)
     victims = ", ".join(f"{v.archetype} (P{v.owner})" for v in state.victims)
     result = {
