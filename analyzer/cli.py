@@ -18,7 +18,6 @@ from clix.analyzer import checks
 from clix.analyzer.checks import MAX_GAMES, MAX_TURNS
 from clix.analyzer.errors import ClixError
 from clix.analyzer.library import Library, library_layers, load_for_check, load_library
-from clix.analyzer.pool import tune_collector
 from rich.console import Console
 
 app = typer.Typer(
@@ -50,7 +49,7 @@ def _show_version(value: bool) -> None:
     if value:
         from clix.engine import RULESET_VERSION
 
-        from clix import __version__
+        from clix.version import __version__
 
         console.print(f"clix {__version__} (ruleset {RULESET_VERSION})", markup=False)
         raise typer.Exit(0)
@@ -640,7 +639,7 @@ def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt  # SIGTERM stops a run as Ctrl-C does: finished games kept, workers ended
 
 
-def _interrupt_in_a_callback(unraisable: Any) -> None:
+def _interrupt_in_a_callback(unraisable: Any, default: Any = sys.__unraisablehook__) -> None:
     """A Ctrl-C that lands in a callback Python cannot raise from (a weak reference's, a finalizer's) would
     print a traceback and be lost: it is delivered again a moment later, from another thread, so that it lands
     in the code the run is in rather than in this hook."""
@@ -649,7 +648,7 @@ def _interrupt_in_a_callback(unraisable: Any) -> None:
         again.daemon = True
         again.start()
         return
-    sys.__unraisablehook__(unraisable)
+    default(unraisable)  # bound at definition: at exit, this module's globals may already be gone
 
 
 def _short_helps(*apps: typer.Typer) -> None:
@@ -672,7 +671,6 @@ def main() -> None:
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         signal.signal(signal.SIGTERM, _terminate)
     sys.unraisablehook = _interrupt_in_a_callback
-    tune_collector()
     try:
         code = app(standalone_mode=False)
     except typer.TyperException as exc:  # a usage error (bad option, missing argument): one line too

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clix.analyzer.errors import ClixError
-from clix.engine.roster.legality import reference_problems
+from clix.engine.legality import reference_problems
 from clix.engine.roster.loader import ROSTER_SUFFIXES, Roster, find_roster_files, load_layers, load_roster
 from clix.engine.roster.problems import Problem, did_you_mean, relative
 from clix.engine.roster.yaml_lines import path_problem

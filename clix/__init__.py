@@ -20,16 +20,7 @@ if not (_HERE / "engine").is_dir() and (_HERE.parent / "engine" / "__init__.py")
     __path__.append(str(_HERE.parent))
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("clix")
-    except PackageNotFoundError:
-        return "0+unknown"
-
-
-__version__ = _version()
+from clix.version import __version__  # noqa: E402  (after the search path is set)
 
 __all__ = ["DuelResult", "__version__", "duel", "load_library"]
 

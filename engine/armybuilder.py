@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from clix.engine.roster.legality import CRYPT_SIZE, VICTIMS_PER_GAME
+from clix.engine.legality import CRYPT_SIZE, VICTIMS_PER_GAME
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.models import Army, ArmyEntry
 

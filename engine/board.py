@@ -11,8 +11,10 @@ top (HC-TERRAIN-12: a wall has all the effects of blocking terrain along that ed
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from clix.engine.roster.models import MapLayout
+if TYPE_CHECKING:  # the map models use this module (walls, indoor spaces) to check a map file
+    from clix.engine.roster.models import MapLayout
 
 Space = tuple[int, int]
 Edge = tuple[Space, Space]

@@ -122,19 +122,6 @@ def possess(state: GameState, monster: Monster) -> None:
     state.emit("possessed", monster=monster.label, owner=monster.owner, controller=state.active)
 
 
-def puppets_in_hourglass_phase(state: GameState) -> None:
-    """In the active player's hourglass phase, after the hourglass damage: each puppet they control takes
-    1 unpreventable damage and is given action tokens up to two (HC-SPECIAL-10)."""
-    from clix.engine import combat  # combat imports this module
-
-    for m in state.monsters:
-        if m.alive and m.puppet_of == state.active and m.controller == state.active:
-            state.emit("puppet_damage", monster=m.label)
-            combat.take_damage(state, m, 1, source=None, unpreventable=True)
-            if m.alive:
-                m.tokens = max(m.tokens, 2)
-
-
 def end_possession(state: GameState) -> None:
     """At the end of the possessor's turn its puppets go back to their owners (HC-SPECIAL-09)."""
     for m in state.monsters:

@@ -298,3 +298,38 @@ def smash(state: GameState, attacker: Monster, obj_label: str) -> bool:
         state.emit("critical_miss", attacker=attacker.label)
         take_damage(state, attacker, 1, source=None, unpreventable=True)
     return smashed
+
+
+# --- breaking away, and what a mover uncovers ------------------------------------------------------
+
+BREAK_AWAY = 4  # a d6 of 4-6 breaks away (HC-MOVE-06)
+
+
+def must_break_away(state: GameState, mover: Monster) -> list[Monster]:
+    """Opposing monsters the mover must break away from before moving (HC-MOVE-06, HC-HOURGLASS-02)."""
+    return [m for m in engaged(state, mover) if not m.immovable]
+
+
+def auto_breaks_away(mover: Monster) -> bool:
+    return bool(mover.abilities & {"Ghost", "Leap/Climb"})  # HC-MOVE-19
+
+
+def flip_victims_near(state: GameState, space: int, mover: Monster | None = None) -> None:
+    """Face-down victims flip as soon as a monster moves adjacent (HC-VICTIM-05): adjacent as pieces are, so
+    not across a wall or a closed doorway (HC-MOVE-01, HC-TERRAIN-28)."""
+    near = neighbours(state, space, moving=mover)
+    for victim in state.victims:
+        if victim.state == "on_map" and not victim.face_up and (victim.pos in near or victim.pos == space):
+            victim.face_up = True
+            state.emit("victim_flipped", victim=victim.label, archetype=victim.archetype)
+
+
+def puppets_in_hourglass_phase(state: GameState) -> None:
+    """In the active player's hourglass phase, after the hourglass damage: each puppet they control takes
+    1 unpreventable damage and is given action tokens up to two (HC-SPECIAL-10)."""
+    for m in state.monsters:
+        if m.alive and m.puppet_of == state.active and m.controller == state.active:
+            state.emit("puppet_damage", monster=m.label)
+            take_damage(state, m, 1, source=None, unpreventable=True)
+            if m.alive:
+                m.tokens = max(m.tokens, 2)

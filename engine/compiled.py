@@ -51,6 +51,7 @@ COMPILED_MODULES = (
     "clix.engine.rules",
     "clix.engine.setup",
     "clix.engine.state",
+    "clix.engine.stepping",
     "clix.engine.players.base",
     "clix.engine.players.heuristic",
     "clix.engine.players.random_player",

@@ -13,20 +13,15 @@ same question (`GameState.copy`).
 
 from __future__ import annotations
 
-import threading
-from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from clix.engine.pending import D6, SHUFFLE, Chance, Decision
-from clix.engine.state import GameState, Step
-from greenlet import getcurrent, greenlet
+from clix.engine.state import GameState
+from clix.engine.stepping import Step, run
+from greenlet import getcurrent
 
 T = TypeVar("T")
-
-_IDLE = threading.local()
-"""Greenlets that finished their step, kept for the next one (making one costs ~25 switches); per thread,
-as a greenlet belongs to the thread that made it."""
 
 
 class NoDice(Exception):
@@ -120,7 +115,7 @@ def perform(state: GameState, work: Callable[[GameState, Any], None], argument: 
     state.history.append(Step(work, argument, journal))
     state.journal = journal
     state.before = None
-    _run(state, (state, work, argument))
+    run(state, (state, work, argument))
 
 
 def answer(state: GameState, choice: int) -> None:
@@ -130,7 +125,7 @@ def answer(state: GameState, choice: int) -> None:
         raise RuntimeError(f"the game waits for {_describe(waiting)}, not a player's decision")
     if not 0 <= choice < len(waiting.options):
         raise ValueError(f"decision {waiting.kind}: option {choice} of {len(waiting.options)}")
-    _run(state, choice)
+    run(state, choice)
 
 
 def resolve(state: GameState, outcome: Any) -> None:
@@ -140,7 +135,7 @@ def resolve(state: GameState, outcome: Any) -> None:
         raise RuntimeError(f"the game waits for {_describe(waiting)}, not a chance event")
     if waiting.kind == D6 and not (isinstance(outcome, int) and 1 <= outcome <= 6):
         raise ValueError(f"a d6 shows 1-6, not {outcome!r}")
-    _run(state, outcome if waiting.kind == D6 else [int(i) for i in outcome])
+    run(state, outcome if waiting.kind == D6 else [int(i) for i in outcome])
 
 
 def roll(chance: Chance, dice: Any) -> Any:
@@ -148,59 +143,6 @@ def roll(chance: Chance, dice: Any) -> Any:
     if chance.kind == D6:
         return dice.d6()
     return [int(i) for i in dice.rng.permutation(chance.size)]
-
-
-def replay(state: GameState, step: Step) -> None:
-    """Run a written-down step again on `state` with its answers and dice, pausing where it paused."""
-    journal: list[Any] = []
-    state.history.append(Step(step.work, step.argument, journal))
-    state.journal = journal
-    state.replaying = deque(step.journal)
-    try:
-        _run(state, (state, step.work, step.argument))
-    finally:
-        state.replaying = None
-
-
-def _run(state: GameState, message: Any) -> None:
-    """Switch to the state's greenlet (a new or idle one for a new step) until the step ends or waits."""
-    runner = state.runner
-    if runner is None:
-        idle = _idle()
-        runner = idle.pop() if idle else greenlet(_loop)
-        state.runner = runner
-    state.caller = getcurrent()
-    error = runner.switch(message)
-    if error is not None:
-        raise error
-
-
-def _loop(message: tuple[GameState, Callable[[GameState, Any], None], Any]) -> None:
-    """A greenlet's life: run steps, one per message; after each, report back and wait idle for the next."""
-    while True:
-        state, work, argument = message
-        error: BaseException | None = None
-        try:
-            work(state, argument)
-        except Exception as exc:  # raised again in the driver (an illegal step, forced dice run out)
-            error = exc
-        except KeyboardInterrupt as exc:
-            error = exc
-        state.runner = None
-        state.waiting = None
-        caller = state.caller
-        state.caller = None
-        _idle().append(getcurrent())
-        message = caller.switch(error)
-
-
-def _idle() -> list[Any]:
-    """This thread's idle greenlets."""
-    try:
-        return _IDLE.runners  # type: ignore[no-any-return]
-    except AttributeError:
-        _IDLE.runners = []
-        return _IDLE.runners  # type: ignore[no-any-return]
 
 
 def _describe(waiting: Any) -> str:

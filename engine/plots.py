@@ -421,18 +421,17 @@ def preview(state: GameState) -> None:
             _resolve(state, w, choice)
 
 
-def suspense(state: GameState, victim: Victim) -> None:
+def suspense(state: GameState, victim: Victim) -> bool:
     """The chosen victim is face up: one opponent may play one card affecting it (HC-VICTIM-03, HC-PLOT-07,
-    HC-PLOT-08); if the card moved or froze it, the active player does not move it."""
+    HC-PLOT-08); if the card moved or froze it, the active player does not move it. True if a card was
+    played (the caller checks whether the game ended)."""
     w = Window("suspense", victim=victim)
     if not _respond(state, w):
-        return
+        return False
     if w.outcome == "done":
         state.chosen_victim = None
         state.phase = "hunting"
-    from clix.engine import rules
-
-    rules.check_end(state)
+    return True
 
 
 def before_slay(state: GameState, actor: Monster, victim: Victim) -> str:
@@ -693,8 +692,6 @@ def _heal(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
 def _free_move(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
     """A free action: no action token, no action used (HC-TURN-05); break-away rules apply (HC-MOVE-06) and
     the monster may not end in a victim's space."""
-    from clix.engine import rules
-
     assert play.target is not None
     m = state.monsters[play.target]
     ctx = MoveContext(state, m, broke_away=[o.uid for o in combat.engaged(state, m)])
@@ -705,13 +702,13 @@ def _free_move(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
     chosen = decisions.ask(state, PATH, play.player, options, c.name, m)
     if not chosen.spaces:
         return
-    if rules.must_break_away(state, m) and not rules.auto_breaks_away(m):
+    if combat.must_break_away(state, m) and not combat.auto_breaks_away(m):
         roll = decisions.d6(state)
-        state.emit("break_away", monster=m.label, roll=roll, success=roll >= rules.BREAK_AWAY)
-        if roll < rules.BREAK_AWAY:
+        state.emit("break_away", monster=m.label, roll=roll, success=roll >= combat.BREAK_AWAY)
+        if roll < combat.BREAK_AWAY:
             return
     for space in chosen.spaces:
-        rules._flip_victims_near(state, space, m)
+        combat.flip_victims_near(state, space, m)
     m.pos = chosen.spaces[-1]
     state.emit("free_move", monster=m.label, to=state.geometry.xy(m.pos), steps=len(chosen.spaces), card=c.name)
 

@@ -28,8 +28,6 @@ from clix.engine.options import Block, MoveBlock, Option, Options, Part, VictimM
 from clix.engine.registry.powers import POWERS
 from clix.engine.state import GROUNDED, HOVERING, SOARING, GameState, MapObject, Monster, Victim
 
-BREAK_AWAY = 4  # a d6 of 4-6 breaks away (HC-MOVE-06)
-
 
 class IllegalAction(Exception):
     """An action the rules do not allow; the message says why."""
@@ -40,15 +38,6 @@ class IllegalAction(Exception):
 
 def monster(state: GameState, uid: int) -> Monster:
     return state.monsters[uid]
-
-
-def must_break_away(state: GameState, mover: Monster) -> list[Monster]:
-    """Opposing monsters the mover must break away from before moving (HC-MOVE-06, HC-HOURGLASS-02)."""
-    return [m for m in combat.engaged(state, mover) if not m.immovable]
-
-
-def auto_breaks_away(mover: Monster) -> bool:
-    return bool(mover.abilities & {"Ghost", "Leap/Climb"})  # HC-MOVE-19
 
 
 # --- why not ----------------------------------------------------------------------------------------
@@ -514,16 +503,16 @@ def _lure(state: GameState, actor: Monster, action: LureVictim) -> None:
 def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
     geo = state.geometry
     moved = True
-    if must_break_away(state, actor) and not auto_breaks_away(actor):
+    if combat.must_break_away(state, actor) and not combat.auto_breaks_away(actor):
         roll = decisions.d6(state)
-        moved = roll >= BREAK_AWAY
+        moved = roll >= combat.BREAK_AWAY
         state.emit("break_away", monster=actor.label, roll=roll, success=moved)
     if moved:
         if action.fly is not None:
             actor.flight = action.fly
             state.emit("flight", monster=actor.label, mode=action.fly)
         for space in action.path:
-            _flip_victims_near(state, space, actor)
+            combat.flip_victims_near(state, space, actor)
         if action.path:
             end = action.path[-1]
             state.emit("move", monster=actor.label, to=geo.xy(end), steps=len(action.path))
@@ -542,16 +531,6 @@ def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
             if frenzy and action.power is not None and action.power in actor.powers:
                 _declare(state, actor, action.power, action)  # the one close power of the frenzy attack (HC-SLAY-12)
             combat.attack(state, actor, [target], "frenzy" if frenzy else "close")  # HC-SLAY-07..10, HC-SLAY-13
-
-
-def _flip_victims_near(state: GameState, space: int, mover: Monster | None = None) -> None:
-    """Face-down victims flip as soon as a monster moves adjacent (HC-VICTIM-05): adjacent as pieces are, so
-    not across a wall or a closed doorway (HC-MOVE-01, HC-TERRAIN-28)."""
-    near = combat.neighbours(state, space, moving=mover)
-    for victim in state.victims:
-        if victim.state == "on_map" and not victim.face_up and (victim.pos in near or victim.pos == space):
-            victim.face_up = True
-            state.emit("victim_flipped", victim=victim.label, archetype=victim.archetype)
 
 
 def slay(state: GameState, actor: Monster, victim) -> None:  # type: ignore[no-untyped-def]
@@ -596,7 +575,8 @@ def _choose_victim(state: GameState, uid: int) -> None:
     if not victim.face_up:
         victim.face_up = True  # HC-VICTIM-03: the chosen victim is flipped face up
         state.emit("victim_flipped", victim=victim.label, archetype=victim.archetype)
-    plots.suspense(state, victim)  # the opponent to the left may play one card (HC-VICTIM-03, HC-PLOT-07)
+    if plots.suspense(state, victim):  # the opponent to the left may play one card (HC-VICTIM-03, HC-PLOT-07)
+        check_end(state)
 
 
 def _move_victim(state: GameState, action: MoveVictim) -> None:
@@ -644,7 +624,7 @@ def end_turn(state: GameState) -> None:
         if m.alive and m.in_hourglass_state:
             state.emit("hourglass_damage", monster=m.label)
             combat.take_damage(state, m, 1, source=None, unpreventable=True)
-    cards.puppets_in_hourglass_phase(state)  # HC-SPECIAL-10
+    combat.puppets_in_hourglass_phase(state)  # HC-SPECIAL-10
     for m in mine:
         m.acted = False
     cards.end_possession(state)  # HC-SPECIAL-09: puppets go back at the end of the possessor's turn

@@ -8,13 +8,13 @@ the other players' crypts.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final
 
 from clix.engine.dice import Dice
 from clix.engine.figures import HOURGLASS, Stats
 from clix.engine.geometry import Geometry
+from clix.engine.stepping import Step, replay
 
 if TYPE_CHECKING:
     from clix.engine.pending import Chance, Decision
@@ -270,24 +270,6 @@ HIDDEN_CARD = "?"
 """A card in another player's crypt, in a player's view of the game: its name is hidden (HC-PLOT-01)."""
 
 
-@dataclass(slots=True, init=False)
-class Step:
-    """One step of the game as it was run (`engine.decisions.perform`): `work(state, argument)`, with every
-    answer and die it consumed, in order, so that it can be run again exactly."""
-
-    work: Callable[[GameState, Any], None]
-    argument: Any
-    journal: list[Any]
-
-    def __init__(self, work: Callable[[GameState, Any], None], argument: Any, journal: list[Any]) -> None:
-        self.work = work
-        self.argument = argument
-        self.journal = journal
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Step, (self.work, self.argument, self.journal))
-
-
 @dataclass(init=False)
 class GameState:
     """Everything about one game in progress."""
@@ -475,27 +457,23 @@ class GameState:
         return twin
 
     def _copy_paused(self, dice: Dice | None, same_dice: bool) -> GameState:
-        from clix.engine import decisions
-
         twin = self.before_step().copy_without_dice()
         if dice is None and same_dice and self.dice is not None:
             dice = self.dice.copy()
         twin.dice = dice
-        decisions.replay(twin, self.history[-1])
+        replay(twin, self.history[-1])
         return twin
 
     def before_step(self) -> GameState:
         """The state before the step being run (paused), rebuilt once from `origin` and `history`."""
         if self.before is None:
-            from clix.engine import decisions
-
             if self.origin is None:
                 raise RuntimeError("a paused state without its origin cannot be rebuilt")
             rebuilt = self.origin.copy_without_dice()  # a finished step's dice are in its journal
             rebuilt.origin = self.origin
             rebuilt.history = []
             for step in self.history[:-1]:
-                decisions.replay(rebuilt, step)
+                replay(rebuilt, step)
             self.before = rebuilt
         return self.before
 
@@ -635,9 +613,7 @@ def _unpickled_state(values: dict[str, Any]) -> GameState:
 
 
 def _unpickled_paused(before: GameState, step: Step, dice: Dice | None) -> GameState:
-    from clix.engine import decisions
-
     state = before.copy_without_dice()
     state.dice = dice
-    decisions.replay(state, step)
+    replay(state, step)
     return state

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from clix.engine.roster.legality import reference_problems
+from clix.engine.legality import reference_problems
 from clix.engine.roster.loader import Roster, load_roster
 from clix.engine.roster.problems import Problem
 
@@ -22,6 +22,7 @@ PLUMBING = frozenset(
         "test_coverage.py",
         "test_faults.py",
         "test_fuzz_files.py",
+        "test_imports.py",
         "test_packaging.py",
         "test_plots.py",
         "test_readme.py",

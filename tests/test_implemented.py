@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from clix.engine import effects, plots
-from clix.engine.roster.legality import implementation_problems
+from clix.engine.legality import implementation_problems
 from clix.engine.roster.loader import load_roster
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from clix.engine.figures import HOURGLASS, compile_figure
+from clix.engine.legality import reference_problems
 from clix.engine.registry import ABILITIES, POWERS
-from clix.engine.roster.legality import reference_problems
 from clix.engine.roster.loader import load_roster
 from clix.engine.roster.models import MAJOR_CLASSES
 

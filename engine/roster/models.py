@@ -1,7 +1,7 @@
 """The roster file formats, as pydantic models.
 
 Each model checks what can be checked inside one file; checks across files (an army naming a figure
-that does not exist, army legality) live in `engine.roster.legality`. Field names are the YAML keys;
+that does not exist, army legality) live in `engine.legality`. Field names are the YAML keys;
 docs/data-formats.md documents them for players.
 """
 
