@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.util
 import json
 import os
 import sys
@@ -189,15 +190,25 @@ def activate(package_path: list[str]) -> str:
     if problem is not None:
         status = f"{PURE}: {problem}"
         return status
+    _load_runtime()
     package_path.insert(0, str(BUILD_DIR / PACKAGE_PATH))
-    # the compiled modules' shared runtime library, imported by its own name; its directory holds nothing
-    # else (with the build's top on sys.path, a process that had not yet imported `engine` could take the
-    # build's `clix` folder for a namespace package)
-    runtime = str(BUILD_DIR / RUNTIME_DIR)
-    if runtime not in sys.path:
-        sys.path.append(runtime)
     status = COMPILED
     return status
+
+
+def _load_runtime() -> None:
+    """Load the compiled modules' shared runtime library under the top-level name they import it by, from the
+    build's file (sys.path is left alone: a folder put there could shadow other packages)."""
+    for library in sorted((BUILD_DIR / RUNTIME_DIR).glob("*__mypyc*")):
+        name = library.name.split(".")[0]
+        if name in sys.modules:
+            continue
+        spec = importlib.util.spec_from_file_location(name, library)
+        if spec is None or spec.loader is None:
+            continue
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
 
 
 def extend(package_path: list[str], package: str) -> None:

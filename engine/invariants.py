@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clix.engine.geometry import BLOCKING
-from clix.engine.state import GameState
+from clix.engine.state import GameState, Phase, VictimState
 
 
 def violations(state: GameState) -> list[str]:
@@ -11,7 +11,7 @@ def violations(state: GameState) -> list[str]:
     found: list[str] = []
     seen: dict[int, str] = {}
     pieces = [(m.label, m.pos) for m in state.monsters if m.alive]
-    pieces += [(v.label, v.pos) for v in state.victims if v.state == "on_map"]
+    pieces += [(v.label, v.pos) for v in state.victims if v.state == VictimState.ON_MAP]
     for label, pos in pieces:
         if pos in seen:
             found.append(f"{label} and {seen[pos]} share space {state.geometry.xy(pos)}")
@@ -38,6 +38,6 @@ def violations(state: GameState) -> list[str]:
         for part, points in parts.items():
             if state.vp[number][part] != points:
                 found.append(f"player {number} has {state.vp[number][part]} {part} VP but the log explains {points}")
-    if state.over and state.phase != "over":
+    if state.over and state.phase != Phase.OVER:
         found.append("the game is over but its phase is " + state.phase)
     return found

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Final, NamedTuple, TypeAlias
 
 from clix.engine import combat, effects
 from clix.engine.geometry import BLOCKING, HINDERING, WATER, Geometry
-from clix.engine.state import SOARING, GameState, Monster
+from clix.engine.state import SOARING, GameState, Monster, VictimState
 
 Bits: TypeAlias = Any
 """A set of spaces as an int, bit i for space i. Typed `Any` on purpose: compiled, an `int` goes through
@@ -147,7 +147,7 @@ class MoveContext:
                     self.stop_spaces.update(combat.neighbours(state, other.pos, moving=monster))
             else:
                 self.friendly.add(other.pos)
-        self.victims = {v.pos for v in state.victims if v.state == "on_map"}
+        self.victims = {v.pos for v in state.victims if v.state == VictimState.ON_MAP}
         self.objects = {o.pos for o in state.objects if o.alive and o.kind != "portal"}
         # Doorway edges this monster may not cross: an opposing monster or a victim on either side (HC-TERRAIN-15);
         # Ghost and soaring monsters ignore portals.
@@ -233,7 +233,9 @@ class VictimContext:
     def __init__(self, state: GameState, victim_uid: int) -> None:
         self.geo = state.geometry
         self.monsters = {m.pos for m in state.monsters if m.alive}
-        self.occupied = self.monsters | {v.pos for v in state.victims if v.state == "on_map" and v.uid != victim_uid}
+        self.occupied = self.monsters | {
+            v.pos for v in state.victims if v.state == VictimState.ON_MAP and v.uid != victim_uid
+        }
         self.objects = {o.pos for o in state.objects if o.alive and o.kind != "portal"}
         # HC-TERRAIN-31: any monster on either side of a doorway closes it to the chosen victim.
         self.shut_doors: set[tuple[int, int]] = {

@@ -34,7 +34,7 @@ from typing import Any
 from clix.engine import combat, decisions, effects
 from clix.engine.geometry import BLOCKING
 from clix.engine.movement import MoveContext, VictimContext, destinations
-from clix.engine.state import GameState, Lasting, Monster, Victim
+from clix.engine.state import GameState, Lasting, Monster, Phase, Victim, VictimState
 
 PLAY = "plot_twist"
 """Decision kind: play one of the listed cards, or pass (option 0, None)."""
@@ -149,7 +149,9 @@ def blocked_ends(state: GameState, actor: Monster) -> frozenset[int] | set[int]:
         return _NO_SPACES
     kind = "no_rescue" if actor.rescuer else "no_slaying"
     victims = state.victims
-    return {victims[m.victim].pos for m in plot.marks if m.kind == kind and victims[m.victim].state == "on_map"}
+    return {
+        victims[m.victim].pos for m in plot.marks if m.kind == kind and victims[m.victim].state == VictimState.ON_MAP
+    }
 
 
 def protection(state: GameState, actor: Monster, space: int) -> str:
@@ -160,7 +162,7 @@ def protection(state: GameState, actor: Monster, space: int) -> str:
     kind = "no_rescue" if actor.rescuer else "no_slaying"
     for m in plot.marks:
         victim = state.victims[m.victim]
-        if m.kind == kind and victim.state == "on_map" and victim.pos == space:
+        if m.kind == kind and victim.state == VictimState.ON_MAP and victim.pos == space:
             return m.card
     return ""
 
@@ -430,7 +432,7 @@ def suspense(state: GameState, victim: Victim) -> bool:
         return False
     if w.outcome == "done":
         state.chosen_victim = None
-        state.phase = "hunting"
+        state.phase = Phase.HUNTING
     return True
 
 
@@ -490,7 +492,7 @@ def why_not_play(state: GameState, action: PlayCard) -> str:
     """Why `action` cannot be played now as a hunting-phase action ('' if it can)."""
     if action.card not in state.cards:
         return f"there is no plot twist named '{action.card}'"
-    if state.phase != "hunting" or state.chosen_victim is not None:
+    if state.phase != Phase.HUNTING or state.chosen_victim is not None:
         return (
             f"a plot twist is played as an action only in its player's hunting phase (now: {state.phase}) (HC-PLOT-07)"
         )
@@ -590,7 +592,7 @@ def _spoil(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
         w.outcome = "no_vp"
         state.emit("victim_spoiled", victim=victim.label)
     else:
-        victim.state = "removed"
+        victim.state = VictimState.REMOVED
         w.outcome = "stopped"
         state.emit("victim_removed", victim=victim.label)
 
@@ -773,7 +775,7 @@ def reveal_subplots(state: GameState) -> None:
             state.emit("subplot_revealed", player=player.number, card=name)
     if plot is None:
         return
-    plot.slain_before = frozenset(v.label for v in state.victims if v.state == "slain")
+    plot.slain_before = frozenset(v.label for v in state.victims if v.state == VictimState.SLAIN)
     for number in plot.subplots:
         team = state.player(number).team
         rivals = [m for m in state.monsters if m.alive and state.player(m.controller).team != team]
@@ -805,7 +807,7 @@ def score_subplots(state: GameState) -> None:
 def _slain(state: GameState) -> set[str]:
     """Labels of the victims slain (a victim removed with its slayer's card was slain all the same)."""
     found = {e.get("victim") for e in state.log if e.kind == "slain"}
-    found.update(v.label for v in state.victims if v.state == "slain")
+    found.update(v.label for v in state.victims if v.state == VictimState.SLAIN)
     return found | table(state).slain_before
 
 

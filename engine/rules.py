@@ -26,7 +26,7 @@ from clix.engine.actions import (
 from clix.engine.movement import MoveContext, Reach, VictimContext, check_path, search
 from clix.engine.options import Block, MoveBlock, Option, Options, Part, VictimMoveBlock
 from clix.engine.registry.powers import POWERS
-from clix.engine.state import GROUNDED, HOVERING, SOARING, GameState, MapObject, Monster, Victim
+from clix.engine.state import GROUNDED, HOVERING, SOARING, GameState, MapObject, Monster, Phase, Victim, VictimState
 
 
 class IllegalAction(Exception):
@@ -48,16 +48,16 @@ def why_not(state: GameState, action: Option) -> str:
     if state.over:
         return "the game is over"
     if isinstance(action, EndTurn):
-        return "" if state.phase in ("suspense", "hunting") else f"no turn to end in the {state.phase} phase"
+        return "" if state.phase in (Phase.SUSPENSE, Phase.HUNTING) else f"no turn to end in the {state.phase} phase"
     if isinstance(action, plots.PlayCard):
         return plots.why_not_play(state, action)  # HC-PLOT-07: a card of its player's own hunting phase
     if isinstance(action, (SkipSuspense, ChooseVictim, MoveVictim)):
-        if state.phase != "suspense":
+        if state.phase != Phase.SUSPENSE:
             return f"victims move only in the suspense phase (now: {state.phase}) (HC-VICTIM-03)"
         if isinstance(action, SkipSuspense):
             return "" if state.chosen_victim is None else "a victim was chosen; it must now be moved"
         return _why_not_victim(state, action)
-    if state.phase not in ("suspense", "hunting"):
+    if state.phase not in (Phase.SUSPENSE, Phase.HUNTING):
         return f"monsters act only in the hunting phase (now: {state.phase})"
     if state.chosen_victim is not None:
         return "the chosen victim must be moved first (HC-VICTIM-03)"
@@ -273,7 +273,7 @@ def _why_not_victim(state: GameState, action: ChooseVictim | MoveVictim) -> str:
     if not 0 <= action.victim < len(state.victims):
         return "no such victim"
     victim = state.victims[action.victim]
-    if victim.state != "on_map":
+    if victim.state != VictimState.ON_MAP:
         return f"{victim.label} is not on the map"
     if state.chosen_victim is not None and state.chosen_victim != victim.uid:
         return f"{state.victims[state.chosen_victim].label} was chosen; only it moves this phase (HC-VICTIM-03)"
@@ -293,14 +293,18 @@ def legal_actions(state: GameState) -> Options:
     `MoveBlock`s, built into `Move`s when read)."""
     if state.over:
         return Options([])
-    if state.phase == "suspense":
+    if state.phase == Phase.SUSPENSE:
         if state.chosen_victim is None:
             return Options(
                 [SkipSuspense()]
-                + [ChooseVictim(v.uid) for v in state.victims if v.state == "on_map" and not plots.frozen(state, v.uid)]
+                + [
+                    ChooseVictim(v.uid)
+                    for v in state.victims
+                    if v.state == VictimState.ON_MAP and not plots.frozen(state, v.uid)
+                ]
             )
         return Options(_victim_moves(state, state.victims[state.chosen_victim]))
-    if state.phase != "hunting":
+    if state.phase != Phase.HUNTING:
         return Options([])
     actions: list[Part] = [EndTurn(), *plots.hunting_plays(state)]  # cards cost no action (HC-PLOT-07)
     extra_only = state.actions_left <= 0  # only actions a power grants beyond the turn's (HC-SPECIAL-16)
@@ -437,7 +441,7 @@ def _apply_listed(state: GameState, action: Option) -> None:
         end_turn(state)
         return
     if isinstance(action, SkipSuspense):
-        state.phase = "hunting"
+        state.phase = Phase.HUNTING
         return
     if isinstance(action, ChooseVictim):
         _choose_victim(state, action.victim)
@@ -453,7 +457,7 @@ def _apply_listed(state: GameState, action: Option) -> None:
         plots.play_hunting(state, action)  # no action used, no token (HC-PLOT-07)
         check_end(state)
         return
-    state.phase = "hunting"  # acting with a monster ends an unused suspense phase
+    state.phase = Phase.HUNTING  # acting with a monster ends an unused suspense phase
     actor = monster(state, action.monster)
     actor.acted = True
     state.emit("action", monster=actor.label, action=type(action).__name__.lower())
@@ -533,14 +537,14 @@ def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
             combat.attack(state, actor, [target], "frenzy" if frenzy else "close")  # HC-SLAY-07..10, HC-SLAY-13
 
 
-def slay(state: GameState, actor: Monster, victim) -> None:  # type: ignore[no-untyped-def]
+def slay(state: GameState, actor: Monster, victim: Victim) -> None:
     """End a move on a victim: slay it, or rescue it if the monster is benevolent (HC-SLAY-04, -06, -11)."""
     spoiled = plots.before_slay(state, actor, victim)  # one opponent's plot twist (HC-SLAY-01, HC-PLOT-06)
     if spoiled == "stopped":
         return
     if effects.any_handler(state, actor, "instead_of_slaying", victim):
         return  # a power did something else with the victim: a minion (HC-SPECIAL-06, HC-SLAY-16)
-    victim.state = "rescued" if actor.rescuer else "slain"
+    victim.state = VictimState.RESCUED if actor.rescuer else VictimState.SLAIN
     victim.by = actor.uid
     actor.victims.append(victim.uid)
     vp = 0 if spoiled == "no_vp" else state.victim_vp
@@ -552,7 +556,7 @@ def slay(state: GameState, actor: Monster, victim) -> None:  # type: ignore[no-u
             state.emit("tree_extra_action", player=state.active)
             break
     effects.fire(state, actor, "slay")
-    if victim.state == "slain":
+    if victim.state == VictimState.SLAIN:
         cards.after_slay(state, actor)  # a slaying toward the card's transformation (HC-CARD-01, -09, -12)
 
 
@@ -585,7 +589,7 @@ def _move_victim(state: GameState, action: MoveVictim) -> None:
     if action.path:
         victim.pos = action.path[-1]
     state.emit("victim_moved", victim=victim.label, to=state.geometry.xy(victim.pos))
-    state.phase = "hunting"
+    state.phase = Phase.HUNTING
 
 
 # --- turns and the end ------------------------------------------------------------------------------
@@ -593,10 +597,10 @@ def _move_victim(state: GameState, action: MoveVictim) -> None:
 
 def begin_turn(state: GameState) -> None:
     """Preview phase effects, then the suspense phase (HC-TURN-07, HC-TURN-08)."""
-    state.phase = "preview"
+    state.phase = Phase.PREVIEW
     state.actions_left = state.actions_per_turn
     # victims still on the map: the analyzer tells play while victims remain from play after (issue 12)
-    state.emit("turn_start", victims=sum(1 for v in state.victims if v.state == "on_map"))
+    state.emit("turn_start", victims=sum(1 for v in state.victims if v.state == VictimState.ON_MAP))
     # HC-TURN-08 (1): effects lasting "until the beginning of your turn" end
     state.lasting = [e for e in state.lasting if e.until_turn_of != state.active]
     plots.expire(state)  # plot twists' "this turn" effects and holds on victims
@@ -608,13 +612,13 @@ def begin_turn(state: GameState) -> None:
     check_end(state)
     if not state.over:
         plots.preview(state)  # the active player may play one ticking clock (HC-PLOT-05, HC-PLOT-10)
-        has_victims = any(v.state == "on_map" for v in state.victims)
-        state.phase = "suspense" if has_victims else "hunting"
+        has_victims = any(v.state == VictimState.ON_MAP for v in state.victims)
+        state.phase = Phase.SUSPENSE if has_victims else Phase.HUNTING
 
 
 def end_turn(state: GameState) -> None:
     """The hourglass phase, then the next player's turn (HC-TURN-11, HC-HOURGLASS-05/-06/-09/-10)."""
-    state.phase = "hourglass"
+    state.phase = Phase.HOURGLASS
     state.in_hourglass_phase = True
     mine = [m for m in state.monsters if m.alive and m.controller == state.active]
     for m in mine:
@@ -668,7 +672,7 @@ def finish(state: GameState, reason: str) -> None:
     """Score and name the winner: most VP, then the cheaper army (unless the game plays ties as draws), else a
     draw (HC-END-03, HC-END-09)."""
     state.over = True
-    state.phase = "over"
+    state.phase = Phase.OVER
     state.end_reason = reason
     plots.score_subplots(state)  # HC-PLOT-04, HC-END-08, HC-END-10
     totals: dict[int, int] = {}

@@ -44,7 +44,19 @@ from clix.engine.roster.models import (
 )
 from clix.engine.roster.problems import Problem, did_you_mean, from_validation_error
 from clix.engine.roster.yaml_lines import YamlError, read_yaml
-from clix.engine.state import FLIGHT_NAMES, GROUNDED, HOVERING, SOARING, GameState, MapObject, Monster, Player, Victim
+from clix.engine.state import (
+    FLIGHT_NAMES,
+    GROUNDED,
+    HOVERING,
+    SOARING,
+    GameState,
+    MapObject,
+    Monster,
+    Phase,
+    Player,
+    Victim,
+    VictimState,
+)
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -413,7 +425,7 @@ def build_state(
                 gender="female",
                 pos=-1,
                 face_up=True,
-                state="slain",
+                state=VictimState.SLAIN,
                 by=monster.uid,
             )
             state.victims.append(token)
@@ -441,12 +453,12 @@ def build_state(
             if name not in state.cards:
                 raise ScenarioError(f"crypts.{number}: plot twist '{name}' is not in the roster library")
     plots.reveal_subplots(state)  # HC-SETUP-09
-    state.phase = scenario.phase
+    state.phase = Phase(scenario.phase)
     acted = sum(1 for m in state.monsters if m.acted and m.controller == state.active)
     state.actions_left = max(0, state.actions_per_turn - acted)
-    if scenario.phase == "preview":
+    if scenario.phase == Phase.PREVIEW:
         decisions.perform(state, _begin_turn)
-    elif scenario.phase == "hourglass":
+    elif scenario.phase == Phase.HOURGLASS:
         decisions.perform(state, _end_turn)
     settle(state, ask)
     return state, monster_ids, victim_ids

@@ -13,7 +13,7 @@ from clix.engine.figures import compile_figure
 from clix.engine.geometry import CLEAR, Geometry
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.models import OPPOSITE_EDGE, Army, MapLayout, area_edge
-from clix.engine.state import HOVERING, SOARING, GameState, MapObject, Monster, Player, Victim
+from clix.engine.state import HOVERING, SOARING, GameState, MapObject, Monster, Phase, Player, Victim
 
 DEFAULT_TURN_LIMIT = 15
 """Turns per player when none is given: the rules' 60-minute game (HC-END-01 b), see docs/rulings.md."""
@@ -67,7 +67,7 @@ def new_game(
         players=players,
         build_total=build_total,
         turn_limit=turn_limit,
-        phase="setup",
+        phase=Phase.SETUP,
         cards=roster.plot_twists,
         tie_break=tie_break,
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, fields
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
 from clix.engine.dice import Dice
@@ -23,7 +24,29 @@ GROUNDED: Final = 0
 HOVERING: Final = 1
 SOARING: Final = 2
 FLIGHT_NAMES = {GROUNDED: "grounded", HOVERING: "hovering", SOARING: "soaring"}
-PHASES = ("setup", "preview", "suspense", "hunting", "hourglass", "over")
+
+
+class Phase(StrEnum):
+    """The phases of a turn (HC-TURN-07..11), the setup before the first and the end after the last."""
+
+    SETUP = "setup"
+    PREVIEW = "preview"
+    SUSPENSE = "suspense"
+    HUNTING = "hunting"
+    HOURGLASS = "hourglass"
+    OVER = "over"
+
+
+PHASES = tuple(Phase)
+
+
+class VictimState(StrEnum):
+    """Where a victim token is: on the map, or taken off it by a slaying, a rescue or a card (HC-SLAY-04)."""
+
+    ON_MAP = "on_map"
+    SLAIN = "slain"
+    RESCUED = "rescued"
+    REMOVED = "removed"
 
 
 @dataclass(slots=True)
@@ -140,7 +163,7 @@ class Victim:
     gender: str
     pos: int
     face_up: bool = False
-    state: str = "on_map"  # on_map | slain | rescued | removed
+    state: VictimState = VictimState.ON_MAP
     by: int | None = None
     owner: int = 0
 
@@ -285,7 +308,7 @@ class GameState:
     objects: list[MapObject] = field(default_factory=list)
     active: int = 1
     turn: int = 1
-    phase: str = "hunting"
+    phase: Phase = Phase.HUNTING
     actions_left: int = 1
     turn_limit: int | None = None
     vp: dict[int, dict[str, int]] = field(default_factory=dict)
@@ -338,7 +361,7 @@ class GameState:
         objects: list[MapObject] | None = None,
         active: int = 1,
         turn: int = 1,
-        phase: str = "hunting",
+        phase: Phase = Phase.HUNTING,
         actions_left: int = 1,
         turn_limit: int | None = None,
         vp: dict[int, dict[str, int]] | None = None,
@@ -573,7 +596,7 @@ class GameState:
 
     def victim_at(self, pos: int) -> Victim | None:
         for v in self.victims:
-            if v.state == "on_map" and v.pos == pos:
+            if v.state == VictimState.ON_MAP and v.pos == pos:
                 return v
         return None
 
@@ -585,7 +608,7 @@ class GameState:
 
     def occupied(self) -> dict[int, Monster | Victim]:
         """Every space with a monster or a victim on it."""
-        found: dict[int, Monster | Victim] = {v.pos: v for v in self.victims if v.state == "on_map"}
+        found: dict[int, Monster | Victim] = {v.pos: v for v in self.victims if v.state == VictimState.ON_MAP}
         found.update((m.pos, m) for m in self.monsters if m.alive)
         return found
 

@@ -117,3 +117,22 @@ def test_the_summary_names_games_played_on_another_engine():
         "  note: the games were played on the engines 3 compiled, 1 pure; this process runs compiled"
     )
     assert "4 compiled; this process runs pure" in str(engine_note({"compiled": 4}, "pure"))
+
+
+def test_importing_the_engine_leaves_the_search_path_alone():
+    """Issue 16, part 4: no sys.path changes at import, with the compiled engine (whose shared runtime is
+    loaded from its file) or without it."""
+    code = (
+        "import sys; before = list(sys.path); import clix.engine.rules, clix.engine.players.heuristic; "
+        "from clix.engine import compiled; print(compiled.status); print(sys.path == before)"
+    )
+    for env in ({}, {"CLIX_PURE": "1"}):
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=ROOT,
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert done.stdout.splitlines()[-1] == "True", (env, done.stdout)

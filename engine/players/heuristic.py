@@ -27,7 +27,7 @@ from clix.engine.actions import ChooseVictim, Close, EndTurn, Frenzy, Move, Move
 from clix.engine.geometry import Geometry
 from clix.engine.options import MoveBlock, Options, VictimMoveBlock
 from clix.engine.players.base import Decision
-from clix.engine.state import SOARING, GameState, Monster, Victim
+from clix.engine.state import SOARING, GameState, Monster, Victim, VictimState
 
 
 @dataclass(frozen=True)
@@ -797,7 +797,7 @@ class _Context:
     @property
     def victim_positions(self) -> list[int]:
         if self._victim_positions is None:
-            self._victim_positions = [v.pos for v in self.state.victims if v.state == "on_map"]
+            self._victim_positions = [v.pos for v in self.state.victims if v.state == VictimState.ON_MAP]
         return self._victim_positions
 
     @property

@@ -15,7 +15,7 @@ from clix.engine.actions import VICTIM_TARGET, Close, Frenzy, LureVictim
 from clix.engine.combat import adjacent, heal, heal_floor
 from clix.engine.effects import PowerHandler, Query, base_value, register
 from clix.engine.movement import VictimContext, check_path, destinations
-from clix.engine.state import Lasting
+from clix.engine.state import Lasting, VictimState
 
 if TYPE_CHECKING:
     from clix.engine.state import GameState, Monster
@@ -255,7 +255,7 @@ class Lure(PowerHandler):
         if not 0 <= action.victim < len(state.victims):
             return "no such victim"
         victim = state.victims[action.victim]
-        if victim.state != "on_map":
+        if victim.state != VictimState.ON_MAP:
             return f"{victim.label} is not on the map"
         if not victim.face_up:
             return f"{victim.label} is face down; Lure moves a face-up victim"
@@ -274,7 +274,7 @@ class Lure(PowerHandler):
         found: list[Any] = []
         for victim in state.victims:
             if (
-                victim.state == "on_map"
+                victim.state == VictimState.ON_MAP
                 and victim.face_up
                 and state.geometry.distance(source.pos, victim.pos) <= p["range"]
                 and not plots.frozen(state, victim.uid)

@@ -13,7 +13,7 @@ from clix.engine.effects import Params, PowerHandler, Query, register
 from clix.engine.figures import Stats, stats_from_dial
 from clix.engine.geometry import BLOCKING
 from clix.engine.roster.models import parse_dial
-from clix.engine.state import Monster
+from clix.engine.state import Monster, VictimState
 
 if TYPE_CHECKING:
     from clix.engine.state import GameState, Victim
@@ -91,7 +91,7 @@ def minion_spaces(state: GameState, slayer: Monster) -> list[int]:
     """Unoccupied spaces adjacent to the slayer where a minion token may stand."""
     geo = state.geometry
     taken = {m.pos for m in state.monsters if m.alive}
-    taken.update(v.pos for v in state.victims if v.state == "on_map")
+    taken.update(v.pos for v in state.victims if v.state == VictimState.ON_MAP)
     taken.update(o.pos for o in state.objects if o.alive and o.kind != "portal")
     return [s for s in combat.neighbours(state, slayer.pos) if s not in taken and geo.terrain[s] != BLOCKING]
 
@@ -111,7 +111,7 @@ class RaiseMinion(PowerHandler):
         # options are [x, y] lists, so a scenario's `{decide: [x, y]}` step can name the space
         where = decisions.ask(state, "minion_space", source.controller, [list(state.geometry.xy(s)) for s in spaces])
         pos = state.geometry.index(*where)
-        victim.state = "removed"
+        victim.state = VictimState.REMOVED
         victim.by = source.uid
         stats = minion_stats(p)
         count = sum(1 for m in state.monsters if m.minion) + 1
