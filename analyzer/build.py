@@ -172,6 +172,7 @@ def eligible(roster: Roster, constraints: Constraints) -> list[Figure]:
 
 
 def _required(roster: Roster, constraints: Constraints) -> list[Figure]:
+    eligible(roster, constraints)  # names checked first
     required = [roster.figures[f] for f in constraints.include]
     cost = sum(f.points for f in required)
     if cost > constraints.budget:

@@ -393,6 +393,7 @@ class ValueResult:
     styles: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     """Per player style (when several were played): the rows of a fit to that style's games alone."""
     played: Played | None = None
+    fit: Fit | None = None
 
 
 def measure_values(
@@ -422,7 +423,11 @@ def measure_values(
     if len(design.styles) > 1:
         for style in design.styles:
             sub = games[games["style"] == style].reset_index(drop=True)
-            style_fit = fit_values(features, game_table(sub, features), resamples, design.seed)
+            try:
+                style_fit = fit_values(features, game_table(sub, features), resamples, design.seed)
+            except ClixError:  # too few games of this style to tie points to winning: no values for it
+                per_style[style] = [{**row, "value": None} for row in result_rows]
+                continue
             per_style[style] = value_rows(roster, style_fit, design.budget, design.pool)
         for row in result_rows:
             found = [next(r for r in per_style[s] if r["name"] == row["name"])["value"] for s in design.styles]
@@ -450,7 +455,7 @@ def measure_values(
         "engine": compiled.status,
         "matchups": len(cells) // (len(design.maps) * len(design.styles)),
     }
-    return ValueResult(result_rows, settings, model, games, per_style, played)
+    return ValueResult(result_rows, settings, model, games, per_style, played, fit)
 
 
 def _spent(roster: Roster, armies: dict[str, Army]) -> dict[str, float]:
