@@ -669,6 +669,8 @@ def run_build(
     def progress(label: str, total: int) -> Callable[[int], None] | None:
         if as_json:
             return None
+        while bars:  # one live display at a time: the stage before is done
+            bars.pop().__exit__(None, None, None)
         bar = progress_bar(console, label, total, False)
         advance = bar.__enter__()
         bars.append(bar)
