@@ -288,13 +288,11 @@ def candidate_builds(
             )
         )
         guided = ranked[: count // 2]
-        rest = [
-            b
-            for b in (space if space is not None else random_builds(roster, constraints, count * 2, rng))
-            if b not in set(guided)
-        ]
-        picks = rng.choice(len(rest), size=min(count - len(guided), len(rest)), replace=False) if rest else []
-        return sorted(set(guided) | {rest[int(i)] for i in picks}), None if space is None else len(space)
+        chosen = set(guided)
+        pool = space if space is not None else random_builds(roster, constraints, count * 2, rng)
+        rest = [b for b in pool if b not in chosen]
+        picks = rng.choice(len(rest), size=min(count - len(guided), len(rest)), replace=False) if rest else ()
+        return sorted(chosen | {rest[int(i)] for i in picks}), None if space is None else len(space)
     if space is not None:
         picks = rng.choice(len(space), size=count, replace=False)
         return sorted(space[int(i)] for i in picks), len(space)
@@ -457,7 +455,7 @@ def search_builds(
     stages: list[Stage] = []
     games = search.first + search.first % 2
     done = 0
-    totals = {"played": 0, "from_store": 0, "seconds": 0.0}
+    totals: dict[str, Any] = {"played": 0, "from_store": 0, "seconds": 0.0}
     interrupted = False
     failed: list[dict[str, Any]] = []
     estimates: dict[str, float] = {}

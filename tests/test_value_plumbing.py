@@ -170,3 +170,30 @@ def test_mistakes_are_one_line_errors(
     assert code == 2
     assert stderr.startswith("clix: error: ") and message in stderr
     assert stderr.count("\n") == 1
+
+
+def test_value_estimates_guide_half_of_the_candidates(tmp_path: Path) -> None:
+    from clix.analyzer.build import candidate_builds, choose_crypt, read_values
+
+    roster = load_library([planted_library(tmp_path / "lib")], everything=True).roster
+    path = tmp_path / "value.json"
+    rows = [
+        {"kind": "figure", "name": "champion", "value": 120.0},
+        {"kind": "figure", "name": "dud", "value": 5.0},
+        {"kind": "figure", "name": "rat", "value": 20.0},
+        {"kind": "figure", "name": "gravemaw", "value": None},
+        {"kind": "plot twist", "name": "Cold Spot", "value": 9.0},
+        {"kind": "plot twist", "name": "Trip", "value": -3.0},
+    ]
+    path.write_text(json.dumps({"settings": {}, "values": rows}))
+    values = read_values(path)
+    assert values["figures"] == {"champion": 120.0, "dud": 5.0, "rat": 20.0}
+    builds, space = candidate_builds(roster, Constraints(100), 4, seed=0, values=values["figures"])
+    assert space == 6 and len(builds) == 4
+    # the two builds of highest predicted value are always raced
+    assert {("champion", "champion"), ("champion", "rat", "rat")} <= set(builds)
+    crypt = choose_crypt(roster, [("dud-rats", 1.0)], values["cards"])
+    assert crypt[:2] == ["Cold Spot", "Trip"]
+    path.write_text("[]")
+    with pytest.raises(ClixError, match=r"not a value\.json"):
+        read_values(path)
