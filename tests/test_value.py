@@ -152,3 +152,18 @@ def test_the_swap_test_replaces_a_figure_with_equal_points(
         assert alternative["points"] <= 40
         change = alternative["change"]
         assert -1 <= change["low"] <= change["difference"] <= change["high"] <= 1
+
+
+def test_the_cells_of_a_design_give_the_same_games_on_any_number_of_jobs(library: Path) -> None:
+    from clix.analyzer.experiment import play_cells, with_armies
+    from clix.analyzer.value import design_cells, random_armies
+
+    loaded = load_library([library], everything=True)
+    design = Design(budget=100, armies=5, opponents=2, games=2, turns=4, seed=9)
+    armies = random_armies(loaded.roster, design)
+    cells, _ = design_cells(loaded.layers, armies, design)
+    roster = with_armies(loaded.roster, armies)
+    one = play_cells(roster, cells, design.seed, 1)
+    two = play_cells(roster, cells, design.seed, 2)
+    assert one.games == two.games
+    assert sum(map(len, one.games)) == one.played == 5 * 2
