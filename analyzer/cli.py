@@ -158,7 +158,7 @@ def roster_list(
         int | None, typer.Option("--max-points", min=0, help="Only figures of at most N points.")
     ] = None,
     cabal: Annotated[
-        str | None, typer.Option("--cabal", help="Only members of this cabal, e.g. 'Crimson Court'.")
+        str | None, typer.Option("--cabal", metavar="CABAL", help="Only members of this cabal, e.g. 'Crimson Court'.")
     ] = None,
     rank: Annotated[
         str | None, typer.Option("--rank", help="Only figures of this rank: rookie, experienced, veteran, unique, ...")
@@ -463,7 +463,11 @@ def value(
     ] = "tuned",
     pool: Annotated[
         list[str] | None,
-        typer.Option("--pool", help="Draw the armies from these figures only (ids, comma-separated or repeated)."),
+        typer.Option(
+            "--pool",
+            metavar="FIGURES",
+            help="Draw the armies from these figures only (ids, comma-separated or repeated).",
+        ),
     ] = None,
     swap: Annotated[
         str | None,
@@ -583,16 +587,23 @@ def build(
         list[str] | None,
         typer.Option(
             "--field",
+            metavar="ARMIES",
             help="The armies to beat: ids, army files, folders of army files, or a field.json with weights (as "
             "`clix meta` writes its Nash mixture); comma-separated or repeated. Default: the library's armies of "
             "--budget points.",
         ),
     ] = None,
-    include: Annotated[list[str] | None, typer.Option("--include", help="Figures every build must field.")] = None,
-    exclude: Annotated[list[str] | None, typer.Option("--exclude", help="Figures no build may field.")] = None,
-    cabal: Annotated[list[str] | None, typer.Option("--cabal", help="Only figures of this cabal (repeatable).")] = None,
+    include: Annotated[
+        list[str] | None, typer.Option("--include", metavar="FIGURES", help="Figures every build must field.")
+    ] = None,
+    exclude: Annotated[
+        list[str] | None, typer.Option("--exclude", metavar="FIGURES", help="Figures no build may field.")
+    ] = None,
+    cabal: Annotated[
+        list[str] | None, typer.Option("--cabal", metavar="CABAL", help="Only figures of this cabal (repeatable).")
+    ] = None,
     figure_class: Annotated[
-        list[str] | None, typer.Option("--class", help="Only figures of this class (repeatable).")
+        list[str] | None, typer.Option("--class", metavar="CLASS", help="Only figures of this class (repeatable).")
     ] = None,
     crypt: Annotated[
         str | None,
