@@ -8,7 +8,9 @@ additive model of army strength is fitted to the games: a regularized logistic (
     beta_f = theta * cost_f / 100 + d_f,
 
 with a normal prior on each d_f and gamma_c (each figure is fairly costed, each card worth nothing, until the
-games say otherwise). Logits become points by one number, lambda, set so that one point of cost is worth one
+games say otherwise). Every crypt holds six cards (more only with figures that grant them), so the games tell
+cards apart but not their common worth: a card's value is relative to the average card, which the prior
+centres on 0. Logits become points by one number, lambda, set so that one point of cost is worth one
 point on average over the figures the armies fielded (weighted by how often they did): value_f = beta_f /
 lambda, and the cost-curve residual is value_f - cost_f. Intervals are the 2.5% and 97.5% points of a
 bootstrap over the seat-swapped pairs (the whole fit, lambda included, is redone on each resample).
@@ -373,7 +375,11 @@ def value_rows(roster: Roster, fit: Fit, budget: int, pool: Sequence[str]) -> li
                 "residual": value,
                 "residual_low": float(clow[i]),
                 "residual_high": float(chigh[i]),
-                "verdict": "helps" if clow[i] > 0 else "hurts" if chigh[i] < 0 else "no effect shown",
+                "verdict": "better than the average card"
+                if clow[i] > 0
+                else "worse than the average card"
+                if chigh[i] < 0
+                else "not told from the average card",
             }
         )
     return rows
@@ -590,7 +596,7 @@ def value_lines(result: ValueResult) -> list[str]:
     cards = [r for r in result.rows if r["kind"] == "plot twist"]
     if cards:
         cards = sorted(cards, key=lambda r: -r["value"])
-        lines.append("  plot twists (points-equivalent of holding the card in the crypt):")
+        lines.append("  plot twists (points-equivalent of holding the card instead of an average card):")
         table = [["card", "held", "value [95%]", "verdict"]] + [
             [r["name"], str(r["fielded"]), f"{r['value']:+.1f} [{r['low']:+.1f}, {r['high']:+.1f}]", r["verdict"]]
             for r in cards
