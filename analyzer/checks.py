@@ -92,3 +92,10 @@ def jobs(value: int, err: Console | None = None) -> int:
             err.print(f"note: --jobs {value:,} capped at this machine's {available} cores", markup=False)
         return available
     return value
+
+
+def budget(value: int) -> int:
+    """A build total: a whole multiple of 100 (HC-SETUP-02) from 100 to 1000."""
+    if value < 100 or value > 1000 or value % 100:
+        raise ClixError(f"--budget takes a build total of 100, 200, ... up to 1000 (got {value:,})")
+    return value

@@ -9,6 +9,7 @@ own index and seed.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import time
@@ -25,6 +26,7 @@ from clix.engine import RULESET_VERSION, compiled
 from clix.engine.game import Watch, child_seed, play, start_game
 from clix.engine.players import Agent, RandomAgent
 from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
+from clix.engine.roster.models import Army
 from clix.engine.roster.problems import did_you_mean
 from clix.engine.state import GameState
 from numpy.random import SeedSequence
@@ -59,6 +61,9 @@ class Matchup:
     turn_limit: int = 15
     ties: str = "break"
     """Equal VP: "break" applies HC-END-09 (the cheaper army wins), "draw" makes it a draw."""
+    given: tuple[tuple[str, str], ...] = ()
+    """Armies given as data rather than by the library, as (name, the army's JSON): random armies and candidate
+    builds (`clix value`, `clix build`). A name here is used instead of the library's army of that name."""
 
 
 @dataclass
@@ -145,9 +150,10 @@ def start_state(
     if swapped:
         names.reverse()
         factories.reverse()
+    given = dict(matchup.given)
     return start_game(
         roster,
-        [roster.armies[n] for n in names],
+        [given_army(given[n]) if n in given else roster.armies[n] for n in names],
         roster.maps[matchup.map_name],
         factories,
         seed,
@@ -156,6 +162,12 @@ def start_state(
         tie_break=matchup.ties != "draw",
         watch=watch,
     )
+
+
+@functools.lru_cache(maxsize=4096)
+def given_army(data: str) -> Army:
+    """An army given as JSON (`Matchup.given`), parsed once per process."""
+    return Army.model_validate_json(data)
 
 
 def engine_name() -> str:

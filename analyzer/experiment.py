@@ -1,0 +1,355 @@
+"""Designed experiments over many matchups (`clix value`, `clix build`): armies given as data, cells of games
+played in one worker pool, and every game kept in the result store.
+
+An army that is no library file (a random army, a candidate build) travels to the workers inside its
+`Matchup` (`Matchup.given`, the army's JSON). A cell is a matchup and a range of game indexes: a later stage
+of a race plays the next indexes of the same matchup, so it continues the games it already has. Seeds come
+from the master seed as in `analyzer.runner` (a game depends only on its matchup, seed and index), so the
+results are the same for any --jobs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from clix.analyzer.errors import ClixError
+from clix.analyzer.outputs import signals_held
+from clix.analyzer.pool import run_items
+from clix.analyzer.runner import Matchup, batch_size_for, game_seed_path, play_one, report_line
+from clix.analyzer.store import FLUSH_SECONDS, GameKey, Store, StoreBusy, _digest, _text, data_hash, style_weights
+from clix.engine.roster.legality import CRYPT_SIZE, VICTIMS_PER_GAME, army_problems
+from clix.engine.roster.loader import Roster
+from clix.engine.roster.models import Army, ArmyEntry, Figure
+
+GameRows = tuple[dict[str, Any], list[dict[str, Any]]]
+
+
+# --- armies as data -------------------------------------------------------------------------------------
+
+
+def army_data(army: Army) -> str:
+    """An army as the JSON a `Matchup` carries to the workers."""
+    return army.model_dump_json(exclude_none=True)
+
+
+def with_armies(roster: Roster, armies: Mapping[str, Army]) -> Roster:
+    """The roster with `armies` added to its armies (replacing any of the same name); the rest is shared."""
+    return dataclasses.replace(roster, armies={**roster.armies, **armies})
+
+
+def given_matchup(
+    library: Path | tuple[Path, ...],
+    names: tuple[str, str],
+    armies: Mapping[str, Army],
+    map_name: str,
+    style: tuple[str, str],
+    turns: int,
+    ties: str = "break",
+) -> Matchup:
+    """A matchup of two armies, each either a library army or one of `armies` (given as data)."""
+    given = tuple((name, army_data(armies[name])) for name in dict.fromkeys(names) if name in armies)
+    return Matchup(library, names[0], names[1], map_name, style[0], style[1], turns, ties, given)
+
+
+def legal_army(
+    roster: Roster,
+    name: str,
+    budget: int,
+    figures: Sequence[Figure],
+    crypt: Sequence[str],
+    victims: Sequence[str],
+    objects: Sequence[str] = (),
+    provenance: str = "built by clix",
+) -> Army:
+    """An army of these figures (a crossroads card plays its first side), with the crypt cut or filled to the
+    size its figures need (filled from the library's cards in name order), checked legal."""
+    size = CRYPT_SIZE + sum(f.grants_plot_twists for f in figures)
+    cards = list(dict.fromkeys(crypt))
+    subplot = [c for c in cards if c in roster.plot_twists and roster.plot_twists[c].kind == "subplot"]
+    while len(cards) > size:
+        # drop normal cards from the end first, so the subplot stays
+        drop = next((c for c in reversed(cards) if c not in subplot), cards[-1])
+        cards.remove(drop)
+    spare = [n for n in sorted(roster.plot_twists) if n not in cards and roster.plot_twists[n].kind != "subplot"]
+    cards += spare[: size - len(cards)]
+    army = Army(
+        name=name,
+        build_total=budget,
+        figures=[
+            ArmyEntry(figure=f.id, side="start_a" if f.card.crossroads else None) for f in sorted(figures, key=_order)
+        ],
+        crypt=cards,
+        victims=list(victims),
+        objects=list(objects),
+        provenance=provenance,
+    )
+    problems = army_problems(army, roster)
+    if problems:
+        raise ClixError(f"army {name}: {problems[0][1]}")
+    return army
+
+
+def _order(figure: Figure) -> tuple[int, str]:
+    return (-figure.points, figure.id)
+
+
+def default_victims(roster: Roster, players: int = 2) -> list[str]:
+    """The victims a built army brings: the ones the library's armies bring most often (then by name)."""
+    count: dict[str, int] = {}
+    for army in roster.armies.values():
+        for victim in army.victims:
+            count[victim] = count.get(victim, 0) + 1
+    ranked = sorted(roster.victims, key=lambda v: (-count.get(v, 0), v))
+    share = VICTIMS_PER_GAME // players
+    return [ranked[i % len(ranked)] for i in range(share)] if ranked else []
+
+
+def figures_of(roster: Roster, army: Army) -> list[str]:
+    """The figure ids of an army, sorted (a build's identity, with its crypt)."""
+    return sorted(entry.figure for entry in army.figures)
+
+
+# --- the store's keys -----------------------------------------------------------------------------------
+
+
+@functools.cache
+def _fixed_fields() -> dict[str, Any]:
+    from clix.analyzer.store import SCHEMA_VERSION, row_fingerprint
+    from clix.engine import RULESET_VERSION
+    from clix.engine.compiled import source_fingerprint
+
+    return {
+        "schema": SCHEMA_VERSION,
+        "ruleset": RULESET_VERSION,
+        "engine": source_fingerprint(),
+        "rows": row_fingerprint(),
+        "numpy": np.__version__,
+    }
+
+
+def matchup_key(roster: Roster, matchup: Matchup, master_seed: int) -> GameKey:
+    """`store.game_key` for a matchup whose armies may be given as data (the code's hashes computed once): the
+    same key `clix duel` uses for the same armies, so either finds the other's games."""
+    given = {name: Army.model_validate_json(data) for name, data in matchup.given}
+    view = with_armies(roster, given) if given else roster
+    fields = {
+        **_fixed_fields(),
+        "data": data_hash(view, [matchup.army_a, matchup.army_b], matchup.map_name),
+        "army_a": matchup.army_a,
+        "army_b": matchup.army_b,
+        "map": matchup.map_name,
+        "players": [
+            {"style": matchup.style_a, "weights": style_weights(matchup.style_a)},
+            {"style": matchup.style_b, "weights": style_weights(matchup.style_b)},
+        ],
+        "turn_limit": matchup.turn_limit,
+        "ties": matchup.ties,
+        "master_seed": str(master_seed),
+    }
+    return GameKey(_digest(fields), fields)
+
+
+def _load_many(store: Store, keys: Sequence[GameKey], below: int) -> dict[tuple[str, int], GameRows]:
+    """The stored games of every key with an index below `below`, in one query."""
+    import json
+
+    import duckdb
+
+    digests = sorted({k.digest for k in keys})
+    if not digests:
+        return {}
+    try:
+        with store.connect() as connection:
+            connection.execute("CREATE TEMP TABLE wanted (key VARCHAR)")
+            connection.executemany("INSERT INTO wanted VALUES (?)", [[d] for d in digests])
+            rows = connection.execute(
+                "SELECT g.key, g.game, g.game_row, g.figure_rows FROM games g JOIN wanted w ON g.key = w.key "
+                "WHERE g.game < ?",
+                [below],
+            ).fetchall()
+    except (duckdb.Error, StoreBusy) as exc:
+        raise ClixError(f"--store {store.path}: cannot read the stored games ({exc})") from None
+    return {(key, game): (json.loads(row), json.loads(figures)) for key, game, row, figures in rows}
+
+
+def save_many(store: Store, batches: Sequence[tuple[GameKey, list[tuple[int, GameRows]]]]) -> None:
+    """Write the games of many keys in one transaction (as `Store.save` does for one key)."""
+    import json
+
+    import pyarrow as pa
+
+    rows = [(key, index, result) for key, games in batches for index, result in games]
+    table = pa.table(
+        {
+            "key": [key.digest for key, _, _ in rows],
+            "game": [index for _, index, _ in rows],
+            "game_row": [_text(result[0]) for _, _, result in rows],
+            "figure_rows": [_text(result[1]) for _, _, result in rows],
+        }
+    )
+    with store.connect() as connection:
+        connection.execute("BEGIN")
+        connection.executemany(
+            "INSERT OR IGNORE INTO keys VALUES (?, ?)",
+            [[key.digest, json.dumps(key.fields, sort_keys=True)] for key, _ in batches],
+        )
+        connection.register("batch", table)
+        connection.execute("INSERT OR REPLACE INTO games SELECT key, game, game_row, figure_rows FROM batch")
+        connection.execute("COMMIT")
+
+
+class _Writer:
+    """Games of many keys on their way to the store, written together about every FLUSH_SECONDS."""
+
+    def __init__(self, store: Store, report: Callable[[str], None]) -> None:
+        self.store = store
+        self.report = report
+        self.pending: dict[str, tuple[GameKey, list[tuple[int, GameRows]]]] = {}
+        self.last = time.monotonic()
+        self.problem = ""
+
+    def add(self, key: GameKey, index: int, rows: GameRows) -> None:
+        self.pending.setdefault(key.digest, (key, []))[1].append((index, rows))
+        if time.monotonic() - self.last >= FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> bool:
+        import duckdb
+
+        self.last = time.monotonic()
+        if not self.pending:
+            return True
+        with signals_held():
+            try:
+                save_many(self.store, list(self.pending.values()))
+            except (duckdb.Error, StoreBusy, ClixError, OSError) as exc:
+                self.problem = str(exc)
+                return False
+            self.pending = {}
+        return True
+
+    def close(self) -> None:
+        if not self.flush():
+            waiting = sum(len(g) for _, g in self.pending.values())
+            self.report(
+                f"clix: warning: {waiting} finished games were not written to the store {self.store.path} "
+                f"({self.problem}); a later run plays them again"
+            )
+
+
+# --- playing cells --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cell:
+    """Games `first` .. `end - 1` of a matchup (whole seat-swapped pairs)."""
+
+    matchup: Matchup
+    first: int
+    end: int
+
+
+@dataclass
+class Played:
+    """Each cell's game rows in index order, and how the run went."""
+
+    games: list[list[dict[str, Any]]] = field(default_factory=list)
+    interrupted: bool = False
+    stopped: bool = False
+    failed: list[dict[str, Any]] = field(default_factory=list)
+    played: int = 0
+    from_store: int = 0
+    seconds: float = 0.0
+
+
+def _play(master_seed: int, item: tuple[Matchup, int]) -> GameRows:
+    matchup, index = item
+    return play_one(matchup, master_seed, index)
+
+
+def play_cells(
+    roster: Roster,
+    cells: Sequence[Cell],
+    master_seed: int,
+    jobs: int | None,
+    store: Store | None = None,
+    progress: Callable[[int], None] | None = None,
+    report: Callable[[str], None] | None = None,
+    stop_on_error: bool = False,
+) -> Played:
+    """Play every cell's games (those the store lacks) in one pool and return their game rows.
+
+    A cell's game `i` is game `i` of `run_matchup(cell.matchup, ..., master_seed)`. Games played are added to
+    `store` as they finish. A KeyboardInterrupt stops the run keeping what finished (`interrupted`)."""
+    started = time.perf_counter()
+    cores = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
+    keys: dict[Matchup, GameKey] = {}
+    known: dict[tuple[str, int], GameRows] = {}
+    if store is not None:
+        for cell in cells:
+            if cell.matchup not in keys:
+                keys[cell.matchup] = matchup_key(roster, cell.matchup, master_seed)
+        known = _load_many(store, list(keys.values()), max((c.end for c in cells), default=0))
+    finished: dict[tuple[int, int], GameRows] = {}
+    items: list[tuple[Matchup, int]] = []
+    where: list[tuple[int, int]] = []
+    for number, cell in enumerate(cells):
+        key = keys.get(cell.matchup)
+        for index in range(cell.first, cell.end):
+            found = known.get((key.digest, index)) if key is not None else None
+            if found is not None:
+                finished[(number, index)] = found
+            else:
+                items.append((cell.matchup, index))
+                where.append((number, index))
+    result = Played(from_store=len(finished))
+    if progress is not None and finished:
+        progress(len(finished))
+    writer = _Writer(store, report or report_line) if store is not None else None
+
+    def keep(position: int, rows: GameRows) -> None:
+        if writer is not None:
+            number, index = where[position]
+            writer.add(keys[cells[number].matchup], index, rows)
+
+    if items:
+        outcome = run_items(
+            partial(_play, master_seed),
+            items,
+            cores,
+            batch_size_for(len(items), cores),
+            describe=lambda p: _describe(*items[p]),
+            report=report or report_line,
+            progress=progress,
+            stop_on_error=stop_on_error,
+            on_result=keep,
+        )
+        if writer is not None:
+            writer.close()
+        result.interrupted, result.stopped = outcome.interrupted, outcome.stopped
+        for position, rows in outcome.results.items():
+            finished[where[position]] = rows
+        result.played = len(outcome.results)
+        for position, why in sorted(outcome.failed.items()):
+            number, index = where[position]
+            path = ":".join(map(str, game_seed_path(cells[number].matchup, index)))
+            result.failed.append({"cell": number, "game": index, "seed_path": path, "reason": why})
+    result.games = [[] for _ in cells]
+    for number, index in sorted(finished):
+        result.games[number].append(finished[(number, index)][0])
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _describe(matchup: Matchup, index: int) -> str:
+    path = ":".join(map(str, game_seed_path(matchup, index)))
+    return f"game {index} of {matchup.army_a} vs {matchup.army_b} on {matchup.map_name} (seed path {path})"

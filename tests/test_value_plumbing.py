@@ -1,0 +1,199 @@
+"""The parts of `clix value` and `clix build` that do not depend on how the engine plays: the value model on
+simulated outcomes, the design's pairings, the legal space of builds, field files, the store's keys and the
+commands' one-line errors."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from clix.analyzer.build import Constraints, enumerate_builds, read_field_json, resolve_field
+from clix.analyzer.errors import ClixError
+from clix.analyzer.experiment import given_matchup, matchup_key
+from clix.analyzer.library import load_library
+from clix.analyzer.runner import Matchup
+from clix.analyzer.store import game_key
+from clix.analyzer.value import Features, GameTable, fit_values, pairings
+from clix.engine.roster.legality import army_problems
+from clix.engine.roster.models import Army, ArmyEntry
+from helpers import run_main
+from value_library import ARMY, planted_library
+
+
+def test_the_value_model_recovers_known_figure_values_from_simulated_games() -> None:
+    rng = np.random.default_rng(7)
+    costs = np.array([20.0, 30.0, 40.0, 40.0, 50.0])
+    truth = np.array([20.0, 30.0, 40.0, 70.0, 50.0])  # the fourth figure is under-costed by 30 points
+    lam = 0.03  # logits per point
+    armies = 150
+    counts = rng.integers(0, 3, size=(armies, len(costs))).astype(float)
+    crypts = np.zeros((armies, 0))
+    features = Features([f"a{i}" for i in range(armies)], [f"f{i}" for i in range(5)], [], costs, counts, crypts)
+    a = rng.integers(0, armies, 6000)
+    b = (a + rng.integers(1, armies, 6000)) % armies
+    strength = lam * counts @ truth
+    p = 1 / (1 + np.exp(-(strength[a] - strength[b])))
+    score = (rng.random(6000) < p).astype(float)
+    table = GameTable(a, b, np.ones(6000), score, np.arange(6000) // 2, np.full(6000, "tuned"))
+    fit = fit_values(features, table, resamples=60, seed=1)
+    # calibrated: the fielded points are worth as many points, so the truth is scaled the same way
+    used = counts.sum(axis=0)
+    scale = np.sum(used * truth) / np.sum(used * costs)
+    assert fit.figure_values == pytest.approx(truth / scale, abs=5.0)
+    low, high = np.nanpercentile(fit.figure_draws, [2.5, 97.5], axis=0)
+    assert np.all(high - low < 15) and np.all(low < fit.figure_values) and np.all(fit.figure_values < high)
+    residual_low = np.nanpercentile(fit.figure_draws - costs, 2.5, axis=0)
+    assert residual_low[3] > 0  # the under-costed figure is found
+    assert fit.lam == pytest.approx(lam * scale, rel=0.25)
+
+
+def test_pairings_give_every_army_its_opponents_and_no_pair_twice() -> None:
+    pairs = pairings(11, 4, seed=3)
+    met = {i: 0 for i in range(11)}
+    for i, j in pairs:
+        assert i != j
+        met[i] += 1
+        met[j] += 1
+    assert set(met.values()) == {4}
+    assert len({frozenset(p) for p in pairs}) == len(pairs) == 22
+    assert pairings(11, 4, seed=3) == pairs
+    with pytest.raises(ClixError, match="--armies 4"):
+        pairings(4, 4, seed=0)
+
+
+def test_the_legal_space_is_every_maximal_legal_build(tmp_path: Path) -> None:
+    roster = load_library([planted_library(tmp_path / "lib")], everything=True).roster
+    found = enumerate_builds(roster, Constraints(100))
+    assert found is not None
+    figures = sorted(roster.figures)
+    brute = set()
+    for n in range(1, 5):
+        for combo in itertools.combinations_with_replacement(figures, n):
+            cost = sum(roster.figures[f].points for f in combo)
+            fits = any(cost + roster.figures[f].points <= 100 for f in figures)
+            if cost <= 100 and not fits:
+                brute.add(tuple(sorted(combo)))
+    assert set(found) == brute and len(found) == 6
+    for build in found:
+        army = Army(name="x", figures=[ArmyEntry(figure=f) for f in build], **ARMY)
+        assert army_problems(army, roster) == []
+    assert enumerate_builds(roster, Constraints(100, include=("champion", "champion"))) == [("champion", "champion")]
+    assert enumerate_builds(roster, Constraints(100), limit=3) is None
+
+
+def test_a_weighted_field_file_is_read_and_normalized(tmp_path: Path) -> None:
+    (tmp_path / "mine.yaml").write_text("x")
+    path = tmp_path / "field.json"
+    path.write_text(
+        json.dumps(
+            {
+                "source": "clix meta",
+                "budget": 100,
+                "field": [
+                    {"army": "a", "weight": 3},
+                    {"army": "mine.yaml", "weight": 1.0},
+                    {"army": "b", "weight": 0},
+                    {"army": "a", "weight": 1},
+                ],
+            }
+        )
+    )
+    entries, source = read_field_json(path)
+    assert [e.army for e in entries] == ["a", str(tmp_path / "mine.yaml"), "a"]
+    assert "clix meta" in source
+    field = resolve_field(entries, lambda name: Path(name).stem)
+    assert field == [("a", pytest.approx(0.8)), ("mine", pytest.approx(0.2))]
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ("{", "not valid JSON"),
+        ('{"field": []}', "non-empty list 'field'"),
+        ('{"field": [{"weight": 1}]}', "field.0.army"),
+        ('{"field": [{"army": "a", "weight": -1}]}', "field.0.weight"),
+        ('{"field": [{"army": "a", "weight": "heavy"}]}', "field.0.weight"),
+        ('{"field": [{"army": "a", "weight": 0}]}', "every weight is 0"),
+    ],
+)
+def test_a_broken_field_file_is_one_line(tmp_path: Path, document: str, message: str) -> None:
+    path = tmp_path / "field.json"
+    path.write_text(document)
+    with pytest.raises(ClixError, match=message) as caught:
+        read_field_json(path)
+    assert "\n" not in str(caught.value)
+
+
+def test_the_key_of_a_matchup_is_the_duels_key_whether_its_armies_are_given_or_in_the_library() -> None:
+    loaded = load_library(None, everything=True)
+    roster = loaded.roster
+    library = Matchup(loaded.layers, "butcher-shop", "firing-line", "graveyard")
+    assert matchup_key(roster, library, 5) == game_key(roster, library, 5)
+    army = roster.armies["butcher-shop"]
+    given = given_matchup(
+        loaded.layers, ("butcher-shop", "firing-line"), {"butcher-shop": army}, "graveyard", ("tuned", "tuned"), 15
+    )
+    assert matchup_key(roster, given, 5) == game_key(roster, library, 5)
+    other = army.model_copy(update={"crypt": [*army.crypt[:-1], "Cold Spot"]})
+    changed = given_matchup(
+        loaded.layers, ("butcher-shop", "firing-line"), {"butcher-shop": other}, "graveyard", ("tuned", "tuned"), 15
+    )
+    assert matchup_key(roster, changed, 5) != game_key(roster, library, 5)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["value", "--budget", "150"], "--budget takes a build total of 100, 200"),
+        (["value", "--swap", "crypt-rat-swarm-r"], "--swap FIGURE and --in ARMY go together"),
+        (["value", "--swap", "crypt-rat-swarm-r", "--in", "butcher-shop"], "butcher-shop does not field it"),
+        (["value", "--armies", "2"], "--armies takes 3 or more"),
+        (["value", "--pool", "no-such-figure"], "--pool: "),
+        (["value", "--players", "tuned,sleepy"], "--players: "),
+        (["build", "--field", "missing.json"], "--field missing.json: no such file"),
+        (["build", "--include", "crypt-rat-swarm"], "did you mean"),
+        (["build", "--include", "gravemaw-u"], "over --budget 100"),
+        (["build", "--budget", "300"], "has no army of 300 points"),
+        (["build", "--cabal", "Nobody"], "--cabal: "),
+        (["build", "--crypt", "Trip,Tirp"], "--crypt: "),
+        (["build", "--eta", "1"], "--eta takes 2 or more"),
+        (["build", "--values", "nowhere.json"], "--values nowhere.json: no such file"),
+    ],
+)
+def test_mistakes_are_one_line_errors(
+    args: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, stderr = run_main([*args, "--out", str(tmp_path / "out"), "--store", str(tmp_path / "s.duckdb")], capsys)
+    assert code == 2
+    assert stderr.startswith("clix: error: ") and message in stderr
+    assert stderr.count("\n") == 1
+
+
+def test_value_estimates_guide_half_of_the_candidates(tmp_path: Path) -> None:
+    from clix.analyzer.build import candidate_builds, choose_crypt, read_values
+
+    roster = load_library([planted_library(tmp_path / "lib")], everything=True).roster
+    path = tmp_path / "value.json"
+    rows = [
+        {"kind": "figure", "name": "champion", "value": 120.0},
+        {"kind": "figure", "name": "dud", "value": 5.0},
+        {"kind": "figure", "name": "rat", "value": 20.0},
+        {"kind": "figure", "name": "gravemaw", "value": None},
+        {"kind": "plot twist", "name": "Cold Spot", "value": 9.0},
+        {"kind": "plot twist", "name": "Trip", "value": -3.0},
+    ]
+    path.write_text(json.dumps({"settings": {}, "values": rows}))
+    values = read_values(path)
+    assert values["figures"] == {"champion": 120.0, "dud": 5.0, "rat": 20.0}
+    builds, space = candidate_builds(roster, Constraints(100), 4, seed=0, values=values["figures"])
+    assert space == 6 and len(builds) == 4
+    # the two builds of highest predicted value are always raced
+    assert {("champion", "champion"), ("champion", "rat", "rat")} <= set(builds)
+    crypt = choose_crypt(roster, [("dud-rats", 1.0)], values["cards"])
+    assert crypt[:2] == ["Cold Spot", "Trip"]
+    path.write_text("[]")
+    with pytest.raises(ClixError, match=r"not a value\.json"):
+        read_values(path)
