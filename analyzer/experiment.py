@@ -26,7 +26,7 @@ from clix.analyzer.outputs import signals_held
 from clix.analyzer.pool import run_items
 from clix.analyzer.runner import Matchup, batch_size_for, game_seed_path, play_one, report_line
 from clix.analyzer.store import FLUSH_SECONDS, GameKey, Store, StoreBusy, _digest, _text, data_hash, style_weights
-from clix.engine.roster.legality import CRYPT_SIZE, VICTIMS_PER_GAME, army_problems
+from clix.engine.legality import CRYPT_SIZE, VICTIMS_PER_GAME, army_problems
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.models import Army, ArmyEntry, Figure
 

@@ -35,6 +35,7 @@ PLUMBING = frozenset(
         "test_store.py",
         "test_user_data.py",
         "test_validation.py",
+        "test_value_plumbing.py",
     }
 )
 """Test files that check files, outputs, processes, packaging and statistics: what they test does not depend on

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from clix.analyzer.build import Constraints, Search, search_builds
 from clix.analyzer.library import load_library
-from clix.engine.roster.legality import army_problems
+from clix.engine.legality import army_problems
 from clix.engine.roster.models import Army
 from helpers import run_main
 from value_library import planted_library

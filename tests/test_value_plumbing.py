@@ -17,7 +17,7 @@ from clix.analyzer.library import load_library
 from clix.analyzer.runner import Matchup
 from clix.analyzer.store import game_key
 from clix.analyzer.value import Features, GameTable, fit_values, pairings
-from clix.engine.roster.legality import army_problems
+from clix.engine.legality import army_problems
 from clix.engine.roster.models import Army, ArmyEntry
 from helpers import run_main
 from value_library import ARMY, planted_library
