@@ -34,6 +34,20 @@ from typing import Any
 from clix.engine import combat, decisions, effects
 from clix.engine.geometry import BLOCKING
 from clix.engine.movement import MoveContext, VictimContext, destinations
+from clix.engine.plot_table import (  # noqa: F401  (re-exported: the cards and the table are read through plots)
+    Card,
+    Mark,
+    PlotTable,
+    blocked_ends,
+    card,
+    end_action,
+    expire,
+    frozen,
+    lasting_until,
+    mark_victim,
+    protection,
+    table,
+)
 from clix.engine.state import GameState, Lasting, Monster, Phase, Victim, VictimState
 
 PLAY = "plot_twist"
@@ -42,163 +56,6 @@ PLACE = "plot_twist_place"
 """Decision kind: where a card puts a victim (the `place` key of the scenario's plot_twist step)."""
 PATH = "plot_twist_path"
 """Decision kind: the path a card moves a victim or a monster along (`path` or `to` of the step)."""
-
-
-# --- cards ------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Card:
-    """A plot-twist card as the engine reads it (compiled once from the roster's PlotTwist)."""
-
-    name: str
-    kind: str
-    windows: frozenset[str]
-    effect: str
-    params: dict[str, Any]
-
-    @property
-    def rerolls(self) -> bool:
-        """Whether the card can reroll an attack roll (HC-PLOT-07, HC-PLOT-12)."""
-        return "attack_roll" in self.windows and (self.effect == "reroll_attack" or bool(self.params.get("or_reroll")))
-
-
-_CARDS: dict[int, tuple[object, Card]] = {}
-
-
-def card(state: GameState, name: str) -> Card:
-    """The card named `name` (from `state.cards`)."""
-    source = state.cards.get(name)
-    if source is None:
-        raise KeyError(f"no plot twist named '{name}' in the game's cards")
-    if isinstance(source, Card):
-        return source
-    found = _CARDS.get(id(source))
-    if found is None or found[0] is not source:
-        compiled = Card(
-            source.name, source.kind, frozenset(source.windows), source.effect.name, dict(source.effect.params)
-        )
-        found = _CARDS[id(source)] = (source, compiled)
-    return found[1]
-
-
-# --- what plot twists leave in play -----------------------------------------------------------------
-
-
-@dataclass
-class Mark:
-    """A card's hold on a victim: `frozen` (no one may move it, HC-VICTIM-03), `no_slaying` or `no_rescue`."""
-
-    victim: int
-    kind: str
-    card: str
-    until_turn_of: int | None = None
-    last_turn: int | None = None
-
-
-@dataclass
-class PlotTable:
-    """Plot-twist bookkeeping of one game (`GameState.plot`)."""
-
-    subplots: dict[int, list[str]] = field(default_factory=dict)
-    """Revealed subplots by player (HC-PLOT-04)."""
-    rival: dict[int, int] = field(default_factory=dict)
-    """Per player, the uid of the opposing monster with the most points at setup (rival_killed)."""
-    master: dict[int, int] = field(default_factory=dict)
-    """Per player, the uid of its own monster with the most points at setup (each_victim_on_master)."""
-    marks: list[Mark] = field(default_factory=list)
-    slain_before: frozenset[str] = frozenset()
-    """Victims already slain when the subplots were revealed (a scenario's victim tokens)."""
-    clock: tuple[str, Lasting] | None = None
-    """The ticking clock in play and the lasting effect it keeps up (HC-PLOT-05)."""
-
-    def copy(self) -> PlotTable:
-        """A copy for `GameState.copy` (marks and lasting effects are replaced, never edited: shared)."""
-        return PlotTable(
-            {player: list(cards) for player, cards in self.subplots.items()},
-            dict(self.rival),
-            dict(self.master),
-            list(self.marks),
-            self.slain_before,
-            self.clock,
-        )
-
-
-def table(state: GameState) -> PlotTable:
-    if state.plot is None:
-        state.plot = PlotTable()
-    return state.plot
-
-
-def frozen(state: GameState, victim: int) -> str:
-    """The card holding victim `victim` still (no one may move it), or ''."""
-    plot = state.plot
-    if plot is None or not plot.marks:
-        return ""
-    return next((m.card for m in plot.marks if m.victim == victim and m.kind == "frozen"), "")
-
-
-_NO_SPACES: frozenset[int] = frozenset()
-
-
-def blocked_ends(state: GameState, actor: Monster) -> frozenset[int] | set[int]:
-    """Spaces `actor` may not end a move in: victims a card protects from its slaying or rescue (a move
-    ending there would slay or rescue them, HC-SLAY-04, HC-SLAY-06)."""
-    plot = state.plot
-    if plot is None or not plot.marks:
-        return _NO_SPACES
-    kind = "no_rescue" if actor.rescuer else "no_slaying"
-    victims = state.victims
-    return {
-        victims[m.victim].pos for m in plot.marks if m.kind == kind and victims[m.victim].state == VictimState.ON_MAP
-    }
-
-
-def protection(state: GameState, actor: Monster, space: int) -> str:
-    """The card protecting the victim at `space` from `actor`'s slaying or rescue, or ''."""
-    plot = state.plot
-    if plot is None or not plot.marks:
-        return ""
-    kind = "no_rescue" if actor.rescuer else "no_slaying"
-    for m in plot.marks:
-        victim = state.victims[m.victim]
-        if m.kind == kind and victim.state == VictimState.ON_MAP and victim.pos == space:
-            return m.card
-    return ""
-
-
-def _mark(state: GameState, victim: Victim, kind: str, name: str, player: int, duration: str) -> None:
-    table(state).marks.append(Mark(victim.uid, kind, name, **_ends(state, player, duration, marks=True)))
-
-
-def _ends(state: GameState, player: int, duration: str, marks: bool = False) -> dict[str, Any]:
-    """When an effect of `player`'s card played now ends (DURATION_HELP of the registry)."""
-    if duration == "until_your_next_turn":
-        return {"until_turn_of": player}  # HC-TURN-08 (1)
-    if duration == "through_their_next_turn":
-        return {"last_turn": state.turn + len(state.players)}  # the active player's next turn, included
-    if duration == "this_action" and not marks:
-        return {"this_action": True}  # HC-VALUE-03
-    return {"last_turn": state.turn}
-
-
-def expire(state: GameState) -> None:
-    """At the beginning of a turn, effects whose time is up end (HC-TURN-08 (1))."""
-    if state.lasting:
-        state.lasting = [e for e in state.lasting if e.last_turn is None or e.last_turn >= state.turn]
-    plot = state.plot
-    if plot is not None and plot.marks:
-        plot.marks = [
-            m
-            for m in plot.marks
-            if m.until_turn_of != state.active and (m.last_turn is None or m.last_turn >= state.turn)
-        ]
-
-
-def end_action(state: GameState) -> None:
-    """Effects lasting one action end with it (HC-VALUE-03)."""
-    if state.lasting:
-        state.lasting = [e for e in state.lasting if not e.this_action]
 
 
 # --- options ----------------------------------------------------------------------------------------
@@ -607,7 +464,7 @@ def _reroll(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
 def _freeze(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
     victim = w.victim
     assert victim is not None
-    _mark(state, victim, "frozen", c.name, play.player, c.params["duration"])
+    mark_victim(state, victim, "frozen", c.name, play.player, c.params["duration"])
     w.outcome = "done"
     state.emit("victim_frozen", victim=victim.label, card=c.name)
 
@@ -637,7 +494,7 @@ def _protect(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
     against = p["against"]
     for kind, what in (("no_slaying", "slaying"), ("no_rescue", "rescue")):
         if against in (what, "both"):
-            _mark(state, victim, kind, c.name, play.player, p["duration"])
+            mark_victim(state, victim, kind, c.name, play.player, p["duration"])
     if p.get("frozen"):
         w.outcome = "done"
     state.emit("victim_protected", victim=victim.label, against=against)
@@ -668,7 +525,7 @@ def _damage(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
 def _modify(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
     """A modifier for a time; the rule of 3 and the floor of 0 apply when the value is read (HC-VALUE-05)."""
     p = c.params
-    ends = _ends(state, play.player, p["duration"])
+    ends = lasting_until(state, play.player, p["duration"])
     for m in _chosen(state, w, play, p):
         state.lasting.append(Lasting(p["stat"], p["amount"], source=c.name, monster=m.uid, **ends))
         state.emit("plot_modifier", monster=m.label, stat=p["stat"], amount=p["amount"], card=c.name)
@@ -758,106 +615,3 @@ EFFECTS: dict[str, Callable[[GameState, Window, PlayCard, Card], None]] = {
     "subplot_vp": _subplot,  # scored by `score_subplots` through CONDITIONS
 }
 """Every plot-twist effect of engine/registry/plot_effects.py, by name (tests check none is missing)."""
-
-
-# --- subplots ---------------------------------------------------------------------------------------
-
-
-def reveal_subplots(state: GameState) -> None:
-    """Setup step 7: the subplots in the crypts are revealed face up at once (HC-SETUP-09, HC-PLOT-04); each
-    player's rival and master are the monsters with the most points at this moment (docs/rulings.md)."""
-    plot = None
-    for player in state.players:
-        for name in [n for n in player.crypt if card(state, n).kind == "subplot"]:
-            plot = plot or table(state)
-            player.crypt.remove(name)
-            plot.subplots.setdefault(player.number, []).append(name)
-            state.emit("subplot_revealed", player=player.number, card=name)
-    if plot is None:
-        return
-    plot.slain_before = frozenset(v.label for v in state.victims if v.state == VictimState.SLAIN)
-    for number in plot.subplots:
-        team = state.player(number).team
-        rivals = [m for m in state.monsters if m.alive and state.player(m.controller).team != team]
-        own = [m for m in state.monsters if m.alive and m.owner == number]
-        if rivals:
-            plot.rival[number] = max(rivals, key=lambda m: (m.stats.points, -m.uid)).uid
-        if own:
-            plot.master[number] = max(own, key=lambda m: (m.stats.points, -m.uid)).uid
-
-
-def score_subplots(state: GameState) -> None:
-    """At the end: each subplot whose condition holds scores (HC-PLOT-04, HC-END-08); a subplot whose player
-    was eliminated is removed and scores nothing (HC-END-10)."""
-    plot = state.plot
-    if plot is None or not plot.subplots:
-        return
-    for number, names in plot.subplots.items():
-        for name in names:
-            if state.player(number).eliminated:
-                state.emit("subplot_removed", player=number, card=name)
-                continue
-            p = card(state, name).params
-            count = CONDITIONS[p["condition"]](state, number)
-            vp = p["vp"] * count * (state.build_total // 100 if p.get("per_100_build") else 1)
-            state.vp[number]["subplots"] += vp
-            state.emit("subplot_scored", player=number, card=name, vp=vp)
-
-
-def _slain(state: GameState) -> set[str]:
-    """Labels of the victims slain (a victim removed with its slayer's card was slain all the same)."""
-    found = {e.get("victim") for e in state.log if e.kind == "slain"}
-    found.update(v.label for v in state.victims if v.state == VictimState.SLAIN)
-    return found | table(state).slain_before
-
-
-def _last_army_standing(state: GameState, number: int) -> int:
-    team = state.player(number).team
-    alive = [m for m in state.monsters if m.alive]
-    return int(bool(alive) and all(state.player(m.controller).team == team for m in alive))
-
-
-def _each_not_slain(state: GameState, number: int) -> int:
-    """Victims not slain: rescued by anyone, still on the map, or removed unslain (HC-PLOT-09)."""
-    slain = _slain(state)
-    return sum(1 for v in state.victims if v.label not in slain)
-
-
-def _each_slain(state: GameState, number: int) -> int:
-    slain = _slain(state)
-    return sum(1 for v in state.victims if v.label in slain)
-
-
-def _rival_killed(state: GameState, number: int) -> int:
-    rival = table(state).rival.get(number)
-    if rival is None:
-        return 0
-    label = state.monsters[rival].label
-    return int(
-        any(
-            e.kind == "killed" and e.get("monster") == label and e.get("by") is not None and e.get("player") == number
-            for e in state.log
-        )
-    )
-
-
-def _each_on_master(state: GameState, number: int) -> int:
-    master = table(state).master.get(number)
-    if master is None or not state.monsters[master].alive:
-        return 0
-    return len(state.monsters[master].victims)
-
-
-def _each_rescued_by_you(state: GameState, number: int) -> int:
-    return sum(1 for e in state.log if e.kind == "rescued" and e.get("player") == number)
-
-
-CONDITIONS: dict[str, Callable[[GameState, int], int]] = {
-    "last_army_standing": _last_army_standing,
-    "each_victim_not_slain": _each_not_slain,
-    "each_victim_slain": _each_slain,
-    "rival_killed": _rival_killed,
-    "each_victim_on_master": _each_on_master,
-    "each_victim_rescued_by_you": _each_rescued_by_you,
-}
-"""Every subplot condition of the registry (SUBPLOT_CONDITIONS): how many times it holds for a player."""

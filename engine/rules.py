@@ -5,7 +5,7 @@ game live here too. Players only choose among `legal_actions(state)`.
 
 from __future__ import annotations
 
-from clix.engine import cards, combat, decisions, effects, plots, powers  # noqa: F401  (importing engine.powers registers every power's handler)
+from clix.engine import cards, combat, decisions, effects, plots, powers, subplots  # noqa: F401  (importing engine.powers registers every power's handler)
 from clix.engine.actions import (
     Action,
     ChooseVictim,
@@ -283,7 +283,7 @@ def finish(state: GameState, reason: str) -> None:
     state.over = True
     state.phase = Phase.OVER
     state.end_reason = reason
-    plots.score_subplots(state)  # HC-PLOT-04, HC-END-08, HC-END-10
+    subplots.score_subplots(state)  # HC-PLOT-04, HC-END-08, HC-END-10
     totals: dict[int, int] = {}
     points: dict[int, int] = {}
     for p in state.players:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from clix.engine import cards, decisions, plots, rules
+from clix.engine import cards, decisions, plots, rules, subplots
 from clix.engine.actions import (
     VICTIM_TARGET,
     Action,
@@ -160,7 +160,7 @@ def build_state(
         for name in crypt:
             if name not in state.cards:
                 raise ScenarioError(f"crypts.{number}: plot twist '{name}' is not in the roster library")
-    plots.reveal_subplots(state)  # HC-SETUP-09
+    subplots.reveal_subplots(state)  # HC-SETUP-09
     state.phase = Phase(scenario.phase)
     acted = sum(1 for m in state.monsters if m.acted and m.controller == state.active)
     state.actions_left = max(0, state.actions_per_turn - acted)

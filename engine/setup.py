@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from clix.engine import decisions, plots, rules
+from clix.engine import decisions, rules, subplots
 from clix.engine.board import STEPS, portal_sites, starting_zone
 from clix.engine.dice import Dice
 from clix.engine.figures import compile_figure
@@ -87,7 +87,7 @@ def _set_up(state: GameState, plan: tuple[Roster, tuple[Army, ...]]) -> None:
         _place_monsters(state, roster, armies[number - 1], number, areas[number])
     state.active = first
     state.turn = 1
-    plots.reveal_subplots(state)  # step 7 (HC-SETUP-09, HC-PLOT-04)
+    subplots.reveal_subplots(state)  # step 7 (HC-SETUP-09, HC-PLOT-04)
     state.emit("setup_done", first=first, areas=tuple(sorted(areas.items())))
     rules.begin_turn(state)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clix.engine import plots, rules
+from clix.engine import plot_table, plots, rules, subplots
 from clix.engine.game import play_game, settle
 from clix.engine.invariants import violations
 from clix.engine.players import RandomAgent
@@ -31,7 +31,7 @@ def slug(name: str) -> str:
 def test_every_registered_effect_is_implemented():
     """`clix roster check` refuses effect names outside the registry; the engine implements all of them."""
     assert set(plots.EFFECTS) == set(PLOT_EFFECTS)
-    assert set(plots.CONDITIONS) == set(SUBPLOT_CONDITIONS)
+    assert set(subplots.CONDITIONS) == set(SUBPLOT_CONDITIONS)
 
 
 def test_every_target_and_duration_is_understood(roster):
@@ -41,9 +41,9 @@ def test_every_target_and_duration_is_understood(roster):
     settle(state_turn, agents)
     state_turn.turn = 5
     for duration in DURATIONS:
-        assert plots._ends(state_turn, 1, duration)
-    assert plots._ends(state_turn, 2, "until_your_next_turn") == {"until_turn_of": 2}
-    assert plots._ends(state_turn, 2, "through_their_next_turn") == {"last_turn": 7}
+        assert plot_table.lasting_until(state_turn, 1, duration)
+    assert plot_table.lasting_until(state_turn, 2, "until_your_next_turn") == {"until_turn_of": 2}
+    assert plot_table.lasting_until(state_turn, 2, "through_their_next_turn") == {"last_turn": 7}
     handled = {"slayer", "rescuer", "attacker", "attack_target"}
     for target in TARGETS:
         assert target in handled or target.startswith(("one_", "all_")) or target.endswith("_near_victim")
@@ -65,7 +65,7 @@ def test_card_scenario_fails_without_its_effect(name, roster, monkeypatch):
     assert run_scenario(path, roster).failures == []
     card = roster.plot_twists[name]
     if card.effect.name == "subplot_vp":
-        monkeypatch.setitem(plots.CONDITIONS, card.effect.params["condition"], lambda state, player: 0)
+        monkeypatch.setitem(subplots.CONDITIONS, card.effect.params["condition"], lambda state, player: 0)
     else:
         monkeypatch.setitem(plots.EFFECTS, card.effect.name, lambda state, window, play, c: None)
     assert run_scenario(path, roster).failures, f"{path.name} still passes with {card.effect.name} removed"

@@ -22,7 +22,7 @@ from functools import cache
 from typing import Any
 
 import numpy as np
-from clix.engine import effects, plots
+from clix.engine import effects, plots, subplots
 from clix.engine.actions import ChooseVictim, Close, EndTurn, Frenzy, Move, MoveVictim, Ranged, SkipSuspense, Smash
 from clix.engine.geometry import Geometry
 from clix.engine.options import MoveBlock, Options, VictimMoveBlock
@@ -598,7 +598,7 @@ def _subplot_vp_now(state: GameState, number: int) -> float:
     for name in plot.subplots[number]:
         params = plots.card(state, name).params
         per_100 = state.build_total // 100 if params.get("per_100_build") else 1
-        total += params["vp"] * per_100 * plots.CONDITIONS[params["condition"]](state, number)
+        total += params["vp"] * per_100 * subplots.CONDITIONS[params["condition"]](state, number)
     return total
 
 
