@@ -59,7 +59,9 @@ COMPILED_MODULES = (
     "clix.engine.subplots",
     "clix.engine.players.base",
     "clix.engine.players.heuristic",
+    "clix.engine.players.position",
     "clix.engine.players.random_player",
+    "clix.engine.players.weights",
 )
 """The modules a game spends its time in (the rules, the state, the players). The power handlers are not
 among them: mypyc cannot compile classes registered by a class decorator, and they run rarely."""
