@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
 import numpy as np
 from clix.analyzer.errors import ClixError
@@ -89,7 +89,7 @@ def legal_army(
         ],
         crypt=cards,
         victims=list(victims),
-        objects=list(objects),
+        objects=cast(list[Literal["tombstone", "tree", "portal"]], list(objects)),
         provenance=provenance,
     )
     problems = army_problems(army, roster)

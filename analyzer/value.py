@@ -870,7 +870,7 @@ def run_swap(
     if as_json:
         sys.stdout.write(json.dumps(summary, default=str) + "\n")
     else:
-        sc = summary["score"]
+        sc: dict[str, Any] = summary["score"]  # type: ignore[assignment]
         console.print(
             f"swap test: {figure_id} ({summary['cost']} points) in {army_id}, against {', '.join(opponents)} on "
             f"{', '.join(maps)}, players {style}, {summary['games_per_opponent']} games per opponent, seed {seed}",

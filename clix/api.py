@@ -94,7 +94,7 @@ def duel(
         raise KeyboardInterrupt
     games_df = pd.DataFrame(result.games)
     figures_df = pd.DataFrame(result.figures)
-    settings = {"army_a": ids[0], "army_b": ids[1], "map": map_id, "players": f"{style_a},{style_b}"}
+    settings: dict[str, Any] = {"army_a": ids[0], "army_b": ids[1], "map": map_id, "players": f"{style_a},{style_b}"}
     settings |= {"seed": seed, "turns": turns, "ties": ties, "games": len(games_df), "failed_games": result.failed}
     return DuelResult(games_df, figures_df, summarize(games_df, figures_df), settings)
 

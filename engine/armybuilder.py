@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal, cast
+
 import numpy as np
 from clix.engine.legality import CRYPT_SIZE, VICTIMS_PER_GAME
 from clix.engine.roster.loader import Roster
@@ -21,9 +23,9 @@ def random_army(roster: Roster, build_total: int, rng: np.random.Generator, play
         if not fits or (chosen and rng.random() < 0.15):
             break
         figure = fits[int(rng.integers(len(fits)))]
-        side = None
+        side: Literal["start_a", "start_b"] | None = None
         if figure.card.crossroads:
-            side = ("start_a", "start_b")[int(rng.integers(2))]
+            side = "start_b" if int(rng.integers(2)) else "start_a"
         chosen.append(ArmyEntry(figure=figure.id, side=side))
         spent += figure.points
         extra += figure.grants_plot_twists
@@ -49,6 +51,6 @@ def random_army(roster: Roster, build_total: int, rng: np.random.Generator, play
         figures=chosen,
         crypt=crypt,
         victims=victims,
-        objects=objects,
+        objects=cast(list[Literal["tombstone", "tree", "portal"]], objects),
         provenance="random army from the sample roster",
     )

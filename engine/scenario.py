@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from clix.engine import cards, decisions, plots, rules, subplots
 from clix.engine.actions import (
@@ -217,7 +217,8 @@ def _space(geometry: Geometry, at: Coord, what: str) -> int:
 
 def _check_overlaps(state: GameState) -> None:
     seen: dict[int, str] = {}
-    for piece in [*(m for m in state.monsters), *(v for v in state.victims if v.pos >= 0)]:
+    pieces: list[Monster | Victim] = [*state.monsters, *(v for v in state.victims if v.pos >= 0)]
+    for piece in pieces:
         if piece.pos in seen:
             raise ScenarioError(f"{piece.label} and {seen[piece.pos]} are both at {list(state.geometry.xy(piece.pos))}")
         seen[piece.pos] = piece.label
@@ -228,7 +229,7 @@ def _check_overlaps(state: GameState) -> None:
 
 def step_action(
     state: GameState, step: dict[str, Any], monsters: dict[str, int], victims: dict[str, int], fly: int | None
-) -> Action:
+) -> Action | plots.PlayCard:
     """The engine action a scenario step stands for."""
     geo = state.geometry
 
@@ -443,7 +444,7 @@ def _compare(
                 value = "grounded"
             got = actual[key]
             if key == "at":
-                value, got = list(value), list(got)
+                value, got = list(cast(Any, value)), list(cast(Any, got))
             if got != value:
                 fail(f"monsters.{name}.{key}: expected {value}, got {got}")
     for name, wanted in expect.victims.items():

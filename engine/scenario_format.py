@@ -16,6 +16,7 @@ from clix.engine.roster.models import (
     MAX_POINTS,
     MapLayout,
     NamedWithParams,
+    fail,
     param_problems,
     parse_dial,
     raise_all,
@@ -63,7 +64,7 @@ class InlinePower(NamedWithParams):
     def _known_power(self) -> InlinePower:
         spec = POWERS.get(self.name)
         if spec is None:
-            raise_all([("name", "the engine implements " + did_you_mean("power", self.name, POWERS))])
+            fail("name", "the engine implements " + did_you_mean("power", self.name, POWERS))
         # the parameters given are checked (names, types, bounds); missing ones are not, since inline powers have
         # always taken the engine's defaults and the scenario format is a contract
         given = {key: value for key, value in spec.params.items() if key in self.params}

@@ -4,7 +4,7 @@ model reports all its problems at once (`engine.roster.models`, `engine.roster.m
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NoReturn
 
 from clix.engine.registry import check_params
 from clix.engine.roster.dial import MAX_VALUE
@@ -83,6 +83,11 @@ def _slug(value: str) -> str:
     if not re.match(ID_PATTERN, value):
         raise ValueError(f"id '{value}' is not valid; use {ID_HINT}")
     return value
+
+
+def fail(field: str, message: str) -> NoReturn:
+    """Raise one problem, as `raise_all` does a list."""
+    raise ValueError(f"{field}::{message}")
 
 
 def raise_all(problems: list[tuple[str, str]]) -> None:

@@ -35,6 +35,7 @@ from clix.engine.roster.common import (  # noqa: F401  (re-exported: the formats
     _no_repeats,
     _slug,
     _unknown,
+    fail,
     param_problems,
     raise_all,
 )
@@ -68,7 +69,7 @@ class PowerOnCard(Strict):
     def _known_power(self) -> PowerOnCard:
         spec = POWERS.get(self.name)
         if spec is None:
-            raise_all([("name", _unknown("power", self.name, POWERS))])
+            fail("name", _unknown("power", self.name, POWERS))
         raise_all([("params", m) for m in param_problems(f"power '{self.name}'", spec.params, self.params)])
         return self
 
@@ -92,7 +93,7 @@ class AbilityOnCard(NamedWithParams):
     def _known_ability(self) -> AbilityOnCard:
         spec = ABILITIES.get(self.name)
         if spec is None:
-            raise_all([("name", _unknown("ability", self.name, ABILITIES))])
+            fail("name", _unknown("ability", self.name, ABILITIES))
         raise_all([("params", m) for m in param_problems(f"ability '{self.name}'", spec.params, self.params)])
         return self
 
@@ -319,7 +320,7 @@ class Effect(Strict):
     def _known_effect(self) -> Effect:
         spec = PLOT_EFFECTS.get(self.name)
         if spec is None:
-            raise_all([("name", _unknown("plot-twist effect", self.name, PLOT_EFFECTS))])
+            fail("name", _unknown("plot-twist effect", self.name, PLOT_EFFECTS))
         raise_all([("params", m) for m in param_problems(f"effect '{self.name}'", spec.params, self.params)])
         return self
 
