@@ -83,7 +83,7 @@ def dask_runner(
             ): positions
             for positions in batches
         }
-        pending = as_completed(list(futures))
+        pending = as_completed(list(futures), loop=client.loop)
         try:
             for future in pending:
                 positions = futures[future]

@@ -553,10 +553,10 @@ def plot_twist_balance(long: pd.DataFrame, roster: Roster, armies: Sequence[str]
     for card in sorted({r["card"] for r in rows}):
         mine = [r for r in rows if r["card"] == card]
         games_total = sum(r["games"] for r in mine)
-        windows: dict[str, int] = {}
+        pooled: dict[str, int] = {}
         for r in mine:
             for w, n in r["windows"].items():
-                windows[w] = windows.get(w, 0) + n
+                pooled[w] = pooled.get(w, 0) + n
         effects = [r for r in mine if r["effect"]["difference"] is not None]
         # the within-army differences, weighted by games: army strength cancels out of the comparison
         weight = sum(r["games"] for r in effects)
@@ -577,7 +577,7 @@ def plot_twist_balance(long: pd.DataFrame, roster: Roster, armies: Sequence[str]
                 "games": games_total,
                 "played_share": sum(r["played_share"] * r["games"] for r in mine) / games_total,
                 "plays_per_game": sum(r["plays_per_game"] * r["games"] for r in mine) / games_total,
-                "windows": dict(sorted(windows.items())),
+                "windows": dict(sorted(pooled.items())),
                 "effect": effect or {"difference": None, "low": None, "high": None},
             }
         )
