@@ -573,12 +573,25 @@ def bench(
         ),
     ] = 3,
     profile: Annotated[bool, typer.Option("--profile", help="Also print the profile's top entries.")] = False,
+    meta: Annotated[
+        bool,
+        typer.Option(
+            "--meta",
+            help="Instead: time `clix meta` on a 10-army 100-point field (sample armies topped up with fixed-seed "
+            "random ones) to ±0.03 on every cell, with games played, cells settled early and the machine's load.",
+        ),
+    ] = False,
     rosters: RostersOption = None,
 ) -> None:
     """Speed benchmark: the reference duel (two sample 100-point armies, default players, graveyard map) on
     one core and on all cores; prints games/s and the parallel efficiency (median of the rounds)."""
     from clix.analyzer.bench import run_bench
 
+    if meta:
+        from clix.analyzer.metabench import run_meta_bench
+
+        library = _library(rosters)
+        raise typer.Exit(run_meta_bench(library.layers, library.roster, checks.jobs(jobs, _err()), console))
     checks.games(games)
     checks.rounds(rounds)
     cores = checks.jobs(jobs, _err())

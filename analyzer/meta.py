@@ -5,8 +5,8 @@ same style): one cell each. A cell's games are exactly `clix duel A B --map M --
 same matchup, master seed and game indexes, so the same seed paths): every cell shares the seeds (common random
 numbers), games come in seat-swapped pairs, and a cell's score carries the duel's interval over pairs.
 
-With a target half-width (`--target-ci W`) the cells play in the duel's planned looks (pairs doubling from 50,
-each look at the Bonferroni level of `analyzer.sequential`); after each look a cell settles when its interval is
+With a target half-width (`--target-ci W`) the cells play in planned looks (pairs doubling from 20, each look
+at the Bonferroni level of `analyzer.sequential`); after each look a cell settles when its interval is
 narrow enough ("precise") or lies wholly on one side of 50% ("clear": who is favoured is known); the others play
 on, up to `--games`. A cell's score is then known to the same confidence as a `clix duel --target-ci` run's.
 
@@ -48,7 +48,7 @@ from clix.analyzer.runner import (
     run_exit_code,
 )
 from clix.analyzer.scoring import CONFIDENCE, game_scores, mean_interval, pair_means
-from clix.analyzer.sequential import FIRST_PAIRS, look_confidence, mean_interval_at, planned_looks
+from clix.analyzer.sequential import look_confidence, mean_interval_at, planned_looks
 from clix.analyzer.stats import _records
 from clix.engine import RULESET_VERSION, compiled
 from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES
@@ -61,6 +61,9 @@ WIDTH = 100
 OUTLIER_HIGH, OUTLIER_LOW = 0.60, 0.40
 """An army whose field score interval lies wholly above 60% or below 40% is an outlier to look at."""
 RESAMPLES = 200
+META_FIRST_PAIRS = 20
+"""Pairs of a cell's first look under --target-ci: fewer than a duel's (50), since most cells of a field are
+lopsided and settle as clear at once; the looks then double as the duel's do."""
 PAIR_KEY = ["army_a", "army_b", "map", "players_a", "pair"]
 """The columns naming a seat-swapped pair among all the meta's games."""
 
@@ -226,7 +229,7 @@ def play_field(
     on_played: Callable[[int, list[tuple[int, GameRows]]], None] | None = None,
     progress: Callable[[int], None] | None = None,
     on_look: Callable[[int], None] | None = None,
-    first_pairs: int = FIRST_PAIRS,
+    first_pairs: int = META_FIRST_PAIRS,
 ) -> FieldRun:
     """Play every cell to `games` games (pairs), or with `target` in planned looks until each settles.
 
