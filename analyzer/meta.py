@@ -848,11 +848,8 @@ def _settings(
     library: Path | tuple[Path, ...],
 ) -> dict[str, Any]:
     players = "sweep" if len(styles) > 1 and list(styles) == list(STYLES) else ",".join(styles)
-    field_text = f"--budget {options.budget}" if options.budget is not None else " ".join(armies)
-    if options.budget is not None and armies:
-        field_text = " ".join(armies)
-    command = (
-        f"clix meta {field_text} --maps {','.join(maps)} --players {players} --games {options.games} "
+    command = (  # the field by its army ids: the same cells even after the library gains an army of that budget
+        f"clix meta {' '.join(armies)} --maps {','.join(maps)} --players {players} --games {options.games} "
         f"--seed {options.seed} --turns {options.turns}"
         + (" --ties draw" if options.ties == "draw" else "")
         + (f" --target-ci {options.target_ci}" if options.target_ci is not None else "")
