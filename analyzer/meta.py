@@ -432,9 +432,15 @@ def ratings(scores: np.ndarray, counts: np.ndarray, boot: np.ndarray) -> tuple[n
     return elo, low, high
 
 
+MIN_GROUP = 20
+"""Games each side of a comparison needs (played vs not, first vs second): with fewer, a normal interval from
+their spread means nothing (two wins have no spread)."""
+
+
 def _difference(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
-    """x's mean − y's mean with a normal 95% interval (Welch's standard error; games as independent)."""
-    if len(x) < 2 or len(y) < 2:
+    """x's mean − y's mean with a normal 95% interval (Welch's standard error; games as independent); none when
+    either side has fewer than MIN_GROUP games."""
+    if len(x) < MIN_GROUP or len(y) < MIN_GROUP:
         return {"difference": None, "low": None, "high": None}
     d = float(x.mean() - y.mean())
     se = math.sqrt(x.var(ddof=1) / len(x) + y.var(ddof=1) / len(y))

@@ -274,6 +274,8 @@ def test_summary_of_a_field_with_a_dominant_army(roster):
         r for r in summary["plot_twists"]["by_army"] if r["army"] == "midnight-rush" and r["card"] == "Watch Out!"
     )
     assert card["played"]["score"] == 1.0 and card["not_played"]["score"] == 0.0
+    # held in only 12 games (fewer than MIN_GROUP): no difference is claimed
+    assert card["not_played"]["games"] == 12 and card["effect"]["difference"] is None
     assert card["windows"] == {"slaying": round(0.9 * 80) + round(0.95 * 80)}
 
 
