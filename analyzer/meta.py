@@ -258,6 +258,9 @@ def play_field(
                     items.append((matchups[c], index))
                     keys.append((c, index))
             state.upto, state.look = upto, number
+        # pair by pair across the cells, so that an interrupted look leaves every cell with games
+        order = sorted(range(len(items)), key=lambda k: (keys[k][1] // 2, keys[k][0], keys[k][1]))
+        items, keys = [items[k] for k in order], [keys[k] for k in order]
         if on_look is not None:
             on_look(len(items))
         outcome = runner(items, progress) if items else Outcome()
@@ -391,7 +394,8 @@ def score_matrix(armies: Sequence[str], cells: pd.DataFrame, columns: str = "sco
     if not seen.all():
         missing = [(armies[i], armies[j]) for i, j in zip(*np.nonzero(~seen), strict=True) if i < j]
         raise ClixError(
-            f"no finished games for {missing[0][0]} vs {missing[0][1]}: the meta needs every army pair (run longer)"
+            f"no finished game of {missing[0][0]} vs {missing[0][1]}: the summary needs every army pair (the run "
+            "was stopped too early; run it again, the result store keeps the games finished)"
         )
     return scores, se
 
@@ -810,8 +814,7 @@ def run_meta(
                 f"the finished games are kept in the store {options.store}: the same command plays only the rest"
             )
         games = field_games(matchups, run)
-        finished = sum(1 for s in run.cells if s.games)
-        ended_early(finished, f"of {len(matchups)} cells", run.interrupted, run.stopped, len(run.failed))
+        ended_early(len(games), "games", run.interrupted, run.stopped, len(run.failed))
         if games.empty:
             raise ClixError("no game finished before the run was interrupted; nothing to report")
         summary, cells = meta_summary(armies, styles, matchups, run, games, roster, options.seed, options.resamples)
