@@ -85,6 +85,14 @@ def test_an_interrupted_look_keeps_its_games_and_stops():
     assert [c.settled for c in run.cells] == ["open", "open"]
 
 
+def test_a_look_plays_pair_by_pair_across_the_cells():
+    runner = FakeRunner()
+    play_field(_cells("coin", "clear"), 4, runner)
+    assert runner.asked == [
+        [("coin", 0), ("coin", 1), ("clear", 0), ("clear", 1), ("coin", 2), ("coin", 3), ("clear", 2), ("clear", 3)]
+    ]
+
+
 def test_settle_rules():
     assert settle({"half_width": 0.02, "low": 0.4, "high": 0.44}, 0.03) == "precise"
     assert settle({"half_width": 0.1, "low": 0.51, "high": 0.71}, 0.03) == "clear"
