@@ -714,6 +714,136 @@ def _did_you_mean(kind: str, name: str, known: Any) -> str:
     return did_you_mean(kind, name, known, "`clix roster list plot-twists` shows every card")
 
 
+@app.command("meta")
+def meta(
+    armies: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[ARMIES]...",
+            help="Armies of the field: ids, army files or folders of army files (with --budget: added).",
+        ),
+    ] = None,
+    budget: Annotated[
+        int | None,
+        typer.Option("--budget", help="Every library army of this build total joins the field (100, 200, 300)."),
+    ] = None,
+    maps: Annotated[str | None, typer.Option("--maps", help="Maps, comma-separated (default: every map).")] = None,
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            help="Player style of both sides: default (tuned), a style, styles comma-separated, or sweep (every "
+            "heuristic style; the report shows each army's range over them).",
+        ),
+    ] = "default",
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", help="Games per cell (army pair, map, style), rounded up to pairs; the cap with --target-ci."
+        ),
+    ] = 200,
+    target_ci: Annotated[
+        float | None,
+        typer.Option(
+            "--target-ci",
+            help="Play each cell in growing looks until its interval's half-width is at most this (e.g. 0.03) or it "
+            "lies wholly off 50%, up to --games per cell.",
+        ),
+    ] = None,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Master seed, the same for every cell (common random numbers).")
+    ] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", help=JOBS_HELP)] = 0,
+    turns: Annotated[int, typer.Option("--turns", help=TURNS_HELP)] = 15,
+    ties: Annotated[
+        str, typer.Option("--ties", help="Equal VP: 'break' (HC-END-09, the default) or 'draw'.")
+    ] = "break",
+    resamples: Annotated[
+        int,
+        typer.Option("--resamples", min=0, max=10_000, help="Bootstrap resamples for ratings and the Nash support."),
+    ] = 200,
+    backend: Annotated[
+        str, typer.Option("--backend", help="local (this machine's cores) or dask (an existing Dask cluster).")
+    ] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="With --backend dask: the scheduler's address, tcp://HOST:8786.")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Output directory (default: a new folder clix-out/meta/run-YYYYMMDD-HHMMSS for each run); one "
+            "holding an earlier run is refused unless --force.",
+        ),
+    ] = None,
+    force: ForceOption = False,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            "--store",
+            help="Result store (default: clix.duckdb beside the --out folder, clix-out/clix.duckdb for the default "
+            "--out): each cell's games are the duel's, read from it and added to it.",
+        ),
+    ] = None,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of text.")] = False,
+    pdf: PdfOption = False,
+    stop_on_error: StopOption = False,
+    rosters: RostersOption = None,
+) -> None:
+    """Balance across a field of armies: every pair plays on every map (the same seeds in every cell). Prints the
+    score matrix, each army's score against the field, ratings, the Nash mixture of the matchup game, outliers,
+    dominated armies, first-player, map and plot-twist balance; writes cells and games (CSV, Parquet), heatmap,
+    meta.html (meta.pdf with --pdf), summary.json and field.json (the Nash mixture) to --out."""
+    from clix.analyzer.meta import MetaOptions, expand_army_arguments, field_armies, field_styles, run_meta
+    from clix.analyzer.outputs import Target
+    from clix.analyzer.store import DEFAULT_STORE, STORE_NAME
+
+    checks.games(games, what="per cell")
+    checks.turns(turns)
+    checks.seed(seed)
+    cores = checks.jobs(jobs, _err())
+    named = expand_army_arguments(armies or [])
+    library = _library(rosters, armies=named, maps=_names(maps))
+    field = field_armies(library.roster, [library.id(a) for a in named], budget)
+    map_names = [library.id(m) for m in _names(maps)] or sorted(library.roster.maps)
+    styles = field_styles(players)
+    cells = len(field) * (len(field) - 1) // 2 * len(map_names) * len(styles)
+    checks.cells_games(games, cells)
+    options = MetaOptions(
+        games=games,
+        seed=seed,
+        jobs=cores,
+        turns=turns,
+        ties=ties,
+        target_ci=target_ci,
+        budget=budget,
+        resamples=resamples,
+        stop_on_error=stop_on_error,
+        pdf=pdf,
+        store=store or (DEFAULT_STORE if out is None else out.parent / STORE_NAME),
+        fresh=fresh,
+        backend=backend,
+        scheduler=scheduler,
+    )
+    target = Target(Path("clix-out/meta"), new_run=True) if out is None else Target(out, force=force)
+    raise typer.Exit(
+        run_meta(
+            library.roster,
+            library.layers,
+            field,
+            map_names,
+            styles,
+            options,
+            out=target,
+            as_json=as_json,
+            console=console,
+        )
+    )
+
+
 @app.command("bench")
 def bench(
     games: Annotated[int, typer.Option("--games", help=f"Games per measurement, 2 to {MAX_GAMES:,}.")] = 200,
@@ -728,12 +858,25 @@ def bench(
         ),
     ] = 3,
     profile: Annotated[bool, typer.Option("--profile", help="Also print the profile's top entries.")] = False,
+    meta: Annotated[
+        bool,
+        typer.Option(
+            "--meta",
+            help="Instead: time `clix meta` on a 10-army 100-point field (sample armies topped up with fixed-seed "
+            "random ones) to ±0.03 on every cell, with games played, cells settled early and the machine's load.",
+        ),
+    ] = False,
     rosters: RostersOption = None,
 ) -> None:
     """Speed benchmark: the reference duel (two sample 100-point armies, default players, graveyard map) on
     one core and on all cores; prints games/s and the parallel efficiency (median of the rounds)."""
     from clix.analyzer.bench import run_bench
 
+    if meta:
+        from clix.analyzer.metabench import run_meta_bench
+
+        library = _library(rosters)
+        raise typer.Exit(run_meta_bench(library.layers, library.roster, checks.jobs(jobs, _err()), console))
     checks.games(games)
     checks.rounds(rounds)
     cores = checks.jobs(jobs, _err())

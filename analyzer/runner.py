@@ -344,6 +344,7 @@ def game_rows(
     attacks = {"A": {"close": 0, "ranged": 0, "frenzy": 0}, "B": {"close": 0, "ranged": 0, "frenzy": 0}}
     after_victims = {"A": 0, "B": 0}
     windows: dict[str, dict[str, int]] = {"A": {}, "B": {}}
+    played_cards: dict[str, list[str]] = {"A": [], "B": []}  # "card@window" in play order (clix meta, issue 18)
     turn_side: str | None = None  # whose turn is running; None once it is tallied
     turn_victims = 0
     acted = ended = False
@@ -407,6 +408,8 @@ def game_rows(
                 cards[side] += 1
                 window = event.get("window") or "?"
                 windows[side][window] = windows[side].get(window, 0) + 1
+                if event.get("card"):
+                    played_cards[side].append(f"{event.get('card')}@{window}")
     if turn_side is not None:
         tally(turn_side)
     for side in ("A", "B"):
@@ -434,6 +437,7 @@ def game_rows(
             row[f"attacks_{attack_kind}_{key}"] = count
         row[f"attacks_after_victims_{key}"] = after_victims[side]
         row[f"plot_twist_windows_{key}"] = " ".join(f"{w}:{n}" for w, n in sorted(windows[side].items()))
+        row[f"plot_twist_cards_{key}"] = "; ".join(played_cards[side])
     # decided by HC-END-09: equal VP, yet a winner (the cheaper army)
     row["tie_break"] = row["vp_a"] == row["vp_b"] and row["winner"] != "draw"
     return row, list(per_figure.values())
