@@ -29,6 +29,7 @@ from clix.analyzer.pool import run_items
 from clix.analyzer.progress import progress_bar
 from clix.analyzer.runner import (
     PLAYER_STYLES,
+    SEARCH,
     Matchup,
     batch_size_for,
     ended_early,
@@ -36,6 +37,7 @@ from clix.analyzer.runner import (
     play_one,
     report_line,
     run_exit_code,
+    search_budget,
 )
 from clix.analyzer.scoring import mean_interval, pair_means, paired_score, percent
 from clix.engine import RULESET_VERSION, compiled
@@ -232,14 +234,18 @@ def ladder_summary(games_df: pd.DataFrame, styles: Sequence[str], seed: int, res
 # --- the command ----------------------------------------------------------------------------------------
 
 
-def _names(spec: str | None, known: Sequence[str], what: str, option: str, listing: str = "") -> list[str]:
+def _names(
+    spec: str | None, known: Sequence[str], what: str, option: str, listing: str = "", styles: bool = False
+) -> list[str]:
     if spec is None:
         return list(known)
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if not names:
         raise ClixError(f"{option}: name at least one {what}")
     for name in names:
-        if name not in known:
+        if styles and name.startswith(SEARCH + ":"):
+            search_budget(name)  # a budget of the search player: checked, and any may be named
+        elif name not in known:
             raise ClixError(f"{option}: " + did_you_mean(what, name, known, listing))
         if names.count(name) > 1:
             raise ClixError(f"{option}: {name} is named twice")
@@ -280,7 +286,7 @@ def run_ladder(
     """Play the ladder, print its table (or JSON) and write its outputs; return the exit code (as
     `run_duel`'s). `out` is claimed before the first game and replaced atomically after the last; `pdf` also
     writes ladder.pdf."""
-    styles = _names(players, PLAYER_STYLES, "player style", "--players")
+    styles = _names(players, PLAYER_STYLES, "player style", "--players", styles=True)
     if len(styles) < 2:
         raise ClixError("--players: a ladder needs at least two styles")
     army_names = _names(armies, sorted(roster.armies), "army", "--armies", "`clix roster list armies` shows every army")
