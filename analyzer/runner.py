@@ -33,7 +33,8 @@ from rich.console import Console
 
 SEARCH = "search"
 """The lookahead player (`engine.players.search`); `search:N` searches N playouts a decision."""
-PLAYER_STYLES = ("random", *STYLES, SEARCH)
+PLAYER_STYLES = ("random", *STYLES)
+"""The fast styles (a ladder's default, the golden games' pairings); `search` and `search:N` are named on demand."""
 
 GameRows = tuple[dict[str, Any], list[dict[str, Any]]]
 """A game's row and its figure rows (`play_one`)."""
@@ -47,7 +48,7 @@ def player_factory(style: str) -> Callable:
         return style_factory(style)
     if style == SEARCH or style.startswith(SEARCH + ":"):
         return search_factory(search_budget(style), name=style)
-    raise ClixError("--players: " + did_you_mean("player style", style, PLAYER_STYLES))
+    raise ClixError("--players: " + did_you_mean("player style", style, (*PLAYER_STYLES, SEARCH)))
 
 
 def search_budget(style: str) -> int:

@@ -174,7 +174,10 @@ def test_duel_check_with_search_reports_both_verdicts(tmp_path: Path, capsys: py
 
 
 def test_ladder_accepts_search_budgets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["ladder", "--players", "tuned,search:2", "--armies", "butcher-shop", "--maps", "graveyard"]
+    args = ["ladder", "--players", "tuned,search:2,search:1", "--armies", "butcher-shop", "--maps", "graveyard"]
     code, out, err = run_main([*args, "--games", "2", "--turns", "2", "--jobs", "1", "--out", str(tmp_path)], capsys)
     assert code == 0, err
-    assert "search:2" in out
+    assert "skill trace (search by budget): search:2 vs search:1" in out
+    assert "Skill trace" in (tmp_path / "ladder.html").read_text(encoding="utf-8")
+    code, out, err = run_main([*args[:2], "tuned,search:many", "--out", str(tmp_path / "b")], capsys)
+    assert code == 2 and "search budget" in err

@@ -1,14 +1,18 @@
-"""The search player: a lookahead over the current turn, with the tuned heuristic as prior and playout policy
-(issue 17).
+"""The search player: a lookahead over the current turn and the next, with the tuned heuristic as prior and
+playout policy (issue 17).
 
 At each action of its hunting and suspense phases it takes the heuristic's best few options and plays each out
 in sampled worlds: the opponents' hidden crypts drawn from the cards they could hold (`lookahead.sampled_world`,
 HC-PLOT-01), the dice rolled from its own generator, every later choice (its own, the opponents' responses) made
-by heuristic players, up to a horizon (the end of its turn, or of the next player's turn). Each playout ends in
-a static evaluation (`lookahead.evaluate`). The candidates share their worlds and dice (common random numbers),
-and successive halving spends the budget (`budget` playouts a decision) on the better ones. The other
-decisions (setup, plot-twist responses in the middle of an action) are the heuristic's: a player's view of a
-paused action cannot be resumed without the hidden state it came from.
+by heuristic players, up to a horizon (by default the end of the next player's turn). Each playout ends in a
+static evaluation (`lookahead.evaluate`). The candidates share their worlds and dice (common random numbers),
+successive halving spends the budget (`budget` playouts a decision) on the better ones, and the heuristic's own
+choice stands unless another beats it by `confidence` standard errors of the paired differences.
+
+A plot twist in a hunting-phase window (slaying, rescue, attack roll) is kept or played by playouts of the
+position as the view shows it, with and without the card. The other decisions (setup, preview and suspense
+windows, a card's targets) are the heuristic's: a view of a paused action cannot be resumed without the hidden
+state it came from, so those are not searched.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ DEFAULT_BUDGET = 48
 """Playouts per decision when none is named (`search` = `search:48`)."""
 CANDIDATES = 6
 """How many of the heuristic's best options are searched."""
+CONFIDENCE = 1.0
+"""How many standard errors the playouts must put an option above the heuristic's choice to take it instead."""
 TURN = "turn"
 ROUND = "round"
 HORIZONS = (TURN, ROUND)
@@ -41,11 +47,11 @@ class SearchAgent:
         rng: np.random.Generator,
         budget: int = DEFAULT_BUDGET,
         weights: Weights = TUNED,
-        horizon: str = TURN,
+        horizon: str = ROUND,
         candidates: int = CANDIDATES,
         evaluation: Evaluation | None = None,
         name: str = "",
-        confidence: float = 0.0,
+        confidence: float = CONFIDENCE,
     ) -> None:
         if budget < 1:
             raise ValueError(f"a search budget is at least 1 playout, not {budget}")
