@@ -96,6 +96,8 @@ def run_duel(
             raise ClixError(
                 "--pdf: --players sweep writes no report to render (sweep.csv and games.csv); leave out --pdf"
             )
+        if check_with is not None:
+            raise ClixError("--check-with: --players sweep has no single verdict to check; leave out --check-with")
 
         return run_sweep(
             roster,

@@ -171,6 +171,8 @@ def test_duel_check_with_search_reports_both_verdicts(tmp_path: Path, capsys: py
     assert "Checked with a stronger player" in (tmp_path / "a" / "report.html").read_text(encoding="utf-8")
     code, out, err = run_main([*args, "--out", str(tmp_path / "b"), "--check-with", "search:none"], capsys)
     assert code == 2 and err.strip().startswith("clix: error: --check-with: 'search:none'")
+    code, out, err = run_main([*args, "--players", "sweep", "--check-with", "search:2"], capsys)
+    assert code == 2 and "--check-with: --players sweep" in err
 
 
 def test_ladder_accepts_search_budgets(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
