@@ -251,7 +251,8 @@ def duel(
         str,
         typer.Option(
             "--players",
-            help="Player styles A,B: random, tuned (the default), balanced, rusher, hunter; or sweep: every pairing of the heuristic "
+            help="Player styles A,B: random, tuned (the default), balanced, rusher, hunter, search (search:N: N "
+            "playouts a decision); or sweep: every pairing of the heuristic "
             "styles (A's style x B's style) with the same seed, A's score per pairing and whether the verdict "
             "depends on play style.",
         ),
@@ -307,6 +308,14 @@ def duel(
     pdf: PdfOption = False,
     stop_on_error: StopOption = False,
     rosters: RostersOption = None,
+    check_with: Annotated[
+        str | None,
+        typer.Option(
+            "--check-with",
+            help="Replay the duel's first games (up to 100) with this style on both sides, e.g. search:200, and "
+            "warn when its verdict (which army is favoured) differs.",
+        ),
+    ] = None,
 ) -> None:
     """Play ARMY_A against ARMY_B many times: win/draw/loss with 95% intervals, victory points, point
     efficiency per figure, victim-rush statistics, game length and the first-player advantage. Writes the
@@ -355,6 +364,7 @@ def duel(
             pdf=pdf,
             store=kept,
             fresh=fresh,
+            check_with=check_with,
         )
     )
 

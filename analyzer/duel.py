@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
+from clix.analyzer.check import CHECK_GAMES, check_style, run_check
+from clix.analyzer.check import summary_lines as check_summary_lines
 from clix.analyzer.errors import ClixError
 from clix.analyzer.outputs import Target, claim_output
 from clix.analyzer.progress import progress_bar
@@ -71,6 +73,7 @@ def run_duel(
     pdf: bool = False,
     store: Path | None = None,
     fresh: bool = False,
+    check_with: str | None = None,
 ) -> int:
     """Play the duel, print its summary and write its outputs; return the exit code: 0, 1 when games failed
     (each named on stderr; the outputs cover the others), 130 when interrupted.
@@ -78,7 +81,8 @@ def run_duel(
     `out` is claimed (checked, locked) before the first game and replaced atomically after the last. `pdf`
     also writes report.pdf (WeasyPrint is loaded, and checked, before the first game). With a `store`
     (analyzer.store) the games stored for this duel's key are taken from it (unless `fresh`), only the others
-    are played, each written to it as it finishes, and the run is recorded there."""
+    are played, each written to it as it finishes, and the run is recorded there. `check_with` (a style, as
+    search:200) replays the first games with it on both sides and compares the verdicts (analyzer.check)."""
     if ties not in ("break", "draw"):
         raise ClixError(f"--ties takes 'break' (the cheaper army wins, HC-END-09) or 'draw' (got {ties!r})")
     if target_ci is not None and not 0 < target_ci < 0.5:
@@ -92,6 +96,8 @@ def run_duel(
             raise ClixError(
                 "--pdf: --players sweep writes no report to render (sweep.csv and games.csv); leave out --pdf"
             )
+        if check_with is not None:
+            raise ClixError("--check-with: --players sweep has no single verdict to check; leave out --check-with")
 
         return run_sweep(
             roster,
@@ -122,6 +128,7 @@ def run_duel(
             markup=False,
         )
     style_a, style_b = parse_players(players)
+    checker = check_style(check_with)
     if pdf:
         check_pdf()
     matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties)
@@ -157,12 +164,16 @@ def run_duel(
             alpha = 0.05 if precision is None else 1 - precision["confidence"]  # the per-look level under --target-ci
             summary["equivalence"] = equivalence(pair_means(games_df), margin, alpha)
         names = {"a": army_a, "b": army_b}
+        if checker is not None:
+            with progress_bar(console, f"check with {checker}", min(CHECK_GAMES, len(games_df)), as_json) as step:
+                summary["verdict_check"] = run_check(matchup, games_df, checker, seed, jobs, progress=step)
         command = (
             f"clix duel {army_a} {army_b} --games {games} --map {map_name} --players {style_a},{style_b} "
             f"--seed {seed} --turns {turns}"
             + (" --ties draw" if ties == "draw" else "")
             + (f" --target-ci {target_ci}" if target_ci is not None else "")
             + (f" --margin {margin}" if margin is not None else "")
+            + (f" --check-with {checker}" if checker is not None else "")
         )
         settings = {
             "army_a": army_a,
@@ -217,6 +228,9 @@ def run_duel(
             console.print(f"pdf: {written['pdf']}", markup=False)
         for line in _precision_lines(summary, names):
             console.print(line, markup=False)
+        if "verdict_check" in summary:
+            for line in check_summary_lines(summary["verdict_check"], names):
+                console.print(line, markup=False)
     return run_exit_code(result.interrupted, bool(result.failed), result.stopped)
 
 

@@ -29,6 +29,7 @@ from clix.analyzer.pool import run_items
 from clix.analyzer.progress import progress_bar
 from clix.analyzer.runner import (
     PLAYER_STYLES,
+    SEARCH,
     Matchup,
     batch_size_for,
     ended_early,
@@ -36,6 +37,7 @@ from clix.analyzer.runner import (
     play_one,
     report_line,
     run_exit_code,
+    search_budget,
 )
 from clix.analyzer.scoring import mean_interval, pair_means, paired_score, percent
 from clix.engine import RULESET_VERSION, compiled
@@ -226,21 +228,55 @@ def ladder_summary(games_df: pd.DataFrame, styles: Sequence[str], seed: int, res
         "ratings": ratings,
         "pairs": pairs,
         "matrix": matrix,
+        "skill_trace": skill_trace(ratings, matrix),
     }
+
+
+def skill_trace(ratings: list[dict[str, Any]], matrix: dict[str, dict[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The search styles by budget (issue 17): each one's rating and its score against the next smaller budget
+    played, and whether that score's interval is above 50% (`stronger`: True), below (False) or holds it (None:
+    the strength levels off there)."""
+    budgets = {r["style"]: search_budget(r["style"]) for r in ratings if r["style"].split(":")[0] == SEARCH}
+    trace: list[dict[str, Any]] = []
+    previous: str | None = None
+    by_style = {r["style"]: r for r in ratings}
+    for style in sorted(budgets, key=budgets.__getitem__):
+        versus = matrix[style].get(previous) if previous is not None else None
+        stronger = None
+        if versus is not None and versus.get("score") is not None:
+            stronger = True if versus["low"] > 0.5 else False if versus["high"] < 0.5 else None
+        trace.append(
+            {
+                "style": style,
+                "budget": budgets[style],
+                "rating": by_style[style]["rating"],
+                "low": by_style[style]["low"],
+                "high": by_style[style]["high"],
+                "smaller": previous,
+                "versus_smaller": versus,
+                "stronger": stronger,
+            }
+        )
+        previous = style
+    return trace
 
 
 # --- the command ----------------------------------------------------------------------------------------
 
 
-def _names(spec: str | None, known: Sequence[str], what: str, option: str, listing: str = "") -> list[str]:
+def _names(
+    spec: str | None, known: Sequence[str], what: str, option: str, listing: str = "", styles: bool = False
+) -> list[str]:
     if spec is None:
         return list(known)
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if not names:
         raise ClixError(f"{option}: name at least one {what}")
     for name in names:
-        if name not in known:
-            raise ClixError(f"{option}: " + did_you_mean(what, name, known, listing))
+        if styles and (name == SEARCH or name.startswith(SEARCH + ":")):
+            search_budget(name)  # a budget of the search player: checked, and any may be named
+        elif name not in known:
+            raise ClixError(f"{option}: " + did_you_mean(what, name, (*known, SEARCH) if styles else known, listing))
         if names.count(name) > 1:
             raise ClixError(f"{option}: {name} is named twice")
     return names
@@ -280,7 +316,7 @@ def run_ladder(
     """Play the ladder, print its table (or JSON) and write its outputs; return the exit code (as
     `run_duel`'s). `out` is claimed before the first game and replaced atomically after the last; `pdf` also
     writes ladder.pdf."""
-    styles = _names(players, PLAYER_STYLES, "player style", "--players")
+    styles = _names(players, PLAYER_STYLES, "player style", "--players", styles=True)
     if len(styles) < 2:
         raise ClixError("--players: a ladder needs at least two styles")
     army_names = _names(armies, sorted(roster.armies), "army", "--armies", "`clix roster list armies` shows every army")
@@ -395,6 +431,15 @@ def ladder_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]
         "  score: the row's style against the column's (wins + ½ draws), 95% interval over seat-swapped",
         "  pairs; rating: Bradley-Terry in Elo points (mean 0), 95% bootstrap interval over pairs",
     ]
+    trace = summary.get("skill_trace") or []
+    if len(trace) > 1:
+        steps = []
+        for step in trace[1:]:
+            versus = step["versus_smaller"]
+            verdict = {True: "stronger", False: "weaker", None: "not shown stronger"}[step["stronger"]]
+            shown = percent(versus) if versus else "not played"
+            steps.append(f"{step['style']} vs {step['smaller']} {shown} ({verdict})")
+        lines.append("  skill trace (search by budget): " + "; ".join(steps))
     if settings["interrupted"]:
         lines.append("  the run was interrupted: these results cover only the cells finished")
     return lines

@@ -26,13 +26,17 @@ from clix.engine import RULESET_VERSION, compiled
 from clix.engine.game import Watch, child_seed, play, start_game
 from clix.engine.players import Agent, RandomAgent
 from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
+from clix.engine.players.search import DEFAULT_BUDGET, search_factory
 from clix.engine.roster.models import Army
 from clix.engine.roster.problems import did_you_mean
 from clix.engine.state import GameState
 from numpy.random import SeedSequence
 from rich.console import Console
 
+SEARCH = "search"
+"""The lookahead player (`engine.players.search`); `search:N` searches N playouts a decision."""
 PLAYER_STYLES = ("random", *STYLES)
+"""The fast styles (a ladder's default, the golden games' pairings); `search` and `search:N` are named on demand."""
 
 GameRows = tuple[dict[str, Any], list[dict[str, Any]]]
 """A game's row and its figure rows (`play_one`)."""
@@ -44,7 +48,21 @@ def player_factory(style: str) -> Callable:
         return RandomAgent
     if style in STYLES:
         return style_factory(style)
-    raise ClixError("--players: " + did_you_mean("player style", style, PLAYER_STYLES))
+    if style == SEARCH or style.startswith(SEARCH + ":"):
+        return search_factory(search_budget(style), name=style)
+    raise ClixError("--players: " + did_you_mean("player style", style, (*PLAYER_STYLES, SEARCH)))
+
+
+def search_budget(style: str) -> int:
+    """The playouts a decision of a `search` or `search:N` style (the default budget for `search`)."""
+    if style == SEARCH:
+        return DEFAULT_BUDGET
+    text = style[len(SEARCH) + 1 :]
+    if not text.isdigit() or not 1 <= int(text) <= 100_000:
+        raise ClixError(
+            f"--players: '{style}': a search budget is a number of playouts from 1 to 100000, as search:200"
+        )
+    return int(text)
 
 
 @dataclass(frozen=True)
