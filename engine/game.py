@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from clix.engine import decisions, rules
 from clix.engine.dice import Dice
 from clix.engine.pending import Decision
-from clix.engine.players.base import Agent
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.models import Army, MapLayout
 from clix.engine.setup import DEFAULT_TURN_LIMIT, new_game
 from clix.engine.state import GameState
+
+if TYPE_CHECKING:  # players drive playouts with this module (engine.players.search): it knows them as a type
+    from clix.engine.players.base import Agent
 
 MAX_DECISIONS = 100_000
 """A safety net: a game that needs more decisions than this has a bug, not a long fight."""
