@@ -20,12 +20,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Literal, cast
 
-import numpy as np
 from clix.analyzer.errors import ClixError
 from clix.analyzer.outputs import signals_held
 from clix.analyzer.pool import run_items
 from clix.analyzer.runner import Matchup, batch_size_for, game_seed_path, play_one, report_line
-from clix.analyzer.store import FLUSH_SECONDS, GameKey, Store, StoreBusy, _digest, _text, data_hash, style_weights
+from clix.analyzer.store import FLUSH_SECONDS, GameKey, Store, StoreBusy, _text, code_fields, game_key
 from clix.engine.legality import CRYPT_SIZE, VICTIMS_PER_GAME, army_problems
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.models import Army, ArmyEntry, Figure
@@ -123,17 +122,7 @@ def figures_of(roster: Roster, army: Army) -> list[str]:
 
 @functools.cache
 def _fixed_fields() -> dict[str, Any]:
-    from clix.analyzer.store import SCHEMA_VERSION, row_fingerprint
-    from clix.engine import RULESET_VERSION
-    from clix.engine.compiled import source_fingerprint
-
-    return {
-        "schema": SCHEMA_VERSION,
-        "ruleset": RULESET_VERSION,
-        "engine": source_fingerprint(),
-        "rows": row_fingerprint(),
-        "numpy": np.__version__,
-    }
+    return code_fields()
 
 
 def matchup_key(roster: Roster, matchup: Matchup, master_seed: int) -> GameKey:
@@ -141,21 +130,7 @@ def matchup_key(roster: Roster, matchup: Matchup, master_seed: int) -> GameKey:
     same key `clix duel` uses for the same armies, so either finds the other's games."""
     given = {name: Army.model_validate_json(data) for name, data in matchup.given}
     view = with_armies(roster, given) if given else roster
-    fields = {
-        **_fixed_fields(),
-        "data": data_hash(view, [matchup.army_a, matchup.army_b], matchup.map_name),
-        "army_a": matchup.army_a,
-        "army_b": matchup.army_b,
-        "map": matchup.map_name,
-        "players": [
-            {"style": matchup.style_a, "weights": style_weights(matchup.style_a)},
-            {"style": matchup.style_b, "weights": style_weights(matchup.style_b)},
-        ],
-        "turn_limit": matchup.turn_limit,
-        "ties": matchup.ties,
-        "master_seed": str(master_seed),
-    }
-    return GameKey(_digest(fields), fields)
+    return game_key(view, matchup, master_seed, code=_fixed_fields())
 
 
 def _load_many(store: Store, keys: Sequence[GameKey], below: int) -> dict[tuple[str, int], GameRows]:

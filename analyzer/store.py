@@ -112,19 +112,27 @@ class GameKey:
     fields: dict[str, Any]
 
 
-def game_key(roster: Roster, matchup: Matchup, master_seed: int) -> GameKey:
-    """The key of a run's games. Names are part of it (they are in the rows), paths are not: the same data
-    in another folder finds the same games. numpy's version is, as NEP 19 lets Generator streams change."""
+def code_fields() -> dict[str, Any]:
+    """The part of a key that depends on the code alone: the store's schema, the ruleset, the engine's sources,
+    the row-making code and numpy's version (NEP 19 lets Generator streams change)."""
     import numpy as np
     from clix.engine import RULESET_VERSION
     from clix.engine.compiled import source_fingerprint
 
-    fields = {
+    return {
         "schema": SCHEMA_VERSION,
         "ruleset": RULESET_VERSION,
         "engine": source_fingerprint(),
         "rows": row_fingerprint(),
         "numpy": np.__version__,
+    }
+
+
+def game_key(roster: Roster, matchup: Matchup, master_seed: int, code: dict[str, Any] | None = None) -> GameKey:
+    """The key of a run's games. Names are part of it (they are in the rows), paths are not: the same data
+    in another folder finds the same games. `code`: `code_fields()`, when the caller has worked it out."""
+    fields = {
+        **(code_fields() if code is None else code),
         "data": data_hash(roster, [matchup.army_a, matchup.army_b], matchup.map_name),
         "army_a": matchup.army_a,
         "army_b": matchup.army_b,
