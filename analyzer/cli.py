@@ -1089,6 +1089,15 @@ def _interrupt_in_a_callback(unraisable: Any, default: Any = sys.__unraisablehoo
     default(unraisable)  # bound at definition: at exit, this module's globals may already be gone
 
 
+def _quiet_pool_shutdown(args: Any, default: Any = threading.excepthook) -> None:
+    """loky's executor thread can trip over a work item the interrupted run has just cancelled (a KeyError in
+    `add_call_item_to_queue`, a race in loky itself); the run has already stopped and reports its games, so
+    that thread's end is not printed as a traceback. Every other thread's exception is."""
+    if type(args.thread).__name__ == "_ExecutorManagerThread" and isinstance(args.exc_value, KeyError):
+        return
+    default(args)
+
+
 def _short_helps(*apps: typer.Typer) -> None:
     """Command lists show each command's first sentence, on one line (docstrings wrap at 120 columns)."""
     for group in apps:
@@ -1109,6 +1118,7 @@ def main() -> None:
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         signal.signal(signal.SIGTERM, _terminate)
     sys.unraisablehook = _interrupt_in_a_callback
+    threading.excepthook = _quiet_pool_shutdown
     try:
         code = app(standalone_mode=False)
     except typer.TyperException as exc:  # a usage error (bad option, missing argument): one line too

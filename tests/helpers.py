@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import sys
+import threading
 
 import pytest
 from clix.analyzer import cli
@@ -11,8 +12,10 @@ from clix.analyzer import cli
 
 def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
     """`clix ARGS` through `main()` in this process (much faster than a subprocess): exit code, stdout, stderr.
-    What `main()` installs for the process (SIGTERM raising KeyboardInterrupt, the unraisable hook) is put back."""
+    What `main()` installs for the process (SIGTERM raising KeyboardInterrupt, the unraisable and thread
+    exception hooks) is put back."""
     before, hook, saved = signal.getsignal(signal.SIGTERM), sys.unraisablehook, sys.argv
+    thread_hook = threading.excepthook
     sys.argv = ["clix", *args]
     try:
         cli.main()
@@ -22,6 +25,7 @@ def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
     finally:
         sys.argv = saved
         sys.unraisablehook = hook
+        threading.excepthook = thread_hook
         signal.signal(signal.SIGTERM, before)
     captured = capsys.readouterr()
     return code, captured.out, captured.err
