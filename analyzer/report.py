@@ -14,7 +14,7 @@ from clix.analyzer.errors import ClixError
 from clix.analyzer.mapdraw import draw_map_png
 from clix.analyzer.outputs import writing
 from clix.analyzer.views import ArmyContents
-from clix.engine import effects
+from clix.engine import horrorclix
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.models import MapLayout
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -27,7 +27,7 @@ def provenance_line(roster: Roster, army_ids: list[str]) -> str:
     figures = [roster.figures[e.figure] for a in army_ids for e in roster.armies[a].figures]
     sample = sorted({f.id for f in figures if "sample" in f.provenance.lower()})
     names = {p.name for f in figures for side in f.card.sides().values() for p in side.powers}
-    unsupported = sorted(effects.unsupported_powers(names))
+    unsupported = sorted(horrorclix.load().unsupported_powers(names))
     parts = []
     if sample:
         parts.append(

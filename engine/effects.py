@@ -1,7 +1,8 @@
 """How powers and lasting effects change the rules, so no power is a special case inside the engine.
 
-A power registers a `PowerHandler` under its registry name (engine.registry.powers) with `@register`.
-The engine asks the handlers of the powers in effect at fixed points:
+A power's `PowerHandler` names the power it plays with `@handles`; a ruleset's loader gathers its handlers
+(`handlers_in`) into the ruleset (`state.ruleset`, engine/ruleset.py), so two rulesets may each have their own
+handler for one power name. The engine asks the handlers of the powers in effect at fixed points:
 
 - `stat`: every combat value the rules read (speed, attack, defense, damage, range) goes through
   `stat(state, monster, name, ...)`: the dial value, then replacements from the monster's own powers
@@ -13,7 +14,7 @@ The engine asks the handlers of the powers in effect at fixed points:
 
 A power is in effect while its colour shows on the dial (HC-CARD-05); a dependant power (trigger
 move, close or ranged) only during an action it was declared for (HC-CARD-08), recorded in
-`state.declared`. With no handler registered a power changes nothing; `unsupported_powers` says so.
+`state.declared`. A power its ruleset has no handler for changes nothing; `Ruleset.unsupported_powers` says so.
 """
 
 from __future__ import annotations
@@ -24,10 +25,10 @@ from dataclasses import replace as with_fields
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from clix.engine.figures import HOURGLASS
-from clix.engine.registry.powers import POWERS
 from mypy_extensions import mypyc_attr
 
 if TYPE_CHECKING:
+    from clix.engine.ruleset import Ruleset
     from clix.engine.state import GameState, Monster
 
 Params = dict[str, Any]
@@ -56,6 +57,8 @@ class PowerHandler:
     `source` is the monster whose card carries the power; `subject` the monster whose value is read.
     """
 
+    power: ClassVar[str] = ""
+    """The power's name in its ruleset's registry (`@handles`)."""
     grants_attack: ClassVar[bool] = False
     """A move power whose move action ends with a free close attack on a named target (Pounce): the
     rules check and list such a Move's `target` as they do a frenzy's (HC-SLAY-14)."""
@@ -152,24 +155,32 @@ class PowerHandler:
         return False
 
 
-HANDLERS: dict[str, PowerHandler] = {}
-
-
-def register(name: str):  # type: ignore[no-untyped-def]
-    """Class decorator: `@register("Slash")` makes the class the handler of that power."""
-    if name not in POWERS:
-        raise KeyError(f"'{name}' is not in engine.registry.powers; register the name there first")
+def handles(name: str):  # type: ignore[no-untyped-def]
+    """Class decorator: `@handles("Slash")` names the power a handler class plays. It registers nothing: a
+    ruleset's loader gathers its handlers (`handlers_in`) when the ruleset is loaded (`engine.ruleset`)."""
 
     def wrap(cls: type[PowerHandler]) -> type[PowerHandler]:
-        HANDLERS[name] = cls()
+        cls.power = name
         return cls
 
     return wrap
 
 
-def unsupported_powers(names: set[str]) -> set[str]:
-    """Of `names`, the powers the engine plays with no effect yet."""
-    return {n for n in names if n not in HANDLERS}
+def handlers_in(*modules: Any) -> dict[str, PowerHandler]:
+    """One handler of each power the classes defined in `modules` handle (`@handles`), by power name."""
+    found: dict[str, PowerHandler] = {}
+    for module in modules:
+        for cls in vars(module).values():
+            if (
+                isinstance(cls, type)
+                and issubclass(cls, PowerHandler)
+                and getattr(cls, "__module__", "") == module.__name__
+                and cls.power
+            ):
+                if cls.power in found:
+                    raise KeyError(f"two handlers for the power '{cls.power}' ({module.__name__}.{cls.__name__})")
+                found[cls.power] = cls()
+    return found
 
 
 def rule_of_three(total: int) -> int:
@@ -183,27 +194,26 @@ def in_effect(
     """The handlers of the powers `monster` has in effect now, with their parameters and names (with `hook`:
     only the handlers that override that hook, the others answering nothing there)."""
     declared = state.declared.get(monster.uid)
-    for handler, params, name, dependant in _handlers_showing(monster.powers, hook):
+    for handler, params, name, dependant in _handlers_showing(state.ruleset, monster.powers, hook):
         if not dependant or name == declared:
             yield handler, params, name
 
 
-_SHOWING: dict[str | None, dict[int, tuple[dict, tuple]]] = {}
-"""`_handlers_showing` by hook, then by id of the powers dict; the dict is kept alongside so its id stays its own."""
-
-
-def _handlers_showing(powers: dict[str, Params], hook: str | None) -> tuple:
+def _handlers_showing(ruleset: Ruleset, powers: dict[str, Params], hook: str | None) -> tuple:
     """The handlers of a dial click's powers (with `hook`: those overriding it), with their parameters, names
-    and whether the power is dependant; computed once per click, since a compiled dial never changes."""
-    by_powers = _SHOWING.get(hook)
+    and whether the power is dependant; computed once per ruleset and click, since a compiled dial never changes.
+    Kept in `ruleset.showing` by hook, then by id of the powers dict; the dict is kept alongside so its id stays
+    its own."""
+    by_powers = ruleset.showing.get(hook)
     if by_powers is None:
-        by_powers = _SHOWING[hook] = {}
+        by_powers = ruleset.showing[hook] = {}
     found = by_powers.get(id(powers))
     if found is None or found[0] is not powers:
+        handlers = ruleset.handlers
         entries = tuple(
-            (handler, params, name, POWERS[name].trigger in DEPENDANT)
+            (handler, params, name, ruleset.powers[name].trigger in DEPENDANT)
             for name, params in powers.items()
-            if (handler := HANDLERS.get(name)) is not None
+            if (handler := handlers.get(name)) is not None
             and (hook is None or getattr(type(handler), hook) is not getattr(PowerHandler, hook))
         )
         found = by_powers[id(powers)] = (powers, entries)
@@ -239,7 +249,8 @@ def stat(
     +2 against a soaring target, the elevation -1 speed), which count toward the rule of 3 like any other.
     """
     value = base_value(monster, name) if base is None else base
-    if _handlers_showing(monster.powers, "replace"):  # most dials replace nothing: skip the generator
+    ruleset = state.ruleset
+    if _handlers_showing(ruleset, monster.powers, "replace"):  # most dials replace nothing: skip the generator
         for handler, params, _ in in_effect(state, monster, "replace"):
             replaced = handler.replace(state, monster, name, value, q, params)
             if replaced is not None:
@@ -254,7 +265,7 @@ def stat(
     total = extra
     for source in state.monsters:
         if source.alive:
-            modifiers = _handlers_showing(source.powers, "modifier")
+            modifiers = _handlers_showing(ruleset, source.powers, "modifier")
             if modifiers:  # most powers modify nothing: skip the generator for them
                 for handler, params, _ in in_effect(state, source, "modifier"):
                     total += handler.modifier(state, source, monster, name, q, params)
@@ -290,14 +301,11 @@ def fire_all(state: GameState, event: str, *args: Any) -> None:
             fire(state, monster, event, *args)
 
 
-ROLL_RESPONDERS: list[Any] = []
-"""Functions `(state, attacker, targets, dice) -> dice` called after every attack roll, in order: the
-attack-roll window where reroll plot twists are played (HC-PLOT-07, HC-PLOT-12)."""
-
-
 def after_attack_roll(
     state: GameState, attacker: Monster, targets: list[Monster], dice: tuple[int, int]
 ) -> tuple[int, int]:
-    for respond in ROLL_RESPONDERS:
+    """The attack roll after the ruleset's responders, in order: the attack-roll window where reroll plot
+    twists are played (HC-PLOT-07, HC-PLOT-12)."""
+    for respond in state.ruleset.roll_responders:
         dice = respond(state, attacker, targets, dice)
     return dice

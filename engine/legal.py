@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from clix.engine import cards, combat, decisions, effects, plots, powers  # noqa: F401  (importing engine.powers registers every power's handler)
+from clix.engine import cards, combat, effects, plots
 from clix.engine.actions import (
     VICTIM_TARGET,
     Action,
@@ -23,7 +23,6 @@ from clix.engine.actions import (
 )
 from clix.engine.movement import MoveContext, Reach, VictimContext, check_path, search
 from clix.engine.options import Block, MoveBlock, Option, Options, Part, VictimMoveBlock
-from clix.engine.registry.powers import POWERS
 from clix.engine.state import HOVERING, SOARING, GameState, MapObject, Monster, Phase, Victim, VictimState
 
 
@@ -85,7 +84,7 @@ def _why_not_monster_action(state: GameState, action: Move | LureVictim | Frenzy
     if isinstance(action, (Move, Frenzy)):
         return _why_not_move(state, actor, action)
     if isinstance(action, LureVictim):
-        return _why_not_lure(actor, action)
+        return _why_not_lure(state, actor, action)
     if actor.incapable:
         return f"{actor.label} is incapable (hourglass on attack) and cannot attack (HC-HOURGLASS-07)"
     if isinstance(action, Close):
@@ -117,7 +116,7 @@ def _why_not_move(state: GameState, actor: Monster, action: Move | Frenzy) -> st
         card = plots.protection(state, actor, action.path[-1])
         return f"{card} protects the victim there: {actor.label} cannot end its move on it (HC-SLAY-04, HC-SLAY-06)"
     if action.target is not None:
-        if isinstance(action, Move) and not (action.power and _grants_attack(action.power)):
+        if isinstance(action, Move) and not (action.power and _grants_attack(state, action.power)):
             return "a move action makes no attack unless a declared power grants one (HC-CARD-08, HC-SLAY-07)"
         if actor.incapable:
             return f"{actor.label} is incapable and cannot make the frenzy attack (HC-HOURGLASS-11)"
@@ -140,21 +139,21 @@ def _why_not_power(state: GameState, actor: Monster, action: Move | LureVictim |
     need = DEPENDANT_KIND[type(action)]
     if power not in actor.powers:
         return f"{actor.label} does not show {power} now (HC-CARD-05)"
-    if POWERS[power].trigger != need:
+    if state.ruleset.powers[power].trigger != need:
         return f"{power} is not a {need} dependant power, so it cannot be declared for this action (HC-CARD-08)"
-    handler = effects.HANDLERS.get(power)
+    handler = state.ruleset.handlers.get(power)
     return handler.check(state, actor, action, actor.powers[power]) if handler else ""
 
 
-def _grants_attack(power: str) -> bool:
-    handler = effects.HANDLERS.get(power)
+def _grants_attack(state: GameState, power: str) -> bool:
+    handler = state.ruleset.handlers.get(power)
     return handler is not None and handler.grants_attack
 
 
-def _why_not_lure(actor: Monster, action: LureVictim) -> str:
+def _why_not_lure(state: GameState, actor: Monster, action: LureVictim) -> str:
     """A move action that moves a victim instead of the monster needs a power that says so; the power's
     `check` has judged the victim and its path (HC-CARD-08)."""
-    handler = effects.HANDLERS.get(action.power) if action.power else None
+    handler = state.ruleset.handlers.get(action.power) if action.power else None
     if handler is None or not handler.moves_victims:
         return "moving a victim instead of the monster needs a declared move power that allows it (HC-CARD-08)"
     if actor.immovable:
@@ -326,7 +325,9 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action | MoveBloc
     if not actor.immovable:
         broke = [m.uid for m in engaged]
         protected = plots.blocked_ends(state, actor)  # victims a plot twist protects from it (HC-SLAY-04, -06)
-        attack_powers = [n for n in actor.powers if POWERS[n].trigger == "move" and _grants_attack(n)]
+        attack_powers = [
+            n for n in actor.powers if state.ruleset.powers[n].trigger == "move" and _grants_attack(state, n)
+        ]
         for fly in flights:
             flight = actor.flight if fly is None else fly
             ctx = MoveContext(state, actor, broke_away=broke, flight=flight)
@@ -364,13 +365,13 @@ def _with_dependant_powers(
 ) -> list[Action | MoveBlock]:
     """Each action, plus the variants declaring each dependant power the monster shows for it, as the
     power's handler lists them (HC-CARD-08); a move power granting an attack was listed with its targets."""
-    dependant = [n for n in actor.powers if POWERS[n].trigger in effects.DEPENDANT]
+    dependant = [n for n in actor.powers if state.ruleset.powers[n].trigger in effects.DEPENDANT]
     if not dependant:
         return actions
     found = list(actions)
     for power in dependant:
-        kind = POWERS[power].trigger
-        handler = effects.HANDLERS.get(power)
+        kind = state.ruleset.powers[power].trigger
+        handler = state.ruleset.handlers.get(power)
         if handler is not None and handler.grants_attack:
             continue
         blocks = [a for a in actions if isinstance(a, MoveBlock) and a.kind == kind and a.power is None]

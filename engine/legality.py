@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from clix.engine import horrorclix
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.models import Army
 from clix.engine.roster.problems import Problem, did_you_mean
@@ -27,8 +28,8 @@ def reference_problems(roster: Roster, files: set[str] | None = None) -> list[Pr
 def implementation_problems(roster: Roster, files: set[str] | None = None) -> list[Problem]:
     """Powers and plot-twist effects named in the roster that the engine registers but does not play yet
     (issue 4: `clix roster check` fails on any of them)."""
-    from clix.engine import effects, plots, powers  # noqa: F401  (imported here: they import the roster models)
-
+    ruleset = horrorclix.load()
+    played_effects = ruleset.registries[horrorclix.PLOT_EFFECT_HANDLERS]
     problems: list[Problem] = []
     for fid, figure in roster.figures.items():
         source = roster.sources[("figures", fid)]
@@ -36,7 +37,7 @@ def implementation_problems(roster: Roster, files: set[str] | None = None) -> li
             continue
         for side_name, side in figure.card.sides().items():
             for index, power in enumerate(side.powers):
-                if power.name not in effects.HANDLERS:
+                if power.name not in ruleset.handlers:
                     problems.append(
                         source.problem(
                             ("card", side_name, "powers", index, "name"),
@@ -45,7 +46,7 @@ def implementation_problems(roster: Roster, files: set[str] | None = None) -> li
                     )
     for name, card in roster.plot_twists.items():
         source = roster.sources[("plot_twists", name)]
-        if (files is None or source.file in files) and card.effect.name not in plots.EFFECTS:
+        if (files is None or source.file in files) and card.effect.name not in played_effects:
             problems.append(
                 source.problem(
                     ("effect", "name"),

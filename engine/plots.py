@@ -15,7 +15,7 @@ The windows (HC-PLOT-07), each opened by the rules at one point and closed by on
   that moves or freezes the victim replaces the active player's move of it;
 - slaying / rescue (`before_slay`, from rules.slay, before the victim is taken): the same opponent may
   play one card (HC-PLOT-06, HC-PLOT-13, HC-SLAY-06);
-- attack_roll (`after_attack_roll`, in effects.ROLL_RESPONDERS): cards whose text names that time, right
+- attack_roll (`after_attack_roll`, a roll responder of the HorrorClix ruleset): cards whose text names that time, right
   after an attack roll, each player in turn order from the active player; one card per roll, so a
   rerolled roll is never rerolled again (HC-PLOT-12);
 - hunting (`PlayCard`, a legal action): cards played in their player's own hunting phase, at no action.
@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from clix.engine import combat, decisions, effects
+from clix.engine import combat, decisions
 from clix.engine.geometry import BLOCKING
 from clix.engine.movement import MoveContext, VictimContext, destinations
 from clix.engine.plot_table import (  # noqa: F401  (re-exported: the cards and the table are read through plots)
@@ -324,10 +324,6 @@ def after_attack_roll(
                 _resolve(state, w, choice)
                 break
     return w.dice
-
-
-if after_attack_roll not in effects.ROLL_RESPONDERS:
-    effects.ROLL_RESPONDERS.append(after_attack_roll)
 
 
 def hunting_plays(state: GameState) -> list[PlayCard]:

@@ -5,7 +5,7 @@ game live here too. Players only choose among `legal_actions(state)`.
 
 from __future__ import annotations
 
-from clix.engine import cards, combat, decisions, effects, plots, powers, subplots  # noqa: F401  (importing engine.powers registers every power's handler)
+from clix.engine import cards, combat, decisions, effects, plots, subplots
 from clix.engine.actions import (
     Action,
     ChooseVictim,
@@ -100,7 +100,7 @@ def _apply_listed(state: GameState, action: Option) -> None:
 def _declare(state: GameState, actor: Monster, power: str, action: Action) -> None:
     """Put a dependant power in effect for the action it was declared with (HC-CARD-08)."""
     state.declared[actor.uid] = power
-    handler = effects.HANDLERS.get(power)
+    handler = state.ruleset.handlers.get(power)
     if handler is not None:
         handler.on_declare(state, actor, action, actor.powers[power])
 
@@ -284,10 +284,9 @@ def finish(state: GameState, reason: str) -> None:
     state.phase = Phase.OVER
     state.end_reason = reason
     subplots.score_subplots(state)  # HC-PLOT-04, HC-END-08, HC-END-10
-    totals: dict[int, int] = {}
+    totals = team_vp(state)
     points: dict[int, int] = {}
     for p in state.players:
-        totals[p.team] = totals.get(p.team, 0) + state.total_vp(p.number)
         points[p.team] = points.get(p.team, 0) + p.army_points
     best = max(totals.values())
     leaders = [t for t, vp in totals.items() if vp == best]
@@ -298,6 +297,14 @@ def finish(state: GameState, reason: str) -> None:
     state.emit("game_over", reason=reason, winner=state.winner, vp=tuple(sorted(totals.items())))
 
 
+def team_vp(state: GameState) -> dict[int, int]:
+    """Each team's victory points as the game stands: kills, victims and scored subplots (HC-END-03)."""
+    totals: dict[int, int] = {}
+    for p in state.players:
+        totals[p.team] = totals.get(p.team, 0) + state.total_vp(p.number)
+    return totals
+
+
 __all__ = [
     "GROUNDED",
     "IllegalAction",
@@ -306,5 +313,6 @@ __all__ = [
     "check_end",
     "end_turn",
     "legal_actions",
+    "team_vp",
     "why_not",
 ]

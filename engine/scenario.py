@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
 
-from clix.engine import cards, decisions, plots, rules, subplots
+from clix.engine import cards, decisions, horrorclix, plots, rules, subplots
 from clix.engine.actions import (
     VICTIM_TARGET,
     Action,
@@ -88,6 +88,7 @@ def build_state(
         active=scenario.active_player,
         turn=scenario.turn,
         turn_limit=scenario.turn_limit,
+        ruleset=horrorclix.load(),
     )
     for obj in layout.objects:
         pos = geometry.index(*obj.at)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from clix.engine import decisions, rules, subplots
+from clix.engine import decisions, horrorclix, rules, subplots
 from clix.engine.board import STEPS, portal_sites, starting_zone
 from clix.engine.dice import Dice
 from clix.engine.figures import compile_figure
@@ -70,6 +70,7 @@ def new_game(
         phase=Phase.SETUP,
         cards=roster.plot_twists,
         tie_break=tie_break,
+        ruleset=horrorclix.load(),
     )
     decisions.perform(state, _set_up, (roster, tuple(armies)))
     return state

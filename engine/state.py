@@ -28,6 +28,7 @@ from clix.engine.pieces import (  # noqa: F401  (re-exported: the pieces are rea
     Victim,
     VictimState,
 )
+from clix.engine.ruleset import Ruleset
 from clix.engine.stepping import Step, replay
 
 if TYPE_CHECKING:
@@ -53,6 +54,8 @@ class GameState:
     """Everything about one game in progress."""
 
     geometry: Geometry
+    ruleset: Ruleset
+    """The game's rules (`engine.ruleset`): what the driver and the effect hooks ask; shared by copies and views."""
     dice: Dice | None
     """The dice the game's driver lends the state; None makes every roll a chance event the driver resolves
     (`engine.decisions`)."""
@@ -63,7 +66,8 @@ class GameState:
     objects: list[MapObject] = field(default_factory=list)
     active: int = 1
     turn: int = 1
-    phase: Phase = Phase.HUNTING
+    phase: str = Phase.HUNTING
+    """One of the ruleset's phases (HorrorClix's: `Phase`)."""
     actions_left: int = 1
     turn_limit: int | None = None
     vp: dict[int, dict[str, int]] = field(default_factory=dict)
@@ -116,7 +120,7 @@ class GameState:
         objects: list[MapObject] | None = None,
         active: int = 1,
         turn: int = 1,
-        phase: Phase = Phase.HUNTING,
+        phase: str = Phase.HUNTING,
         actions_left: int = 1,
         turn_limit: int | None = None,
         vp: dict[int, dict[str, int]] | None = None,
@@ -134,9 +138,12 @@ class GameState:
         areas: dict[int, Any] | None = None,
         scoring_player: int | None = None,
         extra_actions_used: set[int] | None = None,
+        *,
+        ruleset: Ruleset,
     ) -> None:
         # written out, not generated: mypyc compiles this one, and states are made at every copy and view
         self.geometry = geometry
+        self.ruleset = ruleset
         self.dice = dice
         self.players = players
         self.build_total = build_total
@@ -218,6 +225,7 @@ class GameState:
             self.turn_limit,
             {player: dict(points) for player, points in self.vp.items()},
             list(self.log),
+            ruleset=self.ruleset,
         )
         twin.winner = self.winner
         twin.over = self.over
@@ -258,14 +266,14 @@ class GameState:
     def view(self, player: int) -> GameState:
         """The game as `player` sees it, to choose in: no dice, and the other players' crypts hidden
         (HC-PLOT-01). It shares the pieces with this state: a player copies it before changing anything."""
-        return self._refresh_view(GameState(self.geometry, None, []), player)
+        return self._refresh_view(GameState(self.geometry, None, [], ruleset=self.ruleset), player)
 
     def view_for_choice(self, player: int) -> GameState:
         """`view(player)` for one decision: the driver's (`engine.game`), made once per player and brought up
         to date at each decision, so it is valid only until the game goes on (copy it to keep it)."""
         seen = self._views.get(player)
         if seen is None:
-            seen = self._views[player] = GameState(self.geometry, None, [])
+            seen = self._views[player] = GameState(self.geometry, None, [], ruleset=self.ruleset)
         return self._refresh_view(seen, player)
 
     def _refresh_view(self, seen: GameState, player: int) -> GameState:

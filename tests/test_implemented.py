@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clix.engine import effects, plots
+from clix.engine import horrorclix, plots
 from clix.engine.legality import implementation_problems
 from clix.engine.roster.loader import load_roster
 
@@ -19,7 +19,7 @@ def test_every_sample_power_and_effect_is_implemented():
 
 def test_a_power_without_a_handler_is_a_problem(monkeypatch):
     roster, _ = load_roster([ROOT / "rosters"])
-    monkeypatch.delitem(effects.HANDLERS, "Slash")
+    monkeypatch.delitem(horrorclix.load().handlers, "Slash")
     problems = implementation_problems(roster)
     assert problems and all("'Slash'" in p.message for p in problems)
     assert {p.field.rsplit(".", 1)[-1] for p in problems} == {"name"}

@@ -1,7 +1,11 @@
-"""The handlers of the registered powers (engine.registry.powers): importing this package registers
-every one of them with `engine.effects.register`, so the rules find them through the effect hooks."""
+"""The handlers of HorrorClix's powers (engine.registry.powers). Importing them registers nothing: the HorrorClix
+ruleset gathers them when it is loaded (`engine.horrorclix.load`, through `handlers`)."""
 
-from clix.engine.powers import (
-    combat,  # noqa: F401  Slash, Feast, Stamina, Dodge, Pounce, Lure...
-    special,  # noqa: F401  Insanity, Injection, Possession, Raise Minion, Grave, cabal powers
-)
+from clix.engine.effects import PowerHandler, handlers_in
+from clix.engine.powers import combat, special
+
+
+def handlers() -> dict[str, PowerHandler]:
+    """A handler of each HorrorClix power, by power name: Slash, Feast, Stamina... (combat), Insanity, Injection,
+    Possession, Raise Minion, Grave and the cabal powers (special)."""
+    return handlers_in(combat, special)

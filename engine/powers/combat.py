@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from clix.engine import decisions, plots
 from clix.engine.actions import VICTIM_TARGET, Close, Frenzy, LureVictim
 from clix.engine.combat import adjacent, heal, heal_floor
-from clix.engine.effects import PowerHandler, Query, base_value, register
+from clix.engine.effects import PowerHandler, Query, base_value, handles
 from clix.engine.movement import VictimContext, check_path, destinations
 from clix.engine.state import Lasting, VictimState
 
@@ -34,7 +34,7 @@ def _roll(state: GameState, source: Monster, power: str) -> int:
 # --- damage ------------------------------------------------------------------------------------------
 
 
-@register("Slash")
+@handles("Slash")
 class Slash(PowerHandler):
     """On a hit a d6 replaces the damage value (HC-DATA-05), in a frenzy too, replacing its 1 (HC-SLAY-08,
     -12); a replacement, so modifiers apply after it (HC-VALUE-04, -07). One roll per attack."""
@@ -43,7 +43,7 @@ class Slash(PowerHandler):
         return _roll(state, source, "Slash") if stat == "damage" else None
 
 
-@register("Execution")
+@handles("Execution")
 class Execution(PowerHandler):
     """Close combat action against a vulnerable target (HC-TURN-04): the damage value becomes `damage`
     (a replacement, HC-VALUE-02), in a frenzy's attack too (HC-SLAY-12)."""
@@ -64,7 +64,7 @@ class Execution(PowerHandler):
         return None
 
 
-@register("Frenzied Strength")
+@handles("Frenzied Strength")
 class FrenziedStrength(PowerHandler):
     """In a frenzy the damage value stays the dial value instead of becoming 1 (HC-SLAY-08, -12)."""
 
@@ -72,7 +72,7 @@ class FrenziedStrength(PowerHandler):
         return base_value(source, "damage") if stat == "damage" and q.kind == "frenzy" else None
 
 
-@register("Penetrating Strike")
+@handles("Penetrating Strike")
 class PenetratingStrike(PowerHandler):
     """Damage this monster deals is penetrating: damage reducers do not reduce it (HC-COMBAT-27, -29); it
     is not unpreventable (HC-COMBAT-09)."""
@@ -81,7 +81,7 @@ class PenetratingStrike(PowerHandler):
         return True
 
 
-@register("Hellfire")
+@handles("Hellfire")
 class Hellfire(PowerHandler):
     """Ranged combat action: the damage dealt is unpreventable, so nothing reduces it (HC-COMBAT-09)."""
 
@@ -89,7 +89,7 @@ class Hellfire(PowerHandler):
         return kind == "ranged"
 
 
-@register("Stamina")
+@handles("Stamina")
 class Stamina(PowerHandler):
     """Damage dealt to this monster is reduced by 1 (HC-COMBAT-29), unless penetrating or unpreventable."""
 
@@ -97,7 +97,7 @@ class Stamina(PowerHandler):
         return 1
 
 
-@register("Invulnerability")
+@handles("Invulnerability")
 class Invulnerability(PowerHandler):
     """Damage dealt to this monster is reduced by 2 (HC-COMBAT-29), unless penetrating or unpreventable."""
 
@@ -105,7 +105,7 @@ class Invulnerability(PowerHandler):
         return 2
 
 
-@register("Shriek")
+@handles("Shriek")
 class Shriek(PowerHandler):
     """Ranged combat action: a hit target with no action token gets one instead of taking damage; a target
     that already has a token takes the damage as usual. The attack is not a "no damage" attack, so a
@@ -122,7 +122,7 @@ class Shriek(PowerHandler):
 # --- attack and defense values ----------------------------------------------------------------------
 
 
-@register("Prey on the Weak")
+@handles("Prey on the Weak")
 class PreyOnTheWeak(PowerHandler):
     """+`amount` attack against a vulnerable target (HC-TURN-04), a modifier (HC-VALUE-05)."""
 
@@ -132,7 +132,7 @@ class PreyOnTheWeak(PowerHandler):
         return 0
 
 
-@register("Focus")
+@handles("Focus")
 class Focus(PowerHandler):
     """Ranged combat action: +`attack` to the attack roll; -`defense` to this monster's defense until its
     controller's next turn begins (HC-TURN-08 (1)), both modifiers (HC-VALUE-05; HC-DATA-24)."""
@@ -146,7 +146,7 @@ class Focus(PowerHandler):
         )
 
 
-@register("Terror")
+@handles("Terror")
 class Terror(PowerHandler):
     """Opposing monsters adjacent to this monster get -1 attack (a modifier, HC-VALUE-05)."""
 
@@ -156,7 +156,7 @@ class Terror(PowerHandler):
         return -1 if adjacent(state, source.pos, subject.pos) else 0
 
 
-@register("Toughened Hide")
+@handles("Toughened Hide")
 class ToughenedHide(PowerHandler):
     """+`amount` defense against ranged attacks (a modifier, HC-VALUE-05)."""
 
@@ -164,7 +164,7 @@ class ToughenedHide(PowerHandler):
         return p["amount"] if subject is source and stat == "defense" and q.kind == "ranged" else 0
 
 
-@register("Sure Shot")
+@handles("Sure Shot")
 class SureShot(PowerHandler):
     """Ranged combat action: the hindering +1 defense does not apply (HC-TERRAIN-06, -29)."""
 
@@ -175,7 +175,7 @@ class SureShot(PowerHandler):
 # --- evading -----------------------------------------------------------------------------------------
 
 
-@register("Dodge")
+@handles("Dodge")
 class Dodge(PowerHandler):
     """When hit by any attack, critical hits included (HC-COMBAT-31), a d6 of 5-6 evades the hit (HC-COMBAT-26)."""
 
@@ -183,7 +183,7 @@ class Dodge(PowerHandler):
         return _roll(state, source, "Dodge") >= 5
 
 
-@register("Martial Artist")
+@handles("Martial Artist")
 class MartialArtist(PowerHandler):
     """When hit by a close attack (a frenzy's too), critical hits included (HC-COMBAT-31), a d6 of 4-6
     evades the hit (HC-COMBAT-26)."""
@@ -195,7 +195,7 @@ class MartialArtist(PowerHandler):
 # --- healing -----------------------------------------------------------------------------------------
 
 
-@register("Blood Drinker")
+@handles("Blood Drinker")
 class BloodDrinker(PowerHandler):
     """Damaging an opposing monster with a close attack (a frenzy's too) heals this monster `amount`,
     within the healing limits (HC-COMBAT-10)."""
@@ -205,7 +205,7 @@ class BloodDrinker(PowerHandler):
             heal(state, source, p["amount"])
 
 
-@register("Feast")
+@handles("Feast")
 class Feast(PowerHandler):
     """Slaying a victim heals this monster `amount` (HC-COMBAT-10 limits); rescuing is not slaying
     (HC-SLAY-06), so a benevolent monster's Feast does nothing."""
@@ -215,7 +215,7 @@ class Feast(PowerHandler):
             heal(state, source, p["amount"])
 
 
-@register("Regeneration")
+@handles("Regeneration")
 class Regeneration(PowerHandler):
     """In its controller's preview phase (HC-TURN-08 (2)) a d6 of 5-6 heals 1 (HC-COMBAT-10). No die is
     rolled when there is nothing to heal: the roll could change nothing."""
@@ -228,7 +228,7 @@ class Regeneration(PowerHandler):
 # --- move powers -------------------------------------------------------------------------------------
 
 
-@register("Pounce")
+@handles("Pounce")
 class Pounce(PowerHandler):
     """Move action: after moving, a free close attack on the Move's `target`, blooded or not; its damage
     value becomes 1 (a replacement, as a frenzy's, HC-SLAY-08) which Slash may replace again. The rules
@@ -241,7 +241,7 @@ class Pounce(PowerHandler):
         return 1 if stat == "damage" and q.kind == "close" else None
 
 
-@register("Lure")
+@handles("Lure")
 class Lure(PowerHandler):
     """Move action: instead of moving, this monster moves one face-up victim within `range` spaces up to 2
     spaces, by the victims' movement rules (HC-VICTIM-04, -08). The action is a `LureVictim`."""

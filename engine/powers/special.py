@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from clix.engine import cards, combat, decisions
-from clix.engine.effects import Params, PowerHandler, Query, register
+from clix.engine.effects import Params, PowerHandler, Query, handles
 from clix.engine.figures import Stats, stats_from_dial
 from clix.engine.geometry import BLOCKING
 from clix.engine.roster.models import parse_dial
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from clix.engine.state import GameState, Victim
 
 
-@register("Insanity")
+@handles("Insanity")
 class Insanity(PowerHandler):
     """In its owner's preview phase, if the owner also controls it, the owner rolls a d6: below the
     threshold it goes insane (HC-SPECIAL-07, HC-SPECIAL-17). Only the owner ever rolls."""
@@ -35,7 +35,7 @@ class Insanity(PowerHandler):
             cards.go_insane(state, source, source.owner, "Insanity")
 
 
-@register("Injection")
+@handles("Injection")
 class Injection(PowerHandler):
     """A no-damage close attack; the hit target is insane at once, no roll, until the beginning of its
     owner's next turn (HC-SPECIAL-19). Insane monsters are friendly to the active player (HC-SPECIAL-08),
@@ -49,7 +49,7 @@ class Injection(PowerHandler):
             cards.go_insane(state, target, state.active, "Injection")
 
 
-@register("Possession")
+@handles("Possession")
 class Possession(PowerHandler):
     """A no-damage close attack; the hit target is the active player's puppet until the end of that
     player's turn (HC-SPECIAL-09); its hourglass-phase damage is in engine.cards (HC-SPECIAL-10)."""
@@ -62,7 +62,7 @@ class Possession(PowerHandler):
             cards.possess(state, target)
 
 
-@register("Grave")
+@handles("Grave")
 class Grave(PowerHandler):
     """On killing a monster: turn the dial to the green starting line and flip the card (HC-DATA-22). A card
     whose own `transform` describes the same kill sees the card already flipped and does nothing more."""
@@ -96,7 +96,7 @@ def minion_spaces(state: GameState, slayer: Monster) -> list[int]:
     return [s for s in combat.neighbours(state, slayer.pos) if s not in taken and geo.terrain[s] != BLOCKING]
 
 
-@register("Raise Minion")
+@handles("Raise Minion")
 class RaiseMinion(PowerHandler):
     """Instead of slaying the victim, remove it from the game and put a minion token with the power's values
     on the map (HC-SPECIAL-06); the victim goes on no card, so the monster is not blooded (HC-SLAY-16) and
@@ -142,7 +142,7 @@ class RaiseMinion(PowerHandler):
 # --- cabal powers (HC-SPECIAL-01, -05, -14, -15, -16) -----------------------------------------------
 
 
-@register("Cabal Rally")
+@handles("Cabal Rally")
 class CabalRally(PowerHandler):
     """+amount to a combat value of every friendly member (`who: members`, the leader included) or of the
     leader alone (`who: leader`, a "this monster" power, HC-SPECIAL-14), while the leader is in charge."""
@@ -155,7 +155,7 @@ class CabalRally(PowerHandler):
         return p["amount"] if cards.member(source, subject) else 0
 
 
-@register("Pack Tactics")
+@handles("Pack Tactics")
 class PackTactics(PowerHandler):
     """A "this monster" cabal power: +amount attack for the leader when another friendly member is
     adjacent to its target; the leader does not count for itself (HC-SPECIAL-14, HC-SPECIAL-15)."""
@@ -170,7 +170,7 @@ class PackTactics(PowerHandler):
         return 0
 
 
-@register("Cabal Feast")
+@handles("Cabal Feast")
 class CabalFeast(PowerHandler):
     """When a friendly member (the leader included) kills a monster, heal another friendly member of 1
     damage, chosen by the leader's controller; the killer cannot be the one healed (001 §3)."""
@@ -194,7 +194,7 @@ class CabalFeast(PowerHandler):
         combat.heal(state, chosen, 1)
 
 
-@register("Cabal Command")
+@handles("Cabal Command")
 class CabalCommand(PowerHandler):
     """Once per turn a friendly member (the leader included) that has not acted may be given one action
     beyond the turn's actions; it is a real action and earns an action token (HC-SPECIAL-16)."""

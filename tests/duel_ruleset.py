@@ -1,0 +1,179 @@
+"""A second ruleset, for the tests of the ruleset seam (issue 16): a duel on a grid.
+
+Two players, one figure each, on an open board. A turn is one action: step to a free adjacent space, strike an
+adjacent figure (2d6 + attack against defense; a hit deals damage clicks), or pass. The first figure knocked out
+loses; at the turn limit the least damaged figure wins. It has no victims, no plot twists and no setup phase,
+and its two powers are HeroClix-like (002/004): its *Regeneration* is not HorrorClix's (roll a d6, heal the
+result minus 2), and *Toughness* reduces damage by 1. It runs on the engine's core alone: the state, the driver,
+the stepping and dice, and the effect hooks.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from functools import cache
+
+from clix.engine import decisions, effects
+from clix.engine.dice import Dice
+from clix.engine.effects import Params, PowerHandler, handles
+from clix.engine.figures import stats_from_dial
+from clix.engine.geometry import Geometry
+from clix.engine.pieces import Monster, Player
+from clix.engine.registry.powers import PowerSpec
+from clix.engine.roster.maps import MapLayout
+from clix.engine.roster.models import parse_dial
+from clix.engine.ruleset import Ruleset
+from clix.engine.state import GameState
+
+NAME = "duel-on-a-grid"
+PHASES = ("action", "over")
+POWERS = {
+    "Regeneration": PowerSpec(
+        "Regeneration", "turn_start", "At the start of its turn, roll a d6 and heal the result minus 2.", source="002"
+    ),
+    "Toughness": PowerSpec("Toughness", "damaged", "Damage dealt to this figure is reduced by 1.", source="004"),
+}
+BOARD = ["1.....", "......", "......", ".....2"]
+
+
+@dataclass(frozen=True)
+class StepTo:
+    figure: int
+    to: int
+
+
+@dataclass(frozen=True)
+class Strike:
+    figure: int
+    target: int
+
+
+@dataclass(frozen=True)
+class Pass:
+    pass
+
+
+@handles("Regeneration")
+class Regeneration(PowerHandler):
+    def on_turn_start(self, state: GameState, source: Monster, p: Params) -> None:
+        roll = decisions.d6(state)
+        healed = max(0, roll - 2)
+        source.click = max(source.stats.start, source.click - healed)
+        state.emit("regenerated", figure=source.label, roll=roll, healed=healed)
+
+
+@handles("Toughness")
+class Toughness(PowerHandler):
+    def reduce_damage(self, state: GameState, source: Monster, amount: int, p: Params) -> int:
+        return 1
+
+
+def legal_actions(state: GameState) -> list[StepTo | Strike | Pass]:
+    if state.over:
+        return []
+    mine = next(m for m in state.monsters if m.controller == state.active)
+    foe = next(m for m in state.monsters if m.controller != state.active)
+    taken = {m.pos for m in state.monsters}
+    found: list[StepTo | Strike | Pass] = [
+        StepTo(mine.uid, to) for to in state.geometry.neighbours[mine.pos] if to not in taken
+    ]
+    if state.geometry.adjacent(mine.pos, foe.pos):
+        found.append(Strike(mine.uid, foe.uid))
+    found.append(Pass())
+    return found
+
+
+def apply(state: GameState, action: StepTo | Strike | Pass, listed: bool = False) -> None:
+    if not listed and action not in legal_actions(state):
+        raise ValueError(f"{action} is not legal now")
+    decisions.perform(state, _act, action)
+
+
+def _act(state: GameState, action: StepTo | Strike | Pass) -> None:
+    if isinstance(action, StepTo):
+        state.monsters[action.figure].pos = action.to
+    elif isinstance(action, Strike):
+        _strike(state, state.monsters[action.figure], state.monsters[action.target])
+    if not state.over:
+        end_turn(state)
+
+
+def _strike(state: GameState, striker: Monster, target: Monster) -> None:
+    roll = decisions.d6(state) + decisions.d6(state)
+    hit = roll + effects.stat(state, striker, "attack") >= effects.stat(state, target, "defense")
+    state.emit("strike", figure=striker.label, roll=roll, hit=hit)
+    if hit:
+        dealt = effects.reduce_damage(state, target, effects.stat(state, striker, "damage"))
+        target.click = min(target.click + dealt, target.stats.clicks - 1)
+        target.damage_taken += dealt
+        if target.stats.killed[target.click]:
+            target.alive = False
+            finish(state, "knockout")
+
+
+def begin_turn(state: GameState) -> None:
+    state.phase = PHASES[0]
+    for m in state.monsters:
+        if m.alive and m.controller == state.active:
+            effects.fire(state, m, "turn_start")
+
+
+def end_turn(state: GameState) -> None:
+    state.turn += 1
+    if state.turn_limit is not None and state.turn > state.turn_limit * len(state.players):
+        finish(state, "turn limit")
+        return
+    state.active = state.active % len(state.players) + 1
+    begin_turn(state)
+
+
+def score(state: GameState) -> dict[int, int]:
+    """The damage each side has dealt, and 100 more for a knockout."""
+    dealt = {p.team: 0 for p in state.players}
+    for m in state.monsters:
+        dealt[3 - m.owner] += m.damage_taken + (0 if m.alive else 100)
+    return dealt
+
+
+def finish(state: GameState, reason: str) -> None:
+    state.over = True
+    state.phase = PHASES[1]
+    state.end_reason = reason
+    totals = score(state)
+    best = max(totals.values())
+    leaders = [team for team, points in totals.items() if points == best]
+    state.winner = leaders[0] if len(leaders) == 1 else None
+
+
+@cache
+def load() -> Ruleset:
+    return Ruleset(
+        name=NAME,
+        version="test",
+        loader=f"{__name__}:load",
+        phases=PHASES,
+        powers=POWERS,
+        handlers=effects.handlers_in(sys.modules[__name__]),
+        legal_actions=legal_actions,
+        apply=apply,
+        begin_turn=begin_turn,
+        end_turn=end_turn,
+        score=score,
+    )
+
+
+def new_duel(
+    dice: Dice | None, powers: tuple[dict[str, dict], dict[str, dict]] = ({}, {}), turns: int = 20
+) -> GameState:
+    """A duel between two identical figures carrying `powers`, ready for player 1's first action."""
+    layout = MapLayout(rows=BOARD)
+    geometry = Geometry(layout)
+    dial = parse_dial(["8 9 16 2", "8 9 16 2", "7 9 15 2", "7 8 15 1", "6 8 14 1", "x"])
+    figures = []
+    for player, (corner, shown) in enumerate(zip((0, geometry.size - 1), powers, strict=True), 1):
+        stats = stats_from_dial(f"F{player}", dial, powers=shown)
+        figures.append(Monster(player - 1, f"F{player}", stats, player, player, corner, 0, "start", 0))
+    state = GameState(geometry, dice, [Player(1, 1), Player(2, 2)], monsters=figures, turn_limit=turns, ruleset=load())
+    begin_turn(state)
+    return state
