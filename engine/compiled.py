@@ -39,6 +39,7 @@ COMPILED_MODULES = (
     "clix.engine.actions",
     "clix.engine.cards",
     "clix.engine.combat",
+    "clix.engine.core_state",
     "clix.engine.decisions",
     "clix.engine.dice",
     "clix.engine.driver",

@@ -8,7 +8,7 @@ from where it paused. The rules never call a player.
 
 Every answer and die a step consumes is written down (`state.history`), so a copy of a paused state
 re-runs the paused step from a copy of the state before it with the same answers and dice, pausing at the
-same question (`GameState.copy`).
+same question (`State.copy`).
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from clix.engine.core_state import State
 from clix.engine.pending import D6, SHUFFLE, Chance, Decision
-from clix.engine.state import GameState
 from clix.engine.stepping import Step, run
 from greenlet import getcurrent
 
 T = TypeVar("T")
+S = TypeVar("S", bound=State)
 
 
 class NoDice(Exception):
@@ -29,7 +30,7 @@ class NoDice(Exception):
 
 
 def ask(
-    state: GameState,
+    state: State,
     kind: str,
     player: int,
     options: Sequence[T],
@@ -49,7 +50,7 @@ def ask(
     return options[choice]
 
 
-def d6(state: GameState) -> int:
+def d6(state: State) -> int:
     """One die: from the state's dice, or, when it has none, from the driver (a chance event)."""
     replay = state.replaying
     if replay:
@@ -65,7 +66,7 @@ def d6(state: GameState) -> int:
     return value
 
 
-def shuffle(state: GameState, size: int) -> list[int]:
+def shuffle(state: State, size: int) -> list[int]:
     """A random order of range(`size`) (shuffling face-down victims), drawn like `d6`."""
     replay = state.replaying
     if replay:
@@ -81,7 +82,7 @@ def shuffle(state: GameState, size: int) -> list[int]:
     return order
 
 
-def _wait(state: GameState, question: Decision | Chance) -> Any:
+def _wait(state: State, question: Decision | Chance) -> Any:
     """Pause the step until the driver answers `question`; None when no driven step is running."""
     replay = state.replaying
     if replay:  # a copy re-running its paused step: the answers given before come back in order
@@ -101,7 +102,7 @@ def _wait(state: GameState, question: Decision | Chance) -> Any:
 # --- driving a step -----------------------------------------------------------------------------------
 
 
-def perform(state: GameState, work: Callable[[GameState, Any], None], argument: Any = None) -> None:
+def perform(state: S, work: Callable[[S, Any], None], argument: Any = None) -> None:
     """Run one step of the game, `work(state, argument)`, until it ends or waits for an answer (then
     `state.waiting` says what for). It is written down so that a copy can run it again."""
     if state.waiting is not None:
@@ -118,7 +119,7 @@ def perform(state: GameState, work: Callable[[GameState, Any], None], argument: 
     run(state, (state, work, argument))
 
 
-def answer(state: GameState, choice: int) -> None:
+def answer(state: State, choice: int) -> None:
     """Answer the decision the game waits for with the index of an option; the step goes on."""
     waiting = state.waiting
     if not isinstance(waiting, Decision):
@@ -128,7 +129,7 @@ def answer(state: GameState, choice: int) -> None:
     run(state, choice)
 
 
-def resolve(state: GameState, outcome: Any) -> None:
+def resolve(state: State, outcome: Any) -> None:
     """Give the chance event the game waits for its outcome (a d6's value, a shuffle's order)."""
     waiting = state.waiting
     if not isinstance(waiting, Chance):
@@ -153,7 +154,7 @@ def _describe(waiting: Any) -> str:
     return f"player {waiting.player}'s {waiting.kind} decision"
 
 
-def responders(state: GameState, can_respond: Any) -> list[int]:
+def responders(state: State, can_respond: Any) -> list[int]:
     """Who may respond, in order: the opponent to the active player's left first, then clockwise, passing
     over players who cannot (HC-PLOT-08, HC-PLOT-13); `can_respond(player)` says whether one can."""
     count = len(state.players)

@@ -6,15 +6,22 @@ and to apply the chosen one, so every ruleset's games are driven by these few li
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, TypeVar
 
 from clix.engine import decisions
+from clix.engine.core_state import State
 from clix.engine.dice import Dice
 from clix.engine.pending import Decision
-from clix.engine.state import GameState
 
-if TYPE_CHECKING:  # players drive playouts with this module (engine.players.search): it knows them as a type
-    from clix.engine.players.base import Agent
+S = TypeVar("S", bound=State)
+
+
+class Chooser(Protocol):
+    """What the driver needs of a player (`engine.players.base.Agent` for HorrorClix's players): the index of
+    the option it picks, given its view of the game (a ruleset's state)."""
+
+    def choose(self, state: Any, decision: Decision) -> int: ...
+
 
 MAX_DECISIONS = 100_000
 """A safety net: a game that needs more decisions than this has a bug, not a long fight."""
@@ -24,11 +31,11 @@ class GameStuck(Exception):
     """A game that did not end within MAX_DECISIONS decisions."""
 
 
-Watch = Callable[[GameState, Decision, int], None]
+Watch = Callable[[Any, Decision, int], None]
 """Told of each choice a player made, with the game as it stands (a recorder's or a replay's view)."""
 
 
-def play(state: GameState, agents: Sequence[Agent], dice: Dice | None = None, watch: Watch | None = None) -> GameState:
+def play(state: S, agents: Sequence[Chooser], dice: Dice | None = None, watch: Watch | None = None) -> S:
     """Drive the game to its end: put each question to its player, roll `dice` for each chance event (a
     state without dice of its own has them); return the final state."""
     for _ in range(MAX_DECISIONS):
@@ -38,7 +45,7 @@ def play(state: GameState, agents: Sequence[Agent], dice: Dice | None = None, wa
     raise GameStuck(f"no end after {MAX_DECISIONS} decisions (turn {state.turn})")
 
 
-def step(state: GameState, agents: Sequence[Agent], dice: Dice | None = None, watch: Watch | None = None) -> None:
+def step(state: State, agents: Sequence[Chooser], dice: Dice | None = None, watch: Watch | None = None) -> None:
     """One answer: the active player's action (applied at once when it is the only one), or the answer to
     the question the game waits for in the middle of a step, or the outcome of a chance event."""
     waiting = state.waiting
@@ -63,7 +70,7 @@ def step(state: GameState, agents: Sequence[Agent], dice: Dice | None = None, wa
         raise RuntimeError("the game waits for a chance event, and its driver was given no dice")
 
 
-def settle(state: GameState, agents: Sequence[Agent], dice: Dice | None = None, watch: Watch | None = None) -> None:
+def settle(state: State, agents: Sequence[Chooser], dice: Dice | None = None, watch: Watch | None = None) -> None:
     """Answer what the game waits for in the middle of a step until the step is over (the next question
     is the active player's action, or the game is over)."""
     while state.waiting is not None:

@@ -28,8 +28,9 @@ from clix.engine.figures import HOURGLASS
 from mypy_extensions import mypyc_attr
 
 if TYPE_CHECKING:
+    from clix.engine.core_state import State
+    from clix.engine.pieces import Monster
     from clix.engine.ruleset import Ruleset
-    from clix.engine.state import GameState, Monster
 
 Params = dict[str, Any]
 DEPENDANT = ("move", "close", "ranged")
@@ -66,11 +67,11 @@ class PowerHandler:
     """A move power used instead of moving, to move a victim (Lure): declared with a `LureVictim` action,
     which its `check` judges and its `actions` lists."""
 
-    def check(self, state: GameState, source: Monster, action: Any, p: Params) -> str:
+    def check(self, state: State, source: Monster, action: Any, p: Params) -> str:
         """Why this dependant power cannot be declared for `action` ('' if it can) (HC-CARD-08)."""
         return ""
 
-    def actions(self, state: GameState, source: Monster, name: str, p: Params, base: list[Any]) -> list[Any]:
+    def actions(self, state: State, source: Monster, name: str, p: Params, base: list[Any]) -> list[Any]:
         """The legal actions declaring this dependant power, given `base`, the monster's legal actions of
         the power's kind: by default each one with the power named, where `check` allows it."""
         found = []
@@ -80,76 +81,74 @@ class PowerHandler:
                 found.append(declared)
         return found
 
-    def on_declare(self, state: GameState, source: Monster, action: Any, p: Params) -> None:
+    def on_declare(self, state: State, source: Monster, action: Any, p: Params) -> None:
         """When the action this dependant power was declared for begins (a penalty that outlasts it)."""
 
-    def replace(self, state: GameState, source: Monster, stat: str, value: int, q: Query, p: Params) -> int | None:
+    def replace(self, state: State, source: Monster, stat: str, value: int, q: Query, p: Params) -> int | None:
         """A replacement for `source`'s own `stat` (HC-VALUE-02), or None."""
         return None
 
-    def resolve(self, state: GameState, source: Monster, stat: str, value: int, q: Query, p: Params) -> int | None:
+    def resolve(self, state: State, source: Monster, stat: str, value: int, q: Query, p: Params) -> int | None:
         """A replacement made only while an attack resolves, which may roll dice (Slash: a d6 replaces the
         damage value, HC-DATA-05), or None."""
         return None
 
-    def modifier(self, state: GameState, source: Monster, subject: Monster, stat: str, q: Query, p: Params) -> int:
+    def modifier(self, state: State, source: Monster, subject: Monster, stat: str, q: Query, p: Params) -> int:
         """A modifier `source`'s power puts on `subject`'s `stat` (auras, cabal powers, own powers)."""
         return 0
 
-    def reduce_damage(self, state: GameState, source: Monster, amount: int, p: Params) -> int:
+    def reduce_damage(self, state: State, source: Monster, amount: int, p: Params) -> int:
         """How much of `amount` dealt to `source` its power stops (HC-COMBAT-29)."""
         return 0
 
-    def evades(self, state: GameState, source: Monster, attacker: Monster, kind: str, p: Params) -> bool:
+    def evades(self, state: State, source: Monster, attacker: Monster, kind: str, p: Params) -> bool:
         """Whether `source` evades a hit (may roll dice) (HC-COMBAT-26, -31)."""
         return False
 
-    def instead_of_damage(self, state: GameState, source: Monster, target: Monster, kind: str, p: Params) -> bool:
+    def instead_of_damage(self, state: State, source: Monster, target: Monster, kind: str, p: Params) -> bool:
         """Whether `source`'s hit does something else to `target` instead of damage (done here) (Shriek)."""
         return False
 
-    def ignores_hindering(self, state: GameState, source: Monster, kind: str, p: Params) -> bool:
+    def ignores_hindering(self, state: State, source: Monster, kind: str, p: Params) -> bool:
         """Whether `source`'s ranged attack ignores the hindering +1 defense (HC-TERRAIN-06) (Sure Shot)."""
         return False
 
-    def deals_no_damage(self, state: GameState, source: Monster, kind: str, p: Params) -> bool:
+    def deals_no_damage(self, state: State, source: Monster, kind: str, p: Params) -> bool:
         """Whether `source`'s attack is a "no damage" attack (HC-COMBAT-07) whose hit does `on_hit` instead."""
         return False
 
-    def penetrating(self, state: GameState, source: Monster, kind: str, p: Params) -> bool:
+    def penetrating(self, state: State, source: Monster, kind: str, p: Params) -> bool:
         """Whether damage `source` deals ignores damage reducers (HC-COMBAT-27)."""
         return False
 
-    def unpreventable(self, state: GameState, source: Monster, kind: str, p: Params) -> bool:
+    def unpreventable(self, state: State, source: Monster, kind: str, p: Params) -> bool:
         """Whether damage `source` deals is unpreventable (HC-COMBAT-09)."""
         return False
 
-    def on_hit(self, state: GameState, source: Monster, target: Monster, kind: str, taken: int, p: Params) -> None:
+    def on_hit(self, state: State, source: Monster, target: Monster, kind: str, taken: int, p: Params) -> None:
         """After `source` hits `target` (`taken` clicks of damage, 0 for a no-damage attack)."""
 
-    def on_damaged(self, state: GameState, source: Monster, attacker: Monster | None, taken: int, p: Params) -> None:
+    def on_damaged(self, state: State, source: Monster, attacker: Monster | None, taken: int, p: Params) -> None:
         """After `source` takes damage."""
 
-    def on_slay(self, state: GameState, source: Monster, p: Params) -> None:
+    def on_slay(self, state: State, source: Monster, p: Params) -> None:
         """After `source` slays or rescues a victim."""
 
-    def on_kill(self, state: GameState, source: Monster, killed: Monster, p: Params) -> None:
+    def on_kill(self, state: State, source: Monster, killed: Monster, p: Params) -> None:
         """After `source` kills a monster."""
 
-    def on_turn_start(self, state: GameState, source: Monster, p: Params) -> None:
+    def on_turn_start(self, state: State, source: Monster, p: Params) -> None:
         """In the preview phase of `source`'s controller (HC-TURN-08)."""
 
-    def on_any_kill(
-        self, state: GameState, source: Monster, killer: Monster | None, killed: Monster, p: Params
-    ) -> None:
+    def on_any_kill(self, state: State, source: Monster, killer: Monster | None, killed: Monster, p: Params) -> None:
         """After any monster is killed, for powers that watch other monsters (cabal powers, HC-SPECIAL-05)."""
 
-    def instead_of_slaying(self, state: GameState, source: Monster, victim: Any, p: Params) -> bool:
+    def instead_of_slaying(self, state: State, source: Monster, victim: Any, p: Params) -> bool:
         """Whether `source`'s power does something else with `victim` instead of slaying it (done here):
         Raise Minion (HC-SPECIAL-06)."""
         return False
 
-    def extra_action(self, state: GameState, source: Monster, actor: Monster, p: Params) -> bool:
+    def extra_action(self, state: State, source: Monster, actor: Monster, p: Params) -> bool:
         """Whether `source`'s power lets `actor` be given an action beyond the turn's actions (a cabal power
         granting members an extra action, HC-SPECIAL-16)."""
         return False
@@ -188,9 +187,7 @@ def rule_of_three(total: int) -> int:
     return max(-3, min(3, total))
 
 
-def in_effect(
-    state: GameState, monster: Monster, hook: str | None = None
-) -> Iterator[tuple[PowerHandler, Params, str]]:
+def in_effect(state: State, monster: Monster, hook: str | None = None) -> Iterator[tuple[PowerHandler, Params, str]]:
     """The handlers of the powers `monster` has in effect now, with their parameters and names (with `hook`:
     only the handlers that override that hook, the others answering nothing there)."""
     declared = state.declared.get(monster.uid)
@@ -231,7 +228,7 @@ def base_value(monster: Monster, stat: str) -> int:
 
 
 def stat(
-    state: GameState,
+    state: State,
     monster: Monster,
     name: str,
     q: Query = NO_QUERY,
@@ -275,26 +272,26 @@ def stat(
     return max(0, value + rule_of_three(total) if total else value)
 
 
-def reduce_damage(state: GameState, target: Monster, amount: int) -> int:
+def reduce_damage(state: State, target: Monster, amount: int) -> int:
     """Damage dealt to `target` after its damage reducers (HC-COMBAT-29)."""
     for handler, params, _ in in_effect(state, target, "reduce_damage"):
         amount -= handler.reduce_damage(state, target, amount, params)
     return max(0, amount)
 
 
-def any_handler(state: GameState, monster: Monster, hook: str, *args: Any) -> bool:
+def any_handler(state: State, monster: Monster, hook: str, *args: Any) -> bool:
     """Whether any power `monster` has in effect answers yes to `hook`."""
     return any(getattr(h, hook)(state, monster, *args, p) for h, p, _ in in_effect(state, monster, hook))
 
 
-def fire(state: GameState, monster: Monster, event: str, *args: Any) -> None:
+def fire(state: State, monster: Monster, event: str, *args: Any) -> None:
     """Call `on_<event>` of every handler of the powers `monster` has in effect."""
     hook = f"on_{event}"
     for handler, params, _ in list(in_effect(state, monster, hook)):
         getattr(handler, hook)(state, monster, *args, params)
 
 
-def fire_all(state: GameState, event: str, *args: Any) -> None:
+def fire_all(state: State, event: str, *args: Any) -> None:
     """`fire` for every monster in play: powers that act on what other monsters do (cabal powers)."""
     for monster in list(state.monsters):
         if monster.alive:
@@ -302,7 +299,7 @@ def fire_all(state: GameState, event: str, *args: Any) -> None:
 
 
 def after_attack_roll(
-    state: GameState, attacker: Monster, targets: list[Monster], dice: tuple[int, int]
+    state: State, attacker: Monster, targets: list[Monster], dice: tuple[int, int]
 ) -> tuple[int, int]:
     """The attack roll after the ruleset's responders, in order: the attack-roll window where reroll plot
     twists are played (HC-PLOT-07, HC-PLOT-12)."""

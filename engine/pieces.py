@@ -1,5 +1,5 @@
 """The pieces of a game and its record: monsters, victims, objects, seats, lasting effects and logged events
-(`engine.state` holds them in a `GameState`)."""
+(a state, `engine.core_state.State`, holds them)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Final
 from clix.engine.figures import HOURGLASS, Stats
 
 if TYPE_CHECKING:
-    from clix.engine.state import GameState
+    from clix.engine.core_state import State
 
 GROUNDED: Final = 0
 HOVERING: Final = 1
@@ -56,7 +56,7 @@ class Monster:
     declined (HC-CARD-09, HC-CARD-12)."""
 
     def copy(self) -> Monster:
-        """A copy sharing only the immutable stats (`GameState.copy`)."""
+        """A copy sharing only the immutable stats (`State.copy`)."""
         twin = Monster(
             self.uid, self.label, self.stats, self.owner, self.controller, self.pos, self.click, self.side,
             self.start_line, self.tokens, self.acted, list(self.victims), self.flight, self.alive,
@@ -188,7 +188,7 @@ class Lasting:
     friendly or opposing monsters (HC-SPECIAL-02, HC-SPECIAL-13)."""
     opposing: bool = False
 
-    def applies(self, state: GameState, monster: Monster) -> bool:
+    def applies(self, state: State, monster: Monster) -> bool:
         if self.monster is not None:
             return monster.uid == self.monster
         if self.player is not None and monster.controller != self.player:

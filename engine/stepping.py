@@ -1,5 +1,5 @@
 """Running one step of a game on its own greenlet, and running a recorded step again (`engine.decisions`
-pauses and answers; `GameState.copy` re-runs a paused step). Below the state: it knows the state only by
+pauses and answers; `State.copy` re-runs a paused step). Below the state: it knows the state only by
 the attributes it reads (`runner`, `caller`, `waiting`, `journal`, `replaying`, `history`)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from greenlet import getcurrent, greenlet
 
 if TYPE_CHECKING:
-    from clix.engine.state import GameState
+    from clix.engine.core_state import State
 
 _IDLE = threading.local()
 """Greenlets that finished their step, kept for the next one (making one costs ~25 switches); per thread,
@@ -25,11 +25,12 @@ class Step:
     """One step of the game as it was run (`engine.decisions.perform`): `work(state, argument)`, with every
     answer and die it consumed, in order, so that it can be run again exactly."""
 
-    work: Callable[[GameState, Any], None]
+    work: Callable[[Any, Any], None]
+    """The rules' function it ran, on its ruleset's state."""
     argument: Any
     journal: list[Any]
 
-    def __init__(self, work: Callable[[GameState, Any], None], argument: Any, journal: list[Any]) -> None:
+    def __init__(self, work: Callable[[Any, Any], None], argument: Any, journal: list[Any]) -> None:
         self.work = work
         self.argument = argument
         self.journal = journal
@@ -38,7 +39,7 @@ class Step:
         return (Step, (self.work, self.argument, self.journal))
 
 
-def replay(state: GameState, step: Step) -> None:
+def replay(state: State, step: Step) -> None:
     """Run a written-down step again on `state` with its answers and dice, pausing where it paused."""
     journal: list[Any] = []
     state.history.append(Step(step.work, step.argument, journal))
@@ -50,7 +51,7 @@ def replay(state: GameState, step: Step) -> None:
         state.replaying = None
 
 
-def run(state: GameState, message: Any) -> None:
+def run(state: State, message: Any) -> None:
     """Switch to the state's greenlet (a new or idle one for a new step) until the step ends or waits."""
     runner = state.runner
     if runner is None:
@@ -63,7 +64,7 @@ def run(state: GameState, message: Any) -> None:
         raise error
 
 
-def _loop(message: tuple[GameState, Callable[[GameState, Any], None], Any]) -> None:
+def _loop(message: tuple[State, Callable[[State, Any], None], Any]) -> None:
     """A greenlet's life: run steps, one per message; after each, report back and wait idle for the next."""
     while True:
         state, work, argument = message

@@ -4,8 +4,8 @@ Two players, one figure each, on an open board. A turn is one action: step to a 
 adjacent figure (2d6 + attack against defense; a hit deals damage clicks), or pass. The first figure knocked out
 loses; at the turn limit the least damaged figure wins. It has no victims, no plot twists and no setup phase,
 and its two powers are HeroClix-like (002/004): its *Regeneration* is not HorrorClix's (roll a d6, heal the
-result minus 2), and *Toughness* reduces damage by 1. It runs on the engine's core alone: the state, the driver,
-the stepping and dice, and the effect hooks.
+result minus 2), and *Toughness* reduces damage by 1. It runs on the engine's core alone: the core state
+(`engine.core_state.State`, no victims, no plot twists), the driver, the stepping and dice, and the effect hooks.
 """
 
 from __future__ import annotations
@@ -14,17 +14,19 @@ import sys
 from dataclasses import dataclass
 from functools import cache
 
+import numpy as np
 from clix.engine import decisions, effects
+from clix.engine.core_state import State
 from clix.engine.dice import Dice
 from clix.engine.effects import Params, PowerHandler, handles
 from clix.engine.figures import stats_from_dial
 from clix.engine.geometry import Geometry
+from clix.engine.pending import Decision
 from clix.engine.pieces import Monster, Player
 from clix.engine.registry.powers import PowerSpec
 from clix.engine.roster.maps import MapLayout
 from clix.engine.roster.models import parse_dial
 from clix.engine.ruleset import Ruleset
-from clix.engine.state import GameState
 
 NAME = "duel-on-a-grid"
 PHASES = ("action", "over")
@@ -56,7 +58,7 @@ class Pass:
 
 @handles("Regeneration")
 class Regeneration(PowerHandler):
-    def on_turn_start(self, state: GameState, source: Monster, p: Params) -> None:
+    def on_turn_start(self, state: State, source: Monster, p: Params) -> None:
         roll = decisions.d6(state)
         healed = max(0, roll - 2)
         source.click = max(source.stats.start, source.click - healed)
@@ -65,11 +67,11 @@ class Regeneration(PowerHandler):
 
 @handles("Toughness")
 class Toughness(PowerHandler):
-    def reduce_damage(self, state: GameState, source: Monster, amount: int, p: Params) -> int:
+    def reduce_damage(self, state: State, source: Monster, amount: int, p: Params) -> int:
         return 1
 
 
-def legal_actions(state: GameState) -> list[StepTo | Strike | Pass]:
+def legal_actions(state: State) -> list[StepTo | Strike | Pass]:
     if state.over:
         return []
     mine = next(m for m in state.monsters if m.controller == state.active)
@@ -84,13 +86,13 @@ def legal_actions(state: GameState) -> list[StepTo | Strike | Pass]:
     return found
 
 
-def apply(state: GameState, action: StepTo | Strike | Pass, listed: bool = False) -> None:
+def apply(state: State, action: StepTo | Strike | Pass, listed: bool = False) -> None:
     if not listed and action not in legal_actions(state):
         raise ValueError(f"{action} is not legal now")
     decisions.perform(state, _act, action)
 
 
-def _act(state: GameState, action: StepTo | Strike | Pass) -> None:
+def _act(state: State, action: StepTo | Strike | Pass) -> None:
     if isinstance(action, StepTo):
         state.monsters[action.figure].pos = action.to
     elif isinstance(action, Strike):
@@ -99,7 +101,7 @@ def _act(state: GameState, action: StepTo | Strike | Pass) -> None:
         end_turn(state)
 
 
-def _strike(state: GameState, striker: Monster, target: Monster) -> None:
+def _strike(state: State, striker: Monster, target: Monster) -> None:
     roll = decisions.d6(state) + decisions.d6(state)
     hit = roll + effects.stat(state, striker, "attack") >= effects.stat(state, target, "defense")
     state.emit("strike", figure=striker.label, roll=roll, hit=hit)
@@ -112,14 +114,14 @@ def _strike(state: GameState, striker: Monster, target: Monster) -> None:
             finish(state, "knockout")
 
 
-def begin_turn(state: GameState) -> None:
+def begin_turn(state: State) -> None:
     state.phase = PHASES[0]
     for m in state.monsters:
         if m.alive and m.controller == state.active:
             effects.fire(state, m, "turn_start")
 
 
-def end_turn(state: GameState) -> None:
+def end_turn(state: State) -> None:
     state.turn += 1
     if state.turn_limit is not None and state.turn > state.turn_limit * len(state.players):
         finish(state, "turn limit")
@@ -128,7 +130,7 @@ def end_turn(state: GameState) -> None:
     begin_turn(state)
 
 
-def score(state: GameState) -> dict[int, int]:
+def score(state: State) -> dict[int, int]:
     """The damage each side has dealt, and 100 more for a knockout."""
     dealt = {p.team: 0 for p in state.players}
     for m in state.monsters:
@@ -136,7 +138,7 @@ def score(state: GameState) -> dict[int, int]:
     return dealt
 
 
-def finish(state: GameState, reason: str) -> None:
+def finish(state: State, reason: str) -> None:
     state.over = True
     state.phase = PHASES[1]
     state.end_reason = reason
@@ -144,6 +146,16 @@ def finish(state: GameState, reason: str) -> None:
     best = max(totals.values())
     leaders = [team for team, points in totals.items() if points == best]
     state.winner = leaders[0] if len(leaders) == 1 else None
+
+
+class RandomChooser:
+    """A player picking uniformly among the options with its own generator."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def choose(self, state: State, decision: Decision) -> int:
+        return int(self.rng.integers(len(decision.options)))
 
 
 @cache
@@ -163,9 +175,7 @@ def load() -> Ruleset:
     )
 
 
-def new_duel(
-    dice: Dice | None, powers: tuple[dict[str, dict], dict[str, dict]] = ({}, {}), turns: int = 20
-) -> GameState:
+def new_duel(dice: Dice | None, powers: tuple[dict[str, dict], dict[str, dict]] = ({}, {}), turns: int = 20) -> State:
     """A duel between two identical figures carrying `powers`, ready for player 1's first action."""
     layout = MapLayout(rows=BOARD)
     geometry = Geometry(layout)
@@ -174,6 +184,6 @@ def new_duel(
     for player, (corner, shown) in enumerate(zip((0, geometry.size - 1), powers, strict=True), 1):
         stats = stats_from_dial(f"F{player}", dial, powers=shown)
         figures.append(Monster(player - 1, f"F{player}", stats, player, player, corner, 0, "start", 0))
-    state = GameState(geometry, dice, [Player(1, 1), Player(2, 2)], monsters=figures, turn_limit=turns, ruleset=load())
+    state = State(geometry, dice, [Player(1, 1), Player(2, 2)], monsters=figures, turn_limit=turns, ruleset=load())
     begin_turn(state)
     return state

@@ -12,16 +12,16 @@ import duel_ruleset as duel
 import numpy as np
 import pytest
 from clix.engine import driver, effects, horrorclix
+from clix.engine.core_state import State
 from clix.engine.dice import Dice, ForcedDice
-from clix.engine.players.random_player import RandomAgent
 from clix.engine.ruleset import Ruleset, load_ruleset
 from clix.engine.scenario import Scenario, build_state
 
 REGENERATION = {"Regeneration": {}}
 
 
-def agents(seed: int) -> list[RandomAgent]:
-    return [RandomAgent(np.random.default_rng([seed, seat])) for seat in (1, 2)]
+def agents(seed: int) -> list[duel.RandomChooser]:
+    return [duel.RandomChooser(np.random.default_rng([seed, seat])) for seat in (1, 2)]
 
 
 def test_two_rulesets_hold_the_same_power_name_with_their_own_handlers():
@@ -81,7 +81,7 @@ def test_the_core_driver_plays_a_duel_to_its_end(seed):
     state = duel.new_duel(Dice(np.random.default_rng(seed)), (REGENERATION, {"Toughness": {}}))
     final = driver.play(state, agents(seed))
     assert final.over and final.phase == "over" and final.end_reason in ("knockout", "turn limit")
-    assert final.victims == [] and final.plot is None
+    assert type(final) is State and not hasattr(final, "victims") and not hasattr(final, "plot")
     assert final.ruleset is duel.load()
     again = driver.play(
         duel.new_duel(Dice(np.random.default_rng(seed)), (REGENERATION, {"Toughness": {}})), agents(seed)
@@ -122,15 +122,15 @@ def test_a_handler_for_a_power_the_ruleset_does_not_name_is_refused():
 
 
 def test_the_duel_needs_none_of_horrorclixs_rules():
-    """The core (state, driver, stepping, effect hooks) plays the duel with HorrorClix's rules never imported."""
+    """The core (state, driver, stepping, effect hooks) plays the duel with HorrorClix's rules and its state (victims,
+    plot twists) never imported."""
     code = (
         "import sys, numpy as np\n"
         "import duel_ruleset as duel\n"
         "from clix.engine import driver\n"
         "from clix.engine.dice import Dice\n"
-        "from clix.engine.players.random_player import RandomAgent\n"
         "state = duel.new_duel(Dice(np.random.default_rng(1)), ({'Regeneration': {}}, {}))\n"
-        "driver.play(state, [RandomAgent(np.random.default_rng(s)) for s in (1, 2)])\n"
+        "driver.play(state, [duel.RandomChooser(np.random.default_rng(s)) for s in (1, 2)])\n"
         "assert state.over\n"
         "print(' '.join(sorted(m for m in sys.modules if m.startswith('clix.engine'))))\n"
     )
@@ -140,6 +140,8 @@ def test_the_duel_needs_none_of_horrorclixs_rules():
     assert done.returncode == 0, done.stderr
     loaded = set(done.stdout.split())
     assert "clix.engine.driver" in loaded
-    horrorclix_rules = {"rules", "legal", "combat", "movement", "plots", "subplots", "cards", "setup", "horrorclix"}
+    horrorclix_rules = {
+        "rules", "legal", "combat", "movement", "plots", "subplots", "cards", "setup", "horrorclix", "state", "players",
+    }  # fmt: skip
     assert not loaded & {f"clix.engine.{name}" for name in horrorclix_rules}
     assert not any(name.startswith("clix.engine.powers") for name in loaded)
