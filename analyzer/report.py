@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pandas as pd
-from clix.analyzer import plots
+from clix.analyzer import charts
 from clix.analyzer.errors import ClixError
 from clix.analyzer.mapdraw import draw_map_png
 from clix.analyzer.outputs import writing
@@ -130,13 +130,13 @@ def write_outputs(
     efficiency = pd.DataFrame(summary["figures"])
     used = areas_used(games)
     drawings: list[tuple[str, Path, Callable[[Path], Any]]] = [
-        ("score", out / "score.png", lambda p: plots.score_plot(summary, names, p)),
-        ("rush", out / "victim_rush.png", lambda p: plots.victim_rush_plot(summary, names, p)),
-        ("vp", out / "victory_points.png", lambda p: plots.vp_distribution_plot(games, names, p)),
-        ("margin", out / "vp_margin.png", lambda p: plots.vp_margin_plot(games, names, p)),
+        ("score", out / "score.png", lambda p: charts.score_plot(summary, names, p)),
+        ("rush", out / "victim_rush.png", lambda p: charts.victim_rush_plot(summary, names, p)),
+        ("vp", out / "victory_points.png", lambda p: charts.vp_distribution_plot(games, names, p)),
+        ("margin", out / "vp_margin.png", lambda p: charts.vp_margin_plot(games, names, p)),
     ]
     if len(efficiency):
-        drawings.append(("efficiency", out / "efficiency.png", lambda p: plots.efficiency_plot(efficiency, names, p)))
+        drawings.append(("efficiency", out / "efficiency.png", lambda p: charts.efficiency_plot(efficiency, names, p)))
     if layout is not None:
         notes = {area: _area_note(counts) for area, counts in used.items()}
         drawings.append(("map", out / "map.png", lambda p: draw_map_png(layout, p, notes or None, legend_below=True)))

@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
 Params = dict[str, Any]
 DEPENDANT = ("move", "close", "ranged")
-STATS = ("speed", "attack", "defense", "damage", "range")
 
 
 @dataclass(frozen=True, slots=True, init=False)

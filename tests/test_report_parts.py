@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from clix.analyzer.charts import vp_bins, vp_step
 from clix.analyzer.errors import ClixError
 from clix.analyzer.mapdraw import draw_map_png
 from clix.analyzer.outputs import OWN_FILES, claim_output
-from clix.analyzer.plots import vp_bins, vp_step
 from clix.analyzer.report import areas_used, check_pdf, verdict
 from clix.analyzer.views import army_contents, army_points
 

@@ -6,6 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+COMBAT_VALUES = ("speed", "attack", "defense", "damage")
+"""The four combat values of a dial click (HC-VALUE-01): what a power or plot twist may name as its `stat`."""
+
 
 @dataclass(frozen=True)
 class ParamSpec:

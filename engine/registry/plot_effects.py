@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from clix.engine.registry.params import ParamSpec
+from clix.engine.registry.params import COMBAT_VALUES, ParamSpec
 
 WINDOWS = ("setup", "preview", "suspense", "slaying", "rescue", "attack_roll", "hunting")
 
@@ -39,7 +39,6 @@ WINDOW_HELP: dict[str, str] = {
 
 NORMAL_WINDOWS = ("suspense", "slaying", "rescue", "attack_roll", "hunting")
 
-STATS = ("speed", "attack", "defense", "damage")
 
 # The six major classes (HC-DATA-01). Minor classes exist; add them here when a card needs one.
 CLASSES = ("Beasts", "Guardians", "Occultists", "Slashers", "Spirits", "Undead")
@@ -191,7 +190,7 @@ _EFFECT_LIST: list[PlotEffectSpec] = [
         "stat_modifier",
         "Modify `stat` of the target(s) by `amount` for `duration`, within the rule of 3 (HC-VALUE-05).",
         {
-            "stat": ParamSpec(str, choices=STATS),
+            "stat": ParamSpec(str, choices=COMBAT_VALUES),
             "amount": ParamSpec(int, help="the modifier, negative to lower the value"),
             "target": _TARGET,
             "reach": _REACH,
@@ -231,7 +230,7 @@ _EFFECT_LIST: list[PlotEffectSpec] = [
         "Ticking clock: while in play, `who`'s monsters (of `class`, if given) get `amount` to `stat`; "
         "it stays in play until another ticking clock replaces it (HC-PLOT-05).",
         {
-            "stat": ParamSpec(str, choices=STATS),
+            "stat": ParamSpec(str, choices=COMBAT_VALUES),
             "amount": ParamSpec(int, help="the modifier, negative to lower the value"),
             "who": ParamSpec(str, choices=("friendly", "opposing", "all")),
             "class": _CLASS,

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from clix.engine.registry.params import ParamSpec
+from clix.engine.registry.params import COMBAT_VALUES, ParamSpec
 
 TRIGGERS = ("always", "move", "close", "ranged", "turn_start", "slay", "hit", "damaged", "kill")
-STATS = ("speed", "attack", "defense", "damage")
 
 
 @dataclass(frozen=True)
@@ -191,7 +190,7 @@ _POWER_LIST: list[PowerSpec] = [
         "Cabal power: while the leader is in play and sane, `who` "
         "(members: every friendly member; leader: this monster) gets +`amount` to `stat`.",
         {
-            "stat": ParamSpec(str, choices=STATS),
+            "stat": ParamSpec(str, choices=COMBAT_VALUES),
             "amount": _amount(),
             "who": ParamSpec(str, choices=("members", "leader")),
         },

@@ -39,15 +39,16 @@ class Wall(Strict):
     side: Side
 
 
-class MapObject(Strict):
-    """A tombstone, Tree of the Damned or portal (HC-TERRAIN-13..19)."""
+class ObjectSpec(Strict):
+    """A tombstone, Tree of the Damned or portal as a map file places it (HC-TERRAIN-13..19); in play it is a
+    `pieces.MapObject`."""
 
     kind: Literal["tombstone", "tree", "portal"]
     at: Coord
     side: Side | None = None
 
     @model_validator(mode="after")
-    def _portal_side(self) -> MapObject:
+    def _portal_side(self) -> ObjectSpec:
         if self.kind == "portal" and self.side is None:
             raise ValueError("a portal needs 'side': the edge of its space where the doorway is")
         if self.kind != "portal" and self.side is not None:
@@ -63,7 +64,7 @@ class MapLayout(Strict):
     walls: list[Wall] = Field(default_factory=list)
     wall_lines: list[tuple[int, int, int, int]] = Field(default_factory=list)
     indoor: list[tuple[int, int, int, int]] = Field(default_factory=list)
-    objects: list[MapObject] = Field(default_factory=list)
+    objects: list[ObjectSpec] = Field(default_factory=list)
 
     @property
     def width(self) -> int:

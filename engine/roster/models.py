@@ -45,7 +45,7 @@ from clix.engine.roster.maps import (  # noqa: F401  (re-exported: the map forma
     TERRAIN_CHARS,
     MapFile,
     MapLayout,
-    MapObject,
+    ObjectSpec,
     Wall,
     area_edge,
     ground_regions,

@@ -1,4 +1,4 @@
-"""The duel's plots as PNG files (matplotlib without pyplot's global state).
+"""The duel's charts as PNG files (matplotlib without pyplot's global state).
 
 Every plot names both armies with their side (A or B) in its legend, draws 95% intervals where the summary
 has them, and marks the fair value where one applies (50%, a VP margin of 0, half of the victims, the army's
