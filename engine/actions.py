@@ -7,6 +7,19 @@ Monsters and victims are named by uid, spaces by index (`Geometry.index`). The r
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class AttackKind(StrEnum):
+    """What kind of action a combat value is read for, or an attack is made by (HC-COMBAT-01, HC-SLAY-07,
+    HC-TERRAIN-17); also the kind of action a dependant power is declared for (HC-CARD-08: move, close, ranged)."""
+
+    MOVE = "move"
+    CLOSE = "close"
+    FRENZY = "frenzy"
+    """A frenzy's attack: a close combat attack with damage 1 (HC-SLAY-08, HC-SLAY-12)."""
+    RANGED = "ranged"
+    SMASH = "smash"
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from clix.engine import cards, decisions, effects
+from clix.engine.actions import AttackKind
 from clix.engine.geometry import BLOCKING, HINDERING
 from clix.engine.state import HOVERING, SOARING, GameState, Monster, VictimState
 
@@ -135,10 +136,12 @@ def attack(
     hits: list[Monster] = []
     for target in targets:
         q = effects.Query(attacker, target, kind)
-        soaring_bonus = 2 if kind == "ranged" and target.soaring and not attacker.soaring else 0  # HC-COMBAT-25
+        soaring_bonus = (
+            2 if kind == AttackKind.RANGED and target.soaring and not attacker.soaring else 0
+        )  # HC-COMBAT-25
         value = effects.stat(state, attacker, "attack", q, extra=soaring_bonus)
         hindering = (
-            kind == "ranged"
+            kind == AttackKind.RANGED
             and line_of_fire(state, attacker, target)[1]
             and not effects.any_handler(state, attacker, "ignores_hindering", kind)  # Sure Shot
         )
@@ -172,7 +175,7 @@ def attack(
             effects.fire(state, attacker, "hit", target, kind, 0)
         return
     q = effects.Query(attacker, hits[0], kind)
-    base = 1 if kind == "frenzy" else None  # HC-SLAY-08: frenzy damage becomes 1, powers may change it
+    base = 1 if kind == AttackKind.FRENZY else None  # HC-SLAY-08: frenzy damage becomes 1, powers may change it
     damage = effects.stat(state, attacker, "damage", q, base=base, resolving=True)
     shares = _shares(hits, damage, split)
     penetrating = effects.any_handler(state, attacker, "penetrating", kind)
@@ -187,7 +190,7 @@ def attack(
             taken = take_damage(state, target, dealt, source=attacker, unpreventable=True)
         else:
             taken = deal_damage(state, target, dealt, source=attacker, penetrating=penetrating)
-        if kind == "ranged" and target.soaring and not attacker.soaring and taken > 0 and target.alive:
+        if kind == AttackKind.RANGED and target.soaring and not attacker.soaring and taken > 0 and target.alive:
             take_damage(state, target, 1, source=attacker, unpreventable=True)  # HC-COMBAT-25
             target.flight = HOVERING
             state.emit("knocked_to_hovering", monster=target.label)

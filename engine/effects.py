@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 Params = dict[str, Any]
 DEPENDANT = ("move", "close", "ranged")
+"""The triggers of dependant powers: the kinds of action they are declared for (HC-CARD-08)."""
 
 
 @dataclass(frozen=True, slots=True, init=False)

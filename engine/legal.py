@@ -10,6 +10,7 @@ from clix.engine import cards, combat, effects, plots
 from clix.engine.actions import (
     VICTIM_TARGET,
     Action,
+    AttackKind,
     ChooseVictim,
     Close,
     EndTurn,
@@ -129,7 +130,13 @@ def _why_not_move(state: GameState, actor: Monster, action: Move | Frenzy) -> st
     return ""
 
 
-DEPENDANT_KIND = {Move: "move", LureVictim: "move", Frenzy: "close", Close: "close", Ranged: "ranged"}
+DEPENDANT_KIND = {
+    Move: AttackKind.MOVE,
+    LureVictim: AttackKind.MOVE,
+    Frenzy: AttackKind.CLOSE,
+    Close: AttackKind.CLOSE,
+    Ranged: AttackKind.RANGED,
+}
 
 
 def _why_not_power(state: GameState, actor: Monster, action: Move | LureVictim | Frenzy | Close | Ranged) -> str:
@@ -230,7 +237,7 @@ def _why_not_ranged_target(state: GameState, actor: Monster, target: Monster) ->
     geo = state.geometry
     if combat.adjacent(state, actor.pos, target.pos) or geo.distance(actor.pos, target.pos) < 2:
         return f"{target.label} is adjacent; ranged attacks are against non-adjacent monsters (HC-TURN-09)"
-    reach = effects.stat(state, actor, "range", effects.Query(actor, target, "ranged"))
+    reach = effects.stat(state, actor, "range", effects.Query(actor, target, AttackKind.RANGED))
     if geo.distance(actor.pos, target.pos) > reach:
         return (
             f"{target.label} is {geo.distance(actor.pos, target.pos)} spaces away, beyond range {reach} (HC-COMBAT-16)"

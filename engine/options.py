@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeAlias, overload
 
-from clix.engine.actions import Action, Frenzy, Move, MoveVictim
+from clix.engine.actions import Action, AttackKind, Frenzy, Move, MoveVictim
 from clix.engine.movement import Reach
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ class MoveBlock:
     @property
     def kind(self) -> str:
         """The kind of dependant power its actions may declare (HC-CARD-08, HC-SLAY-12)."""
-        return "close" if self.frenzy else "move"
+        return AttackKind.CLOSE if self.frenzy else AttackKind.MOVE
 
     def action(self, k: int) -> Move | Frenzy:
         """The k-th action of the block, with its path."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 from clix.engine import cards, combat, decisions, effects, plots, subplots
 from clix.engine.actions import (
     Action,
+    AttackKind,
     ChooseVictim,
     Close,
     EndTurn,
@@ -83,10 +84,10 @@ def _apply_listed(state: GameState, action: Option) -> None:
     elif isinstance(action, LureVictim):
         _lure(state, actor, action)
     elif isinstance(action, Close):
-        combat.attack(state, actor, [monster(state, action.target)], "close")
+        combat.attack(state, actor, [monster(state, action.target)], AttackKind.CLOSE)
     elif isinstance(action, Ranged):
         combat.attack(
-            state, actor, [monster(state, uid) for uid in action.targets], "ranged", dict(action.split) or None
+            state, actor, [monster(state, uid) for uid in action.targets], AttackKind.RANGED, dict(action.split) or None
         )
     elif isinstance(action, Smash):
         _smash(state, actor, action.at)
@@ -143,7 +144,9 @@ def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
             # a plot twist in the slaying window may have turned the dial so the power no longer shows
             if frenzy and action.power is not None and action.power in actor.powers:
                 _declare(state, actor, action.power, action)  # the one close power of the frenzy attack (HC-SLAY-12)
-            combat.attack(state, actor, [target], "frenzy" if frenzy else "close")  # HC-SLAY-07..10, HC-SLAY-13
+            combat.attack(
+                state, actor, [target], AttackKind.FRENZY if frenzy else AttackKind.CLOSE
+            )  # HC-SLAY-07..10, HC-SLAY-13
 
 
 def slay(state: GameState, actor: Monster, victim: Victim) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from clix.engine import decisions, plots
-from clix.engine.actions import VICTIM_TARGET, Close, Frenzy, LureVictim
+from clix.engine.actions import VICTIM_TARGET, AttackKind, Close, Frenzy, LureVictim
 from clix.engine.combat import adjacent, heal, heal_floor
 from clix.engine.effects import PowerHandler, Query, base_value, handles
 from clix.engine.movement import VictimContext, check_path, destinations
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from clix.engine.state import GameState, Monster
 
 Params = dict[str, Any]
-CLOSE_KINDS = ("close", "frenzy")  # a frenzy's attack is a close combat attack (HC-SLAY-12)
+CLOSE_KINDS = (AttackKind.CLOSE, AttackKind.FRENZY)  # a frenzy's attack is a close combat attack (HC-SLAY-12)
 
 
 def _roll(state: GameState, source: Monster, power: str) -> int:
@@ -69,7 +69,7 @@ class FrenziedStrength(PowerHandler):
     """In a frenzy the damage value stays the dial value instead of becoming 1 (HC-SLAY-08, -12)."""
 
     def replace(self, state: GameState, source: Monster, stat: str, value: int, q: Query, p: Params) -> int | None:
-        return base_value(source, "damage") if stat == "damage" and q.kind == "frenzy" else None
+        return base_value(source, "damage") if stat == "damage" and q.kind == AttackKind.FRENZY else None
 
 
 @handles("Penetrating Strike")
@@ -86,7 +86,7 @@ class Hellfire(PowerHandler):
     """Ranged combat action: the damage dealt is unpreventable, so nothing reduces it (HC-COMBAT-09)."""
 
     def unpreventable(self, state: GameState, source: Monster, kind: str, p: Params) -> bool:
-        return kind == "ranged"
+        return kind == AttackKind.RANGED
 
 
 @handles("Stamina")
@@ -112,7 +112,7 @@ class Shriek(PowerHandler):
     critical miss still damages the attacker (HC-COMBAT-07, -12)."""
 
     def instead_of_damage(self, state: GameState, source: Monster, target: Monster, kind: str, p: Params) -> bool:
-        if kind != "ranged" or target.tokens:
+        if kind != AttackKind.RANGED or target.tokens:
             return False
         target.tokens = 1
         state.emit("action_token", monster=target.label, power="Shriek")
@@ -138,7 +138,7 @@ class Focus(PowerHandler):
     controller's next turn begins (HC-TURN-08 (1)), both modifiers (HC-VALUE-05; HC-DATA-24)."""
 
     def modifier(self, state: GameState, source: Monster, subject: Monster, stat: str, q: Query, p: Params) -> int:
-        return p["attack"] if subject is source and stat == "attack" and q.kind == "ranged" else 0
+        return p["attack"] if subject is source and stat == "attack" and q.kind == AttackKind.RANGED else 0
 
     def on_declare(self, state: GameState, source: Monster, action: Any, p: Params) -> None:
         state.lasting.append(
@@ -161,7 +161,7 @@ class ToughenedHide(PowerHandler):
     """+`amount` defense against ranged attacks (a modifier, HC-VALUE-05)."""
 
     def modifier(self, state: GameState, source: Monster, subject: Monster, stat: str, q: Query, p: Params) -> int:
-        return p["amount"] if subject is source and stat == "defense" and q.kind == "ranged" else 0
+        return p["amount"] if subject is source and stat == "defense" and q.kind == AttackKind.RANGED else 0
 
 
 @handles("Sure Shot")
@@ -169,7 +169,7 @@ class SureShot(PowerHandler):
     """Ranged combat action: the hindering +1 defense does not apply (HC-TERRAIN-06, -29)."""
 
     def ignores_hindering(self, state: GameState, source: Monster, kind: str, p: Params) -> bool:
-        return kind == "ranged"
+        return kind == AttackKind.RANGED
 
 
 # --- evading -----------------------------------------------------------------------------------------
@@ -238,7 +238,7 @@ class Pounce(PowerHandler):
     grants_attack = True
 
     def replace(self, state: GameState, source: Monster, stat: str, value: int, q: Query, p: Params) -> int | None:
-        return 1 if stat == "damage" and q.kind == "close" else None
+        return 1 if stat == "damage" and q.kind == AttackKind.CLOSE else None
 
 
 @handles("Lure")
