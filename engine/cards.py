@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from clix.engine import decisions, effects
+from clix.engine.events import EventKind
 
 if TYPE_CHECKING:
     from clix.engine.roster.models import Transformation
@@ -60,7 +61,7 @@ def _count(state: GameState, monster: Monster, trigger: str) -> None:
     # (its controller, HC-SPECIAL-13), and a declined chance is gone until the condition is met again.
     if trans.mode == "may" and not decisions.ask(state, "transform", monster.controller, [False, True], monster.label):
         monster.transform_count = 0
-        state.emit("transform_declined", monster=monster.label)
+        state.emit(EventKind.TRANSFORM_DECLINED, monster=monster.label)
         return
     transform(state, monster, trans.dial_to)
 
@@ -78,7 +79,7 @@ def transform(state: GameState, monster: Monster, dial_to: str) -> None:
     elif dial_to == "green_start":
         monster.click = monster.start_line = stats.start
     monster.transform_count = 0
-    state.emit("transformed", monster=monster.label, side=monster.side, click=monster.click)
+    state.emit(EventKind.TRANSFORMED, monster=monster.label, side=monster.side, click=monster.click)
 
 
 # --- insanity and possession ------------------------------------------------------------------------
@@ -90,7 +91,7 @@ def go_insane(state: GameState, monster: Monster, controller: int, why: str) -> 
     monster.insane = True
     monster.tokens = 0
     monster.controller = controller
-    state.emit("insane", monster=monster.label, owner=monster.owner, controller=controller, by=why)
+    state.emit(EventKind.INSANE, monster=monster.label, owner=monster.owner, controller=controller, by=why)
 
 
 def owner_barred(monster: Monster) -> bool:
@@ -109,17 +110,17 @@ def pass_control(state: GameState) -> None:
         if m.owner == state.active:
             m.insane = False
             m.controller = m.owner
-            state.emit("sane", monster=m.label, owner=m.owner)
+            state.emit(EventKind.SANE, monster=m.label, owner=m.owner)
         elif m.controller != state.active:
             m.controller = state.active
-            state.emit("control", monster=m.label, controller=state.active, why="insane")
+            state.emit(EventKind.CONTROL, monster=m.label, controller=state.active, why="insane")
 
 
 def possess(state: GameState, monster: Monster) -> None:
     """`monster` becomes the active player's puppet until the end of that player's turn (HC-SPECIAL-09)."""
     monster.puppet_of = state.active
     monster.controller = state.active
-    state.emit("possessed", monster=monster.label, owner=monster.owner, controller=state.active)
+    state.emit(EventKind.POSSESSED, monster=monster.label, owner=monster.owner, controller=state.active)
 
 
 def end_possession(state: GameState) -> None:
@@ -129,7 +130,7 @@ def end_possession(state: GameState) -> None:
             m.puppet_of = None
             if m.alive and not m.insane:
                 m.controller = m.owner
-                state.emit("control", monster=m.label, controller=m.owner, why="possession ends")
+                state.emit(EventKind.CONTROL, monster=m.label, controller=m.owner, why="possession ends")
 
 
 # --- cabals -----------------------------------------------------------------------------------------
@@ -175,5 +176,5 @@ def etiquette(state: GameState, question: str) -> bool:
     (HC-SPECIAL-12). Logged as a rule gap."""
     roll = decisions.d6(state)
     allowed = roll >= ETIQUETTE_ALLOWED
-    state.emit("rule_gap", question=question, roll=roll, allowed=allowed, rule="HC-SPECIAL-12")
+    state.emit(EventKind.RULE_GAP, question=question, roll=roll, allowed=allowed, rule="HC-SPECIAL-12")
     return allowed

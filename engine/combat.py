@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from clix.engine import cards, decisions, effects
 from clix.engine.actions import AttackKind
+from clix.engine.events import EventKind
 from clix.engine.geometry import BLOCKING, HINDERING
 from clix.engine.state import HOVERING, SOARING, GameState, Monster, VictimState
 
@@ -148,7 +149,7 @@ def attack(
         defense = effects.stat(state, target, "defense", q, extra=1 if hindering else 0)  # HC-TERRAIN-06
         hit = critical_hit or (not critical_miss and d1 + d2 + value >= defense)
         state.emit(
-            "attack",
+            EventKind.ATTACK,
             attacker=attacker.label,
             target=target.label,
             action=kind,
@@ -158,14 +159,14 @@ def attack(
             hit=hit,
         )
         if hit and effects.any_handler(state, target, "evades", attacker, kind):  # HC-COMBAT-26, -31
-            state.emit("evaded", monster=target.label, attacker=attacker.label)
+            state.emit(EventKind.EVADED, monster=target.label, attacker=attacker.label)
             hit = False
         if hit:
             hits.append(target)
     if critical_hit:
-        state.emit("critical_hit", attacker=attacker.label)
+        state.emit(EventKind.CRITICAL_HIT, attacker=attacker.label)
     if critical_miss:
-        state.emit("critical_miss", attacker=attacker.label)
+        state.emit(EventKind.CRITICAL_MISS, attacker=attacker.label)
         if not no_damage:
             take_damage(state, attacker, 1, source=None, unpreventable=True)  # HC-COMBAT-12
     if not hits:
@@ -193,7 +194,7 @@ def attack(
         if kind == AttackKind.RANGED and target.soaring and not attacker.soaring and taken > 0 and target.alive:
             take_damage(state, target, 1, source=attacker, unpreventable=True)  # HC-COMBAT-25
             target.flight = HOVERING
-            state.emit("knocked_to_hovering", monster=target.label)
+            state.emit(EventKind.KNOCKED_TO_HOVERING, monster=target.label)
         if taken > 0 and attacker.alive:
             effects.fire(state, attacker, "hit", target, kind, taken)
 
@@ -234,7 +235,7 @@ def take_damage(
             kill(state, target, source)
     if taken:
         state.emit(
-            "damage",
+            EventKind.DAMAGE,
             monster=target.label,
             amount=taken,
             unpreventable=unpreventable,
@@ -263,7 +264,7 @@ def kill(state: GameState, monster: Monster, killer: Monster | None) -> None:
         # HC-SPECIAL-06 OPEN: minions score 0; HC-END-06: an insane or possessed monster scores 0
         points = 0 if monster.minion or monster.insane or monster.puppet_of is not None else monster.stats.points
         state.vp[scorer]["kills"] += points
-    state.emit("killed", monster=monster.label, by=killer.label if killer else None, player=scorer, vp=points)
+    state.emit(EventKind.KILLED, monster=monster.label, by=killer.label if killer else None, player=scorer, vp=points)
     if killer is not None and killer.alive:
         effects.fire(state, killer, "kill", monster)
     cards.after_kill(state, killer, monster)  # a kill toward the killer's transformation (HC-CARD-09)
@@ -287,7 +288,7 @@ def heal(state: GameState, monster: Monster, amount: int) -> int:
     monster.click -= healed
     monster.damage_taken -= healed
     if healed:
-        state.emit("healed", monster=monster.label, amount=healed)
+        state.emit(EventKind.HEALED, monster=monster.label, amount=healed)
     return healed
 
 
@@ -296,9 +297,9 @@ def smash(state: GameState, attacker: Monster, obj_label: str) -> bool:
     d1, d2 = roll_2d6(state)
     total = d1 + d2 + attacker.attack
     smashed = (d1 == 6 and d2 == 6) or (not (d1 == 1 and d2 == 1) and total >= SMASH_TARGET)
-    state.emit("smash", attacker=attacker.label, target=obj_label, dice=(d1, d2), total=total, smashed=smashed)
+    state.emit(EventKind.SMASH, attacker=attacker.label, target=obj_label, dice=(d1, d2), total=total, smashed=smashed)
     if d1 == 1 and d2 == 1:
-        state.emit("critical_miss", attacker=attacker.label)
+        state.emit(EventKind.CRITICAL_MISS, attacker=attacker.label)
         take_damage(state, attacker, 1, source=None, unpreventable=True)
     return smashed
 
@@ -324,7 +325,7 @@ def flip_victims_near(state: GameState, space: int, mover: Monster | None = None
     for victim in state.victims:
         if victim.state == VictimState.ON_MAP and not victim.face_up and (victim.pos in near or victim.pos == space):
             victim.face_up = True
-            state.emit("victim_flipped", victim=victim.label, archetype=victim.archetype)
+            state.emit(EventKind.VICTIM_FLIPPED, victim=victim.label, archetype=victim.archetype)
 
 
 def puppets_in_hourglass_phase(state: GameState) -> None:
@@ -332,7 +333,7 @@ def puppets_in_hourglass_phase(state: GameState) -> None:
     1 unpreventable damage and is given action tokens up to two (HC-SPECIAL-10)."""
     for m in state.monsters:
         if m.alive and m.puppet_of == state.active and m.controller == state.active:
-            state.emit("puppet_damage", monster=m.label)
+            state.emit(EventKind.PUPPET_DAMAGE, monster=m.label)
             take_damage(state, m, 1, source=None, unpreventable=True)
             if m.alive:
                 m.tokens = max(m.tokens, 2)

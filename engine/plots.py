@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clix.engine import combat, decisions
+from clix.engine.events import EventKind
 from clix.engine.geometry import BLOCKING
 from clix.engine.movement import MoveContext, VictimContext, destinations
 from clix.engine.plot_table import (  # noqa: F401  (re-exported: the cards and the table are read through plots)
@@ -395,7 +396,7 @@ def _resolve(state: GameState, w: Window, play: PlayCard) -> None:
     the game (HC-PLOT-02); a ticking clock stays in play (HC-PLOT-05)."""
     c = card(state, play.card)
     state.player(play.player).crypt.remove(play.card)
-    state.emit("plot_twist", card=c.name, player=play.player, window=w.name, target=play.label or None)
+    state.emit(EventKind.PLOT_TWIST, card=c.name, player=play.player, window=w.name, target=play.label or None)
     if w.name == "attack_roll" and c.rerolls:
         EFFECTS["reroll_attack"](state, w, play, c)  # a card's reroll text (HC-PLOT-07)
     else:
@@ -418,14 +419,14 @@ def _stop(state: GameState, w: Window, player: int, c: Card) -> None:
     assert victim is not None and actor is not None
     spaces = _placements(state, victim, p)
     if not spaces:
-        state.emit("not_prevented", victim=victim.label, card=c.name)
+        state.emit(EventKind.NOT_PREVENTED, victim=victim.label, card=c.name)
         return
     chooser = player if p.get("placement") == "victim_start" else _left_opponent(state, player)
     geo = state.geometry
     place = decisions.ask(state, PLACE, chooser, [Place(s, geo.xy(s)) for s in spaces], c.name, victim)
     victim.pos = place.pos
     w.outcome = "stopped"
-    state.emit(f"{w.name}_prevented", monster=actor.label, victim=victim.label, to=geo.xy(victim.pos))
+    state.emit(EventKind(f"{w.name}_prevented"), monster=actor.label, victim=victim.label, to=geo.xy(victim.pos))
     if p.get("tokens"):
         _give_tokens(state, actor, p["tokens"])
     if p.get("then_move") and not frozen(state, victim.uid):
@@ -443,18 +444,18 @@ def _spoil(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
     assert victim is not None
     if c.params["mode"] == "no_vp":
         w.outcome = "no_vp"
-        state.emit("victim_spoiled", victim=victim.label)
+        state.emit(EventKind.VICTIM_SPOILED, victim=victim.label)
     else:
         victim.state = VictimState.REMOVED
         w.outcome = "stopped"
-        state.emit("victim_removed", victim=victim.label)
+        state.emit(EventKind.VICTIM_REMOVED, victim=victim.label)
 
 
 def _reroll(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
     """The attack roll is rolled again and the new roll is used (HC-PLOT-12)."""
     old = w.dice
     w.dice = (decisions.d6(state), decisions.d6(state))
-    state.emit("reroll", attacker=w.attacker.label if w.attacker else None, dice=old, new=w.dice)
+    state.emit(EventKind.REROLL, attacker=w.attacker.label if w.attacker else None, dice=old, new=w.dice)
 
 
 def _freeze(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
@@ -462,7 +463,7 @@ def _freeze(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
     assert victim is not None
     mark_victim(state, victim, "frozen", c.name, play.player, c.params["duration"])
     w.outcome = "done"
-    state.emit("victim_frozen", victim=victim.label, card=c.name)
+    state.emit(EventKind.VICTIM_FROZEN, victim=victim.label, card=c.name)
 
 
 def _opponent_moves(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
@@ -481,7 +482,7 @@ def _move_victim(state: GameState, player: int, victim: Victim, distance: int, s
     chosen = decisions.ask(state, PATH, player, options, subject, victim)
     if chosen.spaces:
         victim.pos = chosen.spaces[-1]
-    state.emit("victim_moved", victim=victim.label, to=state.geometry.xy(victim.pos), player=player)
+    state.emit(EventKind.VICTIM_MOVED, victim=victim.label, to=state.geometry.xy(victim.pos), player=player)
 
 
 def _protect(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
@@ -493,7 +494,7 @@ def _protect(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
             mark_victim(state, victim, kind, c.name, play.player, p["duration"])
     if p.get("frozen"):
         w.outcome = "done"
-    state.emit("victim_protected", victim=victim.label, against=against)
+    state.emit(EventKind.VICTIM_PROTECTED, victim=victim.label, against=against)
 
 
 def _damage(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
@@ -524,13 +525,13 @@ def _modify(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
     ends = lasting_until(state, play.player, p["duration"])
     for m in _chosen(state, w, play, p):
         state.lasting.append(Lasting(p["stat"], p["amount"], source=c.name, monster=m.uid, **ends))
-        state.emit("plot_modifier", monster=m.label, stat=p["stat"], amount=p["amount"], card=c.name)
+        state.emit(EventKind.PLOT_MODIFIER, monster=m.label, stat=p["stat"], amount=p["amount"], card=c.name)
 
 
 def _give_tokens(state: GameState, m: Monster, count: int) -> None:
     """At most two action tokens in all; with two a monster is vulnerable (HC-TURN-03, HC-TURN-04)."""
     m.tokens = min(2, m.tokens + count)
-    state.emit("action_tokens", monster=m.label, tokens=m.tokens)
+    state.emit(EventKind.ACTION_TOKENS, monster=m.label, tokens=m.tokens)
 
 
 def _tokens(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
@@ -559,13 +560,13 @@ def _free_move(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
         return
     if combat.must_break_away(state, m) and not combat.auto_breaks_away(m):
         roll = decisions.d6(state)
-        state.emit("break_away", monster=m.label, roll=roll, success=roll >= combat.BREAK_AWAY)
+        state.emit(EventKind.BREAK_AWAY, monster=m.label, roll=roll, success=roll >= combat.BREAK_AWAY)
         if roll < combat.BREAK_AWAY:
             return
     for space in chosen.spaces:
         combat.flip_victims_near(state, space, m)
     m.pos = chosen.spaces[-1]
-    state.emit("free_move", monster=m.label, to=state.geometry.xy(m.pos), steps=len(chosen.spaces), card=c.name)
+    state.emit(EventKind.FREE_MOVE, monster=m.label, to=state.geometry.xy(m.pos), steps=len(chosen.spaces), card=c.name)
 
 
 def _ticking_clock(state: GameState, w: Window, play: PlayCard, c: Card) -> None:
@@ -574,7 +575,7 @@ def _ticking_clock(state: GameState, w: Window, play: PlayCard, c: Card) -> None
     if plot.clock is not None:
         old, effect = plot.clock
         state.lasting = [e for e in state.lasting if e is not effect]
-        state.emit("ticking_clock_replaced", card=old)
+        state.emit(EventKind.TICKING_CLOCK_REPLACED, card=old)
     p = c.params
     who = p["who"]
     effect = Lasting(
@@ -587,7 +588,7 @@ def _ticking_clock(state: GameState, w: Window, play: PlayCard, c: Card) -> None
     )
     state.lasting.append(effect)
     plot.clock = (c.name, effect)
-    state.emit("ticking_clock", card=c.name, player=play.player)
+    state.emit(EventKind.TICKING_CLOCK, card=c.name, player=play.player)
 
 
 def _subplot(state: GameState, w: Window, play: PlayCard, c: Card) -> None:

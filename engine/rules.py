@@ -20,6 +20,7 @@ from clix.engine.actions import (
     SkipSuspense,
     Smash,
 )
+from clix.engine.events import EventKind
 from clix.engine.legal import (
     IllegalAction,
     close_reach,
@@ -70,13 +71,13 @@ def _apply_listed(state: GameState, action: Option) -> None:
     state.phase = Phase.HUNTING  # acting with a monster ends an unused suspense phase
     actor = monster(state, action.monster)
     actor.acted = True
-    state.emit("action", monster=actor.label, action=type(action).__name__.lower())
+    state.emit(EventKind.ACTION, monster=actor.label, action=type(action).__name__.lower())
     granter = cards.extra_action_source(state, actor)
     if granter is None:
         state.actions_left -= 1
     else:  # a member's extra action, used before the turn's own actions (HC-SPECIAL-16)
         state.extra_actions_used.add(granter.uid)
-        state.emit("extra_action", monster=actor.label, granted_by=granter.label)
+        state.emit(EventKind.EXTRA_ACTION, monster=actor.label, granted_by=granter.label)
     if not isinstance(action, (Smash, Frenzy)) and action.power is not None:
         _declare(state, actor, action.power, action)  # in effect for this action only (HC-CARD-08)
     if isinstance(action, (Move, Frenzy)):
@@ -111,7 +112,7 @@ def _lure(state: GameState, actor: Monster, action: LureVictim) -> None:
     victim = state.victims[action.victim]
     if action.path:
         victim.pos = action.path[-1]
-    state.emit("victim_lured", monster=actor.label, victim=victim.label, to=state.geometry.xy(victim.pos))
+    state.emit(EventKind.VICTIM_LURED, monster=actor.label, victim=victim.label, to=state.geometry.xy(victim.pos))
 
 
 def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
@@ -120,16 +121,16 @@ def _move(state: GameState, actor: Monster, action: Move | Frenzy) -> None:
     if combat.must_break_away(state, actor) and not combat.auto_breaks_away(actor):
         roll = decisions.d6(state)
         moved = roll >= combat.BREAK_AWAY
-        state.emit("break_away", monster=actor.label, roll=roll, success=moved)
+        state.emit(EventKind.BREAK_AWAY, monster=actor.label, roll=roll, success=moved)
     if moved:
         if action.fly is not None:
             actor.flight = action.fly
-            state.emit("flight", monster=actor.label, mode=action.fly)
+            state.emit(EventKind.FLIGHT, monster=actor.label, mode=action.fly)
         for space in action.path:
             combat.flip_victims_near(state, space, actor)
         if action.path:
             end = action.path[-1]
-            state.emit("move", monster=actor.label, to=geo.xy(end), steps=len(action.path))
+            state.emit(EventKind.MOVE, monster=actor.label, to=geo.xy(end), steps=len(action.path))
             victim = state.victim_at(end)
             actor.pos = end
             if victim is not None:
@@ -161,11 +162,11 @@ def slay(state: GameState, actor: Monster, victim: Victim) -> None:
     actor.victims.append(victim.uid)
     vp = 0 if spoiled == "no_vp" else state.victim_vp
     state.vp[actor.controller]["victims"] += vp  # HC-END-07
-    state.emit(victim.state, monster=actor.label, victim=victim.label, player=actor.controller, vp=vp)
+    state.emit(EventKind(victim.state), monster=actor.label, victim=victim.label, player=actor.controller, vp=vp)
     for obj in state.objects:
         if obj.alive and obj.kind == "tree" and state.geometry.adjacent(obj.pos, victim.pos):
             state.actions_left += 1  # HC-TERRAIN-19
-            state.emit("tree_extra_action", player=state.active)
+            state.emit(EventKind.TREE_EXTRA_ACTION, player=state.active)
             break
     effects.fire(state, actor, "slay")
     if victim.state == VictimState.SLAIN:
@@ -187,10 +188,10 @@ def _chosen_victim(state: GameState) -> int | None:
 def _choose_victim(state: GameState, uid: int) -> None:
     victim = state.victims[uid]
     state.chosen_victim = uid
-    state.emit("victim_chosen", victim=victim.label)
+    state.emit(EventKind.VICTIM_CHOSEN, victim=victim.label)
     if not victim.face_up:
         victim.face_up = True  # HC-VICTIM-03: the chosen victim is flipped face up
-        state.emit("victim_flipped", victim=victim.label, archetype=victim.archetype)
+        state.emit(EventKind.VICTIM_FLIPPED, victim=victim.label, archetype=victim.archetype)
     if plots.suspense(state, victim):  # the opponent to the left may play one card (HC-VICTIM-03, HC-PLOT-07)
         check_end(state)
 
@@ -200,7 +201,7 @@ def _move_victim(state: GameState, action: MoveVictim) -> None:
     state.chosen_victim = None
     if action.path:
         victim.pos = action.path[-1]
-    state.emit("victim_moved", victim=victim.label, to=state.geometry.xy(victim.pos))
+    state.emit(EventKind.VICTIM_MOVED, victim=victim.label, to=state.geometry.xy(victim.pos))
     state.phase = Phase.HUNTING
 
 
@@ -212,7 +213,7 @@ def begin_turn(state: GameState) -> None:
     state.phase = Phase.PREVIEW
     state.actions_left = state.actions_per_turn
     # victims still on the map: the analyzer tells play while victims remain from play after (issue 12)
-    state.emit("turn_start", victims=sum(1 for v in state.victims if v.state == VictimState.ON_MAP))
+    state.emit(EventKind.TURN_START, victims=sum(1 for v in state.victims if v.state == VictimState.ON_MAP))
     # HC-TURN-08 (1): effects lasting "until the beginning of your turn" end
     state.lasting = [e for e in state.lasting if e.until_turn_of != state.active]
     plots.expire(state)  # plot twists' "this turn" effects and holds on victims
@@ -238,14 +239,14 @@ def end_turn(state: GameState) -> None:
             m.tokens = 0
     for m in mine:
         if m.alive and m.in_hourglass_state:
-            state.emit("hourglass_damage", monster=m.label)
+            state.emit(EventKind.HOURGLASS_DAMAGE, monster=m.label)
             combat.take_damage(state, m, 1, source=None, unpreventable=True)
     combat.puppets_in_hourglass_phase(state)  # HC-SPECIAL-10
     for m in mine:
         m.acted = False
     cards.end_possession(state)  # HC-SPECIAL-09: puppets go back at the end of the possessor's turn
     state.in_hourglass_phase = False
-    state.emit("turn_end")
+    state.emit(EventKind.TURN_END)
     check_end(state)
     if state.over:
         return
@@ -272,7 +273,7 @@ def check_end(state: GameState) -> None:
     for player in state.players:
         if not player.eliminated and not any(m.alive and m.owner == player.number for m in state.monsters):
             player.eliminated = True
-            state.emit("eliminated", player=player.number)
+            state.emit(EventKind.ELIMINATED, player=player.number)
     # HC-END-12: an insane monster its owner may not act with counts for nobody, so a 2-player game whose
     # one side's monsters all went insane ends at once; HC-END-11: its owner is not eliminated
     teams = {state.player(m.controller).team for m in state.monsters if m.alive and not cards.owner_barred(m)}
@@ -297,7 +298,7 @@ def finish(state: GameState, reason: str) -> None:
         cheapest = min(points[t] for t in leaders)
         leaders = [t for t in leaders if points[t] == cheapest]
     state.winner = leaders[0] if len(leaders) == 1 else None
-    state.emit("game_over", reason=reason, winner=state.winner, vp=tuple(sorted(totals.items())))
+    state.emit(EventKind.GAME_OVER, reason=reason, winner=state.winner, vp=tuple(sorted(totals.items())))
 
 
 def team_vp(state: GameState) -> dict[int, int]:

@@ -9,6 +9,7 @@ import numpy as np
 from clix.engine import decisions, horrorclix, rules, subplots
 from clix.engine.board import STEPS, portal_sites, starting_zone
 from clix.engine.dice import Dice
+from clix.engine.events import EventKind
 from clix.engine.figures import compile_figure
 from clix.engine.geometry import CLEAR, Geometry
 from clix.engine.roster.loader import Roster
@@ -89,7 +90,7 @@ def _set_up(state: GameState, plan: tuple[Roster, tuple[Army, ...]]) -> None:
     state.active = first
     state.turn = 1
     subplots.reveal_subplots(state)  # step 7 (HC-SETUP-09, HC-PLOT-04)
-    state.emit("setup_done", first=first, areas=tuple(sorted(areas.items())))
+    state.emit(EventKind.SETUP_DONE, first=first, areas=tuple(sorted(areas.items())))
     rules.begin_turn(state)
 
 
@@ -101,7 +102,7 @@ def _first_player(state: GameState) -> int:
         best = max(rolls.values())
         contenders = [n for n, r in rolls.items() if r == best]
         if len(contenders) == 1:
-            state.emit("first_player", player=contenders[0], rolls=tuple(sorted(rolls.items())))
+            state.emit(EventKind.FIRST_PLAYER, player=contenders[0], rolls=tuple(sorted(rolls.items())))
             return contenders[0]
 
 
@@ -191,7 +192,7 @@ def _add_object(state: GameState, kind: str, pos: int, side: str | None) -> None
         dx, dy = STEPS[side]
         across = state.geometry.index(x + dx, y + dy)
     state.objects.append(MapObject(len(state.objects), kind, pos, across))
-    state.emit("object_placed", object=kind, at=state.geometry.xy(pos))
+    state.emit(EventKind.OBJECT_PLACED, object=kind, at=state.geometry.xy(pos))
 
 
 def _place_monsters(state: GameState, roster: Roster, army: Army, number: int, area: int) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from clix.engine.events import EventKind
 from clix.engine.plot_table import (
     card,
     table,
@@ -22,7 +23,7 @@ def reveal_subplots(state: GameState) -> None:
             plot = plot or table(state)
             player.crypt.remove(name)
             plot.subplots.setdefault(player.number, []).append(name)
-            state.emit("subplot_revealed", player=player.number, card=name)
+            state.emit(EventKind.SUBPLOT_REVEALED, player=player.number, card=name)
     if plot is None:
         return
     plot.slain_before = frozenset(v.label for v in state.victims if v.state == VictimState.SLAIN)
@@ -45,13 +46,13 @@ def score_subplots(state: GameState) -> None:
     for number, names in plot.subplots.items():
         for name in names:
             if state.player(number).eliminated:
-                state.emit("subplot_removed", player=number, card=name)
+                state.emit(EventKind.SUBPLOT_REMOVED, player=number, card=name)
                 continue
             p = card(state, name).params
             count = CONDITIONS[p["condition"]](state, number)
             vp = p["vp"] * count * (state.build_total // 100 if p.get("per_100_build") else 1)
             state.vp[number]["subplots"] += vp
-            state.emit("subplot_scored", player=number, card=name, vp=vp)
+            state.emit(EventKind.SUBPLOT_SCORED, player=number, card=name, vp=vp)
 
 
 def _slain(state: GameState) -> set[str]:

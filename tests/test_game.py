@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from clix.analyzer.conformance import check_game
+from clix.engine.events import EventKind
 from clix.engine.game import child_seed, child_seeds, play_game
 from clix.engine.invariants import violations
 from clix.engine.players import RandomAgent
@@ -64,3 +65,13 @@ def test_child_seed_is_the_kth_of_child_seeds():
         for k in (0, 3, 5):
             assert child_seed(master, k).generate_state(4).tolist() == many[k].generate_state(4).tolist()
         assert child_seed(master, 1).generate_state(4).tolist() != child_seed(master, 2).generate_state(4).tolist()
+
+
+@pytest.mark.parametrize("army", ["crimson-court", "mildew-parish", "drowned-choir"])
+def test_every_logged_event_has_a_named_kind(roster, army):
+    """Issue 16 part 5: a HorrorClix game logs only the kinds `events.EventKind` names (a bare string is a typo
+    waiting to happen in whoever reads the log)."""
+    state = play(roster, 3, army, "butcher-shop", "mansion")
+    kinds = {event.kind for event in state.log}
+    assert {"turn_start", "action", "game_over"} <= kinds
+    assert all(type(kind) is EventKind for kind in kinds), sorted(k for k in kinds if type(k) is not EventKind)

@@ -14,6 +14,7 @@ from clix.engine import decisions, plots
 from clix.engine.actions import VICTIM_TARGET, AttackKind, Close, Frenzy, LureVictim
 from clix.engine.combat import adjacent, heal, heal_floor
 from clix.engine.effects import PowerHandler, Query, base_value, handles
+from clix.engine.events import EventKind
 from clix.engine.movement import VictimContext, check_path, destinations
 from clix.engine.state import Lasting, VictimState
 
@@ -27,7 +28,7 @@ CLOSE_KINDS = (AttackKind.CLOSE, AttackKind.FRENZY)  # a frenzy's attack is a cl
 def _roll(state: GameState, source: Monster, power: str) -> int:
     """A d6 a power rolls, logged so a game can be followed and a scenario can expect it."""
     roll = decisions.d6(state)
-    state.emit("power_roll", monster=source.label, power=power, roll=roll)
+    state.emit(EventKind.POWER_ROLL, monster=source.label, power=power, roll=roll)
     return roll
 
 
@@ -115,7 +116,7 @@ class Shriek(PowerHandler):
         if kind != AttackKind.RANGED or target.tokens:
             return False
         target.tokens = 1
-        state.emit("action_token", monster=target.label, power="Shriek")
+        state.emit(EventKind.ACTION_TOKEN, monster=target.label, power="Shriek")
         return True
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from clix.engine import cards, combat, decisions
 from clix.engine.effects import Params, PowerHandler, Query, handles
+from clix.engine.events import EventKind
 from clix.engine.figures import Stats, stats_from_dial
 from clix.engine.geometry import BLOCKING
 from clix.engine.roster.models import parse_dial
@@ -29,7 +30,7 @@ class Insanity(PowerHandler):
             return
         roll = decisions.d6(state)
         failed = roll < p["threshold"]
-        state.emit("insanity_roll", monster=source.label, roll=roll, threshold=p["threshold"], insane=failed)
+        state.emit(EventKind.INSANITY_ROLL, monster=source.label, roll=roll, threshold=p["threshold"], insane=failed)
         if failed:
             # HC-SPECIAL-18: friendly to its owner for the rest of the owner's turn, who cannot act with it
             cards.go_insane(state, source, source.owner, "Insanity")
@@ -129,7 +130,7 @@ class RaiseMinion(PowerHandler):
         )
         state.monsters.append(minion)
         state.emit(
-            "minion_raised",
+            EventKind.MINION_RAISED,
             monster=source.label,
             victim=victim.label,
             minion=minion.label,
@@ -190,7 +191,7 @@ class CabalFeast(PowerHandler):
         hurt.sort(key=lambda m: m.click - combat.heal_floor(m), reverse=True)
         label = decisions.ask(state, "cabal_feast", source.controller, [m.label for m in hurt], source.label)
         chosen = next(m for m in hurt if m.label == label)
-        state.emit("cabal_feast", leader=source.label, healed=chosen.label)
+        state.emit(EventKind.CABAL_FEAST, leader=source.label, healed=chosen.label)
         combat.heal(state, chosen, 1)
 
 
