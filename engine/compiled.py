@@ -48,6 +48,7 @@ COMPILED_MODULES = (
     "clix.engine.game",
     "clix.engine.geometry",
     "clix.engine.legal",
+    "clix.engine.monsters",
     "clix.engine.movement",
     "clix.engine.options",
     "clix.engine.pieces",

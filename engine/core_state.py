@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from clix.engine.dice import Dice
 from clix.engine.geometry import Geometry
-from clix.engine.pieces import Event, Lasting, MapObject, Monster, Player
+from clix.engine.pieces import Event, Figure, Lasting, MapObject, Player
 from clix.engine.ruleset import Ruleset
 from clix.engine.stepping import Step, replay
 
@@ -36,7 +36,8 @@ class State:
     (`engine.decisions`)."""
     players: list[Player]
     build_total: int = 100
-    monsters: list[Monster] = field(default_factory=list)
+    monsters: list[Any] = field(default_factory=list)
+    """The figures in play (`pieces.Figure`; a ruleset's state narrows the type: HorrorClix's `Monster`)."""
     objects: list[MapObject] = field(default_factory=list)
     active: int = 1
     turn: int = 1
@@ -76,7 +77,7 @@ class State:
         dice: Dice | None,
         players: list[Player],
         build_total: int = 100,
-        monsters: list[Monster] | None = None,
+        monsters: list[Any] | None = None,
         objects: list[MapObject] | None = None,
         active: int = 1,
         turn: int = 1,
@@ -273,17 +274,19 @@ class State:
     def player(self, number: int) -> Player:
         return self.players[number - 1]
 
-    def opposing(self, a: Monster, b: Monster) -> bool:
+    def opposing(self, a: Figure, b: Figure) -> bool:
         """Controlled by players of different teams (HC-SPECIAL-02, HC-SPECIAL-11)."""
         return self.player(a.controller).team != self.player(b.controller).team
 
-    def living(self) -> list[Monster]:
+    def living(self) -> list[Any]:
         return [m for m in self.monsters if m.alive]
 
-    def monster_at(self, pos: int) -> Monster | None:
-        for m in self.monsters:
-            if m.alive and m.pos == pos:
-                return m
+    def monster_at(self, pos: int) -> Any:
+        """The figure in play at `pos`, or None."""
+        figure: Figure
+        for figure in self.monsters:
+            if figure.alive and figure.pos == pos:
+                return figure
         return None
 
     def total_vp(self, player: int) -> int:

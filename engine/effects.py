@@ -19,7 +19,7 @@ move, close or ranged) only during an action it was declared for (HC-CARD-08), r
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import replace as with_fields
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -29,7 +29,7 @@ from mypy_extensions import mypyc_attr
 
 if TYPE_CHECKING:
     from clix.engine.core_state import State
-    from clix.engine.pieces import Monster
+    from clix.engine.pieces import Figure
     from clix.engine.ruleset import Ruleset
 
 Params = dict[str, Any]
@@ -41,11 +41,11 @@ DEPENDANT = ("move", "close", "ranged")
 class Query:
     """What a combat value is read for: the acting monster, its target and the kind of action."""
 
-    attacker: Monster | None = None
-    target: Monster | None = None
+    attacker: Figure | None = None
+    target: Figure | None = None
     kind: str = ""  # move | close | frenzy | ranged | smash | "" (outside an action)
 
-    def __init__(self, attacker: Monster | None = None, target: Monster | None = None, kind: str = "") -> None:
+    def __init__(self, attacker: Figure | None = None, target: Figure | None = None, kind: str = "") -> None:
         object.__setattr__(self, "attacker", attacker)
         object.__setattr__(self, "target", target)
         object.__setattr__(self, "kind", kind)
@@ -67,11 +67,11 @@ class PowerHandler:
     """A move power used instead of moving, to move a victim (Lure): declared with a `LureVictim` action,
     which its `check` judges and its `actions` lists."""
 
-    def check(self, state: State, source: Monster, action: Any, p: Params) -> str:
+    def check(self, state: State, source: Figure, action: Any, p: Params) -> str:
         """Why this dependant power cannot be declared for `action` ('' if it can) (HC-CARD-08)."""
         return ""
 
-    def actions(self, state: State, source: Monster, name: str, p: Params, base: list[Any]) -> list[Any]:
+    def actions(self, state: State, source: Figure, name: str, p: Params, base: list[Any]) -> list[Any]:
         """The legal actions declaring this dependant power, given `base`, the monster's legal actions of
         the power's kind: by default each one with the power named, where `check` allows it."""
         found = []
@@ -81,74 +81,74 @@ class PowerHandler:
                 found.append(declared)
         return found
 
-    def on_declare(self, state: State, source: Monster, action: Any, p: Params) -> None:
+    def on_declare(self, state: State, source: Figure, action: Any, p: Params) -> None:
         """When the action this dependant power was declared for begins (a penalty that outlasts it)."""
 
-    def replace(self, state: State, source: Monster, stat: str, value: int, q: Query, p: Params) -> int | None:
+    def replace(self, state: State, source: Figure, stat: str, value: int, q: Query, p: Params) -> int | None:
         """A replacement for `source`'s own `stat` (HC-VALUE-02), or None."""
         return None
 
-    def resolve(self, state: State, source: Monster, stat: str, value: int, q: Query, p: Params) -> int | None:
+    def resolve(self, state: State, source: Figure, stat: str, value: int, q: Query, p: Params) -> int | None:
         """A replacement made only while an attack resolves, which may roll dice (Slash: a d6 replaces the
         damage value, HC-DATA-05), or None."""
         return None
 
-    def modifier(self, state: State, source: Monster, subject: Monster, stat: str, q: Query, p: Params) -> int:
+    def modifier(self, state: State, source: Figure, subject: Figure, stat: str, q: Query, p: Params) -> int:
         """A modifier `source`'s power puts on `subject`'s `stat` (auras, cabal powers, own powers)."""
         return 0
 
-    def reduce_damage(self, state: State, source: Monster, amount: int, p: Params) -> int:
+    def reduce_damage(self, state: State, source: Figure, amount: int, p: Params) -> int:
         """How much of `amount` dealt to `source` its power stops (HC-COMBAT-29)."""
         return 0
 
-    def evades(self, state: State, source: Monster, attacker: Monster, kind: str, p: Params) -> bool:
+    def evades(self, state: State, source: Figure, attacker: Figure, kind: str, p: Params) -> bool:
         """Whether `source` evades a hit (may roll dice) (HC-COMBAT-26, -31)."""
         return False
 
-    def instead_of_damage(self, state: State, source: Monster, target: Monster, kind: str, p: Params) -> bool:
+    def instead_of_damage(self, state: State, source: Figure, target: Figure, kind: str, p: Params) -> bool:
         """Whether `source`'s hit does something else to `target` instead of damage (done here) (Shriek)."""
         return False
 
-    def ignores_hindering(self, state: State, source: Monster, kind: str, p: Params) -> bool:
+    def ignores_hindering(self, state: State, source: Figure, kind: str, p: Params) -> bool:
         """Whether `source`'s ranged attack ignores the hindering +1 defense (HC-TERRAIN-06) (Sure Shot)."""
         return False
 
-    def deals_no_damage(self, state: State, source: Monster, kind: str, p: Params) -> bool:
+    def deals_no_damage(self, state: State, source: Figure, kind: str, p: Params) -> bool:
         """Whether `source`'s attack is a "no damage" attack (HC-COMBAT-07) whose hit does `on_hit` instead."""
         return False
 
-    def penetrating(self, state: State, source: Monster, kind: str, p: Params) -> bool:
+    def penetrating(self, state: State, source: Figure, kind: str, p: Params) -> bool:
         """Whether damage `source` deals ignores damage reducers (HC-COMBAT-27)."""
         return False
 
-    def unpreventable(self, state: State, source: Monster, kind: str, p: Params) -> bool:
+    def unpreventable(self, state: State, source: Figure, kind: str, p: Params) -> bool:
         """Whether damage `source` deals is unpreventable (HC-COMBAT-09)."""
         return False
 
-    def on_hit(self, state: State, source: Monster, target: Monster, kind: str, taken: int, p: Params) -> None:
+    def on_hit(self, state: State, source: Figure, target: Figure, kind: str, taken: int, p: Params) -> None:
         """After `source` hits `target` (`taken` clicks of damage, 0 for a no-damage attack)."""
 
-    def on_damaged(self, state: State, source: Monster, attacker: Monster | None, taken: int, p: Params) -> None:
+    def on_damaged(self, state: State, source: Figure, attacker: Figure | None, taken: int, p: Params) -> None:
         """After `source` takes damage."""
 
-    def on_slay(self, state: State, source: Monster, p: Params) -> None:
+    def on_slay(self, state: State, source: Figure, p: Params) -> None:
         """After `source` slays or rescues a victim."""
 
-    def on_kill(self, state: State, source: Monster, killed: Monster, p: Params) -> None:
+    def on_kill(self, state: State, source: Figure, killed: Figure, p: Params) -> None:
         """After `source` kills a monster."""
 
-    def on_turn_start(self, state: State, source: Monster, p: Params) -> None:
+    def on_turn_start(self, state: State, source: Figure, p: Params) -> None:
         """In the preview phase of `source`'s controller (HC-TURN-08)."""
 
-    def on_any_kill(self, state: State, source: Monster, killer: Monster | None, killed: Monster, p: Params) -> None:
+    def on_any_kill(self, state: State, source: Figure, killer: Figure | None, killed: Figure, p: Params) -> None:
         """After any monster is killed, for powers that watch other monsters (cabal powers, HC-SPECIAL-05)."""
 
-    def instead_of_slaying(self, state: State, source: Monster, victim: Any, p: Params) -> bool:
+    def instead_of_slaying(self, state: State, source: Figure, victim: Any, p: Params) -> bool:
         """Whether `source`'s power does something else with `victim` instead of slaying it (done here):
         Raise Minion (HC-SPECIAL-06)."""
         return False
 
-    def extra_action(self, state: State, source: Monster, actor: Monster, p: Params) -> bool:
+    def extra_action(self, state: State, source: Figure, actor: Figure, p: Params) -> bool:
         """Whether `source`'s power lets `actor` be given an action beyond the turn's actions (a cabal power
         granting members an extra action, HC-SPECIAL-16)."""
         return False
@@ -187,7 +187,7 @@ def rule_of_three(total: int) -> int:
     return max(-3, min(3, total))
 
 
-def in_effect(state: State, monster: Monster, hook: str | None = None) -> Iterator[tuple[PowerHandler, Params, str]]:
+def in_effect(state: State, monster: Figure, hook: str | None = None) -> Iterator[tuple[PowerHandler, Params, str]]:
     """The handlers of the powers `monster` has in effect now, with their parameters and names (with `hook`:
     only the handlers that override that hook, the others answering nothing there)."""
     declared = state.declared.get(monster.uid)
@@ -220,7 +220,7 @@ def _handlers_showing(ruleset: Ruleset, powers: dict[str, Params], hook: str | N
 NO_QUERY = Query()
 
 
-def base_value(monster: Monster, stat: str) -> int:
+def base_value(monster: Figure, stat: str) -> int:
     if stat == "range":
         return monster.stats.range
     value = getattr(monster.stats, stat)[monster.click]
@@ -229,7 +229,7 @@ def base_value(monster: Monster, stat: str) -> int:
 
 def stat(
     state: State,
-    monster: Monster,
+    monster: Figure,
     name: str,
     q: Query = NO_QUERY,
     extra: int = 0,
@@ -260,6 +260,7 @@ def stat(
     if halve:
         value = (value + 1) // 2
     total = extra
+    source: Figure  # typed, so the compiled loop reads the figure's fields directly
     for source in state.monsters:
         if source.alive:
             modifiers = _handlers_showing(ruleset, source.powers, "modifier")
@@ -272,19 +273,19 @@ def stat(
     return max(0, value + rule_of_three(total) if total else value)
 
 
-def reduce_damage(state: State, target: Monster, amount: int) -> int:
+def reduce_damage(state: State, target: Figure, amount: int) -> int:
     """Damage dealt to `target` after its damage reducers (HC-COMBAT-29)."""
     for handler, params, _ in in_effect(state, target, "reduce_damage"):
         amount -= handler.reduce_damage(state, target, amount, params)
     return max(0, amount)
 
 
-def any_handler(state: State, monster: Monster, hook: str, *args: Any) -> bool:
+def any_handler(state: State, monster: Figure, hook: str, *args: Any) -> bool:
     """Whether any power `monster` has in effect answers yes to `hook`."""
     return any(getattr(h, hook)(state, monster, *args, p) for h, p, _ in in_effect(state, monster, hook))
 
 
-def fire(state: State, monster: Monster, event: str, *args: Any) -> None:
+def fire(state: State, monster: Figure, event: str, *args: Any) -> None:
     """Call `on_<event>` of every handler of the powers `monster` has in effect."""
     hook = f"on_{event}"
     for handler, params, _ in list(in_effect(state, monster, hook)):
@@ -293,13 +294,14 @@ def fire(state: State, monster: Monster, event: str, *args: Any) -> None:
 
 def fire_all(state: State, event: str, *args: Any) -> None:
     """`fire` for every monster in play: powers that act on what other monsters do (cabal powers)."""
-    for monster in list(state.monsters):
-        if monster.alive:
-            fire(state, monster, event, *args)
+    figure: Figure
+    for figure in list(state.monsters):
+        if figure.alive:
+            fire(state, figure, event, *args)
 
 
 def after_attack_roll(
-    state: State, attacker: Monster, targets: list[Monster], dice: tuple[int, int]
+    state: State, attacker: Figure, targets: Sequence[Figure], dice: tuple[int, int]
 ) -> tuple[int, int]:
     """The attack roll after the ruleset's responders, in order: the attack-roll window where reroll plot
     twists are played (HC-PLOT-07, HC-PLOT-12)."""

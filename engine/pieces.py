@@ -1,35 +1,20 @@
-"""The pieces of a game and its record: monsters, victims, objects, seats, lasting effects and logged events
-(a state, `engine.core_state.State`, holds them)."""
+"""The pieces every ruleset's game has, and its record: figures, map objects, seats, lasting effects and logged
+events (a state, `engine.core_state.State`, holds them). HorrorClix's monsters and victims: `engine.monsters`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from clix.engine.figures import HOURGLASS, Stats
 
 if TYPE_CHECKING:
     from clix.engine.core_state import State
 
-GROUNDED: Final = 0
-HOVERING: Final = 1
-SOARING: Final = 2
-FLIGHT_NAMES = {GROUNDED: "grounded", HOVERING: "hovering", SOARING: "soaring"}
-
-
-class VictimState(StrEnum):
-    """Where a victim token is: on the map, or taken off it by a slaying, a rescue or a card (HC-SLAY-04)."""
-
-    ON_MAP = "on_map"
-    SLAIN = "slain"
-    RESCUED = "rescued"
-    REMOVED = "removed"
-
-
 @dataclass(slots=True)
-class Monster:
-    """A monster in play (or removed: `alive` false)."""
+class Figure:
+    """A figure in play under any ruleset (or removed: `alive` false): where it stands, who owns and controls it,
+    the click its dial shows and on which card side."""
 
     uid: int
     label: str
@@ -42,32 +27,15 @@ class Monster:
     start_line: int
     tokens: int = 0
     acted: bool = False
-    victims: list[int] = field(default_factory=list)
-    flight: int = GROUNDED
     alive: bool = True
     damage_taken: int = 0
-    blooded_by_power: bool = False
-    minion: bool = False
-    insane: bool = False
-    puppet_of: int | None = None
-    """The player who possesses this monster until the end of their turn (HC-SPECIAL-09), if any."""
-    transform_count: int = 0
-    """Slayings or kills toward the card's transformation since this side came up or a "may" chance was
-    declined (HC-CARD-09, HC-CARD-12)."""
 
-    def copy(self) -> Monster:
+    def copy(self) -> Figure:
         """A copy sharing only the immutable stats (`State.copy`)."""
-        twin = Monster(
+        return Figure(
             self.uid, self.label, self.stats, self.owner, self.controller, self.pos, self.click, self.side,
-            self.start_line, self.tokens, self.acted, list(self.victims), self.flight, self.alive,
+            self.start_line, self.tokens, self.acted, self.alive, self.damage_taken,
         )  # fmt: skip
-        twin.damage_taken = self.damage_taken
-        twin.blooded_by_power = self.blooded_by_power
-        twin.minion = self.minion
-        twin.insane = self.insane
-        twin.puppet_of = self.puppet_of
-        twin.transform_count = self.transform_count
-        return twin
 
     @property
     def speed(self) -> int:
@@ -87,32 +55,6 @@ class Monster:
         return 0 if value == HOURGLASS else value  # HC-HOURGLASS-11 OPEN: see docs/rulings.md
 
     @property
-    def immovable(self) -> bool:
-        return self.stats.speed[self.click] == HOURGLASS
-
-    @property
-    def incapable(self) -> bool:
-        return self.stats.attack[self.click] == HOURGLASS
-
-    @property
-    def intangible(self) -> bool:
-        return self.stats.defense[self.click] == HOURGLASS
-
-    @property
-    def in_hourglass_state(self) -> bool:
-        return self.stats.hourglass[self.click]
-
-    @property
-    def vulnerable(self) -> bool:
-        """Two action tokens (HC-TURN-04)."""
-        return self.tokens >= 2
-
-    @property
-    def blooded(self) -> bool:
-        """Blooded is a state: a victim token on its card, or a power saying so (HC-SLAY-13)."""
-        return (bool(self.victims) or self.blooded_by_power) and not self.minion
-
-    @property
     def powers(self) -> dict[str, dict[str, Any]]:
         """The powers showing now: their colour visible on the dial, on the current card side (HC-CARD-05)."""
         return self.stats.powers[self.side][self.click]
@@ -120,36 +62,6 @@ class Monster:
     @property
     def abilities(self) -> frozenset[str]:
         return self.stats.abilities[self.side]
-
-    @property
-    def rescuer(self) -> bool:
-        return "Rescuer" in self.abilities
-
-    @property
-    def soaring(self) -> bool:
-        return self.flight == SOARING
-
-
-@dataclass(slots=True)
-class Victim:
-    """A victim token."""
-
-    uid: int
-    label: str
-    archetype: str
-    speed: int
-    gender: str
-    pos: int
-    face_up: bool = False
-    state: VictimState = VictimState.ON_MAP
-    by: int | None = None
-    owner: int = 0
-
-    def copy(self) -> Victim:
-        return Victim(
-            self.uid, self.label, self.archetype, self.speed, self.gender, self.pos, self.face_up, self.state,
-            self.by, self.owner,
-        )  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -188,7 +100,7 @@ class Lasting:
     friendly or opposing monsters (HC-SPECIAL-02, HC-SPECIAL-13)."""
     opposing: bool = False
 
-    def applies(self, state: State, monster: Monster) -> bool:
+    def applies(self, state: State, monster: Figure) -> bool:
         if self.monster is not None:
             return monster.uid == self.monster
         if self.player is not None and monster.controller != self.player:

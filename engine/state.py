@@ -15,19 +15,22 @@ from typing import Any
 from clix.engine.core_state import State
 from clix.engine.dice import Dice
 from clix.engine.geometry import Geometry
-from clix.engine.pieces import (  # noqa: F401  (re-exported: the pieces are read through the state)
+from clix.engine.monsters import (  # noqa: F401  (re-exported: the pieces are read through the state)
     FLIGHT_NAMES,
     GROUNDED,
-    HIDDEN_CARD,
     HOVERING,
     SOARING,
-    Event,
-    Lasting,
-    MapObject,
     Monster,
-    Player,
     Victim,
     VictimState,
+)
+from clix.engine.pieces import (  # noqa: F401  (re-exported)
+    HIDDEN_CARD,
+    Event,
+    Figure,
+    Lasting,
+    MapObject,
+    Player,
 )
 from clix.engine.ruleset import Ruleset
 
@@ -50,6 +53,7 @@ PHASES = tuple(Phase)
 class GameState(State):
     """Everything about one HorrorClix game in progress."""
 
+    monsters: list[Monster] = field(default_factory=list)
     victims: list[Victim] = field(default_factory=list)
     in_hourglass_phase: bool = False
     chosen_victim: int | None = None

@@ -22,7 +22,7 @@ from clix.engine.effects import Params, PowerHandler, handles
 from clix.engine.figures import stats_from_dial
 from clix.engine.geometry import Geometry
 from clix.engine.pending import Decision
-from clix.engine.pieces import Monster, Player
+from clix.engine.pieces import Figure, Player
 from clix.engine.registry.powers import PowerSpec
 from clix.engine.roster.maps import MapLayout
 from clix.engine.roster.models import parse_dial
@@ -58,7 +58,7 @@ class Pass:
 
 @handles("Regeneration")
 class Regeneration(PowerHandler):
-    def on_turn_start(self, state: State, source: Monster, p: Params) -> None:
+    def on_turn_start(self, state: State, source: Figure, p: Params) -> None:
         roll = decisions.d6(state)
         healed = max(0, roll - 2)
         source.click = max(source.stats.start, source.click - healed)
@@ -67,7 +67,7 @@ class Regeneration(PowerHandler):
 
 @handles("Toughness")
 class Toughness(PowerHandler):
-    def reduce_damage(self, state: State, source: Monster, amount: int, p: Params) -> int:
+    def reduce_damage(self, state: State, source: Figure, amount: int, p: Params) -> int:
         return 1
 
 
@@ -101,7 +101,7 @@ def _act(state: State, action: StepTo | Strike | Pass) -> None:
         end_turn(state)
 
 
-def _strike(state: State, striker: Monster, target: Monster) -> None:
+def _strike(state: State, striker: Figure, target: Figure) -> None:
     roll = decisions.d6(state) + decisions.d6(state)
     hit = roll + effects.stat(state, striker, "attack") >= effects.stat(state, target, "defense")
     state.emit("strike", figure=striker.label, roll=roll, hit=hit)
@@ -183,7 +183,7 @@ def new_duel(dice: Dice | None, powers: tuple[dict[str, dict], dict[str, dict]] 
     figures = []
     for player, (corner, shown) in enumerate(zip((0, geometry.size - 1), powers, strict=True), 1):
         stats = stats_from_dial(f"F{player}", dial, powers=shown)
-        figures.append(Monster(player - 1, f"F{player}", stats, player, player, corner, 0, "start", 0))
+        figures.append(Figure(player - 1, f"F{player}", stats, player, player, corner, 0, "start", 0))
     state = State(geometry, dice, [Player(1, 1), Player(2, 2)], monsters=figures, turn_limit=turns, ruleset=load())
     begin_turn(state)
     return state

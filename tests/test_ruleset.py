@@ -142,6 +142,7 @@ def test_the_duel_needs_none_of_horrorclixs_rules():
     assert "clix.engine.driver" in loaded
     horrorclix_rules = {
         "rules", "legal", "combat", "movement", "plots", "subplots", "cards", "setup", "horrorclix", "state", "players",
+        "monsters", "events",
     }  # fmt: skip
     assert not loaded & {f"clix.engine.{name}" for name in horrorclix_rules}
     assert not any(name.startswith("clix.engine.powers") for name in loaded)

@@ -16,10 +16,10 @@ from clix.engine.combat import adjacent, heal, heal_floor
 from clix.engine.effects import PowerHandler, Query, base_value, handles
 from clix.engine.events import EventKind
 from clix.engine.movement import VictimContext, check_path, destinations
-from clix.engine.state import Lasting, VictimState
+from clix.engine.state import Lasting, Monster, VictimState
 
 if TYPE_CHECKING:
-    from clix.engine.state import GameState, Monster
+    from clix.engine.state import GameState
 
 Params = dict[str, Any]
 CLOSE_KINDS = (AttackKind.CLOSE, AttackKind.FRENZY)  # a frenzy's attack is a close combat attack (HC-SLAY-12)
@@ -60,7 +60,7 @@ class Execution(PowerHandler):
         return ""
 
     def replace(self, state: GameState, source: Monster, stat: str, value: int, q: Query, p: Params) -> int | None:
-        if stat == "damage" and q.kind in CLOSE_KINDS and q.target is not None and q.target.vulnerable:
+        if stat == "damage" and q.kind in CLOSE_KINDS and isinstance(q.target, Monster) and q.target.vulnerable:
             return p["damage"]
         return None
 
@@ -128,7 +128,7 @@ class PreyOnTheWeak(PowerHandler):
     """+`amount` attack against a vulnerable target (HC-TURN-04), a modifier (HC-VALUE-05)."""
 
     def modifier(self, state: GameState, source: Monster, subject: Monster, stat: str, q: Query, p: Params) -> int:
-        if subject is source and stat == "attack" and q.target is not None and q.target.vulnerable:
+        if subject is source and stat == "attack" and isinstance(q.target, Monster) and q.target.vulnerable:
             return p["amount"]
         return 0
 
