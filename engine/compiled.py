@@ -68,7 +68,7 @@ COMPILED_MODULES = (
     "clix.engine.players.weights",
 )
 """The modules a game spends its time in (the rules, the state, the players). The power handlers are not
-among them: mypyc cannot compile classes registered by a class decorator, and they run rarely."""
+among them: mypyc cannot compile classes changed by a class decorator (`effects.handles`), and they run rarely."""
 
 PURE = "pure Python"
 COMPILED = "compiled (mypyc)"
