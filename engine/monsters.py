@@ -109,5 +109,3 @@ class Victim:
             self.uid, self.label, self.archetype, self.speed, self.gender, self.pos, self.face_up, self.state,
             self.by, self.owner,
         )  # fmt: skip
-
-

@@ -11,6 +11,7 @@ from clix.engine.figures import HOURGLASS, Stats
 if TYPE_CHECKING:
     from clix.engine.core_state import State
 
+
 @dataclass(slots=True)
 class Figure:
     """A figure in play under any ruleset (or removed: `alive` false): where it stands, who owns and controls it,

@@ -23,6 +23,7 @@ from clix.engine.actions import (
     SkipSuspense,
     Smash,
 )
+from clix.engine.board import STEPS
 from clix.engine.dice import DiceExhausted, ForcedDice
 from clix.engine.figures import Stats, compile_figure, stats_from_dial
 from clix.engine.geometry import Geometry
@@ -94,8 +95,6 @@ def build_state(
         pos = geometry.index(*obj.at)
         across = -1
         if obj.kind == "portal":
-            from clix.engine.board import STEPS
-
             dx, dy = STEPS[obj.side or "north"]
             across = geometry.index(obj.at[0] + dx, obj.at[1] + dy)
         state.objects.append(MapObject(len(state.objects), obj.kind, pos, across))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from clix.engine.board import is_indoor, wall_edges
 from clix.engine.roster.common import (
     MAX_MAP_SIDE,
     Coord,
@@ -186,8 +187,6 @@ class MapFile(MapLayout):
 
     @model_validator(mode="after")
     def _playable(self) -> MapFile:
-        from clix.engine.board import is_indoor
-
         problems = []
         victims = len(self.victim_spaces())
         if victims < 12:
@@ -235,8 +234,6 @@ def ground_regions(layout: MapLayout) -> dict[Coord, int]:
     pieces ignored: blocking terrain is never entered, a wall is never crossed, and a diagonal step is shut
     when walls or blocking terrain close both ways round its corner (HC-TERRAIN-10, -12; as in
     engine.movement)."""
-    from clix.engine.board import wall_edges
-
     walls = wall_edges(layout)
 
     def open_space(x: int, y: int) -> bool:
