@@ -15,7 +15,7 @@ stays narrowed across calls, so one that a call may change is read again through
 `ClassVar` (`effects.PowerHandler`). A record built many times a game (actions, events, decisions) writes
 its own `__init__` (`@dataclass(..., init=False)`): mypyc compiles that one, while the `__init__` the
 `dataclasses` module generates stays interpreted, about 15 times slower. Bitsets are typed `Any`
-(`movement.Bits`). The suite runs on both engines in CI.
+(`move_tables.Bits`). The suite runs on both engines in CI.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ RUNTIME_DIR = "runtime"
 
 COMPILED_MODULES = (
     "clix.engine.actions",
+    "clix.engine.card_effects",
     "clix.engine.cards",
     "clix.engine.combat",
     "clix.engine.core_state",
@@ -49,10 +50,12 @@ COMPILED_MODULES = (
     "clix.engine.geometry",
     "clix.engine.legal",
     "clix.engine.monsters",
+    "clix.engine.move_tables",
     "clix.engine.movement",
     "clix.engine.options",
     "clix.engine.pieces",
     "clix.engine.pending",
+    "clix.engine.plot_plays",
     "clix.engine.plot_table",
     "clix.engine.plots",
     "clix.engine.rules",
@@ -63,6 +66,7 @@ COMPILED_MODULES = (
     "clix.engine.subplots",
     "clix.engine.players.base",
     "clix.engine.players.heuristic",
+    "clix.engine.players.plot_values",
     "clix.engine.players.position",
     "clix.engine.players.random_player",
     "clix.engine.players.weights",

@@ -17,7 +17,7 @@ ABILITIES_REGISTRY = "abilities"
 PLOT_EFFECTS_REGISTRY = "plot_effects"
 PLOT_EFFECT_HANDLERS = "plot_effect_handlers"
 """The registries a HorrorClix ruleset holds beside its powers: card abilities, plot-twist effects by name (what a
-card may say), and the functions playing them (engine/plots.py)."""
+card may say), and the functions playing them (engine/card_effects.py)."""
 
 
 @cache

@@ -12,7 +12,7 @@ from clix.engine.state import GameState, Lasting, Monster, Victim, VictimState
 
 
 @dataclass(frozen=True)
-class Card:
+class PlotCard:
     """A plot-twist card as the engine reads it (compiled once from the roster's PlotTwist)."""
 
     name: str
@@ -27,19 +27,19 @@ class Card:
         return "attack_roll" in self.windows and (self.effect == "reroll_attack" or bool(self.params.get("or_reroll")))
 
 
-_CARDS: dict[int, tuple[object, Card]] = {}
+_CARDS: dict[int, tuple[object, PlotCard]] = {}
 
 
-def card(state: GameState, name: str) -> Card:
+def card(state: GameState, name: str) -> PlotCard:
     """The card named `name` (from `state.cards`)."""
     source = state.cards.get(name)
     if source is None:
         raise KeyError(f"no plot twist named '{name}' in the game's cards")
-    if isinstance(source, Card):
+    if isinstance(source, PlotCard):
         return source
     found = _CARDS.get(id(source))
     if found is None or found[0] is not source:
-        compiled = Card(
+        compiled = PlotCard(
             source.name, source.kind, frozenset(source.windows), source.effect.name, dict(source.effect.params)
         )
         found = _CARDS[id(source)] = (source, compiled)

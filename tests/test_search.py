@@ -95,7 +95,7 @@ def _slaying_to_come(roster: Roster) -> tuple[GameState, Decision]:
     window = plots.Window(
         "attack_roll", attacker=state.monsters[ids["Z"]], targets=(state.monsters[ids["A"]],), dice=(5, 4)
     )
-    options = [None, *plots._plays(state, window, 1)]
+    options = [None, *plots.window_plays(state, window, 1)]
     return state, Decision(plots.PLAY, 1, options, window.name, window)
 
 

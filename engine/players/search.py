@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from clix.engine import game, plots, rules
 from clix.engine.dice import Dice
+from clix.engine.players import plot_values
 from clix.engine.players.base import Decision
 from clix.engine.players.heuristic import TUNED, HeuristicAgent, Weights, _Context
 from clix.engine.players.lookahead import Evaluation, evaluate, sampled_world
@@ -156,7 +157,7 @@ class SearchAgent:
         options = decision.options
         ctx = _Context(view, player, self.weights)
         now = [0.0] + [
-            self.prior._play_value(view, ctx, decision.context, play, plots.card(view, play.card))
+            plot_values.play_value(self.prior.weights, view, ctx, decision.context, play, plots.card(view, play.card))
             for play in options[1:]
         ]
         spent = [None, *(play.card for play in options[1:])]
