@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from clix.engine import combat, effects
+from clix.engine.actions import AttackKind
 from clix.engine.geometry import BLOCKING
 from clix.engine.move_tables import (
     Bits,
@@ -109,7 +110,7 @@ class MoveContext:
             self.state,
             self.monster,
             "speed",
-            effects.Query(self.monster, None, "move"),
+            effects.Query(self.monster, None, AttackKind.MOVE),
             extra=-1 if changes_flight else 0,
             halve=self.hindering_like(start),
         )

@@ -21,7 +21,18 @@ from typing import Any
 
 import numpy as np
 from clix.engine import effects, plots
-from clix.engine.actions import ChooseVictim, Close, EndTurn, Frenzy, Move, MoveVictim, Ranged, SkipSuspense, Smash
+from clix.engine.actions import (
+    AttackKind,
+    ChooseVictim,
+    Close,
+    EndTurn,
+    Frenzy,
+    Move,
+    MoveVictim,
+    Ranged,
+    SkipSuspense,
+    Smash,
+)
 from clix.engine.options import MoveBlock, Options, VictimMoveBlock
 from clix.engine.players import plot_values
 from clix.engine.players.base import Decision
@@ -195,7 +206,7 @@ class HeuristicAgent:
                 actor = state.monsters[part.monster]
                 values = self._move_values(ctx, actor, part.ends)
                 if part.target is not None:  # a frenzy, or a move power's free attack (both damage 1)
-                    bonus = self._attack_value(state, ctx, actor, [part.target], "frenzy")
+                    bonus = self._attack_value(state, ctx, actor, [part.target], AttackKind.FRENZY)
                     values = [value + bonus for value in values]
                     if must_attack:
                         attacks.extend(range(len(scores), len(scores) + len(values)))
@@ -223,7 +234,7 @@ class HeuristicAgent:
         if isinstance(action, (Close, Ranged)):
             actor = state.monsters[action.monster]
             targets = [action.target] if isinstance(action, Close) else list(action.targets)
-            kind = "close" if isinstance(action, Close) else "ranged"
+            kind = AttackKind.CLOSE if isinstance(action, Close) else AttackKind.RANGED
             return self._attack_value(state, ctx, actor, targets, kind) - self._tempo_cost(ctx, actor, actor.pos)
         if isinstance(action, Smash):
             return 0.05
@@ -241,7 +252,7 @@ class HeuristicAgent:
         end = action.path[-1] if action.path else actor.pos
         value = self._move_values(ctx, actor, [end])[0]
         if isinstance(action, Frenzy) and action.target is not None:
-            value += self._attack_value(state, ctx, actor, [action.target], "frenzy")
+            value += self._attack_value(state, ctx, actor, [action.target], AttackKind.FRENZY)
         return value
 
     def _move_values(self, ctx: _Context, actor: Monster, ends: Sequence[int], free: bool = False) -> list[float]:
@@ -296,7 +307,9 @@ class HeuristicAgent:
         enemies, mine = ctx.enemy_spots, ctx.my_spots
         return [weight * (enemies.nearest(end) - mine.nearest(end)) for end in ends]
 
-    def _attack_value(self, state: GameState, ctx: _Context, actor: Monster, targets: list[int], kind: str) -> float:
+    def _attack_value(
+        self, state: GameState, ctx: _Context, actor: Monster, targets: list[int], kind: AttackKind
+    ) -> float:
         """Expected victory points of an attack: clicks dealt and kills, less a critical miss (once per decision)."""
         key = (actor.uid, tuple(targets), kind)
         found = ctx.attack_values.get(key)
@@ -304,7 +317,9 @@ class HeuristicAgent:
             found = ctx.attack_values[key] = self._expected_attack(state, ctx, actor, targets, kind)
         return found
 
-    def _expected_attack(self, state: GameState, ctx: _Context, actor: Monster, targets: list[int], kind: str) -> float:
+    def _expected_attack(
+        self, state: GameState, ctx: _Context, actor: Monster, targets: list[int], kind: AttackKind
+    ) -> float:
         kills = self.weights.kills * ctx.kill_scale
         total = 0.0
         for uid in targets:
@@ -313,7 +328,7 @@ class HeuristicAgent:
             attack = effects.stat(state, actor, "attack", q)
             defense = effects.stat(state, target, "defense", q)
             chance = hit_chance(defense - attack)
-            damage = 1 if kind == "frenzy" else effects.stat(state, actor, "damage", q)
+            damage = 1 if kind == AttackKind.FRENZY else effects.stat(state, actor, "damage", q)
             if len(targets) > 1:
                 damage = max(1, damage // len(targets))
             left = live_clicks_left(target)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from clix.engine import effects, plots
+from clix.engine.actions import AttackKind
 from clix.engine.players.position import _adjacent_xy, _Context, hit_chance, live_clicks_left
 from clix.engine.players.weights import Weights
 from clix.engine.state import GameState, Monster, Victim
@@ -79,7 +80,7 @@ def roll_play_value(
     if not targets:
         return 0.0
     d1, d2 = window.dice
-    kind = "ranged" if any(not _adjacent_xy(state, attacker.pos, t.pos) for t in targets) else "close"
+    kind = AttackKind.RANGED if any(not _adjacent_xy(state, attacker.pos, t.pos) for t in targets) else AttackKind.CLOSE
     total = 0.0
     for target in targets:
         q = effects.Query(attacker, target, kind)
