@@ -55,7 +55,9 @@ class Query:
 class PowerHandler:
     """Base handler: every hook does nothing. Subclasses override what their power changes.
 
-    `source` is the monster whose card carries the power; `subject` the monster whose value is read.
+    `source` is the monster whose card carries the power; `subject` the monster whose value is read. A ruleset
+    may call hooks of its own through `fire` and `any_handler` (HorrorClix: `on_slay` after a slaying or rescue,
+    `instead_of_slaying` for Raise Minion, HC-SPECIAL-06); a handler answers such a hook only if it defines it.
     """
 
     power: ClassVar[str] = ""
@@ -131,9 +133,6 @@ class PowerHandler:
     def on_damaged(self, state: State, source: Figure, attacker: Figure | None, taken: int, p: Params) -> None:
         """After `source` takes damage."""
 
-    def on_slay(self, state: State, source: Figure, p: Params) -> None:
-        """After `source` slays or rescues a victim."""
-
     def on_kill(self, state: State, source: Figure, killed: Figure, p: Params) -> None:
         """After `source` kills a monster."""
 
@@ -142,11 +141,6 @@ class PowerHandler:
 
     def on_any_kill(self, state: State, source: Figure, killer: Figure | None, killed: Figure, p: Params) -> None:
         """After any monster is killed, for powers that watch other monsters (cabal powers, HC-SPECIAL-05)."""
-
-    def instead_of_slaying(self, state: State, source: Figure, victim: Any, p: Params) -> bool:
-        """Whether `source`'s power does something else with `victim` instead of slaying it (done here):
-        Raise Minion (HC-SPECIAL-06)."""
-        return False
 
     def extra_action(self, state: State, source: Figure, actor: Figure, p: Params) -> bool:
         """Whether `source`'s power lets `actor` be given an action beyond the turn's actions (a cabal power
@@ -211,7 +205,7 @@ def _handlers_showing(ruleset: Ruleset, powers: dict[str, Params], hook: str | N
             (handler, params, name, ruleset.powers[name].trigger in DEPENDANT)
             for name, params in powers.items()
             if (handler := handlers.get(name)) is not None
-            and (hook is None or getattr(type(handler), hook) is not getattr(PowerHandler, hook))
+            and (hook is None or getattr(type(handler), hook, None) is not getattr(PowerHandler, hook, None))
         )
         found = by_powers[id(powers)] = (powers, entries)
     return found[1]
