@@ -57,6 +57,7 @@ def test_the_wheel_holds_one_namespace_with_its_data(wheel):
         "clix/engine/rules.py",
         "clix/engine/players/heuristic.py",
         "clix/analyzer/cli.py",
+        "clix/analyzer/commands/play.py",
         "clix/reports/duel.html.j2",
         "clix/rosters/armies/butcher-shop.yaml",
         "clix/rosters/plot_twists.yaml",

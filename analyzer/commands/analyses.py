@@ -1,0 +1,422 @@
+"""The analyses over many armies: value, build and meta."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from clix.analyzer import checks
+from clix.analyzer.commands.common import (
+    CellSeedOption,
+    ForceOption,
+    JobsOption,
+    JsonOption,
+    PdfOption,
+    RostersOption,
+    SeedOption,
+    StopOption,
+    StoreOption,
+    TurnsOption,
+    console,
+    did_you_mean_card,
+    library_for,
+    repeated_names,
+    split_names,
+    stderr_console,
+    store_for,
+)
+from clix.analyzer.errors import ClixError
+
+
+def value(
+    budget: Annotated[int, typer.Option("--budget", help="Build total of the random armies (100, 200, ...).")] = 100,
+    armies: Annotated[int, typer.Option("--armies", help="Random legal armies to draw.")] = 500,
+    opponents: Annotated[int, typer.Option("--opponents", help="Other armies each army plays (even).")] = 8,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            help="Games per matchup, in seat-swapped pairs (default 2); with --swap, games per field army and map "
+            "(default 200).",
+        ),
+    ] = None,
+    maps: Annotated[str, typer.Option("--maps", help="Maps to play on, comma-separated.")] = "graveyard",
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            help="Player style(s), comma-separated: with several, each figure's value is also given per style.",
+        ),
+    ] = "tuned",
+    pool: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pool",
+            metavar="FIGURES",
+            help="Draw the armies from these figures only (ids, comma-separated or repeated).",
+        ),
+    ] = None,
+    swap: Annotated[
+        str | None,
+        typer.Option("--swap", help="Swap test: replace this figure in --in ARMY by equal points of alternatives."),
+    ] = None,
+    army: Annotated[str | None, typer.Option("--in", help="The army of the swap test (id or file).")] = None,
+    against: Annotated[
+        str | None,
+        typer.Option("--against", help="Swap test: armies to play (default: the library's armies of its build total)."),
+    ] = None,
+    alternatives: Annotated[
+        int, typer.Option("--alternatives", help="Swap test: replacements to try, closest in points first.")
+    ] = 6,
+    resamples: Annotated[int, typer.Option("--resamples", help="Bootstrap resamples for the intervals.")] = 200,
+    seed: SeedOption = 0,
+    jobs: JobsOption = 0,
+    turns: TurnsOption = 15,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Output directory (default: a new folder clix-out/value/run-YYYYMMDD-HHMMSS)."),
+    ] = None,
+    force: ForceOption = False,
+    store: StoreOption = None,
+    as_json: JsonOption = False,
+    pdf: PdfOption = False,
+    stop_on_error: StopOption = False,
+    rosters: RostersOption = None,
+) -> None:
+    """What each figure and plot twist is worth in points, with 95% intervals: random legal armies of --budget
+    play each other in seat-swapped pairs and an additive logistic model of army strength is fitted, calibrated
+    so one point of cost is worth one point on average. Prints each figure's value and its cost-curve residual
+    (value - cost: under-costed, over-costed, or fair within the data); writes value.csv, value.json, games.csv
+    and value.html (value.pdf with --pdf). With --swap FIGURE --in ARMY: the score change from replacing the
+    figure by equal points of alternatives."""
+    from clix.analyzer.outputs import Target
+    from clix.analyzer.value import Design, run_swap, run_value
+
+    checks.turns(turns)
+    checks.seed(seed)
+    cores = checks.jobs(jobs, stderr_console())
+    map_names = list(split_names(maps)) or ["graveyard"]
+    styles = tuple(split_names(players)) or ("tuned",)
+    if swap is not None or army is not None:
+        if swap is None or army is None:
+            raise ClixError("--swap FIGURE and --in ARMY go together")
+        if len(styles) > 1:
+            raise ClixError("--players: the swap test plays one style")
+        swap_games = checks.games(200 if games is None else games)
+        library = library_for(rosters, armies=[army, *split_names(against)], maps=map_names, figures=[swap])
+        army_id = library.id(army)
+        field = [library.id(a) for a in split_names(against)] or sorted(
+            a for a, x in library.roster.armies.items() if x.build_total == library.roster.armies[army_id].build_total
+        )
+        raise typer.Exit(
+            run_swap(
+                library.roster,
+                library.layers,
+                army_id,
+                library.id(swap),
+                opponents=field,
+                limit=max(1, alternatives),
+                games=swap_games,
+                maps=[library.id(m) for m in map_names],
+                style=styles[0],
+                turns=turns,
+                seed=seed,
+                jobs=cores,
+                store=store_for(store, out),
+                as_json=as_json,
+                console=console,
+            )
+        )
+    per_matchup = checks.games(2 if games is None else games, what="per matchup")
+    checks.budget(budget)
+    if armies < 3:
+        raise ClixError(f"--armies takes 3 or more (got {armies})")
+    if opponents < 1:
+        raise ClixError(f"--opponents takes 1 or more (got {opponents})")
+    if resamples < 10:
+        raise ClixError(f"--resamples takes 10 or more (got {resamples})")
+    checks.cells_games(
+        per_matchup, armies * ((opponents + 1) // 2) * len(map_names) * len(styles), what="matchups", one="matchup"
+    )
+    library = library_for(rosters, maps=map_names)
+    design = Design(
+        budget=budget,
+        armies=armies,
+        opponents=opponents + opponents % 2,
+        games=per_matchup + per_matchup % 2,
+        maps=tuple(library.id(m) for m in map_names),
+        styles=styles,
+        turns=turns,
+        seed=seed,
+        pool=repeated_names(pool),
+    )
+    raise typer.Exit(
+        run_value(
+            library.roster,
+            library.layers,
+            design,
+            jobs=cores,
+            out=Target(Path("clix-out/value"), new_run=True) if out is None else Target(out, force=force),
+            store=store_for(store, out),
+            as_json=as_json,
+            console=console,
+            resamples=resamples,
+            pdf=pdf,
+            stop_on_error=stop_on_error,
+        )
+    )
+
+
+def build(
+    budget: Annotated[int, typer.Option("--budget", help="Build total: 100, 200, 300, ...")] = 100,
+    field: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--field",
+            metavar="ARMIES",
+            help="The armies to beat: ids, army files, folders of army files, or a field.json with weights (as "
+            "`clix meta` writes its Nash mixture); comma-separated or repeated. Default: the library's armies of "
+            "--budget points.",
+        ),
+    ] = None,
+    include: Annotated[
+        list[str] | None, typer.Option("--include", metavar="FIGURES", help="Figures every build must field.")
+    ] = None,
+    exclude: Annotated[
+        list[str] | None, typer.Option("--exclude", metavar="FIGURES", help="Figures no build may field.")
+    ] = None,
+    cabal: Annotated[
+        list[str] | None, typer.Option("--cabal", metavar="CABAL", help="Only figures of this cabal (repeatable).")
+    ] = None,
+    figure_class: Annotated[
+        list[str] | None, typer.Option("--class", metavar="CLASS", help="Only figures of this class (repeatable).")
+    ] = None,
+    crypt: Annotated[
+        str | None,
+        typer.Option(
+            "--crypt",
+            help="The crypt every build plays, comma-separated plot twists (default: the best cards by --values, else "
+            "the cards the field holds most).",
+        ),
+    ] = None,
+    maps: Annotated[str, typer.Option("--maps", help="Maps to play on, comma-separated.")] = "graveyard",
+    players: Annotated[str, typer.Option("--players", help="The player style of both sides.")] = "tuned",
+    values: Annotated[
+        Path | None,
+        typer.Option("--values", help="A `clix value` run's value.json: half the candidates follow its estimates."),
+    ] = None,
+    candidates: Annotated[int, typer.Option("--candidates", help="Builds to race (all, when fewer are legal).")] = 243,
+    first_games: Annotated[
+        int, typer.Option("--first-games", help="Games per field army and map in the first stage.")
+    ] = 4,
+    eta: Annotated[int, typer.Option("--eta", help="Each stage keeps the best 1/eta with eta times the games.")] = 3,
+    finalists: Annotated[int, typer.Option("--finalists", help="Builds measured at the end.")] = 4,
+    final_games: Annotated[
+        int, typer.Option("--final-games", help="Games per field army and map for the finalists (fresh seeds).")
+    ] = 1000,
+    seed: SeedOption = 0,
+    jobs: JobsOption = 0,
+    turns: TurnsOption = 15,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Output directory (default: a new folder clix-out/build/run-YYYYMMDD-HHMMSS)."),
+    ] = None,
+    force: ForceOption = False,
+    store: StoreOption = None,
+    as_json: JsonOption = False,
+    pdf: PdfOption = False,
+    rosters: RostersOption = None,
+) -> None:
+    """The best legal army for --budget against a field: candidates from the legal space race in stages
+    (successive halving with common random numbers), the finalists and the field's own armies are measured on
+    fresh seeds. Prints the top builds with their score against the field and each field army (95% intervals),
+    sidegrades (builds the data cannot tell from the best), why each wins; writes build.json, builds.csv,
+    games.csv, build.html (build.pdf with --pdf) and each finalist's army file."""
+    from clix.analyzer.build import Constraints, Search, field_entries, resolve_field, run_build
+    from clix.analyzer.outputs import Target
+
+    checks.budget(budget)
+    checks.turns(turns)
+    checks.seed(seed)
+    checks.games(first_games, "--first-games")
+    checks.games(final_games, "--final-games")
+    cores = checks.jobs(jobs, stderr_console())
+    map_names = list(split_names(maps)) or ["graveyard"]
+    if field:
+        entries, source = field_entries(field)
+        library = library_for(rosters, armies=[e.army for e in entries], maps=map_names)
+        field_armies = resolve_field(entries, library.id)
+    else:
+        library = library_for(rosters, maps=map_names)
+        found = sorted(a for a, x in library.roster.armies.items() if x.build_total == budget)
+        if not found:
+            raise ClixError(f"--field: the library has no army of {budget} points; name the field with --field")
+        field_armies = [(a, 1 / len(found)) for a in found]
+        source = f"the library's {budget}-point armies"
+    constraints = Constraints(
+        budget=budget,
+        include=repeated_names(include),
+        exclude=repeated_names(exclude),
+        cabals=tuple(c.strip() for c in cabal or () if c.strip()),
+        classes=repeated_names(figure_class),
+        crypt=repeated_names([crypt] if crypt else None),
+    )
+    for card in constraints.crypt:
+        if card not in library.roster.plot_twists:
+            raise ClixError("--crypt: " + did_you_mean_card("plot twist", card, library.roster.plot_twists))
+    search = Search(
+        candidates=candidates,
+        first=first_games,
+        eta=eta,
+        finalists=finalists,
+        final=final_games,
+        maps=tuple(library.id(m) for m in map_names),
+        style=players.strip(),
+        turns=turns,
+        seed=seed,
+    )
+    raise typer.Exit(
+        run_build(
+            library.roster,
+            library.layers,
+            constraints,
+            field_armies,
+            search,
+            field_source=source,
+            jobs=cores,
+            out=Target(Path("clix-out/build"), new_run=True) if out is None else Target(out, force=force),
+            store=store_for(store, out),
+            values=values,
+            as_json=as_json,
+            console=console,
+            pdf=pdf,
+        )
+    )
+
+
+def meta(
+    armies: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[ARMIES]...",
+            help="Armies of the field: ids, army files or folders of army files (with --budget: added).",
+        ),
+    ] = None,
+    budget: Annotated[
+        int | None,
+        typer.Option("--budget", help="Every library army of this build total joins the field (100, 200, 300)."),
+    ] = None,
+    maps: Annotated[str | None, typer.Option("--maps", help="Maps, comma-separated (default: every map).")] = None,
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            help="Player style of both sides: default (tuned), a style, styles comma-separated, or sweep (every "
+            "heuristic style; the report shows each army's range over them).",
+        ),
+    ] = "default",
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", help="Games per cell (army pair, map, style), rounded up to pairs; the cap with --target-ci."
+        ),
+    ] = 200,
+    target_ci: Annotated[
+        float | None,
+        typer.Option(
+            "--target-ci",
+            help="Play each cell in growing looks until its interval's half-width is at most this (e.g. 0.03) or it "
+            "lies wholly off 50%, up to --games per cell.",
+        ),
+    ] = None,
+    seed: CellSeedOption = 0,
+    jobs: JobsOption = 0,
+    turns: TurnsOption = 15,
+    ties: Annotated[
+        str, typer.Option("--ties", help="Equal VP: 'break' (HC-END-09, the default) or 'draw'.")
+    ] = "break",
+    resamples: Annotated[
+        int,
+        typer.Option("--resamples", min=0, max=10_000, help="Bootstrap resamples for ratings and the Nash support."),
+    ] = 200,
+    backend: Annotated[
+        str, typer.Option("--backend", help="local (this machine's cores) or dask (an existing Dask cluster).")
+    ] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="With --backend dask: the scheduler's address, tcp://HOST:8786.")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Output directory (default: a new folder clix-out/meta/run-YYYYMMDD-HHMMSS for each run); one "
+            "holding an earlier run is refused unless --force.",
+        ),
+    ] = None,
+    force: ForceOption = False,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            "--store",
+            help="Result store (default: clix.duckdb beside the --out folder, clix-out/clix.duckdb for the default "
+            "--out): each cell's games are the duel's, read from it and added to it.",
+        ),
+    ] = None,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
+    ] = False,
+    as_json: JsonOption = False,
+    pdf: PdfOption = False,
+    stop_on_error: StopOption = False,
+    rosters: RostersOption = None,
+) -> None:
+    """Balance across a field of armies: every pair plays on every map (the same seeds in every cell). Prints the
+    score matrix, each army's score against the field, ratings, the Nash mixture of the matchup game, outliers,
+    dominated armies, first-player, map and plot-twist balance; writes cells and games (CSV, Parquet), heatmap,
+    meta.html (meta.pdf with --pdf), summary.json and field.json (the Nash mixture) to --out."""
+    from clix.analyzer.meta import MetaOptions, expand_army_arguments, field_armies, field_styles, run_meta
+    from clix.analyzer.outputs import Target
+    from clix.analyzer.store import DEFAULT_STORE, STORE_NAME
+
+    checks.games(games, what="per cell")
+    checks.turns(turns)
+    checks.seed(seed)
+    cores = checks.jobs(jobs, stderr_console())
+    named = expand_army_arguments(armies or [])
+    library = library_for(rosters, armies=named, maps=split_names(maps))
+    field = field_armies(library.roster, [library.id(a) for a in named], budget)
+    map_names = [library.id(m) for m in split_names(maps)] or sorted(library.roster.maps)
+    styles = field_styles(players)
+    cells = len(field) * (len(field) - 1) // 2 * len(map_names) * len(styles)
+    checks.cells_games(games, cells)
+    options = MetaOptions(
+        games=games,
+        seed=seed,
+        jobs=cores,
+        turns=turns,
+        ties=ties,
+        target_ci=target_ci,
+        budget=budget,
+        resamples=resamples,
+        stop_on_error=stop_on_error,
+        pdf=pdf,
+        store=store or (DEFAULT_STORE if out is None else out.parent / STORE_NAME),
+        fresh=fresh,
+        backend=backend,
+        scheduler=scheduler,
+    )
+    target = Target(Path("clix-out/meta"), new_run=True) if out is None else Target(out, force=force)
+    raise typer.Exit(
+        run_meta(
+            library.roster,
+            library.layers,
+            field,
+            map_names,
+            styles,
+            options,
+            out=target,
+            as_json=as_json,
+            console=console,
+        )
+    )

@@ -1,0 +1,127 @@
+"""Benchmark, compile, self-check, and the result store's runs (results list, show, export)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from clix.analyzer import checks
+from clix.analyzer.checks import MAX_GAMES
+from clix.analyzer.commands.common import (
+    JobsOption,
+    RostersOption,
+    StoreOption,
+    TurnsOption,
+    console,
+    library_for,
+    stderr_console,
+)
+from clix.analyzer.library import load_library
+
+
+def bench(
+    games: Annotated[int, typer.Option("--games", help=f"Games per measurement, 2 to {MAX_GAMES:,}.")] = 200,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", help="Cores for the parallel measurement (0: all; more than the machine's are capped)."),
+    ] = 0,
+    rounds: Annotated[
+        int,
+        typer.Option(
+            "--rounds", help="Times to repeat both measurements (1 to 100); the median is reported (machines drift)."
+        ),
+    ] = 3,
+    profile: Annotated[bool, typer.Option("--profile", help="Also print the profile's top entries.")] = False,
+    meta: Annotated[
+        bool,
+        typer.Option(
+            "--meta",
+            help="Instead: time `clix meta` on a 10-army 100-point field (sample armies topped up with fixed-seed "
+            "random ones) to ±0.03 on every cell, with games played, cells settled early and the machine's load.",
+        ),
+    ] = False,
+    rosters: RostersOption = None,
+) -> None:
+    """Speed benchmark: the reference duel (two sample 100-point armies, default players, graveyard map) on
+    one core and on all cores; prints games/s and the parallel efficiency (median of the rounds)."""
+    from clix.analyzer.bench import run_bench
+
+    if meta:
+        from clix.analyzer.metabench import run_meta_bench
+
+        library = library_for(rosters)
+        raise typer.Exit(run_meta_bench(library.layers, library.roster, checks.jobs(jobs, stderr_console()), console))
+    checks.games(games)
+    checks.rounds(rounds)
+    cores = checks.jobs(jobs, stderr_console())
+    library = library_for(rosters)
+    raise typer.Exit(run_bench(library.layers, games, cores, profile, console, rounds, library.roster))
+
+
+def compile_engine() -> None:
+    """Compile the engine's hot modules with mypyc (about 3x more games/s, the same games). Needs a C compiler and mypy:
+    python -m pip install -e ".\\[compile]". The build is used only while it matches the engine's sources:
+    after editing the engine, run this again (until then clix runs the pure-Python engine)."""
+    from clix.analyzer.compile import run_compile
+
+    raise typer.Exit(run_compile(console))
+
+
+def selfcheck(
+    games: Annotated[int, typer.Option("--games", help=f"Number of random-play games, 1 to {MAX_GAMES:,}.")] = 1000,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Master seed (0 or more); per-game seeds are spawned from it.")
+    ] = 0,
+    jobs: JobsOption = 0,
+    turns: TurnsOption = 15,
+    rosters: RostersOption = None,
+) -> None:
+    """Play random games on random sample armies and every map, checking the engine's invariants after
+    every action; print the first problems (with the game index that replays them) and games/s."""
+    from clix.analyzer.selfcheck import run_selfcheck
+
+    checks.games(games, minimum=1)
+    checks.turns(turns)
+    checks.seed(seed)
+    cores = checks.jobs(jobs, stderr_console())
+    library = load_library(rosters, everything=True)
+    raise typer.Exit(run_selfcheck(games, seed, cores, turns, library.layers, console, library.roster))
+
+
+def results_list(store: StoreOption = None) -> None:
+    """List the runs in the store: id, start, armies, map, players, games and A's score."""
+    from clix.analyzer.results import print_list
+    from clix.analyzer.store import DEFAULT_STORE, Store
+
+    print_list(Store.existing(store or DEFAULT_STORE), console)
+
+
+RunArgument = Annotated[str, typer.Argument(metavar="RUN", help="A run id from `clix results list`, or 'last'.")]
+
+
+def results_show(run: RunArgument, store: StoreOption = None) -> None:
+    """Print a run's summary, as `clix duel` printed it."""
+    from clix.analyzer.results import print_run
+    from clix.analyzer.store import DEFAULT_STORE, Store
+
+    print_run(Store.existing(store or DEFAULT_STORE), run, console)
+
+
+def results_export(
+    run: RunArgument,
+    out: Annotated[Path, typer.Option("--out", help="The file to write (replaced if it exists).")],
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="csv or parquet (default: from the --out file's suffix).")
+    ] = None,
+    figures: Annotated[
+        bool, typer.Option("--figures", help="Export the figure rows (figures.csv) instead of the game rows.")
+    ] = False,
+    store: StoreOption = None,
+) -> None:
+    """Write a run's game rows (its games.csv table; or with --figures its figures.csv) as CSV or Parquet."""
+    from clix.analyzer.results import export_run
+    from clix.analyzer.store import DEFAULT_STORE, Store
+
+    written, rows = export_run(Store.existing(store or DEFAULT_STORE), run, fmt, out, figures)
+    console.print(f"wrote {rows} {'figure' if figures else 'game'} rows to {written}", markup=False)
