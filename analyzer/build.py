@@ -781,7 +781,7 @@ def build_lines(result: BuildResult) -> list[str]:
 def write_build(out: Path, result: BuildResult, pdf: bool = False) -> dict[str, Path]:
     """build.json, builds.csv, games.csv (the final games), build.html (build.pdf) and armies/NAME.yaml."""
     from clix.analyzer.outputs import writing
-    from clix.analyzer.value import _render
+    from clix.analyzer.value_report import _render
 
     out.mkdir(parents=True, exist_ok=True)
     written = {

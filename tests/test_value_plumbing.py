@@ -16,7 +16,8 @@ from clix.analyzer.experiment import given_matchup, matchup_key
 from clix.analyzer.library import load_library
 from clix.analyzer.runner import Matchup
 from clix.analyzer.store import game_key
-from clix.analyzer.value import Features, GameTable, fit_values, pairings
+from clix.analyzer.value_design import pairings
+from clix.analyzer.value_model import Features, GameTable, fit_values
 from clix.engine.legality import army_problems
 from clix.engine.roster.models import Army, ArmyEntry
 from helpers import run_main
