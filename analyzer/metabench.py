@@ -3,7 +3,7 @@
 The field is the library's 100-point armies and, when there are fewer than ten, benchmark-only armies drawn by
 `engine.armybuilder.random_army` from the library's figures with a fixed seed (written to a temporary roster
 layer, so the workers load them like any army); every pair plays on one map with the default players until its
-interval's half-width is at most the target or the cell is clear (`analyzer.meta`), with a fresh result store.
+interval's half-width is at most the target or the cell is clear (`analyzer.meta_play`), with a fresh result store.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 import yaml
 from clix.analyzer.errors import ClixError
-from clix.analyzer.meta import field_cells, local_runner, play_field
+from clix.analyzer.meta_field import field_cells
+from clix.analyzer.meta_play import local_runner, play_field
 from clix.analyzer.store import Store, game_key
 from clix.engine import compiled
 from clix.engine.armybuilder import random_army

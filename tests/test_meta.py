@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from clix.analyzer.library import REPO_ROSTERS
-from clix.analyzer.meta import field_cells, field_games, local_runner, play_field
+from clix.analyzer.meta_field import field_cells
+from clix.analyzer.meta_play import field_games, local_runner, play_field
 from clix.analyzer.runner import run_matchup
 from helpers import run_main
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 from clix.analyzer.library import REPO_ROSTERS, load_library
-from clix.analyzer.meta import field_cells, field_games, local_runner, play_field
+from clix.analyzer.meta_field import field_cells
+from clix.analyzer.meta_play import field_games, local_runner, play_field
 
 distributed = pytest.importorskip("distributed")
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 from clix.analyzer.library import REPO_ROSTERS, load_library
-from clix.analyzer.meta import CellState, FieldRun, field_styles, meta_summary, play_field, settle
+from clix.analyzer.meta_field import field_styles
+from clix.analyzer.meta_play import CellState, FieldRun, play_field, settle
+from clix.analyzer.meta_summary import meta_summary
 from clix.analyzer.pool import Outcome
 from clix.analyzer.runner import Matchup
 from helpers import run_main

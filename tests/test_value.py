@@ -11,7 +11,8 @@ import pandas as pd
 import pytest
 from clix.analyzer.library import load_library
 from clix.analyzer.runner import Matchup, play_one
-from clix.analyzer.value import Design, ValueResult, measure_values
+from clix.analyzer.value_design import Design
+from clix.analyzer.value_measure import ValueResult, measure_values
 from helpers import run_main
 from value_library import value_library
 
@@ -156,7 +157,7 @@ def test_the_swap_test_replaces_a_figure_with_equal_points(
 
 def test_the_cells_of_a_design_give_the_same_games_on_any_number_of_jobs(library: Path) -> None:
     from clix.analyzer.experiment import play_cells, with_armies
-    from clix.analyzer.value import design_cells, random_armies
+    from clix.analyzer.value_design import design_cells, random_armies
 
     loaded = load_library([library], everything=True)
     design = Design(budget=100, armies=5, opponents=2, games=2, turns=4, seed=9)

@@ -10,13 +10,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clix.analyzer.build import Constraints, enumerate_builds, read_field_json, resolve_field
+from clix.analyzer.build_candidates import Constraints, enumerate_builds
+from clix.analyzer.build_field import read_field_json, resolve_field
 from clix.analyzer.errors import ClixError
 from clix.analyzer.experiment import given_matchup, matchup_key
 from clix.analyzer.library import load_library
 from clix.analyzer.runner import Matchup
 from clix.analyzer.store import game_key
-from clix.analyzer.value import Features, GameTable, fit_values, pairings
+from clix.analyzer.value_design import pairings
+from clix.analyzer.value_model import Features, GameTable, fit_values
 from clix.engine.legality import army_problems
 from clix.engine.roster.models import Army, ArmyEntry
 from helpers import run_main
@@ -173,7 +175,7 @@ def test_mistakes_are_one_line_errors(
 
 
 def test_value_estimates_guide_half_of_the_candidates(tmp_path: Path) -> None:
-    from clix.analyzer.build import candidate_builds, choose_crypt, read_values
+    from clix.analyzer.build_candidates import candidate_builds, choose_crypt, read_values
 
     roster = load_library([planted_library(tmp_path / "lib")], everything=True).roster
     path = tmp_path / "value.json"

@@ -1,0 +1,245 @@
+"""The race of `clix build`: successive halving with common random numbers over the candidates, then the
+finalists and the field's own armies measured on fresh seeds."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from clix.analyzer.build_candidates import (
+    Constraints,
+    _common,
+    candidate_builds,
+    choose_crypt,
+)
+from clix.analyzer.build_summary import _mark_sidegrades, summarize_builds
+from clix.analyzer.errors import ClixError
+from clix.analyzer.experiment import Cell, Played, given_matchup, legal_army, play_cells, with_armies
+from clix.analyzer.scoring import game_scores
+from clix.analyzer.store import Store
+from clix.engine.roster.loader import Roster
+from clix.engine.roster.models import Army
+
+FINAL_SEED_KEY = 4
+"""The final measurement's master seed is derived from the master seed with this key (fresh games)."""
+
+
+@dataclass(frozen=True)
+class Search:
+    """How hard to look: `candidates` builds race, `first` games (whole pairs) per field army and map in the
+    first stage, the best 1/`eta` going on with `eta` times the games, until `finalists` are left, measured
+    with `final` games per field army and map on fresh seeds."""
+
+    candidates: int = 243
+    first: int = 4
+    eta: int = 3
+    finalists: int = 4
+    final: int = 1000
+    maps: tuple[str, ...] = ("graveyard",)
+    style: str = "tuned"
+    turns: int = 15
+    seed: int = 0
+
+
+@dataclass
+class Stage:
+    """One stage of the race: how many candidates played how many games each per field army and map."""
+
+    candidates: int
+    games: int
+    played: int
+    best: float
+
+
+def _score(cells: list[list[dict[str, Any]]], weights: np.ndarray, maps: int) -> float:
+    """A candidate's weighted score from its cells' game rows (the field's armies x maps, in that order)."""
+    means = [float(game_scores(pd.DataFrame(rows), "A").mean()) if rows else 0.0 for rows in cells]
+    return float(np.sum(np.repeat(weights, maps) * np.array(means)) / maps)
+
+
+def _cells(
+    library: Path | tuple[Path, ...],
+    names: Sequence[str],
+    armies: dict[str, Army],
+    opponents: Sequence[str],
+    search: Search,
+    first: int,
+    end: int,
+) -> list[Cell]:
+    return [
+        Cell(
+            given_matchup(library, (name, opponent), armies, map_name, (search.style, search.style), search.turns),
+            first,
+            end,
+        )
+        for name in names
+        for opponent in opponents
+        for map_name in search.maps
+    ]
+
+
+@dataclass
+class BuildResult:
+    """What `clix build` found and how."""
+
+    builds: list[dict[str, Any]]
+    references: list[dict[str, Any]]
+    stages: list[Stage]
+    settings: dict[str, Any]
+    games: pd.DataFrame
+    armies: dict[str, Army] = field(default_factory=dict)
+    interrupted: bool = False
+    failed: list[dict[str, Any]] = field(default_factory=list)
+    played: int = 0
+    from_store: int = 0
+    seconds: float = 0.0
+
+
+def search_builds(
+    roster: Roster,
+    library: Path | tuple[Path, ...],
+    constraints: Constraints,
+    field_armies: Sequence[tuple[str, float]],
+    search: Search,
+    *,
+    jobs: int | None,
+    store: Store | None,
+    values: dict[str, dict[str, float]] | None = None,
+    progress: Callable[[str, int], Callable[[int], None] | None] | None = None,
+    references: bool = True,
+) -> BuildResult:
+    """Race the candidates against the field and measure the finalists (and the field's armies when
+    `references`) on fresh seeds; `progress(label, total)` gives a stage's progress callback."""
+    space_builds, space = candidate_builds(
+        roster, constraints, search.candidates, search.seed, (values or {}).get("figures")
+    )
+    if not space_builds:
+        raise ClixError("no legal build fits the constraints; loosen --include, --exclude, --cabal or --class")
+    crypt = list(constraints.crypt) or choose_crypt(roster, field_armies, (values or {}).get("cards"))
+    victims = _common(roster, field_armies, "victims", 6)
+    if len(victims) < 6:
+        from clix.analyzer.experiment import default_victims
+
+        victims = default_victims(roster)
+    objects = _common(roster, field_armies, "objects", 2)
+    width = len(str(len(space_builds)))
+    armies: dict[str, Army] = {}
+    for n, build in enumerate(space_builds):
+        name = f"build-{n + 1:0{width}d}"
+        armies[name] = legal_army(
+            roster,
+            name,
+            constraints.budget,
+            [roster.figures[f] for f in build],
+            crypt,
+            victims,
+            objects,
+            "candidate build (clix build)",
+        )
+    view = with_armies(roster, armies)
+    opponents = [a for a, _ in field_armies]
+    weights = np.array([w for _, w in field_armies])
+    per = len(opponents) * len(search.maps)
+    alive = list(armies)
+    stages: list[Stage] = []
+    games = search.first + search.first % 2
+    done = 0
+    totals: dict[str, Any] = {"played": 0, "from_store": 0, "seconds": 0.0}
+    interrupted = False
+    failed: list[dict[str, Any]] = []
+    estimates: dict[str, float] = {}
+    record: dict[str, list[list[dict[str, Any]]]] = {name: [[] for _ in range(per)] for name in armies}
+    while True:
+        cells = _cells(library, alive, armies, opponents, search, done, games)
+        label = f"stage {len(stages) + 1}: {len(alive)} candidates"
+        tick = progress(label, len(cells) * (games - done)) if progress else None
+        played = play_cells(view, cells, search.seed, jobs, store, progress=tick)
+        _add(totals, played)
+        failed += played.failed
+        for n, name in enumerate(alive):
+            for k in range(per):
+                record[name][k] += played.games[n * per + k]
+        # a candidate's score over every game it has played: the earlier stages' seeds, and this stage's
+        scores = {name: _score(record[name], weights, len(search.maps)) for name in alive}
+        estimates.update(scores)
+        stages.append(Stage(len(alive), games, played.played + played.from_store, max(scores.values())))
+        if played.interrupted:
+            interrupted = True
+            break
+        keep = math.ceil(len(alive) / search.eta)
+        if keep <= search.finalists:
+            break  # the finalists are measured afresh: one more stage would not change who they are much
+        alive = sorted(alive, key=lambda a: (-scores[a], a))[:keep]
+        done, games = games, games * search.eta
+    finalists = sorted(alive, key=lambda a: (-estimates[a], a))[: search.finalists]
+    final_seed = int(np.random.SeedSequence([search.seed, FINAL_SEED_KEY]).generate_state(1)[0])
+    measured = finalists + ([a for a in opponents if a not in armies] if references else [])
+    result_games = pd.DataFrame()
+    rows_out: list[dict[str, Any]] = []
+    if not interrupted:
+        final_games = search.final + search.final % 2
+        cells = _cells(library, measured, armies, opponents, search, 0, final_games)
+        tick = (
+            progress(
+                f"final: {len(finalists)} builds and {len(measured) - len(finalists)} field armies",
+                len(cells) * final_games,
+            )
+            if progress
+            else None
+        )
+        played = play_cells(view, cells, final_seed, jobs, store, progress=tick)
+        _add(totals, played)
+        failed += played.failed
+        interrupted = played.interrupted
+        frames = []
+        for n, name in enumerate(measured):
+            for k, opponent in enumerate(opponents):
+                for m, map_name in enumerate(search.maps):
+                    rows = played.games[n * per + k * len(search.maps) + m]
+                    if rows:
+                        frames.append(pd.DataFrame(rows).assign(build=name, opponent=opponent, map_played=map_name))
+        result_games = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+        rows_out = summarize_builds(result_games, measured, field_armies, view, estimates)
+    builds = [r for r in rows_out if r["name"] in armies]
+    refs = [r for r in rows_out if r["name"] not in armies]
+    _mark_sidegrades(builds, result_games, field_armies)
+    settings = {
+        "budget": constraints.budget,
+        "include": list(constraints.include),
+        "exclude": list(constraints.exclude),
+        "cabals": list(constraints.cabals),
+        "classes": list(constraints.classes),
+        "crypt": crypt[:6],
+        "victims": victims,
+        "objects": objects,
+        "field": [{"army": a, "weight": w} for a, w in field_armies],
+        "legal_space": space,
+        "candidates": len(armies),
+        "guided": bool(values),
+        "final_seed": final_seed,
+        **asdict(search),
+    }
+    return BuildResult(
+        builds,
+        refs,
+        stages,
+        settings,
+        result_games,
+        {k: armies[k] for k in finalists},
+        interrupted,
+        failed,
+        totals["played"],
+        totals["from_store"],
+        totals["seconds"],
+    )
+
+
+def _add(totals: dict[str, Any], played: Played) -> None:
+    totals["played"] += played.played
+    totals["from_store"] += played.from_store
+    totals["seconds"] += played.seconds
