@@ -65,7 +65,7 @@ def dask_runner(
     stop_on_error: bool = False,
     batch: int = BATCH,
 ) -> Callable[[Sequence[tuple[Matchup, int]], Callable[[int], None] | None], Outcome]:
-    """A runner for `analyzer.meta.play_field` that plays on the cluster at `address`."""
+    """A runner for `analyzer.meta_play.play_field` that plays on the cluster at `address`."""
     state: dict[str, Any] = {}
 
     def run(items: Sequence[tuple[Matchup, int]], progress: Callable[[int], None] | None) -> Outcome:
