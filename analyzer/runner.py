@@ -10,6 +10,7 @@ own index and seed.
 from __future__ import annotations
 
 import functools
+import gc
 import math
 import os
 import time
@@ -140,10 +141,27 @@ def play_state(
     return its final state and whether the seats were swapped. `path` and `swapped` default to what the index
     gives (a replay passes a game row's own); `players`, the agent factories of sides A and B, default to the
     matchup's styles; `watch` is told of every choice made (tests/golden records them)."""
+    settle_collector()
     if swapped is None:
         swapped = index % 2 == 1
     state, agents = start_state(matchup, master_seed, index, path, swapped, players, watch)
     return play(state, agents, watch=watch), swapped
+
+
+COLLECTOR_THRESHOLD = 10_000
+"""Allocations between young-generation collections while games are played (Python's default: 700)."""
+
+
+@functools.cache
+def settle_collector() -> None:
+    """Once per process, before its first game: collect, freeze what is left (the libraries, the rosters and
+    maps) out of the garbage collector's sight, and collect the young generation less often. A game makes
+    and drops many small objects; with the defaults the collector kept walking the long-lived heap, about 4%
+    of a game's time (clix bench). Objects are freed as before, and games stay the same: nothing in a game
+    depends on when the collector runs."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(COLLECTOR_THRESHOLD, *gc.get_threshold()[1:])
 
 
 def start_state(

@@ -14,14 +14,23 @@ from clix.engine.players.weights import (
 from clix.engine.state import GameState, Monster, VictimState
 
 
-def hit_chance(needed: int) -> float:
-    """P(2d6 >= needed), with double 6 always hitting and double 1 always missing (HC-COMBAT-12, -13)."""
+def _count_hits(needed: int) -> float:
     hits = 0
     for a in range(1, 7):
         for b in range(1, 7):
             if (a, b) == (6, 6) or ((a, b) != (1, 1) and a + b >= needed):
                 hits += 1
     return hits / 36
+
+
+_HIT_CHANCES: tuple[float, ...] = tuple(_count_hits(needed) for needed in range(2, 14))
+"""hit_chance for 2 to 13 needed: below 2 only double 1 misses, above 13 only double 6 hits, as at the ends."""
+
+
+def hit_chance(needed: int) -> float:
+    """P(2d6 >= needed), with double 6 always hitting and double 1 always missing (HC-COMBAT-12, -13)."""
+    # A table, not a loop: the players ask this for every attack they weigh.
+    return _HIT_CHANCES[min(max(needed, 2), 13) - 2]
 
 
 def live_clicks_left(monster: Monster) -> int:
