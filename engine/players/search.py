@@ -34,7 +34,9 @@ DEFAULT_BUDGET = 48
 CANDIDATES = 6
 """How many of the heuristic's best options are searched."""
 CONFIDENCE = 1.0
-"""How many standard errors the playouts must put an option above the heuristic's choice to take it instead."""
+"""How many standard errors the playouts must put an option above the heuristic's choice to take it instead.
+Against tuned over the 18 sample mirrors (seeds 23, 29, 31; 2,160 games each) 2 scored as 1 did (+0.6 points
+[-2.0, +3.1], paired), 3 worse (57% on seed 23), 0 (the playouts' best taken outright) about 50%."""
 TURN = "turn"
 ROUND = "round"
 HORIZONS = (TURN, ROUND)
