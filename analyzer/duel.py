@@ -398,9 +398,9 @@ def _print_summary(
             )
     lines += [f"  {provenance}"]
     if settings.get("store"):
-        taken = "--fresh: none" if settings.get("fresh") else str(settings["from_store"])
+        taken = "--fresh: no games read" if settings.get("fresh") else f"{settings['from_store']} games"
         lines.append(
-            f"  store: run {settings['run']} in {settings['store']}; {taken} games from the store, "
+            f"  store: run {settings['run']} in {settings['store']}; {taken} from the store, "
             f"{settings['played']} played"
         )
     lines.append(f"report: {report}")

@@ -9,6 +9,7 @@ own index and seed.
 
 from __future__ import annotations
 
+import atexit
 import functools
 import gc
 import math
@@ -156,11 +157,12 @@ COLLECTOR_THRESHOLD = 10_000
 def settle_collector() -> None:
     """Once per process, before its first game: collect, freeze what is left (the libraries, the rosters and
     maps) out of the garbage collector's sight, and collect the young generation less often. A game makes
-    and drops many small objects; with the defaults the collector kept walking the long-lived heap, about 4%
-    of a game's time (clix bench). Objects are freed as before, and games stay the same: nothing in a game
-    depends on when the collector runs."""
+    and drops many small objects, and with the defaults the collector kept walking the long-lived heap: settled,
+    games ran about 4% faster side by side (1,500-game runs, 2026-11-24). Objects are freed as before, and games
+    stay the same: nothing in a game depends on when the collector runs."""
     gc.collect()
     gc.freeze()
+    atexit.register(gc.unfreeze)  # hand the heap back for the collection at exit (worker pools' finalizers)
     gc.set_threshold(COLLECTOR_THRESHOLD, *gc.get_threshold()[1:])
 
 
