@@ -68,6 +68,8 @@ class State:
     replaying: deque[Any] | None = field(default=None, compare=False, repr=False)
     runner: Any = field(default=None, compare=False, repr=False)
     caller: Any = field(default=None, compare=False, repr=False)
+    answerer: Any = field(default=None, compare=False, repr=False)
+    """While a driver plays the game, what answers the steps' questions as they come (`engine.driver`)."""
 
     _views: dict[int, State] = field(default_factory=dict, compare=False, repr=False)
 
@@ -124,6 +126,7 @@ class State:
         self.replaying = None
         self.runner = None
         self.caller = None
+        self.answerer = None
         self._views = {}
 
     # --- what a ruleset's state adds ------------------------------------------------------------

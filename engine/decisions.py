@@ -6,6 +6,10 @@ dice, the step pauses: `state.waiting` holds the `Decision` or `Chance`, and the
 returns. The driver answers with `answer(state, index)` or `resolve(state, outcome)`, and the step goes on
 from where it paused. The rules never call a player.
 
+A driver playing on anyway (`engine.driver.play`) lends the state an `answerer` for the while: a step then
+runs to its end on the driver's stack, each question put to the answerer as it comes, which gives the
+answer the driver would give the paused step, without the greenlet switches a pause costs.
+
 Every answer and die a step consumes is written down (`state.history`), so a copy of a paused state
 re-runs the paused step from a copy of the state before it with the same answers and dice, pausing at the
 same question (`State.copy`).
@@ -18,7 +22,7 @@ from typing import Any, TypeVar
 
 from clix.engine.core_state import State
 from clix.engine.pending import D6, SHUFFLE, Chance, Decision
-from clix.engine.stepping import Step, run
+from clix.engine.stepping import DIRECT, Step, run
 from greenlet import getcurrent
 
 T = TypeVar("T")
@@ -90,6 +94,12 @@ def _wait(state: State, question: Decision | Chance) -> Any:
         state.journal.append(given)
         return given
     runner = state.runner
+    if runner is DIRECT:  # the driver answers now what it would answer once the step had paused
+        state.waiting = question
+        given = state.answerer(question)
+        state.waiting = None
+        state.journal.append(given)
+        return given
     if runner is None or getcurrent() is not runner:
         return None
     state.waiting = question
@@ -107,7 +117,8 @@ def perform(state: S, work: Callable[[S, Any], None], argument: Any = None) -> N
     `state.waiting` says what for). It is written down so that a copy can run it again."""
     if state.waiting is not None:
         raise RuntimeError(f"the game waits for {_describe(state.waiting)}; answer it first")
-    if state.runner is not None and getcurrent() is state.runner:
+    runner = state.runner
+    if runner is not None and (runner is DIRECT or getcurrent() is runner):
         work(state, argument)  # a step inside a step (a rule that performs another) is part of it
         return
     if state.origin is None:  # nothing to re-run from yet (a state built by hand): the state as it is now
@@ -116,6 +127,14 @@ def perform(state: S, work: Callable[[S, Any], None], argument: Any = None) -> N
     state.history.append(Step(work, argument, journal))
     state.journal = journal
     state.before = None
+    if state.answerer is not None:  # a driver playing on: the step runs to its end on this stack
+        state.runner = DIRECT
+        try:
+            work(state, argument)
+        finally:
+            state.runner = None
+            state.waiting = None
+        return
     run(state, (state, work, argument))
 
 

@@ -35,14 +35,42 @@ Watch = Callable[[Any, Decision, int], None]
 """Told of each choice a player made, with the game as it stands (a recorder's or a replay's view)."""
 
 
-def play(state: S, agents: Sequence[Chooser], dice: Dice | None = None, watch: Watch | None = None) -> S:
-    """Drive the game to its end: put each question to its player, roll `dice` for each chance event (a
-    state without dice of its own has them); return the final state."""
-    for _ in range(MAX_DECISIONS):
-        if state.over:
-            return state
-        step(state, agents, dice, watch)
+def play(
+    state: S,
+    agents: Sequence[Chooser],
+    dice: Dice | None = None,
+    watch: Watch | None = None,
+    until_turn: int | None = None,
+) -> S:
+    """Drive the game to its end (or until turn `until_turn` has begun and no question waits): put each
+    question to its player, roll `dice` for each chance event (a state without dice of its own has them);
+    return the state. Meanwhile the state's steps run to their end, their questions answered as they come
+    (`engine.decisions`), as they would be answered paused."""
+    state.answerer = _answerer(state, agents, dice, watch)
+    try:
+        for _ in range(MAX_DECISIONS):
+            if state.over or (until_turn is not None and state.turn >= until_turn and state.waiting is None):
+                return state
+            step(state, agents, dice, watch)
+    finally:
+        state.answerer = None
     raise GameStuck(f"no end after {MAX_DECISIONS} decisions (turn {state.turn})")
+
+
+def _answerer(state: State, agents: Sequence[Chooser], dice: Dice | None, watch: Watch | None) -> Callable[[Any], Any]:
+    """What `step` does for a question the game waits for, as a function of the question."""
+
+    def answer_now(question: Any) -> Any:
+        if isinstance(question, Decision):
+            choice = agents[question.player - 1].choose(state.view_for_choice(question.player), question)
+            if watch is not None:
+                watch(state, question, choice)
+            return choice
+        if dice is None:
+            raise RuntimeError("the game waits for a chance event, and its driver was given no dice")
+        return decisions.roll(question, dice)
+
+    return answer_now
 
 
 def step(state: State, agents: Sequence[Chooser], dice: Dice | None = None, watch: Watch | None = None) -> None:

@@ -15,6 +15,10 @@ from greenlet import getcurrent, greenlet
 if TYPE_CHECKING:
     from clix.engine.core_state import State
 
+DIRECT = "direct"
+"""`state.runner` while a step runs on the driver's own stack (its questions answered as they come, so it
+never pauses: `engine.decisions.perform`)."""
+
 _IDLE = threading.local()
 """Greenlets that finished their step, kept for the next one (making one costs ~25 switches); per thread,
 as a greenlet belongs to the thread that made it."""

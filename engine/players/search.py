@@ -191,11 +191,7 @@ class SearchAgent:
         stop = state.turn + (turns if turns is not None else 1 if self.horizon == TURN else 2)
         if action is not None:
             rules.apply(state, action, listed=True)
-        for _ in range(game.MAX_DECISIONS):
-            if state.over or state.turn >= stop:
-                break
-            game.step(state, agents, dice)
-        game.settle(state, agents, dice)  # a step left paused would keep its greenlet (and the state) alive
+        game.play(state, agents, dice, until_turn=stop)
         return evaluate(state, player, self.evaluation, self.weights)
 
 
