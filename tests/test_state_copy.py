@@ -241,3 +241,43 @@ def test_players_are_handed_views():
     play(state, watchers)
     assert all(seen.dice is None and seen is not state for w in watchers for seen in w.seen)
     assert sum(len(w.seen) for w in watchers) > 20
+
+
+@pytest.mark.parametrize("matchup", MATCHUPS, ids=lambda m: f"{m.army_a}-{m.army_b}")
+def test_a_driver_playing_on_gives_the_game_a_paused_step_gives(matchup):
+    """`play` answers a step's questions as they come (no pause); stepping answers each paused question.
+    Both give the same game: the same answers in the same order, the same dice, the same end."""
+    direct, direct_agents = start_state(matchup, 3, 0)
+    paused, paused_agents = start_state(matchup, 3, 0)
+    play(direct, direct_agents)
+    paused_questions = 0
+    while not paused.over:
+        step(paused, paused_agents)
+        paused_questions += paused.waiting is not None
+    assert paused_questions > 0  # the stepped game did pause in the middle of steps
+    assert _snapshot(direct) == _snapshot(paused)
+    assert [s.journal for s in direct.history] == [s.journal for s in paused.history]
+
+
+def test_a_copy_made_while_a_driver_answers_is_paused_at_the_question():
+    """A state copied in the middle of a step the driver runs on (from a watch, at a question) is a copy of
+    the paused game: it waits for the same question and plays on the same."""
+    state, agents = start_state(MATCHUPS[0], 3, 0)
+    copies: list[tuple[GameState, Decision]] = []
+
+    def watch(seen: GameState, decision: Decision, choice: int) -> None:
+        if decision.kind != "action" and not copies:
+            copies.append((seen.copy(), decision))
+
+    play(state, agents, watch=watch)
+    assert copies, "the game asked no question in the middle of a step"
+    twin, decision = copies[0]
+    assert isinstance(twin.waiting, Decision)
+    assert (twin.waiting.kind, twin.waiting.player, list(twin.waiting.options)) == (
+        decision.kind,
+        decision.player,
+        list(decision.options),
+    )
+    _, twin_agents = start_state(MATCHUPS[0], 3, 0)
+    _finish(twin, twin_agents)
+    assert twin.over
