@@ -162,8 +162,16 @@ def settle_collector() -> None:
     stay the same: nothing in a game depends on when the collector runs."""
     gc.collect()
     gc.freeze()
-    atexit.register(gc.unfreeze)  # hand the heap back for the collection at exit (worker pools' finalizers)
+    atexit.register(_thaw_collector)
     gc.set_threshold(COLLECTOR_THRESHOLD, *gc.get_threshold()[1:])
+
+
+def _thaw_collector() -> None:
+    """At exit: hand the frozen heap back and collect it while the modules are still whole, so that what it
+    held (a worker pool's executor) is finalized then and not during the interpreter's teardown, when
+    loky's finalizers fail ('Exception ignored ... weakref_cb')."""
+    gc.unfreeze()
+    gc.collect()
 
 
 def start_state(
