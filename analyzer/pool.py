@@ -13,6 +13,7 @@ pid from a thread, since a SIGKILLed parent cannot stop anything.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import shutil
@@ -129,8 +130,19 @@ def _executor(jobs: int) -> Any:
     executor = ProcessPoolExecutor(
         max_workers=jobs, timeout=IDLE_TIMEOUT, initializer=_worker_start, initargs=(os.getpid(),)
     )
+    if _pool is None:
+        atexit.register(_close_pool)
     _pool = (jobs, executor)
     return executor
+
+
+def _close_pool() -> None:
+    """At exit: shut the kept pool down while the modules are whole (left to the interpreter's teardown, loky's
+    finalizer fails on it: 'Exception ignored ... weakref_cb')."""
+    global _pool
+    if _pool is not None:
+        _pool[1].shutdown(wait=True, kill_workers=True)
+        _pool = None
 
 
 def _clean_stale_markers() -> None:

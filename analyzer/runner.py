@@ -168,8 +168,7 @@ def settle_collector() -> None:
 
 def _thaw_collector() -> None:
     """At exit: hand the frozen heap back and collect it while the modules are still whole, so that what it
-    held (a worker pool's executor) is finalized then and not during the interpreter's teardown, when
-    loky's finalizers fail ('Exception ignored ... weakref_cb')."""
+    held is finalized then, not during the interpreter's teardown (when finalizers find modules gone)."""
     gc.unfreeze()
     gc.collect()
 
