@@ -6,7 +6,7 @@ from clix.engine import cards, decisions, effects
 from clix.engine.actions import AttackKind
 from clix.engine.events import EventKind
 from clix.engine.geometry import BLOCKING, HINDERING
-from clix.engine.state import HOVERING, SOARING, GameState, Monster, VictimState
+from clix.engine.state import HOVERING, ON_MAP, SOARING, GameState, Monster, VictimState
 
 SMASH_TARGET = 13  # HC-TERRAIN-16, HC-TERRAIN-18
 
@@ -34,7 +34,7 @@ def neighbours(state: GameState, pos: int, moving: Monster | None = None) -> tup
     if not portals:
         return found
     occupied = {m.pos for m in state.monsters if m.alive and m is not moving}
-    occupied.update(v.pos for v in state.victims if v.state == VictimState.ON_MAP)
+    occupied.update(v.pos for v in state.victims if v.state == ON_MAP)
     doors = {(min(o.pos, o.across), max(o.pos, o.across)) for o in portals if o.pos in occupied or o.across in occupied}
     if not doors:
         return found
@@ -72,7 +72,7 @@ def line_of_fire(state: GameState, attacker: Monster, target: Monster) -> tuple[
     if ray.blocked_by_terrain:
         return False, False, "blocking terrain blocks the line of fire (HC-TERRAIN-10, -11)"
     pieces = {m.pos for m in _blockers(state, attacker, target) if not m.soaring}
-    pieces.update(v.pos for v in state.victims if v.state == VictimState.ON_MAP)
+    pieces.update(v.pos for v in state.victims if v.state == ON_MAP)
     if any(c in pieces for c in ray.cells):
         return False, False, "a monster or victim blocks the line of fire (HC-COMBAT-18)"
     if any(a in pieces and b in pieces for a, b in ray.corners):
@@ -118,7 +118,7 @@ def _corner_blocked(state: GameState, space: int, corner: tuple[int, int], piece
 def portal_closed(state: GameState, a: int, b: int) -> bool:
     """A portal is closed while a monster or victim occupies either doorway space (HC-TERRAIN-14, -26)."""
     return any(m.alive and m.pos in (a, b) for m in state.monsters) or any(
-        v.state == VictimState.ON_MAP and v.pos in (a, b) for v in state.victims
+        v.state == ON_MAP and v.pos in (a, b) for v in state.victims
     )
 
 
@@ -323,7 +323,7 @@ def flip_victims_near(state: GameState, space: int, mover: Monster | None = None
     not across a wall or a closed doorway (HC-MOVE-01, HC-TERRAIN-28)."""
     near = neighbours(state, space, moving=mover)
     for victim in state.victims:
-        if victim.state == VictimState.ON_MAP and not victim.face_up and (victim.pos in near or victim.pos == space):
+        if victim.state == ON_MAP and not victim.face_up and (victim.pos in near or victim.pos == space):
             victim.face_up = True
             state.emit(EventKind.VICTIM_FLIPPED, victim=victim.label, archetype=victim.archetype)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clix.engine.geometry import BLOCKING
-from clix.engine.state import GameState, Phase, VictimState
+from clix.engine.state import ON_MAP, GameState, Phase
 
 
 def violations(state: GameState) -> list[str]:
@@ -11,7 +11,7 @@ def violations(state: GameState) -> list[str]:
     found: list[str] = []
     seen: dict[int, str] = {}
     pieces = [(m.label, m.pos) for m in state.monsters if m.alive]
-    pieces += [(v.label, v.pos) for v in state.victims if v.state == VictimState.ON_MAP]
+    pieces += [(v.label, v.pos) for v in state.victims if v.state == ON_MAP]
     for label, pos in pieces:
         if pos in seen:
             found.append(f"{label} and {seen[pos]} share space {state.geometry.xy(pos)}")

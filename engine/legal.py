@@ -24,7 +24,7 @@ from clix.engine.actions import (
 )
 from clix.engine.movement import MoveContext, Reach, VictimContext, check_path, search
 from clix.engine.options import Block, MoveBlock, Option, Options, Part, VictimMoveBlock
-from clix.engine.state import HOVERING, SOARING, GameState, MapObject, Monster, Phase, Victim, VictimState
+from clix.engine.state import HOVERING, ON_MAP, SOARING, GameState, MapObject, Monster, Phase, Victim
 
 
 class IllegalAction(Exception):
@@ -275,7 +275,7 @@ def why_not_victim(state: GameState, action: ChooseVictim | MoveVictim) -> str:
     if not 0 <= action.victim < len(state.victims):
         return "no such victim"
     victim = state.victims[action.victim]
-    if victim.state != VictimState.ON_MAP:
+    if victim.state != ON_MAP:
         return f"{victim.label} is not on the map"
     if state.chosen_victim is not None and state.chosen_victim != victim.uid:
         return f"{state.victims[state.chosen_victim].label} was chosen; only it moves this phase (HC-VICTIM-03)"
@@ -302,7 +302,7 @@ def legal_actions(state: GameState) -> Options:
                 + [
                     ChooseVictim(v.uid)
                     for v in state.victims
-                    if v.state == VictimState.ON_MAP and not plots.frozen(state, v.uid)
+                    if v.state == ON_MAP and not plots.frozen(state, v.uid)
                 ]
             )
         return Options(_victim_moves(state, state.victims[state.chosen_victim]))

@@ -23,7 +23,7 @@ from clix.engine.move_tables import (
     terrain_bits,
     terrain_step,
 )
-from clix.engine.state import SOARING, GameState, Monster, VictimState
+from clix.engine.state import ON_MAP, SOARING, GameState, Monster
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,7 @@ class MoveContext:
                     self.stop_spaces.update(combat.neighbours(state, other.pos, moving=monster))
             else:
                 self.friendly.add(other.pos)
-        self.victims = {v.pos for v in state.victims if v.state == VictimState.ON_MAP}
+        self.victims = {v.pos for v in state.victims if v.state == ON_MAP}
         self.objects = {o.pos for o in state.objects if o.alive and o.kind != "portal"}
         # Doorway edges this monster may not cross: an opposing monster or a victim on either side (HC-TERRAIN-15);
         # Ghost and soaring monsters ignore portals.
@@ -160,7 +160,7 @@ class VictimContext:
         self.geo = state.geometry
         self.monsters = {m.pos for m in state.monsters if m.alive}
         self.occupied = self.monsters | {
-            v.pos for v in state.victims if v.state == VictimState.ON_MAP and v.uid != victim_uid
+            v.pos for v in state.victims if v.state == ON_MAP and v.uid != victim_uid
         }
         self.objects = {o.pos for o in state.objects if o.alive and o.kind != "portal"}
         # HC-TERRAIN-31: any monster on either side of a doorway closes it to the chosen victim.

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from clix.engine.state import GameState, Lasting, Monster, Victim, VictimState
+from clix.engine.state import ON_MAP, GameState, Lasting, Monster, Victim
 
 # --- cards ------------------------------------------------------------------------------------------
 
@@ -114,7 +114,7 @@ def blocked_ends(state: GameState, actor: Monster) -> frozenset[int] | set[int]:
     kind = "no_rescue" if actor.rescuer else "no_slaying"
     victims = state.victims
     return {
-        victims[m.victim].pos for m in plot.marks if m.kind == kind and victims[m.victim].state == VictimState.ON_MAP
+        victims[m.victim].pos for m in plot.marks if m.kind == kind and victims[m.victim].state == ON_MAP
     }
 
 
@@ -126,7 +126,7 @@ def protection(state: GameState, actor: Monster, space: int) -> str:
     kind = "no_rescue" if actor.rescuer else "no_slaying"
     for m in plot.marks:
         victim = state.victims[m.victim]
-        if m.kind == kind and victim.state == VictimState.ON_MAP and victim.pos == space:
+        if m.kind == kind and victim.state == ON_MAP and victim.pos == space:
             return m.card
     return ""
 

@@ -30,7 +30,7 @@ from clix.engine.legal import (
     why_not_victim,
 )
 from clix.engine.options import Option
-from clix.engine.state import GROUNDED, GameState, Monster, Phase, Victim, VictimState
+from clix.engine.state import GROUNDED, ON_MAP, GameState, Monster, Phase, Victim, VictimState
 
 # --- applying ---------------------------------------------------------------------------------------
 
@@ -213,7 +213,7 @@ def begin_turn(state: GameState) -> None:
     state.phase = Phase.PREVIEW
     state.actions_left = state.actions_per_turn
     # victims still on the map: the analyzer tells play while victims remain from play after (issue 12)
-    state.emit(EventKind.TURN_START, victims=sum(1 for v in state.victims if v.state == VictimState.ON_MAP))
+    state.emit(EventKind.TURN_START, victims=sum(1 for v in state.victims if v.state == ON_MAP))
     # HC-TURN-08 (1): effects lasting "until the beginning of your turn" end
     state.lasting = [e for e in state.lasting if e.until_turn_of != state.active]
     plots.expire(state)  # plot twists' "this turn" effects and holds on victims
@@ -225,7 +225,7 @@ def begin_turn(state: GameState) -> None:
     check_end(state)
     if not state.over:
         plots.preview(state)  # the active player may play one ticking clock (HC-PLOT-05, HC-PLOT-10)
-        has_victims = any(v.state == VictimState.ON_MAP for v in state.victims)
+        has_victims = any(v.state == ON_MAP for v in state.victims)
         state.phase = Phase.SUSPENSE if has_victims else Phase.HUNTING
 
 

@@ -19,6 +19,7 @@ from clix.engine.monsters import (  # noqa: F401  (re-exported: the pieces are r
     FLIGHT_NAMES,
     GROUNDED,
     HOVERING,
+    ON_MAP,
     SOARING,
     Monster,
     Victim,
@@ -159,7 +160,7 @@ class GameState(State):
 
     def victim_at(self, pos: int) -> Victim | None:
         for v in self.victims:
-            if v.state == VictimState.ON_MAP and v.pos == pos:
+            if v.state == ON_MAP and v.pos == pos:
                 return v
         return None
 
@@ -171,7 +172,7 @@ class GameState(State):
 
     def occupied(self) -> dict[int, Monster | Victim]:
         """Every space with a monster or a victim on it."""
-        found: dict[int, Monster | Victim] = {v.pos: v for v in self.victims if v.state == VictimState.ON_MAP}
+        found: dict[int, Monster | Victim] = {v.pos: v for v in self.victims if v.state == ON_MAP}
         found.update((m.pos, m) for m in self.monsters if m.alive)
         return found
 

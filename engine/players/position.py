@@ -11,7 +11,7 @@ from clix.engine.geometry import Geometry
 from clix.engine.players.weights import (
     Weights,
 )
-from clix.engine.state import GameState, Monster, VictimState
+from clix.engine.state import ON_MAP, GameState, Monster
 
 
 def _count_hits(needed: int) -> float:
@@ -281,7 +281,7 @@ class _Context:
     @property
     def victim_positions(self) -> list[int]:
         if self._victim_positions is None:
-            self._victim_positions = [v.pos for v in self.state.victims if v.state == VictimState.ON_MAP]
+            self._victim_positions = [v.pos for v in self.state.victims if v.state == ON_MAP]
         return self._victim_positions
 
     @property

@@ -16,7 +16,7 @@ from clix.engine.combat import adjacent, heal, heal_floor
 from clix.engine.effects import PowerHandler, Query, base_value, handles
 from clix.engine.events import EventKind
 from clix.engine.movement import VictimContext, check_path, destinations
-from clix.engine.state import Lasting, Monster, VictimState
+from clix.engine.state import ON_MAP, Lasting, Monster
 
 if TYPE_CHECKING:
     from clix.engine.state import GameState
@@ -256,7 +256,7 @@ class Lure(PowerHandler):
         if not 0 <= action.victim < len(state.victims):
             return "no such victim"
         victim = state.victims[action.victim]
-        if victim.state != VictimState.ON_MAP:
+        if victim.state != ON_MAP:
             return f"{victim.label} is not on the map"
         if not victim.face_up:
             return f"{victim.label} is face down; Lure moves a face-up victim"
@@ -275,7 +275,7 @@ class Lure(PowerHandler):
         found: list[Any] = []
         for victim in state.victims:
             if (
-                victim.state == VictimState.ON_MAP
+                victim.state == ON_MAP
                 and victim.face_up
                 and state.geometry.distance(source.pos, victim.pos) <= p["range"]
                 and not plots.frozen(state, victim.uid)

@@ -14,7 +14,7 @@ from clix.engine.events import EventKind
 from clix.engine.figures import Stats, stats_from_dial
 from clix.engine.geometry import BLOCKING
 from clix.engine.roster.models import parse_dial
-from clix.engine.state import Monster, VictimState
+from clix.engine.state import ON_MAP, Monster, VictimState
 
 if TYPE_CHECKING:
     from clix.engine.state import GameState, Victim
@@ -92,7 +92,7 @@ def minion_spaces(state: GameState, slayer: Monster) -> list[int]:
     """Unoccupied spaces adjacent to the slayer where a minion token may stand."""
     geo = state.geometry
     taken = {m.pos for m in state.monsters if m.alive}
-    taken.update(v.pos for v in state.victims if v.state == VictimState.ON_MAP)
+    taken.update(v.pos for v in state.victims if v.state == ON_MAP)
     taken.update(o.pos for o in state.objects if o.alive and o.kind != "portal")
     return [s for s in combat.neighbours(state, slayer.pos) if s not in taken and geo.terrain[s] != BLOCKING]
 
