@@ -240,7 +240,7 @@ class State:
                     if (
                         hidden is p
                         or hidden.eliminated != p.eliminated
-                        or len(hidden.crypt) != len(p.crypt)
+                        or len(hidden.hidden_cards) != len(p.hidden_cards)
                         or hidden.army_points != p.army_points
                     ):
                         shown[k] = p.seen_by_others()

@@ -142,14 +142,15 @@ class Event:
 
 @dataclass(init=False)
 class Player:
-    """A seat at the table."""
+    """A seat at the table. `hidden_cards` are the cards it holds that the other seats may not see (HorrorClix:
+    its crypt of plot twists, HC-PLOT-01): a player's view shows them only how many (`seen_by_others`)."""
 
     number: int
     team: int
     army_points: int = 0
     army_name: str = ""
     eliminated: bool = False
-    crypt: list[str] = field(default_factory=list)
+    hidden_cards: list[str] = field(default_factory=list)
 
     def __init__(
         self,
@@ -158,27 +159,27 @@ class Player:
         army_points: int = 0,
         army_name: str = "",
         eliminated: bool = False,
-        crypt: list[str] | None = None,
+        hidden_cards: list[str] | None = None,
     ) -> None:  # written out for mypyc (a player's view makes seats at every decision)
         self.number = number
         self.team = team
         self.army_points = army_points
         self.army_name = army_name
         self.eliminated = eliminated
-        self.crypt = [] if crypt is None else crypt
+        self.hidden_cards = [] if hidden_cards is None else hidden_cards
 
     def __reduce__(self) -> tuple[Any, ...]:  # a compiled class with its own __init__ says how it pickles
-        return (Player, (self.number, self.team, self.army_points, self.army_name, self.eliminated, self.crypt))
+        return (Player, (self.number, self.team, self.army_points, self.army_name, self.eliminated, self.hidden_cards))
 
     def copy(self) -> Player:
-        return Player(self.number, self.team, self.army_points, self.army_name, self.eliminated, list(self.crypt))
+        return Player(self.number, self.team, self.army_points, self.army_name, self.eliminated, list(self.hidden_cards))
 
     def seen_by_others(self) -> Player:
-        """This seat as the other players see it: how many cards its crypt holds, not which (HC-PLOT-01)."""
+        """This seat as the other players see it: how many hidden cards it holds, not which."""
         return Player(
-            self.number, self.team, self.army_points, self.army_name, self.eliminated, [HIDDEN_CARD] * len(self.crypt)
+            self.number, self.team, self.army_points, self.army_name, self.eliminated, [HIDDEN_CARD] * len(self.hidden_cards)
         )
 
 
 HIDDEN_CARD = "?"
-"""A card in another player's crypt, in a player's view of the game: its name is hidden (HC-PLOT-01)."""
+"""Another seat's hidden card, in a player's view of the game: its name is not shown (HorrorClix: HC-PLOT-01)."""

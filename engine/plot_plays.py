@@ -126,7 +126,7 @@ class Window:
 def window_plays(state: GameState, w: Window, player: int) -> list[PlayCard]:
     """Every way `player` can play a card of their crypt in window `w`."""
     found: list[PlayCard] = []
-    for name in state.player(player).crypt:
+    for name in state.player(player).hidden_cards:
         c = card(state, name)
         if w.name == "attack_roll" and c.rerolls:
             if may_reroll(state, w, player, c):

@@ -1,6 +1,6 @@
 """Plot twists in play (HC-PLOT-01..14): crypts and the timing windows.
 
-A player's crypt (`Player.crypt`) holds card names, hidden from the other players (HC-PLOT-01);
+A player's crypt (`Player.hidden_cards`) holds card names, hidden from the other players (HC-PLOT-01);
 `GameState.cards` gives each name's roster card: kind, windows, effect and parameters, whose meaning
 and conventions are engine/registry/plot_effects.py. A card leaves the crypt when it is played. An
 ordinary card is removed from the game once resolved (HC-PLOT-02); a subplot is revealed at setup and
@@ -64,7 +64,7 @@ from clix.engine.state import GameState, Monster, Phase, Victim
 def preview(state: GameState) -> None:
     """Preview phase: the active player may play one ticking clock (HC-PLOT-05, HC-PLOT-07, HC-PLOT-10)."""
     player = state.active
-    crypt = state.player(player).crypt
+    crypt = state.player(player).hidden_cards
     if not crypt:
         return
     w = Window("preview")
@@ -104,13 +104,13 @@ def after_attack_roll(
     names this time; the first card closes the window, so a reroll is used and never rerolled (HC-PLOT-07,
     HC-PLOT-12)."""
     players = state.players
-    if not any(p.crypt for p in players):
+    if not any(p.hidden_cards for p in players):
         return dice
     w = Window("attack_roll", attacker=attacker, targets=tuple(targets), dice=dice)
     count = len(players)
     for k in range(count):
         player = (state.active - 1 + k) % count + 1
-        if players[player - 1].eliminated or not players[player - 1].crypt:
+        if players[player - 1].eliminated or not players[player - 1].hidden_cards:
             continue
         plays = window_plays(state, w, player)
         if plays:
@@ -124,7 +124,7 @@ def after_attack_roll(
 def hunting_plays(state: GameState) -> list[PlayCard]:
     """The cards the active player may play now in their own hunting phase, before giving an action."""
     player = state.active
-    crypt = state.player(player).crypt
+    crypt = state.player(player).hidden_cards
     if not crypt or state.actions_left <= 0:
         return []
     w = Window("hunting")
@@ -146,7 +146,7 @@ def why_not_play(state: GameState, action: PlayCard) -> str:
         )
     if action.player != state.active:
         return f"player {action.player} may play '{action.card}' only in their own hunting phase (HC-PLOT-07)"
-    if action.card not in state.player(action.player).crypt:
+    if action.card not in state.player(action.player).hidden_cards:
         return f"'{action.card}' is not in player {action.player}'s crypt (HC-PLOT-01, HC-PLOT-02)"
     c = card(state, action.card)
     if "hunting" not in c.windows:
@@ -166,7 +166,7 @@ def play_hunting(state: GameState, action: PlayCard) -> None:
 
 def _respond(state: GameState, w: Window) -> bool:
     """Ask the one opponent who may respond (HC-PLOT-08, HC-PLOT-13); resolve the card. True if one was played."""
-    if not any(p.crypt for p in state.players if p.number != state.active):
+    if not any(p.hidden_cards for p in state.players if p.number != state.active):
         return False
     plays: dict[int, list[PlayCard]] = {}
 
@@ -189,7 +189,7 @@ def _resolve(state: GameState, w: Window, play: PlayCard) -> None:
     """Play a card: it leaves the crypt (HC-PLOT-01), its text resolves, and an ordinary card is then out of
     the game (HC-PLOT-02); a ticking clock stays in play (HC-PLOT-05)."""
     c = card(state, play.card)
-    state.player(play.player).crypt.remove(play.card)
+    state.player(play.player).hidden_cards.remove(play.card)
     state.emit(EventKind.PLOT_TWIST, card=c.name, player=play.player, window=w.name, target=play.label or None)
     if w.name == "attack_roll" and c.rerolls:
         EFFECTS["reroll_attack"](state, w, play, c)  # a card's reroll text (HC-PLOT-07)

@@ -154,7 +154,7 @@ def build_state(
     _check_overlaps(state)
     for p in players:
         p.army_points = sum(m.stats.points for m in state.monsters if m.owner == p.number)
-        p.crypt = list(scenario.crypts.get(p.number, []))
+        p.hidden_cards = list(scenario.crypts.get(p.number, []))
     state.cards = roster.plot_twists if roster is not None else {}
     for number, crypt in scenario.crypts.items():
         for name in crypt:

@@ -57,7 +57,7 @@ def new_game(
             team=n,
             army_points=sum(roster.figures[e.figure].points for e in army.figures),
             army_name=(army_names[n - 1] if n - 1 < len(army_names) else army.name),
-            crypt=list(army.crypt),
+            hidden_cards=list(army.crypt),
         )
         for n, army in enumerate(armies, 1)
     ]

@@ -19,9 +19,9 @@ def reveal_subplots(state: GameState) -> None:
     player's rival and master are the monsters with the most points at this moment (docs/rulings.md)."""
     plot = None
     for player in state.players:
-        for name in [n for n in player.crypt if card(state, n).kind == "subplot"]:
+        for name in [n for n in player.hidden_cards if card(state, n).kind == "subplot"]:
             plot = plot or table(state)
-            player.crypt.remove(name)
+            player.hidden_cards.remove(name)
             plot.subplots.setdefault(player.number, []).append(name)
             state.emit(EventKind.SUBPLOT_REVEALED, player=player.number, card=name)
     if plot is None:

@@ -320,7 +320,7 @@ def test_plot_twist_held_for_the_slaying_it_can_stop(library: Roster, style: str
     card = "Stuck Door"
     state, m, v = _crypt_position(library, card, victims=True)
     assert set(plots.card(state, card).windows) == {"slaying", "attack_roll"} and plots.card(state, card).rerolls
-    assert state.player(1).crypt == [card]
+    assert state.player(1).hidden_cards == [card]
     weights = _weights(style)
     z, c = m["Z"], m["C"]
     roll = plots.Window("attack_roll", attacker=z, targets=(c,), dice=(4, 3))  # 7 + 10 >= 16: one click on C

@@ -94,7 +94,7 @@ def test_hunting_cards_are_legal_actions(roster):
     plays = [a for a in rules.legal_actions(state) if isinstance(a, plots.PlayCard)]
     assert plays == [plots.PlayCard("Just a Little Bit Further!", 1, ids["A"])]
     rules.apply(state, plays[0])
-    assert state.actions_left == 1 and state.player(1).crypt == []
+    assert state.actions_left == 1 and state.player(1).hidden_cards == []
     assert not any(isinstance(a, plots.PlayCard) for a in rules.legal_actions(state))
 
 

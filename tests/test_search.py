@@ -122,18 +122,18 @@ def test_two_states_differing_only_in_the_hidden_crypt_get_the_same_decisions(li
     # a sampled world draws the hidden cards whatever they are called, only their number is read
     for state in (one, other, one.view(1)):
         world = sampled_world(state, 1, np.random.default_rng(7))
-        assert world.player(2).crypt == sampled_world(one.view(1), 1, np.random.default_rng(7)).player(2).crypt
-        assert len(world.player(2).crypt) == 2 and HIDDEN_CARD not in world.player(2).crypt
-    assert one.player(2).crypt == ["Stuck Door", "Trip"]  # the state searched is left as it was
+        assert world.player(2).hidden_cards == sampled_world(one.view(1), 1, np.random.default_rng(7)).player(2).hidden_cards
+        assert len(world.player(2).hidden_cards) == 2 and HIDDEN_CARD not in world.player(2).hidden_cards
+    assert one.player(2).hidden_cards == ["Stuck Door", "Trip"]  # the state searched is left as it was
 
 
 def test_sampled_cards_leave_out_my_crypt_and_the_cards_played(library: Roster) -> None:
     state, _ = _last_turn_kill(library, ["Trip", "Trip"])
-    state.player(1).crypt = ["Watch Out!"]
+    state.player(1).hidden_cards = ["Watch Out!"]
     state.emit("plot_twist", card="Stuck Door", player=2, window="slaying")
     drawn = set()
     for seed in range(40):
-        drawn.update(sampled_world(state.view(1), 1, np.random.default_rng(seed)).player(2).crypt)
+        drawn.update(sampled_world(state.view(1), 1, np.random.default_rng(seed)).player(2).hidden_cards)
     assert "Watch Out!" not in drawn and "Stuck Door" not in drawn
     assert len(drawn) > 10  # drawn from the rest of the game's cards
 

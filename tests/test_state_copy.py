@@ -51,7 +51,7 @@ def _snapshot(state: GameState) -> tuple:
         [(m.uid, m.pos, m.click, m.side, m.tokens, m.alive, tuple(m.victims), m.controller) for m in state.monsters],
         [(v.uid, v.pos, v.state, v.face_up, v.by) for v in state.victims],
         [(o.uid, o.pos, o.alive) for o in state.objects],
-        [(p.number, p.eliminated, tuple(p.crypt)) for p in state.players],
+        [(p.number, p.eliminated, tuple(p.hidden_cards)) for p in state.players],
         {k: dict(v) for k, v in state.vp.items()},
         (state.active, state.turn, state.phase, state.actions_left, state.over, state.winner),
         _log(state),
@@ -219,10 +219,10 @@ def test_a_player_sees_no_dice_and_only_its_own_crypt():
         assert seen.dice is None
         for player, shown in zip(state.players, seen.players, strict=True):
             if player.number == number:
-                assert shown.crypt == player.crypt
+                assert shown.hidden_cards == player.hidden_cards
             else:
-                assert shown.crypt == [HIDDEN_CARD] * len(player.crypt)
-    assert any(p.crypt for p in state.players) and all(HIDDEN_CARD not in p.crypt for p in state.players)
+                assert shown.hidden_cards == [HIDDEN_CARD] * len(player.hidden_cards)
+    assert any(p.hidden_cards for p in state.players) and all(HIDDEN_CARD not in p.hidden_cards for p in state.players)
 
 
 def test_players_are_handed_views():

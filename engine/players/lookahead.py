@@ -38,9 +38,9 @@ def sampled_world(view: GameState, player: int, rng: np.random.Generator) -> Gam
     pool = _unseen_cards(view, player)
     names = sorted(pool)
     for seat in world.players:
-        if seat.number == player or not seat.crypt:
+        if seat.number == player or not seat.hidden_cards:
             continue
-        count = len(seat.crypt)
+        count = len(seat.hidden_cards)
         weights = np.array([pool[name] for name in names], dtype=float)
         if weights.sum() >= count:
             drawn = []
@@ -51,7 +51,7 @@ def sampled_world(view: GameState, player: int, rng: np.random.Generator) -> Gam
         else:  # fewer unseen cards than hidden ones (a hand-built game): any card of the game
             every = sorted(view.cards)
             drawn = [every[int(i)] for i in rng.integers(len(every), size=count)]
-        seat.crypt = drawn
+        seat.hidden_cards = drawn
     return world
 
 
@@ -59,7 +59,7 @@ def _unseen_cards(view: GameState, player: int) -> Counter[str]:
     """The plot twists not known to be elsewhere: one of each card of the game, less what `player` holds,
     what was played (the log) and the revealed subplots."""
     pool: Counter[str] = Counter({name: 1 for name in view.cards})
-    pool.subtract(view.player(player).crypt)
+    pool.subtract(view.player(player).hidden_cards)
     for event in view.log:
         if event.kind == "plot_twist":
             pool[event.get("card")] -= 1

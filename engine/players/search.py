@@ -177,7 +177,7 @@ class SearchAgent:
             for card in kinds:
                 state = world.copy_without_dice()
                 if card is not None:
-                    state.player(player).crypt.remove(card)
+                    state.player(player).hidden_cards.remove(card)
                 totals[card] += self._playout(state, None, player, seed, turns)
         values = [now[k] + totals[spent[k]] / samples for k in range(len(options))]
         self.last = dict(enumerate(values))
