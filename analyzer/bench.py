@@ -42,12 +42,7 @@ def run_bench(
     """Time the reference duel; print games/s on one core and on `jobs` (all) cores; return the exit code."""
     army_a, army_b, map_name, style_a, style_b = REFERENCE
     if roster is not None:
-        needed = ((army_a, roster.armies), (army_b, roster.armies), (map_name, roster.maps))
-        missing = next((name for name, known in needed if name not in known), None)
-        if missing:
-            raise ClixError(
-                f"{library_text(library)}: the reference duel needs {missing}, which this roster library lacks"
-            )
+        check_reference(library, roster)
     matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b)
     cores = jobs or os.cpu_count() or 1
     run_matchup(matchup, WARM_UP_GAMES, 0, jobs=1)
@@ -99,6 +94,15 @@ def run_bench(
         pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(18)
         console.print(text.getvalue(), markup=False)
     return 0
+
+
+def check_reference(library: Path | tuple[Path, ...], roster: Roster) -> None:
+    """A ClixError unless the roster library holds the reference duel's armies and map."""
+    army_a, army_b, map_name = REFERENCE[:3]
+    needed = ((army_a, roster.armies), (army_b, roster.armies), (map_name, roster.maps))
+    missing = next((name for name, known in needed if name not in known), None)
+    if missing:
+        raise ClixError(f"{library_text(library)}: the reference duel needs {missing}, which this roster library lacks")
 
 
 def state_copy_cost(matchup: Matchup, until_turn: int = 12, copies: int = 300) -> dict[str, float]:

@@ -18,6 +18,7 @@ from clix.engine.roster.problems import Problem
 
 PLUMBING = frozenset(
     {
+        "test_bench_against.py",
         "test_cli_arguments.py",
         "test_coverage.py",
         "test_faults.py",

@@ -89,6 +89,15 @@ def refused(tmp: Path) -> list[tuple[str, list[str], str]]:
         ("bench jobs -1", ["bench", "--jobs", "-1"], "--jobs takes"),
         ("bench rosters missing", ["bench", "--rosters", missing], "roster library not found"),
         ("bench library without the reference duel", ["bench", "--rosters", str(tmp / "empty")], "reference duel"),
+        ("bench against missing", ["bench", "--against", missing], "no such folder"),
+        (
+            "bench against a folder that is no checkout",
+            ["bench", "--against", str(tmp / "empty")],
+            "not a clix checkout",
+        ),
+        ("bench instructions alone", ["bench", "--instructions"], "give --against CHECKOUT too"),
+        ("bench against rounds 0", ["bench", "--against", str(ROOT), "--rounds", "0"], "--rounds takes"),
+        ("bench against games 1", ["bench", "--against", str(ROOT), "--games", "1"], "--games takes 2 to"),
         ("a word for a number", [*DUEL, "--games", "many"], "Invalid value for '--games'"),
     ]
     return cases

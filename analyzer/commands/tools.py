@@ -17,11 +17,18 @@ from clix.analyzer.commands.common import (
     library_for,
     stderr_console,
 )
+from clix.analyzer.errors import ClixError
 from clix.analyzer.library import load_library
 
 
 def bench(
-    games: Annotated[int, typer.Option("--games", help=f"Games per measurement, 2 to {MAX_GAMES:,}.")] = 200,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            help=f"Games per measurement, 2 to {MAX_GAMES:,} (default 200; with --instructions 8, each counted twice).",
+        ),
+    ] = None,
     jobs: Annotated[
         int,
         typer.Option("--jobs", help="Cores for the parallel measurement (0: all; more than the machine's are capped)."),
@@ -41,22 +48,58 @@ def bench(
             "random ones) to ±0.03 on every cell, with games played, cells settled early and the machine's load.",
         ),
     ] = False,
+    against: Annotated[
+        Path | None,
+        typer.Option(
+            "--against",
+            metavar="CHECKOUT",
+            help="Instead: this build and another clix checkout (e.g. `git worktree add ../base main`, compiled "
+            "there or not) side by side in one run, a core each in turn, --rounds rounds of --games games; prints "
+            "both speeds, their ratio with a 95% interval, and whether they played the same games. CLIX_PURE=1 "
+            "compares the pure-Python engines.",
+        ),
+    ] = None,
+    instructions: Annotated[
+        bool,
+        typer.Option(
+            "--instructions",
+            help="With --against: count the instructions each build executes for the games under valgrind's "
+            "callgrind instead of timing them (slow: minutes, but free of the machine's drift).",
+        ),
+    ] = False,
     rosters: RostersOption = None,
 ) -> None:
     """Speed benchmark: the reference duel (two sample 100-point armies, default players, graveyard map) on
-    one core and on all cores; prints games/s and the parallel efficiency (median of the rounds)."""
-    from clix.analyzer.bench import run_bench
+    one core and on all cores; prints games/s and the parallel efficiency (median of the rounds). With
+    --against, this build against another checkout instead, timed or counted."""
+    from clix.analyzer.bench import REFERENCE, check_reference, run_bench
 
+    if instructions and against is None:
+        raise ClixError("--instructions counts side by side with another build: give --against CHECKOUT too")
+    if against is not None:
+        from clix.analyzer import bench_against
+
+        other = bench_against.checkout_path(against)
+        checks.rounds(rounds)
+        count = checks.games(games if games is not None else (8 if instructions else 200))
+        library = library_for(rosters)
+        reference = REFERENCE[:3]
+        check_reference(library.layers, library.roster)
+        if instructions:
+            raise typer.Exit(bench_against.run_counted(other, library.layers, reference, count, console))
+        raise typer.Exit(bench_against.run_timed(other, library.layers, reference, count, rounds, console))
     if meta:
         from clix.analyzer.metabench import run_meta_bench
 
         library = library_for(rosters)
         raise typer.Exit(run_meta_bench(library.layers, library.roster, checks.jobs(jobs, stderr_console()), console))
-    checks.games(games)
+    checks.games(games if games is not None else 200)
     checks.rounds(rounds)
     cores = checks.jobs(jobs, stderr_console())
     library = library_for(rosters)
-    raise typer.Exit(run_bench(library.layers, games, cores, profile, console, rounds, library.roster))
+    raise typer.Exit(
+        run_bench(library.layers, games if games is not None else 200, cores, profile, console, rounds, library.roster)
+    )
 
 
 def compile_engine() -> None:
