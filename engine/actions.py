@@ -48,6 +48,10 @@ class Move:
         object.__setattr__(self, "power", power)
         object.__setattr__(self, "target", target)
 
+    def declaring(self, power: str) -> Move:
+        """This action declaring the dependant power `power` (HC-CARD-08)."""
+        return Move(self.monster, self.path, self.fly, power, self.target)
+
 
 @dataclass(frozen=True, slots=True)
 class LureVictim:
@@ -58,6 +62,10 @@ class LureVictim:
     victim: int
     path: tuple[int, ...]
     power: str | None = None
+
+    def declaring(self, power: str) -> LureVictim:
+        """This action declaring the dependant power `power` (HC-CARD-08)."""
+        return LureVictim(self.monster, self.victim, self.path, power)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -80,6 +88,10 @@ class Frenzy:
         object.__setattr__(self, "fly", fly)
         object.__setattr__(self, "power", power)
 
+    def declaring(self, power: str) -> Frenzy:
+        """This frenzy declaring the dependant close combat power `power` (HC-SLAY-12)."""
+        return Frenzy(self.monster, self.path, self.target, self.fly, power)
+
 
 @dataclass(frozen=True, slots=True, init=False)
 class Close:
@@ -94,8 +106,12 @@ class Close:
         object.__setattr__(self, "target", target)
         object.__setattr__(self, "power", power)
 
+    def declaring(self, power: str) -> Close:
+        """This action declaring the dependant power `power` (HC-CARD-08)."""
+        return Close(self.monster, self.target, power)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class Ranged:
     """A ranged combat action; `split` divides the damage among targets as (uid, amount) pairs."""
 
@@ -103,6 +119,22 @@ class Ranged:
     targets: tuple[int, ...]
     split: tuple[tuple[int, int], ...] = ()
     power: str | None = None
+
+    def __init__(
+        self,
+        monster: int,
+        targets: tuple[int, ...],
+        split: tuple[tuple[int, int], ...] = (),
+        power: str | None = None,
+    ) -> None:
+        object.__setattr__(self, "monster", monster)
+        object.__setattr__(self, "targets", targets)
+        object.__setattr__(self, "split", split)
+        object.__setattr__(self, "power", power)
+
+    def declaring(self, power: str) -> Ranged:
+        """This action declaring the dependant power `power` (HC-CARD-08)."""
+        return Ranged(self.monster, self.targets, self.split, power)
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,7 +78,7 @@ class PowerHandler:
         the power's kind: by default each one with the power named, where `check` allows it."""
         found = []
         for action in base:
-            declared = with_fields(action, power=name)
+            declared = declaring(action, name)
             if not self.check(state, source, declared, p):
                 found.append(declared)
         return found
@@ -209,6 +209,14 @@ def _handlers_showing(ruleset: Ruleset, powers: dict[str, Params], hook: str | N
         )
         found = by_powers[id(powers)] = (powers, entries)
     return found[1]
+
+
+def declaring(action: Any, power: str) -> Any:
+    """`action` declaring the dependant power `power` (HC-CARD-08): by its own `declaring` where it has one
+    (a ruleset's action records do: `dataclasses.replace` runs interpreted, slowly, and this runs in every
+    listing of the legal actions), else a copy with `power` set."""
+    method = getattr(action, "declaring", None)
+    return method(power) if method is not None else with_fields(action, power=power)
 
 
 NO_QUERY = Query()

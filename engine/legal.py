@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from clix.engine import cards, combat, effects, plots
@@ -350,7 +349,7 @@ def _monster_actions(state: GameState, actor: Monster) -> list[Action | MoveBloc
                 if actor.blooded:
                     found.extend(frenzies)
                 for name in attack_powers:  # a move then a free close attack the power grants (Pounce)
-                    found.extend(replace(f, frenzy=False, power=name) for f in frenzies)
+                    found.extend(MoveBlock(f.monster, f.fly, f.reach, f.ends, name, f.target) for f in frenzies)
     if actor.incapable:
         return found
     for target in targets:
@@ -386,8 +385,8 @@ def _with_dependant_powers(
             a for a in actions if DEPENDANT_KIND.get(type(a)) == kind and getattr(a, "power", None) is None
         ]
         if handler is None:
-            found.extend(replace(a, power=power) for a in base)
-            found.extend(replace(b, power=power) for b in blocks)
+            found.extend(a.declaring(power) for a in base)
+            found.extend(b.declaring(power) for b in blocks)
         else:  # the handler judges each action: build the blocks' moves for it
             base.extend(move for b in blocks for move in b.actions())
             found.extend(handler.actions(state, actor, power, actor.powers[power], base))

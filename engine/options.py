@@ -57,6 +57,10 @@ class MoveBlock:
     def __len__(self) -> int:
         return len(self.ends)
 
+    def declaring(self, power: str) -> MoveBlock:
+        """These actions declaring the dependant power `power` (HC-CARD-08, HC-SLAY-12)."""
+        return MoveBlock(self.monster, self.fly, self.reach, self.ends, power, self.target, self.frenzy)
+
     @property
     def kind(self) -> str:
         """The kind of dependant power its actions may declare (HC-CARD-08, HC-SLAY-12)."""

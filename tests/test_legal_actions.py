@@ -58,3 +58,38 @@ def test_options_read_like_the_list_they_stand_for(roster):
     assert options == listed
     with pytest.raises(IndexError):
         options[len(options)]
+
+
+def test_declaring_a_dependant_power_changes_the_power_alone():
+    """An action's `declaring` (HC-CARD-08) is `dataclasses.replace(action, power=...)` written out: every other
+    field, a frenzy block's `frenzy` among them, is kept; `effects.declaring` falls back to `replace` for a
+    record without one (another ruleset's)."""
+    import dataclasses
+
+    from clix.engine import effects
+    from clix.engine.actions import Close, Frenzy, LureVictim, Ranged, Smash
+    from clix.engine.movement import Reach
+
+    reach = Reach(3, 0b1000, [])
+    actions = [
+        Move(1, (2, 3), 1, None, 4),
+        Frenzy(1, (2,), 5, None),
+        Close(2, 7),
+        Ranged(2, (7, 8), ((7, 1), (8, 2))),
+        LureVictim(1, 3, (4, 5)),
+        MoveBlock(1, None, reach, [3], target=6, frenzy=True),
+        MoveBlock(1, 2, reach, [3]),
+    ]
+    for action in actions:
+        for declared in (action.declaring("Savage"), effects.declaring(action, "Savage")):
+            assert type(declared) is type(action)
+            assert declared == dataclasses.replace(action, power="Savage")
+            assert declared.power == "Savage"
+
+    @dataclasses.dataclass(frozen=True)
+    class Other:
+        at: int
+        power: str | None = None
+
+    assert effects.declaring(Other(4), "Leap") == Other(4, "Leap")
+    assert not hasattr(Smash(1, 2), "declaring")  # no power to declare

@@ -107,18 +107,27 @@ class _Spots:
 def distance_row(geo: Geometry, pos: int) -> bytes:
     """Spaces apart from `pos` to every space of the map (HC-MOVE-03; from 255 on, 255), kept with the map:
     a byte a space, so the rows of a whole map stay small enough for the processor's caches."""
-    key = ("distance_row", pos)
-    found: bytes | None = geo.caches.get(key)  # type: ignore[assignment]
-    if found is not None:  # read before making the closure below
-        return found
+    rows: list[bytes | None] | None = geo.caches.get(DISTANCE_ROWS)  # type: ignore[assignment]
+    if rows is None:
+        rows = [None] * geo.size
+        geo.caches[DISTANCE_ROWS] = rows
+    if not 0 <= pos < len(rows):
+        return _distance_row(geo, pos)
+    row = rows[pos]
+    if row is None:  # a list by space, not a dict by key: scoring a decision asks for hundreds of rows
+        row = rows[pos] = _distance_row(geo, pos)
+    return row
 
-    def compute() -> bytes:
-        spaces = np.arange(geo.size)
-        across = np.abs(spaces % geo.width - pos % geo.width)
-        down = np.abs(spaces // geo.width - pos // geo.width)
-        return np.minimum(np.maximum(across, down), 255).astype(np.uint8).tobytes()
 
-    return geo.cached(key, compute)
+DISTANCE_ROWS = "distance_rows"
+"""The key of the map's distance rows in `Geometry.caches`: a list with a row (or None, not yet made) per space."""
+
+
+def _distance_row(geo: Geometry, pos: int) -> bytes:
+    spaces = np.arange(geo.size)
+    across = np.abs(spaces % geo.width - pos % geo.width)
+    down = np.abs(spaces // geo.width - pos // geo.width)
+    return np.minimum(np.maximum(across, down), 255).astype(np.uint8).tobytes()
 
 
 class _Danger:
