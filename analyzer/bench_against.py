@@ -1,10 +1,10 @@
 """`clix bench --against CHECKOUT`: this build and another checkout of clix playing the reference duel side by
 side in one run, so that two builds are compared on the same minutes of a machine whose speed drifts.
 
-Each build plays in a worker process of its own (the other checkout first on the worker's search path), both
+Each build plays in worker processes of its own (the other checkout first on the worker's search path), both
 on this library's roster files, so that both play the same games. Timed: rounds of a batch of games each,
-the two workers taking turns and alternating which goes first, and each batch's processor time read in its
-worker; the ratio of the two builds' speeds is taken round by round (neighbours in time) and summarised with
+the two builds taking turns and alternating which goes first, each batch in a new worker process and its
+processor time read there; the ratio of the two builds' speeds is taken round by round (neighbours in time) and summarised with
 a 95% interval. Counted (`--instructions`): the instructions each build executes for the games, under
 valgrind's callgrind, which do not drift at all: the count of `warm-up + N` games subtracted from that of
 `warm-up + 2N` leaves N games without the interpreter's start-up.
@@ -64,8 +64,8 @@ for line in sys.stdin:
 """What a worker runs: only what every clix checkout since the `clix/` package root has (`load_library`'s
 module, `Matchup`, `play_one`, `compiled.status`), so that older builds can be measured."""
 
-WARM_UP_GAMES = 20
-"""Games each worker plays before the first round (the per-map caches fill as games are played)."""
+WARM_UP_GAMES = 10
+"""Games each worker plays before its timed batch (the per-map caches fill as games are played)."""
 
 COUNT_WARM_UP = 1
 """Games played before the counted ones under valgrind (the per-map caches of the first game)."""
@@ -193,22 +193,23 @@ def run_timed(
     """Time the reference duel on this build and on `other` in alternating rounds; print both speeds and
     their ratio; return the exit code."""
     builds = [Build("this build", None), Build(str(other), other)]
-    workers: list[Worker] = []
     interrupted = False
+    worker: Worker | None = None
     try:
-        for build in builds:
-            workers.append(Worker(build, reference, library))
         for round_index in range(rounds):
-            order = workers if round_index % 2 == 0 else workers[::-1]
-            for worker in order:
+            for build in builds if round_index % 2 == 0 else builds[::-1]:
+                # A new process each round: a process's own luck (its hash seed, where its memory lies) moved
+                # one build's speed by up to 8% for a whole run, which rounds within one process cannot show.
+                worker = Worker(build, reference, library)
                 result = worker.play(round_index + 1, games)
-                worker.build.rates.append(games / result["cpu"])
-                worker.build.wall_rates.append(games / result["wall"])
-                worker.build.digests.append(result["digest"])
+                worker.close()
+                build.rates.append(games / result["cpu"])
+                build.wall_rates.append(games / result["wall"])
+                build.digests.append(result["digest"])
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        for worker in workers:
+        if worker is not None:
             worker.close()
     finished = min(len(build.rates) for build in builds)
     if not finished:
@@ -226,7 +227,7 @@ def _print_timed(builds: list[Build], reference: Sequence[str], games: int, roun
     console.print(
         f"side by side: this build and {other.label}, the reference duel ({army_a} vs {army_b} on {map_name}), "
         f"{games} games a round, {rounds} round{'s' if rounds > 1 else ''}, the builds taking turns "
-        "(which goes first alternating)",
+        "(which goes first alternating), each batch in a new process",
         markup=False,
     )
     width = max(len(b.label) for b in builds)
