@@ -90,18 +90,47 @@ class _Spots:
     """Where some pieces stand, for the distance from any space to the nearest of them (spaces counted as
     in HC-MOVE-03; 99 if there are none or all are farther)."""
 
-    __slots__ = ("rows",)
+    __slots__ = ("row",)
 
     def __init__(self, geo: Geometry, positions: list[int]) -> None:
-        self.rows = [distance_row(geo, pos) for pos in positions]
+        self.row = nearest_row(geo, positions)
 
     def nearest(self, pos: int) -> int:
-        best = 99
-        for row in self.rows:  # scoring a decision asks this for every destination
-            distance = row[pos]
-            if distance < best:
-                best = distance
-        return best
+        distance = self.row[pos]  # scoring a decision asks this for every destination: one read
+        return distance if distance < 99 else 99
+
+
+def nearest_row(geo: Geometry, positions: list[int]) -> bytes:
+    """For every space of the map, the distance to the nearest of `positions` (HC-MOVE-03; from 255 on, 255;
+    99 everywhere when there are none), kept with the map by `positions`: the pieces stand still through most
+    of a turn's decisions, the victims through most of a game's."""
+    rows: dict[tuple[int, ...], bytes] | None = geo.caches.get(NEAREST_ROWS)  # type: ignore[assignment]
+    if rows is None:
+        rows = {}
+        geo.caches[NEAREST_ROWS] = rows
+    key = tuple(positions)
+    found = rows.get(key)
+    if found is None:
+        if len(rows) >= NEAREST_ROWS_KEPT:
+            rows.clear()
+        found = rows[key] = _nearest_row(geo, positions)
+    return found
+
+
+NEAREST_ROWS = "nearest_rows"
+"""The key of the map's nearest-distance rows in `Geometry.caches` (a dict by the positions' tuple)."""
+NEAREST_ROWS_KEPT = 2048
+"""Rows kept per map before the cache starts again (a row is a byte a space: 2048 rows of a 24 x 24 map fill
+about a megabyte)."""
+
+
+def _nearest_row(geo: Geometry, positions: list[int]) -> bytes:
+    if not positions:
+        return bytes([99]) * geo.size
+    if len(positions) == 1:
+        return distance_row(geo, positions[0])
+    rows = np.frombuffer(b"".join([distance_row(geo, pos) for pos in positions]), dtype=np.uint8)
+    return np.minimum.reduce(rows.reshape(len(positions), geo.size), axis=0).tobytes()
 
 
 def distance_row(geo: Geometry, pos: int) -> bytes:
