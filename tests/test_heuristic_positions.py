@@ -483,3 +483,25 @@ def test_crossroads_side_is_put_to_the_player_and_scored(library: Roster) -> Non
         witch = next(m for m in state.monsters if m.stats.id == "hedge-witch-morrow-u")
         assert asked == ["hedge-witch-morrow-u"]
         assert witch.side == best
+
+
+def test_the_nearest_piece_is_read_from_one_row_kept_with_the_map(monkeypatch):
+    """`_Spots.nearest` (spaces counted as in HC-MOVE-03) reads the minimum of the pieces' distance rows, kept
+    by their positions: the same as the nearest piece counted one by one, 99 with no piece or all farther."""
+    from clix.engine import geometry as geometry_module
+    from clix.engine.players import position
+
+    roster = roster_at(ROOT / "rosters")
+    geo = geometry_module.Geometry(roster.maps["graveyard"])
+    rng = np.random.default_rng(7)
+    for count in (0, 1, 2, 5, 12):
+        positions = [int(p) for p in rng.choice(geo.size, size=count, replace=False)]
+        spots = position._Spots(geo, positions)
+        for space in range(geo.size):
+            expected = min([geo.distance(space, p) for p in positions] + [99])
+            assert spots.nearest(space) == expected
+        assert position._Spots(geo, positions).row is spots.row  # kept with the map
+    monkeypatch.setattr(position, "NEAREST_ROWS_KEPT", 2)
+    kept = geo.caches[position.NEAREST_ROWS]
+    position.nearest_row(geo, [3, 4])
+    assert len(kept) <= 2  # full: started again
