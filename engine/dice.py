@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections import deque
 from collections.abc import Iterable
 from typing import Any
@@ -33,7 +32,7 @@ class Dice:
 
     def copy(self) -> Dice:
         """Dice that roll what these would roll from now on, independently of them."""
-        return _restored_dice(copy.deepcopy(self.rng), list(self._buffer), self.rolled)
+        return _restored_dice(copied_generator(self.rng), list(self._buffer), self.rolled)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_restored_dice, (self.rng, list(self._buffer), self.rolled))
@@ -74,6 +73,20 @@ class ForcedDice(Dice):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ForcedDice) and other.rolled == self.rolled and other.queue == self.queue
+
+
+def copied_generator(rng: np.random.Generator) -> np.random.Generator:
+    """A generator that draws what `rng` would draw from now on, independently of it: a new bit generator of
+    the same kind, seeded from a fixed sequence and then given `rng`'s state. `copy.deepcopy` pickled it, about
+    95 µs against 18 µs, most of what copying a game state cost (`State.copy`)."""
+    bits = type(rng.bit_generator)(_ANY_SEED)
+    bits.state = rng.bit_generator.state
+    return np.random.Generator(bits)
+
+
+_ANY_SEED = np.random.SeedSequence(0)
+"""Seeds the new bit generator before its state is replaced (a SeedSequence already made: seeding from an int
+builds one each time)."""
 
 
 def _restored_dice(rng: np.random.Generator, buffer: list[int], rolled: int) -> Dice:

@@ -281,3 +281,20 @@ def test_a_copy_made_while_a_driver_answers_is_paused_at_the_question():
     _, twin_agents = start_state(MATCHUPS[0], 3, 0)
     _finish(twin, twin_agents)
     assert twin.over
+
+
+def test_copied_dice_roll_the_same_future_independently():
+    """`Dice.copy` (a new bit generator given the state, not a deep copy): the same rolls from now on, and
+    rolling one leaves the other's future as it was."""
+    import numpy as np
+    from clix.engine.dice import Dice, copied_generator
+
+    dice = Dice(np.random.default_rng(11))
+    [dice.d6() for _ in range(300)]  # past the first batch: the generator's state has moved
+    twin = dice.copy()
+    assert twin == dice and twin.rng is not dice.rng
+    ahead = [dice.d6() for _ in range(600)]
+    assert [twin.d6() for _ in range(600)] == ahead
+    rng = np.random.default_rng(3)
+    copied = copied_generator(rng)
+    assert list(copied.integers(0, 10**9, 20)) == list(rng.integers(0, 10**9, 20))
