@@ -8,6 +8,7 @@ import os
 import pstats
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from clix.analyzer.errors import ClixError
@@ -65,9 +66,9 @@ def run_bench(
         markup=False,
     )
     console.print(f"  engine: {compiled.status}", markup=False)
-    console.print(f"  1 core:   {_spread(rates_one)} games/s", markup=False)
+    console.print(f"  1 core:   {spread(rates_one)} games/s", markup=False)
     console.print(
-        f"  {cores} cores: {_spread(rates_many)} games/s (parallel efficiency {_spread(efficiencies, '.2f')})",
+        f"  {cores} cores: {spread(rates_many)} games/s (parallel efficiency {spread(efficiencies, '.2f')})",
         markup=False,
     )
     console.print(f"  results identical for 1 and {cores} jobs: {identical}", markup=False)
@@ -142,7 +143,7 @@ def _copy_seconds(state: GameState, copies: int) -> float:
     return (time.perf_counter() - started) / copies
 
 
-def _spread(values: list[float], spec: str = ".1f") -> str:
+def spread(values: Sequence[float], spec: str = ".1f") -> str:
     """The median of `values`, and their range when there are several."""
     middle = format(statistics.median(values), spec)
     if len(values) < 2:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clix.analyzer.bench import spread
 from clix.analyzer.errors import ClixError
 from rich.console import Console
 from scipy import stats
@@ -233,8 +234,8 @@ def _print_timed(builds: list[Build], reference: Sequence[str], games: int, roun
     width = max(len(b.label) for b in builds)
     for build in builds:
         console.print(
-            f"  {build.label:<{width}}  {build.engine}: {_spread(build.rates)} games/s of processor time, "
-            f"{_spread(build.wall_rates)} by the clock",
+            f"  {build.label:<{width}}  {build.engine}: {spread(build.rates)} games/s of processor time, "
+            f"{spread(build.wall_rates)} by the clock",
             markup=False,
         )
     estimate, low, high = ratio_interval(this.rates, other.rates)
@@ -253,13 +254,6 @@ def _print_timed(builds: list[Build], reference: Sequence[str], games: int, roun
         )
     else:
         console.print(f"  same games: yes, outcome for outcome ({games * rounds:,} games each)", markup=False)
-
-
-def _spread(values: Sequence[float]) -> str:
-    middle = f"{statistics.median(values):.1f}"
-    if len(values) < 2:
-        return middle
-    return f"{middle} ({min(values):.1f}-{max(values):.1f})"
 
 
 # --- counted ----------------------------------------------------------------------------------------------
