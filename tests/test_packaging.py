@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import sysconfig
 import tomllib
 import venv
 import zipfile
@@ -68,16 +69,34 @@ def test_the_wheel_holds_one_namespace_with_its_data(wheel):
     assert len(shipped) == len(list((ROOT / "rosters").rglob("*.yaml")))
 
 
-def test_a_duel_runs_from_the_installed_wheel(wheel, tmp_path):
-    """A fresh virtual environment (its dependencies taken from this interpreter's, so no download) with the
-    wheel installed: `clix` runs from it, finds the sample library and the templates inside the package, and
-    writes its HTML and PDF reports; `import clix` offers the API there too."""
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+def fresh_venv(env_dir: Path) -> Path:
+    """A new virtual environment made from the running interpreter whose dependencies are this interpreter's
+    (a path file lists its site-packages after the new environment's own), so nothing is downloaded and it
+    works whether the tests run in a venv, as users install, or in the system interpreter, as CI does.
+
+    Only the folders are listed, not their path files: an editable install of clix in the running
+    environment stays invisible there, so `import clix` finds the wheel or nothing."""
+    venv.EnvBuilder(with_pip=False).create(env_dir)
     python = env_dir / "bin" / "python"
+    child = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    ours = sysconfig.get_paths()
+    folders = dict.fromkeys(str(Path(ours[key]).resolve()) for key in ("purelib", "platlib"))
+    (Path(child.stdout.strip()) / "running-interpreter.pth").write_text("\n".join(folders) + "\n")
+    return python
+
+
+def test_a_duel_runs_from_the_installed_wheel(wheel, tmp_path):
+    """A fresh virtual environment with the wheel installed, its dependencies checked by pip against what is
+    there (no index is read): `clix` runs from it, finds the sample library and the templates inside the
+    package, and writes its HTML and PDF reports; `import clix` offers the API there too."""
+    env_dir = tmp_path / "venv"
+    python = fresh_venv(env_dir)
     installed = subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--force-reinstall",
-         str(wheel)],
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index",
+         "--no-build-isolation", str(wheel)],
         capture_output=True, text=True,
     )  # fmt: skip
     assert installed.returncode == 0, installed.stderr[-2000:]

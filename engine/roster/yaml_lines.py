@@ -8,13 +8,15 @@ make a small file cost unbounded time or memory, each with one message saying wh
 - YAML anchors and aliases (`&name`, `*name`): one alias can stand for a whole tree, so a 1 KB file
   can expand to gigabytes ("billion laughs"); clix files never need them;
 - nesting deeper than `MAX_DEPTH` (the deepest valid clix file nests 6 levels), checked while parsing,
-  before Python's recursion limit could be reached.
+  before Python's recursion limit could be reached, in time linear in the file's size (libyaml stops at
+  its own depth limit, and the slow pure-Python reparse that words syntax errors is skipped for deep text).
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -78,16 +80,33 @@ class _GuardedComposer(Composer):
         if isinstance(event, yaml.CollectionStartEvent):
             self.depth += 1
             if self.depth > MAX_DEPTH:
-                raise YamlError(
-                    _line(event.start_mark),
-                    f"lists and mappings are nested more than {MAX_DEPTH} levels deep here; clix files "
-                    f"need at most {DEEPEST_VALID}, check the brackets and the indentation",
-                )
+                raise _too_deep(_line(event.start_mark))
             try:
                 return super().compose_node(parent, index)
             finally:
                 self.depth -= 1
         return super().compose_node(parent, index)
+
+
+def _too_deep(line: int) -> YamlError:
+    return YamlError(
+        line,
+        f"lists and mappings are nested more than {MAX_DEPTH} levels deep here; clix files "
+        f"need at most {DEEPEST_VALID}, check the brackets and the indentation",
+    )
+
+
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _bracket_depth(text: str) -> int:
+    """The deepest nesting of flow brackets in `text`, counted in one pass and blind to quotes (an upper
+    bound that only a quoted run of brackets could inflate)."""
+    depth = deepest = 0
+    for match in _BRACKETS.finditer(text):
+        depth = depth + 1 if match.group() in "[{" else max(0, depth - 1)
+        deepest = max(deepest, depth)
+    return deepest
 
 
 class _Constructor(SafeConstructor):
@@ -198,8 +217,12 @@ def load_yaml(text: str) -> tuple[Any, LineMap, list[tuple[int, Loc, str]]]:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
     except (yaml.scanner.ScannerError, yaml.parser.ParserError) as exc:
-        # pure Python reparses slowly (3 s a MB): only files of a size people write by hand
-        raise _marked((len(text) <= REPARSE_BYTES and _python_error(text)) or exc) from exc
+        if "maximum nesting depth" in str(exc.problem):  # libyaml's own limit, far beyond MAX_DEPTH
+            raise _too_deep(_line(exc.problem_mark)) from exc
+        # Pure Python reparses slowly (3 s a MB, and with the square of the nesting depth): only files of a
+        # size people write by hand, and nested no deeper than clix allows.
+        reparse = len(text) <= REPARSE_BYTES and _bracket_depth(text) <= MAX_DEPTH
+        raise _marked((reparse and _python_error(text)) or exc) from exc
     except yaml.MarkedYAMLError as exc:
         raise _marked(exc) from exc
     except yaml.reader.ReaderError as exc:
