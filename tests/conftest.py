@@ -7,11 +7,18 @@ clock; three victim archetypes; one 8x6 map; one legal army). It does not depend
 
 from __future__ import annotations
 
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+# pytest-xdist's workers start with COLUMNS=80 in their environment, which fixes the width of consoles made at
+# import time; without it they follow the terminal (or a test's COLUMNS), as in a run without workers.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ.pop("COLUMNS", None)
+    os.environ.pop("LINES", None)
 from clix.engine.legality import reference_problems
 from clix.engine.roster.loader import Roster, load_roster
 from clix.engine.roster.problems import Problem
@@ -46,10 +53,58 @@ PLUMBING = frozenset(
 which engine plays, so CI runs them once, on the pure engine (`-m "not plumbing"` on the compiled one)."""
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+SLOW_FILES = frozenset(
+    {
+        "test_bench_against.py",  # builds side by side, under valgrind too
+        "test_coverage.py",  # interval coverage over hundreds of seeded duels
+        "test_faults.py",  # real processes killed, interrupted and starved
+        "test_meta_dask.py",  # a Dask cluster in process
+        "test_store_as_played.py",  # a meta killed with -9 and run again
+    }
+)
+SLOW_TESTS = frozenset(
+    {
+        "test_packaging.py::test_a_duel_runs_from_the_installed_wheel",
+        "test_readme.py::test_the_main_command_runs",
+        "test_sequential.py::test_the_interval_where_the_run_stops_covers_the_true_score_95_percent_of_the_time",
+        "test_sequential.py::test_duel_reports_precision_and_equivalence",
+        "test_stats.py::test_interval_coverage_on_a_simulated_coin_is_near_95_percent",
+        "test_store.py::test_a_changed_setting_misses_the_store",
+        "test_store.py::test_fresh_plays_every_game_again",
+        "test_store.py::test_an_interrupted_run_resumes_to_the_same_tables",
+        "test_user_data.py::test_a_homebrew_army_file_plays_with_a_broken_unrelated_file_as_one_warning",
+        "test_value.py::test_a_strictly_better_figure_at_the_same_cost_is_under_costed",
+    }
+)
+"""The slow statistical, fault and packaging tests (`slow`): `python -m pytest` leaves them out, `--slow` runs
+only them and `--all` runs everything; CI runs both halves (README, "Tests")."""
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("clix")
+    group.addoption("--all", action="store_true", help="run every test, the slow ones (marked slow) included")
+    group.addoption("--slow", action="store_true", help="run only the slow tests, which plain `pytest` leaves out")
+
+
+def is_slow(item: pytest.Item) -> bool:
+    name = item.path.name
+    return name in SLOW_FILES or f"{name}::{getattr(item, 'originalname', item.name)}" in SLOW_TESTS
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.name in PLUMBING:
             item.add_marker(pytest.mark.plumbing)
+        if is_slow(item):
+            item.add_marker(pytest.mark.slow)
+    if config.getoption("--all"):
+        return
+    wanted = config.getoption("--slow")
+    kept = [item for item in items if is_slow(item) == wanted]
+    left_out = [item for item in items if is_slow(item) != wanted]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
 
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
