@@ -16,9 +16,11 @@ import pandas as pd
 import pytest
 import yaml
 from clix.analyzer.errors import ClixError
+from clix.analyzer.library import load_library
 from clix.analyzer.schema import KINDS, schema_for
 from clix.engine.roster.loader import KINDS as FILE_KINDS
 from clix.engine.roster.models import Army
+from helpers import run_main
 
 import clix
 
@@ -225,3 +227,93 @@ def test_sample_names_the_shipped_library_wherever_clix_runs(tmp_path):
     done = clix_cli("roster", "list", "armies", "--rosters", "sample", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "butcher-shop" in done.stdout
+
+
+# --- issue 31: what a command needs is resolved before it plays -------------------------------------------
+
+
+@pytest.fixture
+def sample_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """lib/: a copy of the sample library; the working directory is its folder."""
+    shutil.copytree(ROSTERS, tmp_path / "lib")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+DUEL_NEEDS = {"armies": ["butcher-shop", "firing-line"], "maps": ["graveyard"]}
+
+
+def test_a_broken_army_file_is_named_with_its_problem_not_called_missing(sample_copy, capsys):
+    _edit(sample_copy / "lib" / "armies" / "butcher-shop.yaml", "build_total: 100", "build_total: lots")
+    with pytest.raises(ClixError, match=r"^lib/armies/butcher-shop.yaml:3: build_total: ") as caught:
+        load_library([Path("lib")], **DUEL_NEEDS)
+    assert "no army named" not in str(caught.value)
+    code, out, err = run_main(["roster", "show", "butcher-shop", "--rosters", "lib"], capsys)
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [f"clix: error: {caught.value}"]
+
+
+def test_roster_show_names_a_broken_figure_file_and_its_problem(sample_copy, capsys):
+    figure = sample_copy / "lib" / "figures" / "meatlocker-butcher-v.yaml"
+    figure.write_bytes(figure.read_bytes() + b"# caf\xe9\n")
+    code, out, err = run_main(["roster", "show", "meatlocker-butcher-v", "--rosters", "lib"], capsys)
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("clix: error: lib/figures/meatlocker-butcher-v.yaml:"), lines
+    assert "not UTF-8" in lines[0]
+
+
+def test_a_broken_override_in_a_later_layer_is_an_error_and_a_whole_one_hides_a_broken_lower_file(sample_copy):
+    mine = sample_copy / "mine"
+    mine.mkdir()
+    shutil.copy(ROSTERS / "figures" / "meatlocker-butcher-v.yaml", mine / "butcher.yaml")
+    _edit(mine / "butcher.yaml", "points: 60", "points: lots")
+    with pytest.raises(ClixError, match=r"^mine/butcher.yaml:\d+: points: "):
+        load_library([Path("lib"), mine], **DUEL_NEEDS)
+    # the lower layer's file broken, the later one whole: the later one is played, the lower one is not used
+    shutil.copy(ROSTERS / "figures" / "meatlocker-butcher-v.yaml", mine / "butcher.yaml")
+    _edit(sample_copy / "lib" / "figures" / "meatlocker-butcher-v.yaml", "points: 60", "points: lots")
+    library = load_library([Path("lib"), mine], **DUEL_NEEDS)
+    assert library.roster.sources[("figures", "meatlocker-butcher-v")].file == "mine/butcher.yaml"
+    assert len(library.warnings) == 1
+    assert "this command does not use lib/figures/meatlocker-butcher-v.yaml" in library.warnings[0]
+
+
+def test_a_broken_file_whose_names_can_be_read_and_are_not_needed_is_a_warning(sample_copy):
+    countess = sample_copy / "lib" / "figures" / "countess-vey-v.yaml"  # in crimson-court only
+    countess.write_bytes(countess.read_bytes().replace(b"\n", b"\n\tbroken: tab\n", 1))
+    library = load_library([Path("lib")], **DUEL_NEEDS)
+    assert len(library.warnings) == 1
+    assert "this command does not use lib/figures/countess-vey-v.yaml" in library.warnings[0]
+    with pytest.raises(ClixError, match=r"^lib/figures/countess-vey-v.yaml:2: not valid YAML"):
+        load_library([Path("lib")], armies=["crimson-court"], maps=["graveyard"])
+
+
+def test_a_failed_file_whose_names_cannot_be_read_may_define_what_the_command_needs(sample_copy):
+    (sample_copy / "lib" / "figures" / "lost.yaml").symlink_to("nowhere.yaml")
+    # beside the files that define every figure the duel needs, in their layer, it is not used: a second
+    # definition there would clash with the one that loaded
+    library = load_library([Path("lib")], **DUEL_NEEDS)
+    assert len(library.warnings) == 1 and "does not use lib/figures/lost.yaml" in library.warnings[0]
+    # but when a needed figure is missing, it may be the file that defines it
+    (sample_copy / "lib" / "figures" / "meatlocker-butcher-v.yaml").unlink()
+    with pytest.raises(ClixError) as caught:
+        load_library([Path("lib")], **DUEL_NEEDS)
+    message = str(caught.value)
+    assert message.startswith("lib/figures/lost.yaml: broken symbolic link"), message
+    assert message.endswith("; it may define figure 'meatlocker-butcher-v' that this command uses"), message
+    # in a later layer than the one that supplies every figure the duel needs, it may override one of them
+    mine = sample_copy / "mine"
+    mine.mkdir()
+    (mine / "lost.yaml").symlink_to("nowhere.yaml")
+    with pytest.raises(ClixError, match=r"^mine/lost.yaml: broken symbolic link"):
+        load_library([Path("lib"), ROSTERS / "figures", mine], **DUEL_NEEDS)
+    # in an earlier layer than the one that supplies them, it is not used
+    library = load_library([Path("lib"), ROSTERS / "figures"], **DUEL_NEEDS)
+    assert len(library.warnings) == 1 and "does not use lib/figures/lost.yaml" in library.warnings[0]

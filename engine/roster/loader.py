@@ -7,9 +7,10 @@ data keeps them in rosters/figures, maps, armies and two list files.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,21 @@ class Source:
         return Problem(self.file, self.lines.line(full), field_text(full), message)
 
 
+@dataclass(frozen=True)
+class Failed:
+    """A file (or folder) with problems that may have defined items of `table`: those named in `names`, or any
+    (None: its names could not be read). `layer` is the index of the `--rosters` layer it is in."""
+
+    file: str
+    table: str
+    names: frozenset[str] | None = None
+    layer: int = 0
+
+    def could_define(self, name: str) -> bool:
+        """Whether this file, once fixed, may define the item `name` of its table."""
+        return self.names is None or name in self.names
+
+
 @dataclass
 class Roster:
     """Every figure, plot twist, victim archetype, map and army loaded, by name."""
@@ -77,15 +93,21 @@ class Roster:
     """Tables (`TABLES`) that may lack items because a file or folder that could hold them did not load (it
     could not be read or parsed, or its names are unreadable): names missing from them are not reported, the
     file that failed is (root causes first)."""
+    failed: list[Failed] = field(default_factory=list)
+    """Every file or folder with problems that may have defined items, per table: what a command needs and
+    cannot find (or finds in an earlier layer than such a file's) is blamed on it, not played without it."""
+    layer_of: dict[str, int] = field(default_factory=dict)
+    """The (last) layer each loaded file is in (`load_layers`; 0 for `load_roster`)."""
 
     def known(self, table: str, name: str) -> bool:
         """Whether `name` missing from `table` may be reported: it is not there, and no failed file could hold it."""
         return name not in self.invalid and table not in self.unknown
 
     def add(self, kind: str, key: str, item: Any, source: Source) -> Problem | None:
-        """Add one item; a name already taken by another file is a problem."""
+        """Add one item; a name already taken by another file is a problem (and that file may define it)."""
         table: dict[str, Any] = getattr(self, kind)
         if key in table:
+            self.failed.append(Failed(source.file, kind, frozenset({key})))
             first = self.sources[(kind, key)]
             field = ("id",) if kind in ("figures", "maps") else ("name",)
             where = (
@@ -178,7 +200,9 @@ def load_roster(paths: list[Path]) -> tuple[Roster, list[Problem]]:
     roster = Roster()
     files, problems = find_roster_files(paths)
     for problem in problems:
-        roster.unknown |= _tables_of(Path(problem.file), "")
+        tables = _tables_of(Path(problem.file), "")
+        roster.unknown |= tables
+        roster.failed.extend(_failed(Path(problem.file), tables))
     reported = {p.file for p in problems}
     for path in files:
         if relative(path) not in reported:
@@ -192,9 +216,11 @@ def load_layers(layers: list[Path]) -> tuple[Roster, list[Problem]]:
     unique, as in `load_roster`."""
     merged = Roster()
     problems: list[Problem] = []
-    for layer in layers:
+    for index, layer in enumerate(layers):
         roster, found = load_roster([layer])
         problems.extend(found)
+        merged.failed.extend(replace(failed, layer=index) for failed in roster.failed)
+        merged.layer_of.update(dict.fromkeys(roster.files, index))
         for table in TABLES:
             items = getattr(roster, table)
             getattr(merged, table).update(items)
@@ -218,25 +244,63 @@ def _tables_of(path: Path, text: str) -> set[str]:
     return {table for hint, table in _TABLE_HINTS if hint in name} or set(TABLES)
 
 
+_ID_LINE = re.compile(r"""^id:[ \t]*(["']?)([A-Za-z0-9][\w.-]*)\1[ \t]*(?:#.*)?\r?$""", re.MULTILINE)
+ONE_ITEM_TABLES = ("figures", "maps")
+"""Tables whose files hold one item named by its `id`."""
+
+
+def _failed(path: Path, tables: set[str], text: str = "", names: set[str] | None = None) -> list[Failed]:
+    """What a file or folder with problems may have defined, per table: an army file the army named by its
+    file; a figure or map file the item its `id` line names (`names`, else read from `text`), if any; anything
+    else any item (a file with an `id` line holds no list of cards or victims)."""
+    ids = names if names is not None else {m.group(2) for m in _ID_LINE.finditer(text)}
+    found: list[Failed] = []
+    for table in sorted(tables):
+        if table == "armies":
+            named: frozenset[str] | None = frozenset({path.stem}) if path.suffix in ROSTER_SUFFIXES else None
+        elif ids:
+            if table not in ONE_ITEM_TABLES:
+                continue
+            named = frozenset(ids)
+        else:
+            named = None
+        found.append(Failed(relative(path), table, named))
+    return found
+
+
+def _readable(raw: bytes) -> str:
+    """The text of bytes that are not UTF-8, as near as can be told (for the names a broken file holds)."""
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return raw.decode("utf-16", errors="replace")
+    return raw.decode("utf-8", errors="replace")
+
+
 def _load_file(path: Path, roster: Roster) -> list[Problem]:
     name = relative(path)
     if path.suffix not in ROSTER_SUFFIXES and path.is_file():
         return [Problem(name, 0, "", "not a roster file; roster files end in .yaml")]
     roster.files.append(name)
+    raw = b""
     text = ""
     try:
-        text = decode(read_bytes(path))
+        raw = read_bytes(path)
+        text = decode(raw)
         data, lines, yaml_problems = load_yaml(text)
     except YamlError as exc:
         roster.unknown |= _tables_of(path, text)
+        readable = text or _readable(raw)
+        roster.failed.extend(_failed(path, _tables_of(path, readable), readable))
         return [Problem(name, exc.line, "", exc.message)]
     problems = [Problem(name, line, field_text(loc), message) for line, loc, message in yaml_problems]
     if not isinstance(data, dict):
         roster.unknown |= _tables_of(path, "")
+        roster.failed.extend(_failed(path, _tables_of(path, "")))
         return [*problems, Problem(name, 1, "", "a roster file must be a mapping of keys (like 'name: ...')")]
     model = next((m for key, m in KINDS if key in data), None)
     if model is None:
         roster.unknown |= _tables_of(path, "")
+        ident = data.get("id")
+        roster.failed.extend(_failed(path, _tables_of(path, ""), names={ident} if isinstance(ident, str) else set()))
         return [
             *problems,
             Problem(
@@ -252,10 +316,13 @@ def _load_file(path: Path, roster: Roster) -> list[Problem]:
     try:
         item = model.model_validate(data)
     except ValidationError as exc:
-        if isinstance(data.get("id"), str):
-            roster.invalid[data["id"]] = name
+        ident = data.get("id")
+        if isinstance(ident, str):
+            roster.invalid[ident] = name
         elif model is not Army:  # armies are named by their file, never by other files
             roster.unknown.add(_TABLE_OF_MODEL[model])
+        named = {ident} if isinstance(ident, str) and model is not Army else set()
+        roster.failed.extend(_failed(path, {_TABLE_OF_MODEL[model]}, names=named))
         return problems + from_validation_error(name, exc, lines, model)
     source = Source(name, lines)
     if isinstance(item, Figure):
@@ -283,6 +350,7 @@ def _load_list(
     items = data.get(key)
     if not isinstance(items, list) or not items:
         roster.unknown.add(table)
+        roster.failed.append(Failed(name, table))
         return [*problems, Problem(name, lines.line((key,)), key, f"'{key}' must be a list with at least one entry")]
     for index, raw in enumerate(items):
         try:
@@ -291,8 +359,10 @@ def _load_list(
             problems.extend(from_validation_error(name, exc, lines, item_model, prefix=(key, index)))
             if isinstance(raw, dict) and isinstance(raw.get("name"), str):
                 roster.invalid[raw["name"]] = name
+                roster.failed.append(Failed(name, table, frozenset({raw["name"]})))
             else:
                 roster.unknown.add(table)
+                roster.failed.append(Failed(name, table))
             continue
         clash = roster.add(table, item.name, item, Source(name, lines, (key, index)))
         if clash:
