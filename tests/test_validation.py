@@ -1466,6 +1466,36 @@ def test_yaml_syntax_error_has_its_line(mini, text, line, message):
 
 
 @pytest.mark.parametrize(
+    ("raw", "line", "message"),
+    [
+        pytest.param(
+            b"id: ghoul\nname: !!python/object:os.system Ghoul\n",
+            2,
+            "YAML tags ('!!python/object:os.system') are not allowed in clix files; remove the tag",
+            id="python-tag",
+        ),
+        pytest.param(
+            b"id: ghoul\nname: !mine Ghoul\n",
+            2,
+            "YAML tags ('!mine') are not allowed in clix files; remove the tag",
+            id="local-tag",
+        ),
+        pytest.param(
+            "id: ghoul\nname: Ghoul\n".encode("utf-16"),
+            1,
+            "the file is UTF-16 text, not UTF-8; save it as UTF-8",
+            id="utf-16",
+        ),
+    ],
+)
+def test_a_tag_or_utf16_is_named_for_what_it_is(mini, raw, line, message):
+    """Issue 31: a YAML tag and a UTF-16 file each get a line that says what they are and how to fix them."""
+    mini.path("figures/broken.yaml").write_bytes(raw)
+    problem = mini.only_problem("figures/broken.yaml")
+    assert (problem.line, problem.field, problem.message) == (line, "", message)
+
+
+@pytest.mark.parametrize(
     ("text", "line"),
     [
         pytest.param('id: ghoul\nname: "Ghoul\nrank: rookie\n', 2, id="unclosed-quote"),

@@ -195,6 +195,8 @@ def read_bytes(path: Path) -> bytes:
 
 def decode(raw: bytes) -> str:
     """`raw` as UTF-8 text (a byte-order mark is dropped); raises YamlError naming the line of a bad byte."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise YamlError(1, "the file is UTF-16 text, not UTF-8; save it as UTF-8")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -274,6 +276,9 @@ def _marked(exc: yaml.MarkedYAMLError) -> YamlError:
         )
     if isinstance(exc, ConstructorError) and exc.problem and exc.problem.startswith("the value cannot"):
         return YamlError(_line(mark), exc.problem)
+    if isinstance(exc, ConstructorError) and exc.problem and "constructor for the tag" in exc.problem:
+        tag = exc.problem.split("tag '", 1)[-1].rstrip("'").replace("tag:yaml.org,2002:", "!!")
+        return YamlError(_line(mark), f"YAML tags ('{tag}') are not allowed in clix files; remove the tag")
     if exc.problem and "another document" in exc.problem:
         return YamlError(_line(mark), "a second YAML document ('---') starts here; a clix file holds one, remove it")
     return YamlError(_line(mark), f"not valid YAML: {exc.problem or exc.context}; check the indentation and quotes")
