@@ -127,9 +127,9 @@ def load_library(
             library.ids[name] = _resolve(roster, kind, name, problems, layers)
     del wanted["items"]
     if choose is not None:
-        for table, names in choose(roster).items():
-            wanted[table] += [name for name in names if name not in wanted[table]]
-            library.ids.update((name, name) for name in names if name not in library.ids)
+        for table, chosen in choose(roster).items():
+            wanted[table] += [name for name in chosen if name not in wanted[table]]
+            library.ids.update((name, name) for name in chosen if name not in library.ids)
     ids = {t: [library.id(n) for n in names] for t, names in wanted.items()}
     used = used_files(roster, **ids) | {relative(path) for path in files}
     _stop_on([p for p in problems if p.file in used], layers)

@@ -11,27 +11,31 @@ import numpy as np
 import pandas as pd
 from clix.analyzer.errors import ClixError
 from clix.analyzer.meta_stats import Z, field_score_rows, score_matrix
-from clix.analyzer.scoring import mean_interval
+from clix.analyzer.stats import difference_interval, pair_interval
 from clix.engine.roster.loader import Roster
 
 MIN_GROUP = 20
-"""Games each side of a comparison needs (played vs not, first vs second): with fewer, a normal interval from
-their spread means nothing (two wins have no spread)."""
+"""Games each side of a comparison needs (played vs not, first vs second): with fewer, a difference between
+games chosen by how the game went is not worth a line."""
 
 
 def _difference(x: np.ndarray, y: np.ndarray) -> dict[str, Any]:
-    """x's mean − y's mean with a normal 95% interval (Welch's standard error; games as independent); none when
-    either side has fewer than MIN_GROUP games."""
+    """x's mean − y's mean with a 95% interval (Newcombe's, from each side's `stats.pair_interval`; games as
+    independent); none when either side has fewer than MIN_GROUP games."""
     if len(x) < MIN_GROUP or len(y) < MIN_GROUP:
         return {"difference": None, "low": None, "high": None}
-    d = float(x.mean() - y.mean())
-    se = math.sqrt(x.var(ddof=1) / len(x) + y.var(ddof=1) / len(y))
-    return {"difference": d, "low": max(-1.0, d - Z * se), "high": min(1.0, d + Z * se)}
+    return difference_interval(x, y)
+
+
+def _interval(values: np.ndarray) -> dict[str, Any]:
+    """A mean of scores in [0, 1] with its 95% interval (`stats.pair_interval`): {score, low, high, pairs}."""
+    found = pair_interval(values)
+    return {k: found[k] for k in ("score", "low", "high", "pairs")}
 
 
 def _games_interval(values: np.ndarray) -> dict[str, Any]:
-    """A mean over games with its 95% t interval (games as independent)."""
-    result = mean_interval(values)
+    """A mean over games with its 95% interval (`stats.pair_interval`, games as independent)."""
+    result = _interval(values)
     result["games"] = result.pop("pairs")
     return result
 
@@ -75,7 +79,7 @@ def map_balance(games: pd.DataFrame, long: pd.DataFrame, armies: Sequence[str], 
             {
                 "map": map_name,
                 "games": len(sub),
-                "first_player": mean_interval(per_pair),
+                "first_player": _interval(per_pair),
                 "draws": float((sub["winner"] == "draw").mean()),
                 "field": field_scores,
                 "areas": areas,

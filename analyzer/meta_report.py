@@ -29,7 +29,8 @@ def _points(d: dict[str, Any] | None) -> str:
 
 def meta_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]:
     """The console summary: the matrix, the field table (score, rating, Nash weight), outliers, dominated
-    armies, first player, draws, maps, the plot twists that move scores most, and the style range."""
+    armies (saying whether the intervals show it or only the point estimates), first player, draws, maps, the
+    plot twists with the largest played-minus-held differences (an association), and the style range."""
     armies = summary["armies"]
     number = {a: str(i + 1) for i, a in enumerate(armies)}
     settled = summary["cells_settled"]
@@ -77,8 +78,18 @@ def meta_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]:
         )
     else:
         lines.append("  outliers: none (no field score interval wholly above 60% or below 40%)")
-    if summary["dominated"]:
-        lines.append("  dominated: " + ", ".join(f"{d['army']} (by {d['by']})" for d in summary["dominated"]))
+    shown = [d for d in summary["dominated"] if d["by_intervals"]]
+    guessed = [d for d in summary["dominated"] if not d["by_intervals"]]
+    if shown:
+        lines.append(
+            "  dominated (another army scores higher against every army, each 95% interval above 0): "
+            + ", ".join(f"{d['army']} (by {d['by']})" for d in shown)
+        )
+    if guessed:
+        lines.append(
+            "  dominated on point estimates (the intervals do not show it): "
+            + ", ".join(f"{d['army']} (by {d['by']})" for d in guessed)
+        )
     fp = summary["first_player"]["overall"]
     lines.append(
         f"  first player scores {_pct(fp)}; draws {100 * summary['draws']['share']:.1f}%, decided by the tie-break "
@@ -90,7 +101,10 @@ def meta_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]:
     cards = [c for c in summary["plot_twists"]["cards"] if c["effect"]["difference"] is not None]
     cards.sort(key=lambda c: -abs(c["effect"]["difference"]))
     if cards:
-        lines.append("  plot twists moving scores most (played vs held or not drawn, within army; all in the report):")
+        lines.append(
+            "  plot twists: score when played vs held or not drawn, within army (association, not effect: a card "
+            "played when winning looks strong); the largest differences, all in the report:"
+        )
         for c in cards[:5]:
             windows = " ".join(f"{w}:{n}" for w, n in c["windows"].items()) or "never played"
             lines.append(

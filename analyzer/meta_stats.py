@@ -3,7 +3,6 @@ maps and styles) with its bootstrap, Bradley-Terry ratings and each army's score
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,15 +15,10 @@ from clix.analyzer.runner import (
     Matchup,
 )
 from clix.analyzer.scoring import CONFIDENCE, game_scores, pair_means
-from clix.analyzer.sequential import mean_interval_at
+from clix.analyzer.stats import pair_interval
 from scipy import stats as st
 
 Z = float(st.norm.ppf(0.5 + CONFIDENCE / 2))
-
-
-def _se(values: np.ndarray) -> float:
-    """The standard error of a mean of per-pair scores (0 for fewer than two)."""
-    return float(np.std(values, ddof=1) / math.sqrt(len(values))) if len(values) > 1 else 0.0
 
 
 def _normal(mean: float | None, error: float, **more: Any) -> dict[str, Any]:
@@ -59,8 +53,10 @@ def long_games(games: pd.DataFrame) -> pd.DataFrame:
 
 
 def cell_table(matchups: Sequence[Matchup], run: FieldRun, games: pd.DataFrame) -> pd.DataFrame:
-    """One row per cell: its armies, map and style, games and pairs, A's score with its 95% interval (at the
-    looks' level under --target-ci), how it settled, draws, tie-breaks and the first player's score."""
+    """One row per cell: its armies, map and style, games and pairs, A's score with its 95% pair interval (at the
+    looks' level under --target-ci; `stats.pair_interval`, never of no width), the standard error that interval
+    implies at 95% (`se`, what the matrix and field scores combine), how it settled, draws, tie-breaks and the
+    first player's score."""
     rows = []
     by_cell = dict(tuple(games.groupby("cell", sort=True))) if len(games) else {}
     for c, m in enumerate(matchups):
@@ -74,7 +70,7 @@ def cell_table(matchups: Sequence[Matchup], run: FieldRun, games: pd.DataFrame) 
         }
         if sub is not None and len(sub):
             means = pair_means(sub)
-            ci = mean_interval_at(means, run.confidence)
+            ci = pair_interval(means, run.confidence)
             first_scores = (sub["winner"] == sub["first"]) + 0.5 * (sub["winner"] == "draw")
             row |= {
                 "pairs": ci["pairs"],
@@ -82,7 +78,7 @@ def cell_table(matchups: Sequence[Matchup], run: FieldRun, games: pd.DataFrame) 
                 "low": ci["low"],
                 "high": ci["high"],
                 "half_width": ci["half_width"],
-                "se": _se(means),
+                "se": pair_interval(means)["se"],
                 "draws": float((sub["winner"] == "draw").mean()),
                 "tie_breaks": float(sub["tie_break"].astype(bool).mean()),
                 "first_player": float(first_scores.mean()),
@@ -93,7 +89,8 @@ def cell_table(matchups: Sequence[Matchup], run: FieldRun, games: pd.DataFrame) 
 
 def score_matrix(armies: Sequence[str], cells: pd.DataFrame, columns: str = "score") -> tuple[np.ndarray, np.ndarray]:
     """The field's score matrix (row army's score against the column's; ½ on the diagonal) and its standard
-    errors: each army pair's cells (maps, styles) averaged with equal weight."""
+    errors: each army pair's cells (maps, styles) averaged with equal weight, the error √(Σ se²)/cells from the
+    cells' `se` (each the error its pair interval implies, so a cell whose pairs all agree still adds some)."""
     n = len(armies)
     index = {a: i for i, a in enumerate(armies)}
     scores = np.full((n, n), 0.5)

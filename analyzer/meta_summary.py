@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from clix.analyzer import nash
 from clix.analyzer.meta_balance import (
@@ -17,6 +18,7 @@ from clix.analyzer.meta_balance import (
 )
 from clix.analyzer.meta_play import FieldRun
 from clix.analyzer.meta_stats import (
+    Z,
     _normal,
     bootstrap_matrices,
     cell_table,
@@ -33,6 +35,29 @@ from clix.engine.roster.loader import Roster
 OUTLIER_HIGH, OUTLIER_LOW = 0.60, 0.40
 """An army whose field score interval lies wholly above 60% or below 40% is an outlier to look at."""
 RESAMPLES = 200
+
+
+def dominated(armies: Sequence[str], scores: np.ndarray, se: np.ndarray) -> list[dict[str, Any]]:
+    """Armies dominated by another: army k scores at least as well as army i against every army of the field
+    (both included) and better against one, on point estimates (as `nash.dominated`). `by_intervals` says
+    whether the intervals show it: k's score minus i's against every army has a 95% interval wholly above 0
+    (normal, from the cells' standard errors; against each other, k's head-to-head score minus ½). When some k
+    is shown by the intervals it is the one named; otherwise the first on point estimates."""
+    m = nash.symmetric_payoff(scores)
+    n = len(m)
+    found = []
+    for i in range(n):
+        candidates = []
+        for k in range(n):
+            if k == i or not (np.all(m[k] >= m[i] - 1e-12) and np.any(m[k] > m[i] + 1e-12)):
+                continue
+            error = np.sqrt(se[k] ** 2 + se[i] ** 2)
+            error[i] = error[k] = se[k, i]  # against i or k: the head-to-head, one measurement
+            candidates.append((bool(np.all(m[k] - m[i] - Z * error > 0)), k))
+        if candidates:
+            shown, k = max(candidates, key=lambda c: c[0])  # the first shown by the intervals, else the first
+            found.append({"army": armies[i], "by": armies[k], "by_intervals": shown})
+    return found
 
 
 def meta_summary(
@@ -93,7 +118,7 @@ def meta_summary(
             "support": [{"army": armies[i], "weight": w} for i, w in enumerate(equilibrium["weights"]) if w > 0],
             **equilibrium,
         },
-        "dominated": [{"army": armies[i], "by": armies[k]} for i, k in nash.dominated(scores)],
+        "dominated": dominated(armies, scores, se),
         "outliers": outliers,
         "first_player": {
             "overall": _games_interval(

@@ -15,7 +15,9 @@ from matplotlib.patches import Patch, Rectangle
 
 def heatmap_png(summary: dict[str, Any], path: Path) -> Path:
     """The score matrix as a heatmap: each cell the row army's score with its 95% interval, hatched where the
-    interval contains 50% (not shown to favour either army); rows ordered as the field."""
+    interval contains 50% (not shown to favour either army); rows ordered as the field. The intervals come from
+    the cells' score intervals (`stats.pair_interval`), so a pair of armies whose pairs all went one way still
+    shows a width, and is hatched when that width reaches 50%."""
     armies = summary["armies"]
     n = len(armies)
     scores = np.full((n, n), np.nan)

@@ -127,7 +127,7 @@ def write_outputs(
             json.dumps({"settings": settings, "provenance": provenance, **summary}, indent=2, default=str),
             encoding="utf-8",
         )
-    efficiency = pd.DataFrame(summary["figures"])
+    per_figure = pd.DataFrame(summary["figures"])  # VP per point of cost: what a figure scored, not its worth
     used = areas_used(games)
     drawings: list[tuple[str, Path, Callable[[Path], Any]]] = [
         ("score", out / "score.png", lambda p: charts.score_plot(summary, names, p)),
@@ -135,8 +135,8 @@ def write_outputs(
         ("vp", out / "victory_points.png", lambda p: charts.vp_distribution_plot(games, names, p)),
         ("margin", out / "vp_margin.png", lambda p: charts.vp_margin_plot(games, names, p)),
     ]
-    if len(efficiency):
-        drawings.append(("efficiency", out / "efficiency.png", lambda p: charts.efficiency_plot(efficiency, names, p)))
+    if len(per_figure):
+        drawings.append(("efficiency", out / "efficiency.png", lambda p: charts.efficiency_plot(per_figure, names, p)))
     if layout is not None:
         notes = {area: _area_note(counts) for area, counts in used.items()}
         drawings.append(("map", out / "map.png", lambda p: draw_map_png(layout, p, notes or None, legend_below=True)))
@@ -146,7 +146,7 @@ def write_outputs(
             draw(path)
         written[f"{key}_png"] = path
         images[key] = _data_uri(path)
-    table = _figures_table(efficiency) if len(efficiency) else "<p>No figures.</p>"
+    table = _figures_table(per_figure) if len(per_figure) else "<p>No figures.</p>"
     html = (
         _environment()
         .get_template("duel.html.j2")
@@ -201,23 +201,24 @@ def write_pdf(html: str, path: Path) -> Path:
     return path
 
 
-def _figures_table(efficiency: pd.DataFrame) -> str:
-    """The per-figure table: means per game; VP, VP per point and the shares with their 95% bootstrap intervals."""
+def _figures_table(per_figure: pd.DataFrame) -> str:
+    """The per-figure table: means per game; VP, VP per point of cost and the shares with their 95% bootstrap
+    intervals (what each figure scored in these games, not its worth: `clix value` measures that)."""
 
     def fixed(column: str) -> pd.Series:
-        return efficiency[column].map(lambda x: f"{x:.3f}")
+        return per_figure[column].map(lambda x: f"{x:.3f}")
 
     def interval(column: str, form: str) -> list[str]:
-        values = zip(efficiency[column], efficiency[f"{column}_low"], efficiency[f"{column}_high"], strict=True)
+        values = zip(per_figure[column], per_figure[f"{column}_low"], per_figure[f"{column}_high"], strict=True)
         return [
             "–" if pd.isna(x) else f"{form.format(x)} [{form.format(lo)}–{form.format(hi)}]" for x, lo, hi in values
         ]
 
     shown = pd.DataFrame(
         {
-            "side": efficiency["side"],
-            "figure": efficiency["figure"],
-            "points": efficiency["points"],
+            "side": per_figure["side"],
+            "figure": per_figure["figure"],
+            "points": per_figure["points"],
             "survival": fixed("survival"),
             "damage dealt": fixed("damage_dealt"),
             "damage taken": fixed("damage_taken"),

@@ -5,11 +5,12 @@ the tie-break share, the first-player and seat effects and how the AI played (do
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from clix.analyzer.scoring import game_scores, mean_interval, paired_score
+from clix.analyzer.scoring import game_scores, pair_means
 from scipy import stats as st
 
 CONFIDENCE = 0.95
@@ -27,25 +28,71 @@ def proportion(successes: int, trials: int, method: str = "wilson") -> dict[str,
     return {"rate": successes / trials, "low": float(ci.low), "high": float(ci.high), "n": trials}
 
 
-def naive_interval(scores: pd.Series | np.ndarray) -> tuple[float | None, float | None]:
-    """The interval of a mean score if every game were independent: mean ± z·sd/√games, clipped to [0, 1]."""
-    x = np.asarray(scores, dtype=float)
-    if len(x) == 0:
-        return None, None
-    if len(x) == 1:
-        return 0.0, 1.0
+PRIOR_PAIRS = 0.25
+"""The weight of each of the two imagined pairs, one lost and one won, that every pair interval adds to the data
+when it measures how much the pair means vary, so that pairs that all agree never give an interval of no width."""
+
+
+def pair_interval(values: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """The mean of scores in [0, 1] (a pair's mean score, or a game's score) with its interval at `confidence`:
+    {score, low, high, half_width, se, pairs}.
+
+    A Wilson score interval (the win rates' interval) with the number of pairs scaled by how much the pair means
+    vary compared with all-or-nothing pairs: dispersion = variance / (mean·(1 − mean)), both measured with two
+    imagined pairs of weight PRIOR_PAIRS added, one scoring 0 and one scoring 1. When the pairs vary, this is
+    within a point or two of the t interval; when every pair agrees the dispersion is about 1 and the interval
+    is the Wilson interval of that many all-or-nothing trials (20 pairs all won: [83%, 100%]), never of no
+    width. One value gives all of [0, 1]. `half_width` is half the interval's length (it need not be centred
+    on the mean); `se` is the interval's longer side over the normal quantile, the standard error it implies
+    (what a mean over several cells combines). docs/statistics.md, "Score", and tests/test_interval_coverage.py.
+    """
+    x = np.asarray(values, dtype=float)
+    n = len(x)
+    z = float(st.norm.ppf(0.5 + confidence / 2))
+    if n == 0:
+        return {"score": None, "low": None, "high": None, "half_width": None, "se": None, "pairs": 0}
     mean = float(x.mean())
-    half = Z * float(x.std(ddof=1)) / np.sqrt(len(x))
-    return max(0.0, mean - half), min(1.0, mean + half)
+    if n == 1:
+        return {"score": mean, "low": 0.0, "high": 1.0, "half_width": 0.5, "se": max(mean, 1 - mean) / z, "pairs": 1}
+    w = PRIOR_PAIRS
+    centre_of_all = (float(x.sum()) + w) / (n + 2 * w)
+    squares = float(((x - centre_of_all) ** 2).sum()) + w * centre_of_all**2 + w * (1 - centre_of_all) ** 2
+    dispersion = squares / (n + 2 * w - 1) / (centre_of_all * (1 - centre_of_all))
+    a = z * z * dispersion / n
+    centre = (mean + a / 2) / (1 + a)
+    half = float(np.sqrt(a * mean * (1 - mean) + a * a / 4)) / (1 + a)
+    low, high = max(0.0, centre - half), min(1.0, centre + half)
+    low, high = (0.0 if mean <= 0 else low), (1.0 if mean >= 1 else high)  # exact ends, not 0.9999...
+    return {
+        "score": mean,
+        "low": low,
+        "high": high,
+        "half_width": (high - low) / 2,
+        "se": max(mean - low, high - mean) / z,
+        "pairs": n,
+    }
+
+
+def pair_score(games: pd.DataFrame, side: str = "A", pair_key: str | Sequence[str] = "pair") -> dict[str, Any]:
+    """`side`'s mean score with its 95% pair interval (`pair_interval`) over seat-swapped pairs: {score, low,
+    high, pairs, games}, the keys of `clix.analyzer.scoring.paired_score`."""
+    found = pair_interval(pair_means(games, side, pair_key))
+    return {k: found[k] for k in ("score", "low", "high", "pairs")} | {"games": len(games)}
+
+
+def naive_interval(scores: pd.Series | np.ndarray) -> tuple[float | None, float | None]:
+    """The interval of a mean score if every game were independent: the pair interval with games as the unit."""
+    found = pair_interval(np.asarray(scores, dtype=float))
+    return found["low"], found["high"]
 
 
 def score(games: pd.DataFrame) -> dict[str, Any]:
-    """Army A's score (wins + ½ draws) with its 95% t interval over seat-swapped pairs.
+    """Army A's score (wins + ½ draws) with its 95% interval over seat-swapped pairs (`pair_interval`).
 
     Also the interval that takes games as independent (`naive_low`, `naive_high`), for comparison, and
     whether the pair interval leaves out 50% (`excludes_half`): then one army is favoured.
     """
-    result = paired_score(games, "A")
+    result = pair_score(games, "A")
     result["naive_low"], result["naive_high"] = naive_interval(game_scores(games, "A"))
     result["excludes_half"] = result["score"] is not None and bool(result["low"] > 0.5 or result["high"] < 0.5)
     return result
@@ -56,13 +103,36 @@ def _pair_scores(games: pd.DataFrame, side: str) -> pd.Series:
     return game_scores(games, side).groupby(games["pair"], sort=True).mean()
 
 
+def difference_interval(
+    x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE
+) -> dict[str, Any]:
+    """mean(x) − mean(y) for two independent samples of scores in [0, 1], with Newcombe's interval built from
+    each one's `pair_interval`: {difference, low, high}; None without data."""
+    fx, fy = pair_interval(x, confidence), pair_interval(y, confidence)
+    if fx["score"] is None or fy["score"] is None:
+        return {"difference": None, "low": None, "high": None}
+    d = fx["score"] - fy["score"]
+    below = float(np.hypot(fx["score"] - fx["low"], fy["high"] - fy["score"]))
+    above = float(np.hypot(fx["high"] - fx["score"], fy["score"] - fy["low"]))
+    return {"difference": d, "low": max(-1.0, d - below), "high": min(1.0, d + above)}
+
+
+def paired_difference_interval(d: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE) -> dict[str, Any]:
+    """The mean of paired differences of scores, each in [-1, 1], with the pair interval of (d + 1) / 2 mapped
+    back: {difference, low, high}; None without data."""
+    found = pair_interval((np.asarray(d, dtype=float) + 1) / 2, confidence)
+    if found["score"] is None:
+        return {"difference": None, "low": None, "high": None}
+    return {"difference": 2 * found["score"] - 1, "low": 2 * found["low"] - 1, "high": 2 * found["high"] - 1}
+
+
 def score_difference(games_x: pd.DataFrame, games_y: pd.DataFrame, side: str = "A") -> dict[str, Any]:
     """The difference of `side`'s score, x − y, between two sets of games, with its 95% interval.
 
     When both hold the same pairs (two runs with the same master seed, or the two games of every pair) the
-    pairs are matched: a t interval over the per-pair differences, so the dice they share cancel out.
-    Otherwise the two are independent samples: a normal interval with Welch's standard error over each
-    one's pair means. The interval is clipped to [-1, 1].
+    pairs are matched: the pair interval over the per-pair differences (`paired_difference_interval`), so the
+    dice they share cancel out. Otherwise the two are independent samples: Newcombe's interval from each one's
+    pair interval (`difference_interval`). Within [-1, 1]; with a single pair on a side, all of it.
     """
     x, y = _pair_scores(games_x, side), _pair_scores(games_y, side)
     result: dict[str, Any] = {"difference": None, "low": None, "high": None, "paired": False}
@@ -71,18 +141,12 @@ def score_difference(games_x: pd.DataFrame, games_y: pd.DataFrame, side: str = "
         return result
     paired = x.index.equals(y.index)
     if paired:
-        d = (x - y).to_numpy(dtype=float)
-        diff = float(d.mean())
-        # with a single pair the spread cannot be estimated: the interval is all of [-1, 1]
-        half = (
-            float(st.t.ppf(0.5 + CONFIDENCE / 2, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else 2.0
-        )
+        found = paired_difference_interval((x - y).to_numpy(dtype=float))
     else:
-        diff = float(x.mean() - y.mean())
-        # with one pair on a side its spread cannot be estimated: the interval is all of [-1, 1]
-        spread = np.sqrt(x.var(ddof=1) / len(x) + y.var(ddof=1) / len(y)) if len(x) > 1 and len(y) > 1 else np.inf
-        half = Z * float(spread)
-    result |= {"difference": diff, "low": max(-1.0, diff - half), "high": min(1.0, diff + half), "paired": paired}
+        found = difference_interval(x.to_numpy(dtype=float), y.to_numpy(dtype=float))
+        if len(x) == 1 or len(y) == 1:  # one pair on a side: its spread cannot be estimated
+            found |= {"low": -1.0, "high": 1.0}
+    result |= found | {"paired": paired}
     return result
 
 
@@ -296,21 +360,21 @@ def first_player_effects(games: pd.DataFrame) -> dict[str, Any]:
     """
     winner, first = games["winner"], games["first"]
     scores = (winner == first).astype(float) + 0.5 * (winner == "draw").astype(float)
-    result = mean_interval(scores.groupby(games["pair"], sort=True).mean().to_numpy(dtype=float))
-    result["games"] = len(games)
+    found = pair_interval(scores.groupby(games["pair"], sort=True).mean().to_numpy(dtype=float))
+    result: dict[str, Any] = {k: found[k] for k in ("score", "low", "high", "pairs")} | {"games": len(games)}
     by_army = {}
     for side in ("A", "B"):
         went_first = first == side
         by_army[side.lower()] = {
-            "first": paired_score(games[went_first], side),
-            "second": paired_score(games[~went_first], side),
+            "first": pair_score(games[went_first], side),
+            "second": pair_score(games[~went_first], side),
             "effect": score_difference(games[went_first], games[~went_first], side),
         }
     seat_1 = games["seat_a"] == 1
     result["by_army"] = by_army
     result["seat"] = {
-        "seat_1": paired_score(games[seat_1], "A"),
-        "seat_2": paired_score(games[~seat_1], "A"),
+        "seat_1": pair_score(games[seat_1], "A"),
+        "seat_2": pair_score(games[~seat_1], "A"),
         "effect": score_difference(games[seat_1], games[~seat_1], "A"),
     }
     return result

@@ -20,7 +20,8 @@ from clix.analyzer.ladder import run_cells, text_table
 from clix.analyzer.outputs import Target, claim_output, writing
 from clix.analyzer.progress import progress_bar
 from clix.analyzer.runner import Matchup, ended_early, run_exit_code
-from clix.analyzer.scoring import paired_score, percent
+from clix.analyzer.scoring import percent
+from clix.analyzer.stats import pair_score
 from clix.engine import RULESET_VERSION, compiled
 from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES
 from clix.engine.roster.loader import Roster
@@ -123,7 +124,7 @@ def run_sweep(
             frame.insert(0, "style_b", matchup.style_b)
             frame.insert(0, "style_a", matchup.style_a)
             frames.append(frame)
-            score = paired_score(frame, "A")
+            score = pair_score(frame, "A")
             cells.append({"style_a": matchup.style_a, "style_b": matchup.style_b, **score})
         games_df = pd.concat(frames, ignore_index=True)
         result = {"range": score_range(cells), "verdict": sweep_verdict(cells, army_a, army_b)}

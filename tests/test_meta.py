@@ -168,6 +168,7 @@ def test_outputs_and_field_json(tmp_path, capsys):
     cells = pd.read_parquet(folder / "cells.parquet")
     assert len(cells) == 6 and cells["games"].eq(2).all()
     html = (folder / "meta.html").read_text()
-    assert "Nash" in html and "data:image/png;base64," in html and "Plot-twist balance" in html
+    assert "Nash" in html and "data:image/png;base64," in html
+    assert "Plot twists: score when played vs held (association" in html
     assert "Nash mixture of the matchup game" in out and "outliers" in out
     assert np.isclose(sum(s["weight"] for s in summary["nash"]["support"]), 1.0)

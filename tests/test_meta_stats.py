@@ -3,6 +3,7 @@ the games), the summaries say what made-up games say, and mistakes are one-line 
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 from clix.analyzer.library import REPO_ROSTERS, load_library
@@ -187,6 +188,84 @@ def test_equal_weights_over_maps_whatever_the_games_per_cell(roster):
     maps = {m["map"]: m for m in summary["maps"]}
     assert maps["graveyard"]["field"][0]["score"] == pytest.approx(0.8)
     assert maps["mansion"]["field"][0]["score"] == pytest.approx(0.4)
+
+
+def test_a_cell_whose_pairs_all_agree_keeps_a_width_in_the_cell_matrix_and_field(roster):
+    """Issue 32: every pair of a cell won is not certainty; the cell, the matrix and the field scores keep a width."""
+    matchups, games = _games_for(
+        {("midnight-rush", "butcher-shop"): 1.0, ("midnight-rush", "haunting"): 1.0, ("butcher-shop", "haunting"): 0.5}
+    )
+    run = FieldRun([CellState(settled="all") for _ in matchups], [80], 0.95)
+    armies = ["midnight-rush", "butcher-shop", "haunting"]
+    summary, cells = meta_summary(armies, ["tuned"], matchups, run, games, roster, seed=1, resamples=10)
+    won = cells.iloc[0]
+    assert won["score"] == 1.0 and won["high"] == 1.0 and 0.85 < won["low"] < 0.95  # 40 pairs all won
+    assert (cells["se"] > 0).all() and (cells["high"] > cells["low"]).all()
+    cell = summary["matrix"]["midnight-rush"]["butcher-shop"]
+    assert cell["score"] == 1.0 and cell["low"] < 0.95
+    assert summary["matrix"]["butcher-shop"]["midnight-rush"]["high"] > 0.05
+    field = {r["army"]: r for r in summary["field"]}
+    assert field["midnight-rush"]["low"] < 1.0 and field["midnight-rush"]["se"] > 0
+
+
+def test_dominated_says_whether_the_intervals_show_it(roster):
+    from clix.analyzer.meta_report import meta_lines
+    from clix.analyzer.meta_summary import dominated
+
+    armies = ["a", "b", "c"]
+    scores = np.array([[0.5, 0.9, 0.9], [0.1, 0.5, 0.52], [0.1, 0.48, 0.5]])
+    sure, unsure = np.full((3, 3), 0.02), np.full((3, 3), 0.03)
+    # b and c both lose clearly to a; c is behind b on points (48% against it, 10% = 10% against a)
+    found = {d["army"]: d for d in dominated(armies, scores, sure)}
+    assert found["b"] == {"army": "b", "by": "a", "by_intervals": True}
+    assert found["c"]["by"] == "a" and found["c"]["by_intervals"] is True
+    # on point estimates c is also behind b; with wide errors a's edge is still shown, b's over c is not
+    close = np.array([[0.5, 0.6, 0.6], [0.4, 0.5, 0.52], [0.4, 0.48, 0.5]])
+    found = {d["army"]: d for d in dominated(armies, close, unsure)}
+    assert found["c"]["by_intervals"] is True and found["c"]["by"] == "a"  # a shown, preferred to b
+    found = {d["army"]: d for d in dominated(armies, close, np.full((3, 3), 0.2))}
+    assert found["b"]["by_intervals"] is False and found["c"]["by_intervals"] is False
+    lines = meta_lines({"armies": armies, "dominated": list(found.values()), **_empty_summary(armies)}, _settings())
+    text = "\n".join(lines)
+    assert "dominated on point estimates (the intervals do not show it): b (by a), c (by a)" in text
+    assert "dominated (another army" not in text
+
+
+def _empty_summary(armies: list[str]) -> dict:
+    """The rest of a meta summary, empty, for the console lines."""
+    row = {"score": 0.5, "low": 0.4, "high": 0.6, "rating": 0.0, "rating_low": -1.0, "rating_high": 1.0}
+    return {
+        "cells_settled": {"all": 3},
+        "matrix": {a: {b: {"score": 0.5} for b in armies if b != a} for a in armies},
+        "field": [{"army": a, **row, "nash_weight": 1 / 3, "support_frequency": None} for a in armies],
+        "first_player": {
+            "overall": row,
+            "by_army": [{"army": a, "effect": {"difference": None}} for a in armies],
+        },
+        "nash": {"support": []},
+        "outliers": [],
+        "draws": {"share": 0.0, "tie_break_share": 0.0},
+        "maps": [],
+        "plot_twists": {"cards": []},
+        "styles_range": [],
+    }
+
+
+def _settings() -> dict:
+    return {
+        "maps": ["graveyard"],
+        "players": ["tuned"],
+        "cells": 3,
+        "games": 6,
+        "played": 6,
+        "from_store": 0,
+        "seed": 0,
+        "seconds": 0,
+        "engine": "pure",
+        "target_ci": None,
+        "resamples": 10,
+        "interrupted": False,
+    }
 
 
 # --- the command ----------------------------------------------------------------------------------------
