@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from clix.analyzer.scoring import game_scores, pair_means
+from clix.analyzer.scoring import game_scores, pair_interval, pair_means
 from scipy import stats as st
 
 CONFIDENCE = 0.95
@@ -26,51 +26,6 @@ def proportion(successes: int, trials: int, method: str = "wilson") -> dict[str,
         confidence_level=CONFIDENCE, method="wilson" if method == "wilson" else "exact"
     )
     return {"rate": successes / trials, "low": float(ci.low), "high": float(ci.high), "n": trials}
-
-
-PRIOR_PAIRS = 0.25
-"""The weight of each of the two imagined pairs, one lost and one won, that every pair interval adds to the data
-when it measures how much the pair means vary, so that pairs that all agree never give an interval of no width."""
-
-
-def pair_interval(values: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE) -> dict[str, Any]:
-    """The mean of scores in [0, 1] (a pair's mean score, or a game's score) with its interval at `confidence`:
-    {score, low, high, half_width, se, pairs}.
-
-    A Wilson score interval (the win rates' interval) with the number of pairs scaled by how much the pair means
-    vary compared with all-or-nothing pairs: dispersion = variance / (mean·(1 − mean)), both measured with two
-    imagined pairs of weight PRIOR_PAIRS added, one scoring 0 and one scoring 1. When the pairs vary, this is
-    within a point or two of the t interval; when every pair agrees the dispersion is about 1 and the interval
-    is the Wilson interval of that many all-or-nothing trials (20 pairs all won: [83%, 100%]), never of no
-    width. One value gives all of [0, 1]. `half_width` is half the interval's length (it need not be centred
-    on the mean); `se` is the interval's longer side over the normal quantile, the standard error it implies
-    (what a mean over several cells combines). docs/statistics.md, "Score", and tests/test_interval_coverage.py.
-    """
-    x = np.asarray(values, dtype=float)
-    n = len(x)
-    z = float(st.norm.ppf(0.5 + confidence / 2))
-    if n == 0:
-        return {"score": None, "low": None, "high": None, "half_width": None, "se": None, "pairs": 0}
-    mean = float(x.mean())
-    if n == 1:
-        return {"score": mean, "low": 0.0, "high": 1.0, "half_width": 0.5, "se": max(mean, 1 - mean) / z, "pairs": 1}
-    w = PRIOR_PAIRS
-    centre_of_all = (float(x.sum()) + w) / (n + 2 * w)
-    squares = float(((x - centre_of_all) ** 2).sum()) + w * centre_of_all**2 + w * (1 - centre_of_all) ** 2
-    dispersion = squares / (n + 2 * w - 1) / (centre_of_all * (1 - centre_of_all))
-    a = z * z * dispersion / n
-    centre = (mean + a / 2) / (1 + a)
-    half = float(np.sqrt(a * mean * (1 - mean) + a * a / 4)) / (1 + a)
-    low, high = max(0.0, centre - half), min(1.0, centre + half)
-    low, high = (0.0 if mean <= 0 else low), (1.0 if mean >= 1 else high)  # exact ends, not 0.9999...
-    return {
-        "score": mean,
-        "low": low,
-        "high": high,
-        "half_width": (high - low) / 2,
-        "se": max(mean - low, high - mean) / z,
-        "pairs": n,
-    }
 
 
 def pair_score(games: pd.DataFrame, side: str = "A", pair_key: str | Sequence[str] = "pair") -> dict[str, Any]:

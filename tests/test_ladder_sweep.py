@@ -15,11 +15,10 @@ from clix.analyzer.duel import run_duel
 from clix.analyzer.ladder import fit_ratings, ladder_matchups, ladder_summary, run_cells, run_ladder
 from clix.analyzer.library import load_checked
 from clix.analyzer.runner import Matchup, run_matchup
-from clix.analyzer.scoring import paired_score
+from clix.analyzer.scoring import game_scores, pair_interval, paired_score
 from clix.analyzer.sweep import DEPENDS, ROBUST, score_range, sweep_verdict
 from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES
 from rich.console import Console
-from scipy import stats as st
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTERS = ROOT / "rosters"
@@ -47,30 +46,32 @@ def test_paired_score_takes_the_pair_as_the_unit():
     pairs = [("A", "A"), ("A", "B"), ("draw", "B"), ("A", "draw"), ("B", "B"), ("A", "A")]
     means = np.array([1.0, 0.5, 0.25, 0.75, 0.0, 1.0])
     result = paired_score(frame(pairs), "A")
-    half = st.t.ppf(0.975, len(means) - 1) * means.std(ddof=1) / np.sqrt(len(means))
+    expected = pair_interval(means)  # the pair means, not the 12 games, are the observations
     assert result["score"] == pytest.approx(means.mean())
-    assert result["low"] == pytest.approx(max(0.0, means.mean() - half))
-    assert result["high"] == pytest.approx(min(1.0, means.mean() + half))
+    assert (result["low"], result["high"]) == pytest.approx((expected["low"], expected["high"]))
+    by_games = pair_interval(game_scores(frame(pairs), "A").to_numpy())
+    assert (result["low"], result["high"]) != pytest.approx((by_games["low"], by_games["high"]))
     assert (result["pairs"], result["games"]) == (6, 12)
     b = paired_score(frame(pairs), "B")
     assert b["score"] == pytest.approx(1 - result["score"])
     assert b["high"] - b["low"] == pytest.approx(result["high"] - result["low"])
 
 
-def test_paired_score_all_equal_pairs_have_zero_width_and_pair_keys_can_be_several_columns():
-    # every pair split one win each: the games vary, the pairs do not
+def test_paired_score_all_equal_pairs_keep_a_width_and_pair_keys_can_be_several_columns():
+    # every pair split one win each: the games vary, the pairs do not, and the interval still has a width
     split = paired_score(frame([("A", "B"), ("B", "A"), ("draw", "draw"), ("A", "B")]), "A")
-    assert split["score"] == split["low"] == split["high"] == 0.5
+    assert split["score"] == 0.5 and split["low"] < 0.5 < split["high"]
     # two cells whose pair numbers repeat: without the cell columns they would merge into one pair each
     games = pd.concat(
         [frame([("A", "A"), ("B", "B")]).assign(army="x"), frame([("B", "B"), ("A", "A")]).assign(army="y")]
     )
     merged = paired_score(games, "A")
     separate = paired_score(games, "A", ("army", "pair"))
-    assert merged["pairs"] == 2 and merged["low"] == merged["high"] == 0.5
+    assert merged["pairs"] == 2 and merged["score"] == 0.5
     assert separate["pairs"] == 4 and separate["score"] == 0.5 and separate["low"] < 0.5 < separate["high"]
+    assert separate["high"] - separate["low"] > merged["high"] - merged["low"]  # pairs that vary are less sure
     clipped = paired_score(frame([("A", "A"), ("A", "A"), ("A", "B")]), "A")
-    assert clipped["high"] == 1.0 and clipped["low"] >= 0.0
+    assert 0.0 <= clipped["low"] < clipped["score"] < clipped["high"] <= 1.0
 
 
 # --- Bradley-Terry --------------------------------------------------------------------------------------
