@@ -234,5 +234,5 @@ def efficiency_plot(figures: pd.DataFrame, names: dict[str, str], path: Path) ->
     ax.set_xlabel(
         "victory points earned per point of cost (mean per game)\nwhiskers: 95% bootstrap interval over pairs"
     )
-    ax.set_title("Point efficiency by figure")
+    ax.set_title("VP per point of cost (what a figure scored, not its worth; see clix value)")
     return _save(fig, path)
