@@ -20,6 +20,7 @@ for its Nash mixture. A candidate's score is the weighted mean of its scores aga
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -31,8 +32,9 @@ from clix.analyzer.build_candidates import Constraints, read_values
 from clix.analyzer.build_field import field_entries, resolve_field
 from clix.analyzer.build_race import Search, search_builds
 from clix.analyzer.build_report import build_lines, write_build
+from clix.analyzer.checks import MAX_GAMES
 from clix.analyzer.errors import ClixError
-from clix.analyzer.runner import PLAYER_STYLES, ended_early, run_exit_code
+from clix.analyzer.runner import PLAYER_STYLES, ended_early, report_line, run_exit_code
 from clix.analyzer.store import Store
 from clix.engine import RULESET_VERSION, compiled
 from clix.engine.roster.loader import Roster
@@ -44,7 +46,50 @@ __all__ = ["Constraints", "Search", "field_entries", "resolve_field", "run_build
 and the outputs live in build_field, build_candidates, build_race, build_summary and build_report."""
 
 
+MAX_CANDIDATES = 5_000
+"""`--candidates` at most: 5,000 builds against one army on one map play 20,000 games in the first stage alone
+(at --first-games 4); the sample library's whole 100-point space holds about 2,100 maximal builds."""
+MAX_ETA = 10
+"""`--eta` at most: keeping less than a tenth of the candidates at each stage is no longer a race."""
+MAX_FINALISTS = 50
+"""`--finalists` at most (each is measured with --final-games games per field army and map)."""
+
+
 # --- the command ----------------------------------------------------------------------------------------
+
+
+def planned_games(search: Search, field: int) -> int:
+    """The most games the race and the final measurement can play against a field of `field` armies (fewer
+    when the legal space is smaller than --candidates, or games are in the store)."""
+    per = field * len(search.maps)
+    alive, done, games = search.candidates, 0, search.first + search.first % 2
+    total = 0
+    while True:
+        total += alive * (games - done) * per
+        keep = math.ceil(alive / search.eta)
+        if keep <= search.finalists:
+            break
+        alive, done, games = keep, games, games * search.eta
+    return total + (min(alive, search.finalists) + field) * (search.final + search.final % 2) * per
+
+
+def check_search(search: Search, field: int) -> None:
+    """The race's numbers within their bounds, and all its games within a run's MAX_GAMES (ClixError if not)."""
+    if not 1 <= search.candidates <= MAX_CANDIDATES:
+        raise ClixError(f"--candidates takes 1 to {MAX_CANDIDATES:,} builds to race (got {search.candidates:,})")
+    if not 2 <= search.eta <= MAX_ETA:
+        raise ClixError(
+            f"--eta takes 2 to {MAX_ETA} (got {search.eta:,}): the share of candidates kept at each stage is 1/eta"
+        )
+    if not 1 <= search.finalists <= MAX_FINALISTS:
+        raise ClixError(f"--finalists takes 1 to {MAX_FINALISTS} (got {search.finalists:,})")
+    total = planned_games(search, field)
+    if total > MAX_GAMES:
+        raise ClixError(
+            f"--candidates {search.candidates:,} with --first-games {search.first:,}, --eta {search.eta} and "
+            f"--final-games {search.final:,} against {field} field armies on {len(search.maps)} maps is up to "
+            f"{total:,} games; a run plays at most {MAX_GAMES:,}: race fewer candidates or play fewer games"
+        )
 
 
 def run_build(
@@ -65,17 +110,13 @@ def run_build(
 ) -> int:
     """`clix build`: race, print the top builds (or JSON) and write build.json, builds.csv, games.csv,
     build.html (build.pdf with `pdf`) and each finalist's army file to `out`; return the exit code."""
-    from clix.analyzer.outputs import claim_output
+    from clix.analyzer.duel import pdf_from
+    from clix.analyzer.outputs import Interrupted, claim_output
     from clix.analyzer.progress import progress_bar
 
     if search.style not in PLAYER_STYLES:
         raise ClixError("--players: " + did_you_mean("player style", search.style, PLAYER_STYLES))
-    if search.eta < 2:
-        raise ClixError(
-            f"--eta takes 2 or more (got {search.eta}): the share of candidates kept at each stage is 1/eta"
-        )
-    if search.candidates < 1 or search.finalists < 1:
-        raise ClixError("--candidates and --finalists take 1 or more")
+    check_search(search, len(field_armies))
     estimates = read_values(values) if values is not None else None
     if pdf:
         from clix.analyzer.report import check_pdf
@@ -110,9 +151,17 @@ def run_build(
         finally:
             for bar in reversed(bars):
                 bar.__exit__(None, None, None)
-        ended_early(len(result.games), "games", result.interrupted, False, len(result.failed))
+        ended_early(len(result.games), "games", result.interrupted, result.stopped, len(result.failed), result.crashed)
+        if result.games.empty and result.crashed and not result.interrupted:
+            report_line("stopped at a game that crashed before the final measurement: nothing to report")
+            return run_exit_code(False, True, True)
         if result.games.empty:
-            raise ClixError("the final measurement did not finish before the run was interrupted; nothing to report")
+            raise Interrupted(
+                "interrupted before the final measurement finished; nothing to report (the games played are kept in "
+                "the store: the same command plays only the rest)"
+                if store is not None
+                else "interrupted before the final measurement finished; nothing to report"
+            )
         result.settings |= {
             "field_source": field_source,
             "ruleset": RULESET_VERSION,
@@ -127,7 +176,9 @@ def run_build(
             "failed_games": result.failed,
         }
         with folder.staged() as staging:
-            written = write_build(staging, result, pdf)
+            written = write_build(staging, result, False)
+            if pdf:
+                written["pdf"] = pdf_from(written["report"], staging / "build.pdf")
         written = {k: folder.final(p) for k, p in written.items()}
     if as_json:
         payload = {
@@ -142,4 +193,4 @@ def run_build(
         for line in build_lines(result):
             console.print(line, markup=False)
         console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
-    return run_exit_code(result.interrupted, bool(result.failed))
+    return run_exit_code(result.interrupted, bool(result.failed), result.stopped)

@@ -95,6 +95,9 @@ class BuildResult:
     armies: dict[str, Army] = field(default_factory=dict)
     interrupted: bool = False
     failed: list[dict[str, Any]] = field(default_factory=list)
+    stopped: bool = False
+    """Stopped at a game that raised (a bug or bad data: `crashed`), keeping the games finished."""
+    crashed: bool = False
     played: int = 0
     from_store: int = 0
     seconds: float = 0.0
@@ -114,10 +117,15 @@ def search_builds(
     references: bool = True,
 ) -> BuildResult:
     """Race the candidates against the field and measure the finalists (and the field's armies when
-    `references`) on fresh seeds; `progress(label, total)` gives a stage's progress callback."""
+    `references`) on fresh seeds; `progress(label, total)` gives a stage's progress callback (the long
+    preparations get one too: listing the candidates, checking each one's army). A game that raises stops the
+    race (`stopped`, `crashed`), without the final measurement."""
+    listing = progress(f"listing up to {search.candidates} candidate builds", 1) if progress else None
     space_builds, space = candidate_builds(
         roster, constraints, search.candidates, search.seed, (values or {}).get("figures")
     )
+    if listing is not None:
+        listing(1)
     if not space_builds:
         raise ClixError("no legal build fits the constraints; loosen --include, --exclude, --cabal or --class")
     crypt = list(constraints.crypt) or choose_crypt(roster, field_armies, (values or {}).get("cards"))
@@ -129,6 +137,7 @@ def search_builds(
     objects = _common(roster, field_armies, "objects", 2)
     width = len(str(len(space_builds)))
     armies: dict[str, Army] = {}
+    checking = progress(f"checking {len(space_builds)} candidate armies", len(space_builds)) if progress else None
     for n, build in enumerate(space_builds):
         name = f"build-{n + 1:0{width}d}"
         armies[name] = legal_army(
@@ -141,6 +150,8 @@ def search_builds(
             objects,
             "candidate build (clix build)",
         )
+        if checking is not None:
+            checking(1)
     view = with_armies(roster, armies)
     opponents = [a for a, _ in field_armies]
     weights = np.array([w for _, w in field_armies])
@@ -150,7 +161,7 @@ def search_builds(
     games = search.first + search.first % 2
     done = 0
     totals: dict[str, Any] = {"played": 0, "from_store": 0, "seconds": 0.0}
-    interrupted = False
+    interrupted = stopped = crashed = False
     failed: list[dict[str, Any]] = []
     estimates: dict[str, float] = {}
     record: dict[str, list[list[dict[str, Any]]]] = {name: [[] for _ in range(per)] for name in armies}
@@ -168,8 +179,8 @@ def search_builds(
         scores = {name: _score(record[name], weights, len(search.maps)) for name in alive}
         estimates.update(scores)
         stages.append(Stage(len(alive), games, played.played + played.from_store, max(scores.values())))
-        if played.interrupted:
-            interrupted = True
+        if played.interrupted or played.stopped:
+            interrupted, stopped, crashed = played.interrupted, played.stopped, played.crashed
             break
         keep = math.ceil(len(alive) / search.eta)
         if keep <= search.finalists:
@@ -181,7 +192,7 @@ def search_builds(
     measured = finalists + ([a for a in opponents if a not in armies] if references else [])
     result_games = pd.DataFrame()
     rows_out: list[dict[str, Any]] = []
-    if not interrupted:
+    if not (interrupted or stopped):
         final_games = search.final + search.final % 2
         cells = _cells(library, measured, armies, opponents, search, 0, final_games)
         tick = (
@@ -195,7 +206,7 @@ def search_builds(
         played = play_cells(view, cells, final_seed, jobs, store, progress=tick)
         _add(totals, played)
         failed += played.failed
-        interrupted = played.interrupted
+        interrupted, stopped, crashed = played.interrupted, played.stopped, played.crashed
         frames = []
         for n, name in enumerate(measured):
             for k, opponent in enumerate(opponents):
@@ -231,11 +242,13 @@ def search_builds(
         settings,
         result_games,
         {k: armies[k] for k in finalists},
-        interrupted,
-        failed,
-        totals["played"],
-        totals["from_store"],
-        totals["seconds"],
+        interrupted=interrupted,
+        failed=failed,
+        stopped=stopped,
+        crashed=crashed,
+        played=totals["played"],
+        from_store=totals["from_store"],
+        seconds=totals["seconds"],
     )
 
 

@@ -7,6 +7,7 @@ starts fast. Every user mistake ends in a one-line message and exit code 2, neve
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import sys
@@ -14,10 +15,34 @@ import threading
 from collections.abc import Callable
 from typing import Annotated, Any
 
-import typer
-from clix.analyzer.commands import analyses, play, rosters, tools
-from clix.analyzer.commands.common import console, stderr_console
-from clix.analyzer.errors import ClixError
+INTERRUPTED = 130
+"""The exit code of a run stopped by Ctrl-C or SIGTERM."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops a run as Ctrl-C does: finished games kept, workers ended
+
+
+def _as_program() -> bool:
+    """Whether this module runs as the `clix` program (its script, or `python -m clix.analyzer.cli`), not
+    imported by other code (tests, a worker process): only then does it take SIGTERM over while it loads."""
+    script = getattr(sys.modules.get("__main__"), "__file__", None) or ""
+    return __name__ == "__main__" or os.path.basename(script) == "clix"
+
+
+if _as_program() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+    signal.signal(signal.SIGTERM, _terminate)  # from the first moment: a SIGTERM while clix loads exits 130 too
+try:
+    import typer
+    from clix.analyzer.commands import analyses, play, rosters, tools
+    from clix.analyzer.commands.common import console, stderr_console
+    from clix.analyzer.errors import ClixError
+    from clix.analyzer.outputs import Interrupted
+except KeyboardInterrupt:  # Ctrl-C (or SIGTERM) while clix loads: no traceback
+    if not _as_program():
+        raise
+    sys.stderr.write("clix: interrupted\n")
+    raise SystemExit(INTERRUPTED) from None
 
 app = typer.Typer(
     help="clix: Monte Carlo army-building and balance analyzer for HorrorClix.",
@@ -97,14 +122,35 @@ GROUP_COMMANDS: tuple[tuple[typer.Typer, str, Callable[..., None]], ...] = (
     (results_app, "show", tools.results_show),
     (results_app, "export", tools.results_export),
 )
+
+
+class _Stopped(Exception):
+    """A Ctrl-C or SIGTERM that ended a command, carried past typer (which would turn it into a silent exit 130)."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(line)
+        self.line = line
+
+
+def _interruptible(command: Callable[..., None]) -> Callable[..., None]:
+    """The command, with a Ctrl-C or SIGTERM that ends it carried to `main` (which prints one line, exit 130)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            command(*args, **kwargs)
+        except Interrupted as exc:  # stopped before anything could be reported
+            raise _Stopped(f"clix: {exc}") from None
+        except KeyboardInterrupt:
+            raise _Stopped("clix: interrupted") from None
+
+    return run
+
+
 for name, command in COMMANDS:
-    app.command(name)(command)
+    app.command(name)(_interruptible(command))
 for group, name, command in GROUP_COMMANDS:
-    group.command(name)(command)
-
-
-def _terminate(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # SIGTERM stops a run as Ctrl-C does: finished games kept, workers ended
+    group.command(name)(_interruptible(command))
 
 
 def _interrupt_in_a_callback(unraisable: Any, default: Any = sys.__unraisablehook__) -> None:
@@ -160,9 +206,12 @@ def main() -> None:
         message = " ".join(getattr(exc, "format_message", exc.__str__)().split())
         stderr_console().print(f"clix: error: {message}{where}", markup=False)
         sys.exit(getattr(exc, "exit_code", 2))
+    except _Stopped as exc:
+        stderr_console().print(exc.line, markup=False)
+        sys.exit(INTERRUPTED)
     except (typer.Abort, KeyboardInterrupt):
         stderr_console().print("clix: interrupted", markup=False)
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
     except ClixError as exc:
         stderr_console().print(f"clix: error: {exc}", markup=False)
         sys.exit(2)

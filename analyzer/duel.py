@@ -10,11 +10,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
+from clix.analyzer import report as report_module
 from clix.analyzer.check import CHECK_GAMES, check_style, run_check
 from clix.analyzer.check import summary_lines as check_summary_lines
 from clix.analyzer.errors import ClixError
-from clix.analyzer.outputs import Target, claim_output
+from clix.analyzer.outputs import Interrupted, Target, claim_output
 from clix.analyzer.progress import progress_bar
 from clix.analyzer.report import check_pdf, provenance_line, write_outputs
 from clix.analyzer.runner import (
@@ -31,7 +31,17 @@ from clix.analyzer.runner import (
 from clix.analyzer.scoring import pair_means
 from clix.analyzer.sequential import equivalence, run_to_precision
 from clix.analyzer.stats import summarize
-from clix.analyzer.store import GameKey, GameWriter, RunRecord, Store, StoreBusy, game_key, index_ranges, utc_now
+from clix.analyzer.store import (
+    GameKey,
+    GameWriter,
+    RunRecord,
+    Store,
+    StoreBusy,
+    first_line,
+    game_key,
+    index_ranges,
+    utc_now,
+)
 from clix.analyzer.views import army_contents
 from clix.engine import RULESET_VERSION, compiled
 from clix.engine.roster.loader import Roster
@@ -146,17 +156,21 @@ def run_duel(
                 stop_on_error=stop_on_error,
                 known=keeper.known if keeper else None,
                 on_result=keeper.writer.add if keeper else None,
+                on_batch=keeper.writer.tick if keeper else None,
             )
         finally:
             if keeper is not None:
                 keeper.writer.close()
-        if keeper is not None and result.interrupted and result.games:
+        if keeper is not None and result.interrupted and result.count:
             again = "the same command without --fresh" if fresh else "the same command"
             report_line(f"the finished games are kept in the store {store}: {again} plays only the rest")
-        if not result.games:
-            raise ClixError("no game finished before the run was interrupted; nothing to report")
-        games_df = pd.DataFrame(result.games)
-        figures_df = pd.DataFrame(result.figures)
+        if not result.count:
+            if result.interrupted or not result.crashed:
+                raise Interrupted()
+            report_line("no game finished before the crash: nothing to report")
+            return run_exit_code(False, True, True)
+        games_df = result.games_frame()
+        figures_df = result.figures_frame()
         summary = summarize(games_df, figures_df)
         if precision is not None:
             summary["precision"] = precision
@@ -199,27 +213,31 @@ def run_duel(
             "game_engines": games_df["engine"].value_counts().to_dict() if "engine" in games_df else {},
             "interrupted": result.interrupted,
             "failed_games": result.failed,
-            "stopped_on_error": result.stopped,
+            "stopped_on_error": result.stopped and not result.crashed,
+            "stopped_at_crash": result.crashed,
             "command": command,
         }
         provenance = provenance_line(roster, [army_a, army_b])
-        with folder.staged() as staging:
-            written = write_outputs(
-                staging,
-                games_df,
-                figures_df,
-                summary,
-                settings,
-                names,
-                provenance,
-                armies={"a": army_contents(roster, army_a), "b": army_contents(roster, army_b)},
-                layout=roster.maps[map_name],
-                pdf=pdf,
-            )
+        try:
+            with folder.staged() as staging:
+                written = write_outputs(
+                    staging,
+                    games_df,
+                    figures_df,
+                    summary,
+                    settings,
+                    names,
+                    provenance,
+                    armies={"a": army_contents(roster, army_a), "b": army_contents(roster, army_b)},
+                    layout=roster.maps[map_name],
+                )
+                if pdf:
+                    written["pdf"] = pdf_from(written["report"], staging / "report.pdf")
+        finally:  # recorded even when the outputs could not be written: its games are in the store
+            if keeper is not None:
+                document = {"settings": settings, "provenance": provenance, **summary}
+                keeper.record(result, document, folder.target)
         written = {key: folder.final(path) for key, path in written.items()}
-        if keeper is not None:
-            document = {"settings": settings, "provenance": provenance, **summary}
-            keeper.record(result, document, folder.target)
     if as_json:
         sys.stdout.write(json.dumps({"settings": settings, "provenance": provenance, **summary}, default=str) + "\n")
     else:
@@ -232,6 +250,18 @@ def run_duel(
             for line in check_summary_lines(summary["verdict_check"], names):
                 console.print(line, markup=False)
     return run_exit_code(result.interrupted, bool(result.failed), result.stopped)
+
+
+def pdf_from(report: Path, pdf: Path) -> Path:
+    """Render the HTML report written at `report` to `pdf` (both in the staging folder). The PDF engine failing
+    on it is a one-line ClixError (nothing is then published); a failed write names its file as usual."""
+    html = report.read_text(encoding="utf-8")
+    try:
+        return report_module.write_pdf(html, pdf)
+    except (OSError, ClixError):
+        raise
+    except Exception as exc:  # whatever the engine raised past write_pdf's own check
+        raise report_module.pdf_engine_error(exc, pdf) from None
 
 
 def _precision_lines(summary: dict[str, Any], names: dict[str, str]) -> list[str]:
@@ -249,7 +279,12 @@ def _precision_lines(summary: dict[str, Any], names: dict[str, str]) -> list[str
             "interval stays 95% under optional stopping)"
         )
     tost = summary.get("equivalence")
-    if tost is not None:
+    if tost is not None and tost.get("low") is None:  # one pair: no interval to test
+        lines.append(
+            f"  equivalence: not tested within ±{100 * tost['margin']:.1f} points (the two one-sided tests need 2 "
+            "seat-swapped pairs or more: --games 4 or more)"
+        )
+    elif tost is not None:
         low, high = tost["band"]
         verdict = "balanced" if tost["equivalent"] else "not shown to be balanced"
         lines.append(
@@ -271,6 +306,7 @@ def _play(
     stop_on_error: bool = False,
     known: dict[int, GameRows] | None = None,
     on_result: Callable[[int, GameRows], None] | None = None,
+    on_batch: Callable[[], None] | None = None,
 ) -> tuple[RunResult, dict[str, Any] | None]:
     """Play the duel (to `target` precision when given, `games` at most), with a progress bar unless quiet;
     games in `known` are taken from it, `on_result` is told of each game played."""
@@ -286,16 +322,26 @@ def _play(
                 stop_on_error=stop_on_error,
                 known=known,
                 on_result=on_result,
+                on_batch=on_batch,
             )
             return played, None
         return run_to_precision(
-            matchup, target, games, seed, jobs, progress, stop_on_error=stop_on_error, known=known, on_result=on_result
+            matchup,
+            target,
+            games,
+            seed,
+            jobs,
+            progress,
+            stop_on_error=stop_on_error,
+            known=known,
+            on_result=on_result,
+            on_batch=on_batch,
         )
 
     total = games + games % 2
     with progress_bar(console, f"{matchup.army_a} vs {matchup.army_b}", total, quiet, done=len(known or {})) as advance:
         result, precision = play(advance)
-    ended_early(len(result.games), "games", result.interrupted, result.stopped, len(result.failed))
+    ended_early(result.count, "games", result.interrupted, result.stopped, len(result.failed), result.crashed)
     return result, precision
 
 
@@ -449,7 +495,7 @@ class _Keeper:
             seed=str(settings["seed"]),
             turns=settings["turns"],
             ties=settings["ties"],
-            games=len(result.games),
+            games=result.count,
             from_store=result.from_store,
             played=result.played,
             interrupted=result.interrupted,
@@ -460,8 +506,10 @@ class _Keeper:
         )
         try:
             self.store.record_run(record)
-        except (duckdb.Error, StoreBusy) as exc:
-            report_line(f"clix: warning: run {self.run_id} was not recorded in the store {self.store.path} ({exc})")
+        except (duckdb.Error, StoreBusy, ClixError) as exc:
+            report_line(
+                f"clix: warning: run {self.run_id} was not recorded in the store {self.store.path} ({first_line(exc)})"
+            )
 
 
 def _version() -> str:

@@ -24,7 +24,17 @@ from clix.analyzer.errors import ClixError
 from clix.analyzer.outputs import signals_held
 from clix.analyzer.pool import run_items
 from clix.analyzer.runner import Matchup, batch_size_for, game_seed_path, play_one, report_line
-from clix.analyzer.store import FLUSH_SECONDS, GameKey, Store, StoreBusy, _text, code_fields, game_key
+from clix.analyzer.store import (
+    FLUSH_GAMES,
+    FLUSH_SECONDS,
+    GameKey,
+    Store,
+    StoreBusy,
+    _text,
+    code_fields,
+    game_key,
+    stored_game,
+)
 from clix.engine.legality import CRYPT_SIZE, VICTIMS_PER_GAME, army_problems
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.models import Army, ArmyEntry, Figure
@@ -134,9 +144,8 @@ def matchup_key(roster: Roster, matchup: Matchup, master_seed: int) -> GameKey:
 
 
 def _load_many(store: Store, keys: Sequence[GameKey], below: int) -> dict[tuple[str, int], GameRows]:
-    """The stored games of every key with an index below `below`, in one query."""
-    import json
-
+    """The stored games of every key with an index below `below`, in one query; damaged ones (not JSON, not
+    that game's rows) are left out, to be played again, with a warning."""
     import duckdb
 
     digests = sorted({k.digest for k in keys})
@@ -153,7 +162,21 @@ def _load_many(store: Store, keys: Sequence[GameKey], below: int) -> dict[tuple[
             ).fetchall()
     except (duckdb.Error, StoreBusy) as exc:
         raise ClixError(f"--store {store.path}: cannot read the stored games ({exc})") from None
-    return {(key, game): (json.loads(row), json.loads(figures)) for key, game, row, figures in rows}
+    found: dict[tuple[str, int], GameRows] = {}
+    damaged: list[tuple[int, str]] = []
+    for key, game, row, figures in rows:
+        rows_of_game, why = stored_game(game, row, figures)
+        if rows_of_game is None:
+            damaged.append((game, why))
+        else:
+            found[(key, game)] = rows_of_game
+    if damaged:
+        report_line(
+            f"clix: warning: {len(damaged)} stored game{'s' if len(damaged) > 1 else ''} in {store.path} "
+            f"{'are' if len(damaged) > 1 else 'is'} damaged (game {damaged[0][0]}: {damaged[0][1]}); "
+            f"{'they are' if len(damaged) > 1 else 'it is'} played again"
+        )
+    return found
 
 
 def save_many(store: Store, batches: Sequence[tuple[GameKey, list[tuple[int, GameRows]]]]) -> None:
@@ -182,22 +205,38 @@ def save_many(store: Store, batches: Sequence[tuple[GameKey, list[tuple[int, Gam
         connection.execute("COMMIT")
 
 
-class _Writer:
-    """Games of many keys on their way to the store, written together about every FLUSH_SECONDS."""
+class StoreWriter:
+    """Games of many keys on their way to the store as they finish (`clix value`, `clix build`, `clix meta`):
+    `add` each game, `tick` after each batch of them, `close` at the end.
+
+    A batch's games come together, so the writer flushes after a batch (`tick`) rather than at the first game of
+    one: it writes when FLUSH_SECONDS have passed since its last write (or FLUSH_GAMES are waiting), so a kill -9
+    loses only the games in flight and those of the last second or so. A write that fails (the store busy for
+    long) keeps its games waiting for the next; `close` warns about any left."""
 
     def __init__(self, store: Store, report: Callable[[str], None]) -> None:
         self.store = store
         self.report = report
         self.pending: dict[str, tuple[GameKey, list[tuple[int, GameRows]]]] = {}
+        self.waiting = 0
+        self.written = 0
         self.last = time.monotonic()
         self.problem = ""
 
     def add(self, key: GameKey, index: int, rows: GameRows) -> None:
+        """A finished game (in this process, as its batch comes back)."""
         self.pending.setdefault(key.digest, (key, []))[1].append((index, rows))
-        if time.monotonic() - self.last >= FLUSH_SECONDS:
+        self.waiting += 1
+        if self.waiting >= FLUSH_GAMES:
+            self.flush()
+
+    def tick(self) -> None:
+        """After a batch of games: write them if the last write is FLUSH_SECONDS old."""
+        if self.pending and time.monotonic() - self.last >= FLUSH_SECONDS:
             self.flush()
 
     def flush(self) -> bool:
+        """Write every waiting game in one transaction; False (keeping them waiting) if that failed."""
         import duckdb
 
         self.last = time.monotonic()
@@ -209,16 +248,19 @@ class _Writer:
             except (duckdb.Error, StoreBusy, ClixError, OSError) as exc:
                 self.problem = str(exc)
                 return False
-            self.pending = {}
+            self.written += self.waiting
+            self.pending, self.waiting = {}, 0
         return True
 
-    def close(self) -> None:
-        if not self.flush():
-            waiting = sum(len(g) for _, g in self.pending.values())
-            self.report(
-                f"clix: warning: {waiting} finished games were not written to the store {self.store.path} "
-                f"({self.problem}); a later run plays them again"
-            )
+    def close(self) -> bool:
+        """Write what is left; warn (and return False) if some games could not be stored."""
+        if self.flush():
+            return True
+        self.report(
+            f"clix: warning: {self.waiting} finished games were not written to the store {self.store.path} "
+            f"({self.problem}); the outputs have them, a later run plays them again"
+        )
+        return False
 
 
 # --- playing cells --------------------------------------------------------------------------------------
@@ -240,6 +282,8 @@ class Played:
     games: list[list[dict[str, Any]]] = field(default_factory=list)
     interrupted: bool = False
     stopped: bool = False
+    crashed: bool = False
+    """Stopped at a game that raised (a bug or bad data)."""
     failed: list[dict[str, Any]] = field(default_factory=list)
     played: int = 0
     from_store: int = 0
@@ -264,7 +308,8 @@ def play_cells(
     """Play every cell's games (those the store lacks) in one pool and return their game rows.
 
     A cell's game `i` is game `i` of `run_matchup(cell.matchup, ..., master_seed)`. Games played are added to
-    `store` as they finish. A KeyboardInterrupt stops the run keeping what finished (`interrupted`)."""
+    `store` as they finish (`StoreWriter`). A KeyboardInterrupt stops the run keeping what finished
+    (`interrupted`); so does a game that raises (`stopped`, `crashed`: a bug or bad data), named on `report`."""
     started = time.perf_counter()
     cores = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     keys: dict[Matchup, GameKey] = {}
@@ -274,7 +319,8 @@ def play_cells(
             if cell.matchup not in keys:
                 keys[cell.matchup] = matchup_key(roster, cell.matchup, master_seed)
         known = _load_many(store, list(keys.values()), max((c.end for c in cells), default=0))
-    finished: dict[tuple[int, int], GameRows] = {}
+    finished: dict[tuple[int, int], dict[str, Any]] = {}
+    """Each game's row by (cell, index) (the figure rows go to the store only)."""
     items: list[tuple[Matchup, int]] = []
     where: list[tuple[int, int]] = []
     for number, cell in enumerate(cells):
@@ -282,45 +328,49 @@ def play_cells(
         for index in range(cell.first, cell.end):
             found = known.get((key.digest, index)) if key is not None else None
             if found is not None:
-                finished[(number, index)] = found
+                finished[(number, index)] = found[0]
             else:
                 items.append((cell.matchup, index))
                 where.append((number, index))
     result = Played(from_store=len(finished))
     if progress is not None and finished:
         progress(len(finished))
-    writer = _Writer(store, report or report_line) if store is not None else None
+    writer = StoreWriter(store, report or report_line) if store is not None else None
 
     def keep(position: int, rows: GameRows) -> None:
+        number, index = where[position]
+        finished[(number, index)] = rows[0]
+        result.played += 1
         if writer is not None:
-            number, index = where[position]
             writer.add(keys[cells[number].matchup], index, rows)
 
     if items:
-        outcome = run_items(
-            partial(_play, master_seed),
-            items,
-            cores,
-            batch_size_for(len(items), cores),
-            describe=lambda p: _describe(*items[p]),
-            report=report or report_line,
-            progress=progress,
-            stop_on_error=stop_on_error,
-            on_result=keep,
-        )
-        if writer is not None:
-            writer.close()
-        result.interrupted, result.stopped = outcome.interrupted, outcome.stopped
-        for position, rows in outcome.results.items():
-            finished[where[position]] = rows
-        result.played = len(outcome.results)
+        try:
+            outcome = run_items(
+                partial(_play, master_seed),
+                items,
+                cores,
+                batch_size_for(len(items), cores),
+                describe=lambda p: _describe(*items[p]),
+                report=report or report_line,
+                progress=progress,
+                stop_on_error=stop_on_error,
+                on_result=keep,
+                stop_on_raise=True,
+                on_batch=None if writer is None else writer.tick,
+                keep=False,
+            )
+        finally:
+            if writer is not None:
+                writer.close()
+        result.interrupted, result.stopped, result.crashed = outcome.interrupted, outcome.stopped, outcome.crashed
         for position, why in sorted(outcome.failed.items()):
             number, index = where[position]
             path = ":".join(map(str, game_seed_path(cells[number].matchup, index)))
             result.failed.append({"cell": number, "game": index, "seed_path": path, "reason": why})
     result.games = [[] for _ in cells]
     for number, index in sorted(finished):
-        result.games[number].append(finished[(number, index)][0])
+        result.games[number].append(finished[(number, index)])
     result.seconds = time.perf_counter() - started
     return result
 

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from clix.analyzer import checks
 from clix.analyzer.errors import ClixError
-from clix.analyzer.outputs import Target, claim_output
+from clix.analyzer.outputs import Interrupted, Target, claim_output
 from clix.analyzer.pool import run_items
 from clix.analyzer.progress import progress_bar
 from clix.analyzer.runner import (
@@ -335,7 +335,10 @@ def run_ladder(
         finished = [m for m, done in zip(matchups, played.complete, strict=True) if done]
         ended_early(len(finished), f"of {len(matchups)} cells", played.interrupted, played.stopped, len(played.failed))
         if not finished:
-            raise ClixError("no cell finished before the run was interrupted; nothing to report")
+            if played.interrupted:
+                raise Interrupted("interrupted before any cell finished")
+            report_line("no cell finished: each had a failed game (named above); nothing to report")
+            return run_exit_code(False, True, played.stopped)
         games_df = ladder_games(matchups, played)
         summary = ladder_summary(games_df, styles, seed, resamples)
         played_games = len(games_df)

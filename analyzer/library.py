@@ -103,7 +103,8 @@ def load_library(
 
     `choose(roster)` names (by table: "armies", "maps", "figures") the ids a command picks from the loaded
     library itself, such as a field of every army of a budget: they are checked as the named ones are, before
-    any warning is given and before any game is played."""
+    any warning is given and before any game is played. When it picks armies, an army file that did not load
+    stops the command too: it may be one of the armies it would pick."""
     wanted = {"armies": list(armies), "maps": list(maps), "figures": list(figures), "items": list(items)}
     files = [Path(a) for names in wanted.values() for a in names if is_file_argument(a)]
     for path in files:
@@ -127,9 +128,15 @@ def load_library(
             library.ids[name] = _resolve(roster, kind, name, problems, layers)
     del wanted["items"]
     if choose is not None:
-        for table, chosen in choose(roster).items():
+        picked = choose(roster)
+        for table, chosen in picked.items():
             wanted[table] += [name for name in chosen if name not in wanted[table]]
             library.ids.update((name, name) for name in chosen if name not in library.ids)
+        broken_army = next((f for f in roster.failed if f.table == "armies"), None) if picked.get("armies") else None
+        if broken_army is not None:
+            own = [p for p in problems if p.file == broken_army.file]
+            own = own or [Problem(broken_army.file, 0, "", "this file has problems")]
+            raise ClixError(_first(own, layers, "; it may be an army this command would play"))
     ids = {t: [library.id(n) for n in names] for t, names in wanted.items()}
     used = used_files(roster, **ids) | {relative(path) for path in files}
     _stop_on([p for p in problems if p.file in used], layers)

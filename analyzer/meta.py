@@ -33,7 +33,7 @@ from clix.analyzer.meta_field import expand_army_arguments, field_armies, field_
 from clix.analyzer.meta_play import FieldRun, Runner, field_games, local_runner, play_field
 from clix.analyzer.meta_report import meta_lines, write_meta
 from clix.analyzer.meta_summary import RESAMPLES, field_document, meta_summary
-from clix.analyzer.outputs import Target, claim_output
+from clix.analyzer.outputs import Interrupted, Target, claim_output
 from clix.analyzer.runner import (
     GameRows,
     Matchup,
@@ -149,11 +149,14 @@ def run_meta(
                     runner,
                     options.target_ci,
                     known=keeper.known if keeper else None,
-                    on_played=keeper.save if keeper else None,
+                    on_game=keeper.add if keeper else None,
                     progress=bar.advance,
                     on_look=bar.look,
+                    on_batch=keeper.writer.tick if keeper else None,
                 )
         finally:
+            if keeper is not None:
+                keeper.writer.close()
             close = getattr(runner, "close", None)
             if close is not None:
                 close()
@@ -162,9 +165,15 @@ def run_meta(
                 f"the finished games are kept in the store {options.store}: the same command plays only the rest"
             )
         games = field_games(matchups, run)
-        ended_early(len(games), "games", run.interrupted, run.stopped, len(run.failed))
+        ended_early(len(games), "games", run.interrupted, run.stopped, len(run.failed), run.crashed)
+        if games.empty and run.crashed:
+            report_line("no game finished before the crash: nothing to report")
+            return run_exit_code(run.interrupted, True, True)
         if games.empty:
-            raise ClixError("no game finished before the run was interrupted; nothing to report")
+            if run.interrupted:
+                raise Interrupted()
+            report_line("no game finished: each failed (named above); nothing to report")
+            return run_exit_code(False, True, run.stopped)
         summary, cells = meta_summary(armies, styles, matchups, run, games, roster, options.seed, options.resamples)
         settings = _settings(armies, maps, styles, options, run, len(matchups), library)
         field_doc = field_document(summary, settings["command"], options.budget, roster)
@@ -239,6 +248,7 @@ def _settings(
         "store": None if options.store is None else str(options.store),
         "interrupted": run.interrupted,
         "stopped_on_error": run.stopped,
+        "stopped_at_crash": run.crashed,
         "failed_games": run.failed,
         "command": command,
     }
@@ -246,10 +256,14 @@ def _settings(
 
 class _MetaStore:
     """The meta's use of the result store: each cell's games (keyed as the duel keys them) read before the run
-    and the games each look plays written after it."""
+    and each game played written as it finishes (`StoreWriter`), as `clix duel` does: a killed run loses only
+    the games in flight, and the same command plays only the rest."""
 
     def __init__(self, store: Any, keys: list[Any], known: list[dict[int, GameRows]]) -> None:
+        from clix.analyzer.experiment import StoreWriter
+
         self.store, self.keys, self.known = store, keys, known
+        self.writer = StoreWriter(store, report_line)
 
     @classmethod
     def open(cls, path: Path, roster: Roster, matchups: Sequence[Matchup], options: MetaOptions) -> _MetaStore:
@@ -261,14 +275,6 @@ class _MetaStore:
         known = [{} if options.fresh else store.load(k, below=cap) for k in keys]
         return cls(store, keys, known)
 
-    def save(self, cell: int, games: list[tuple[int, GameRows]]) -> None:
-        import duckdb
-        from clix.analyzer.store import StoreBusy
-
-        try:
-            self.store.save(self.keys[cell], games)
-        except (duckdb.Error, StoreBusy, ClixError, OSError) as exc:
-            report_line(
-                f"clix: warning: {len(games)} games were not written to the store {self.store.path} ({exc}); "
-                "the outputs have them, a later run plays them again"
-            )
+    def add(self, cell: int, index: int, rows: GameRows) -> None:
+        """A game of `cell` that finished: on its way to the store."""
+        self.writer.add(self.keys[cell], index, rows)

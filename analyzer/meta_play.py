@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -29,8 +30,12 @@ lopsided and settle as clear at once; the looks then double as the duel's do."""
 PAIR_KEY = ["army_a", "army_b", "map", "players_a", "pair"]
 """The columns naming a seat-swapped pair among all the meta's games."""
 
-Runner = Callable[[Sequence[tuple[Matchup, int]], Callable[[int], None] | None], Outcome]
-"""Plays items (matchup, game index) and returns the outcome by position (`run_items`'s contract)."""
+Runner = Callable[..., Outcome]
+"""Plays items (matchup, game index) and returns the outcome by position (`run_items`'s contract):
+`runner(items, progress)`, and, when it can tell of each game as it finishes (the local runner does),
+`runner(items, progress, on_result=..., on_batch=...)`, `on_result(position, rows)` called in this process as each
+game finishes and `on_batch()` after each batch of them; a runner that cannot (`streams` is False) has its games
+told after the look."""
 
 
 def _play_item(master_seed: int, item: tuple[Matchup, int]) -> GameRows:
@@ -43,7 +48,12 @@ def local_runner(
 ) -> Runner:
     """Play items on this machine's worker processes (`analyzer.pool`)."""
 
-    def run(items: Sequence[tuple[Matchup, int]], progress: Callable[[int], None] | None) -> Outcome:
+    def run(
+        items: Sequence[tuple[Matchup, int]],
+        progress: Callable[[int], None] | None,
+        on_result: Callable[[int, GameRows], None] | None = None,
+        on_batch: Callable[[], None] | None = None,
+    ) -> Outcome:
         return run_items(
             partial(_play_item, master_seed),
             items,
@@ -53,9 +63,21 @@ def local_runner(
             report=report,
             progress=progress,
             stop_on_error=stop_on_error,
+            stop_on_raise=True,
+            on_result=on_result,
+            on_batch=on_batch,
+            keep=on_result is None,
         )
 
     return run
+
+
+def streams(runner: Runner) -> bool:
+    """Whether `runner` tells of each game as it finishes (takes `on_result`)."""
+    try:
+        return "on_result" in inspect.signature(runner).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def describe_item(matchup: Matchup, index: int) -> str:
@@ -72,6 +94,8 @@ class CellState:
     """How far a cell got: its games by index, the games it needs, and whether (and why) it settled."""
 
     games: dict[int, GameRows] = field(default_factory=dict)
+    """Its games by index (the game row; the figure rows, which the meta does not read, are dropped once
+    stored)."""
     upto: int = 0
     settled: str = "open"
     """open (still playing), precise (half-width reached), clear (interval off 50%), cap (--games reached)."""
@@ -90,6 +114,8 @@ class FieldRun:
     failed: list[dict[str, Any]] = field(default_factory=list)
     interrupted: bool = False
     stopped: bool = False
+    crashed: bool = False
+    """Stopped at a game that raised (a bug or bad data)."""
     seconds: float = 0.0
     played: int = 0
     from_store: int = 0
@@ -117,12 +143,17 @@ def play_field(
     progress: Callable[[int], None] | None = None,
     on_look: Callable[[int], None] | None = None,
     first_pairs: int = META_FIRST_PAIRS,
+    on_game: Callable[[int, int, GameRows], None] | None = None,
+    on_batch: Callable[[], None] | None = None,
 ) -> FieldRun:
     """Play every cell to `games` games (pairs), or with `target` in planned looks until each settles.
 
-    `known[c]` holds cell c's games from the result store (by index): taken, not played. `on_played(c, games)`
-    is told of the games each look played for cell c (to store them); `on_look(n)` of the games a look will
-    play, before it plays them. A Ctrl-C keeps every finished game and stops after the look."""
+    `known[c]` holds cell c's games from the result store (by index): taken, not played. `on_game(c, index,
+    rows)` is told of each game played as it finishes (to store it, as `clix meta` does; after the look with a
+    runner that does not stream, `streams`), `on_batch()` after each batch of them; `on_played(c, games)` of the
+    games each look played for cell c, once the look ends; `on_look(n)` of the games a look will play, before
+    it plays them. A Ctrl-C keeps every finished game and stops after the look; a game that raises stops the
+    run (`stopped`, `crashed`) keeping the games finished."""
     games += games % 2
     looks = planned_looks(games, first_pairs) if target is not None else [games]
     confidence = look_confidence(len(looks)) if target is not None else CONFIDENCE
@@ -139,7 +170,7 @@ def play_field(
             state = run.cells[c]
             for index in range(state.upto, upto):
                 if index in stored[c]:
-                    state.games[index] = stored[c][index]
+                    state.games[index] = (stored[c][index][0], [])
                     run.from_store += 1
                 else:
                     items.append((matchups[c], index))
@@ -150,28 +181,42 @@ def play_field(
         items, keys = [items[k] for k in order], [keys[k] for k in order]
         if on_look is not None:
             on_look(len(items))
-        outcome = runner(items, progress) if items else Outcome()
+
         fresh: dict[int, list[tuple[int, GameRows]]] = {}
-        for position, rows in sorted(outcome.results.items()):
+
+        def kept(position: int, rows: GameRows, keys: list[tuple[int, int]] = keys, fresh: dict = fresh) -> None:
             c, index = keys[position]
-            run.cells[c].games[index] = rows
-            fresh.setdefault(c, []).append((index, rows))
-        run.played += len(outcome.results)
+            run.cells[c].games[index] = (rows[0], [])
+            run.played += 1
+            if on_game is not None:
+                on_game(c, index, rows)
+            if on_played is not None:
+                fresh.setdefault(c, []).append((index, rows))
+
+        outcome = Outcome()
+        if items and streams(runner):
+            outcome = runner(items, progress, on_result=kept, on_batch=on_batch)
+        elif items:
+            outcome = runner(items, progress)
+            for position, rows in sorted(outcome.results.items()):
+                kept(position, rows)
+            if on_batch is not None:
+                on_batch()
         for position, why in sorted(outcome.failed.items()):
             c, index = keys[position]
             run.cells[c].failed += 1
             run.failed.append({**_cell_names(matchups[c]), "game": index, "reason": why})
             run.failed[-1]["seed_path"] = ":".join(map(str, game_seed_path(matchups[c], index)))
         if on_played is not None:
-            for c, played in fresh.items():
-                on_played(c, played)
+            for c, played in sorted(fresh.items()):
+                on_played(c, sorted(played, key=lambda game: game[0]))
         for c in open_cells:
             state = run.cells[c]
             frame = pd.DataFrame([state.games[i][0] for i in sorted(state.games)]) if state.games else pd.DataFrame()
             state.interval = mean_interval_at(pair_means(frame) if len(frame) else np.zeros(0), confidence)
             state.settled = settle(state.interval, target)
         if outcome.interrupted or outcome.stopped:
-            run.interrupted, run.stopped = outcome.interrupted, outcome.stopped
+            run.interrupted, run.stopped, run.crashed = outcome.interrupted, outcome.stopped, outcome.crashed
             break
     for state in run.cells:
         if state.settled == "open" and not (run.interrupted or run.stopped):

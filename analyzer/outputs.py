@@ -5,11 +5,12 @@ sortable, made with an exclusive mkdir so two runs never share one) inside its f
 with `new_run`), and a folder named with `--out` that already holds a run is replaced only with `--force`.
 
 `claim_output(out)` checks that the folder can be written (creating its parent and test-writing beside
-it), refuses a folder that another clix run holds (an flock on a hidden lock file beside it, with that
-run's pid) or that holds files clix does not write, and returns an `OutputFolder`. Its `staged()` gives a
-hidden folder beside `--out` to write into; when the writing succeeds the new folder replaces the old one
-by two renames with Ctrl-C and SIGTERM held back, so an interruption at any moment leaves either the old
-complete outputs or the new complete ones. A failed write names the file (as it would be in `--out`).
+it), refuses a read-only folder, a folder that another clix run holds (an flock on a hidden lock file beside
+it, with that run's pid) or one that holds files clix does not write (by their names, `OWN_FILES`), and
+returns an `OutputFolder`. Its `staged()` gives a hidden folder beside `--out` to write into; when the
+writing succeeds the new folder takes the old one's permissions and replaces it by two renames with Ctrl-C
+and SIGTERM held back, so an interruption at any moment leaves either the old complete outputs or the new
+complete ones. A failed write names the file (as it would be in `--out`).
 
 Beside `out` (in its parent) a run uses `.NAME.clix-lock`, `.NAME.clix-new-PID` and `.NAME.clix-old-PID`;
 all are removed at the end. A run killed with SIGKILL can leave them; the next run into the same folder
@@ -24,6 +25,7 @@ import fcntl
 import os
 import shutil
 import signal
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +38,7 @@ from clix.analyzer.errors import ClixError
 
 OWN_FILES = frozenset(
     {
+        # duel
         "games.csv",
         "games.parquet",
         "figures.csv",
@@ -49,15 +52,53 @@ OWN_FILES = frozenset(
         "vp_margin.png",
         "map.png",
         "report.pdf",
+        # ladder, sweep
         "ladder.pdf",
         "ladder.csv",
         "ladder.html",
         "sweep.csv",
+        # meta
+        "field.json",
+        "cells.csv",
+        "cells.parquet",
+        "heatmap.png",
+        "nash.png",
+        "meta.html",
+        "meta.pdf",
+        # value
+        "value.csv",
+        "value.json",
+        "value.html",
+        "value.pdf",
+        "value-vs-cost.png",
+        "residuals.png",
+        # build (and its finalists' army files, armies/NAME.yaml)
+        "build.json",
+        "builds.csv",
+        "build.html",
+        "build.pdf",
     }
 )
-"""Every file a duel, sweep or ladder writes: a folder holding only these may be replaced."""
+"""Every file a duel, sweep, ladder, meta, value or build run writes at the top of its folder: a folder holding
+only these (and `OWN_FOLDERS`) is clix's and may be replaced."""
+OWN_FOLDERS = {"armies": ".yaml"}
+"""The folders a run writes, with the suffix of the files in them (`clix build`'s finalists' armies)."""
 
 RUN_PREFIX = "run-"
+
+
+class Interrupted(KeyboardInterrupt):
+    """A Ctrl-C or SIGTERM that ended a run, with the line saying what became of it (nothing finished to report,
+    or where the outputs are): `clix` prints the line and exits 130. Code that catches KeyboardInterrupt catches
+    it too."""
+
+    LINE = "interrupted before any game finished"
+
+    def __init__(self, line: str = LINE) -> None:
+        super().__init__(line)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 @dataclass(frozen=True)
@@ -102,6 +143,14 @@ class OutputFolder:
             raise ClixError(f"--out {out}: name a folder below the root")
         if self.target.exists() and not self.target.is_dir():
             raise ClixError(f"--out {out}: is a file, not a folder")
+        if self.target.is_dir() and not _writable(self.target):
+            info = self.target.stat()
+            mode = stat.S_IMODE(info.st_mode)
+            what = "read-only" if info.st_uid == os.geteuid() else "not writable by this user"
+            raise ClixError(
+                f"--out {out}: the folder is {what} (mode {mode:o}); clix replaces it with the run's outputs, so "
+                f"make it writable (chmod u+w {out}) or choose another folder"
+            )
         parent = self.target.parent
         try:
             parent.mkdir(parents=True, exist_ok=True)
@@ -112,9 +161,9 @@ class OutputFolder:
             try:
                 self._recover()
                 present = sorted(p.name for p in self.target.iterdir()) if self.target.is_dir() else []
+                foreign = foreign_files(self.target) if present else []
             except OSError as exc:
                 raise ClixError(f"--out {out}: cannot read the folder ({_why(self.target, exc)})") from None
-            foreign = [name for name in present if name not in OWN_FILES]
             if foreign:
                 raise ClixError(
                     f"--out {out}: the folder holds files clix did not write ({', '.join(foreign[:3])}"
@@ -213,8 +262,7 @@ class OutputFolder:
             raise self._named(exc) from None
         except KeyboardInterrupt:
             shutil.rmtree(self.new, ignore_errors=True)
-            _say(f"clix: interrupted while writing: {self.out} is as it was before this run")
-            raise
+            raise Interrupted(f"interrupted while writing: {self.out} is as it was before this run") from None
         except BaseException:
             shutil.rmtree(self.new, ignore_errors=True)
             raise
@@ -231,14 +279,15 @@ class OutputFolder:
         return OSError(exc.errno, exc.strerror or str(exc), name)
 
     def _publish(self) -> None:
+        if self.target.is_dir():  # the outputs take the place of the folder: they keep its permissions
+            _copy_mode(self.target, self.new)
         try:
             with signals_held():
                 if self.target.exists():
                     self.target.rename(self.old)
                 self.new.rename(self.target)
         except KeyboardInterrupt:  # held back during the renames: the new outputs are in place
-            _say(f"clix: interrupted: the outputs were written to {self.out}")
-            raise
+            raise Interrupted(f"interrupted: the outputs were written to {self.out}") from None
         finally:
             shutil.rmtree(self.old, ignore_errors=True)
 
@@ -326,10 +375,46 @@ def signals_held() -> Iterator[None]:
             handler(caught[0], None)
 
 
-def _say(line: str) -> None:
-    from rich.console import Console
+def foreign_files(folder: Path) -> list[str]:
+    """The files in `folder` that clix does not write there, as paths relative to it (a folder of its own, as
+    `clix build`'s armies/, counts by the files in it; any other folder is foreign as a whole)."""
+    found: list[str] = []
+    for path in sorted(folder.iterdir()):
+        name = path.name
+        if name in OWN_FOLDERS and path.is_dir() and not path.is_symlink():
+            suffix = OWN_FOLDERS[name]
+            found += [
+                f"{name}/{inner.name}"
+                for inner in sorted(path.iterdir())
+                if not (inner.name.endswith(suffix) and inner.is_file() and not inner.is_symlink())
+            ]
+        elif name not in OWN_FILES or not path.is_file():
+            found.append(name + ("/" if path.is_dir() else ""))
+    return found
 
-    Console(stderr=True, highlight=False, soft_wrap=True).print(line, markup=False)
+
+def _writable(folder: Path) -> bool:
+    """Whether the folder may be written: the system says so and, for its owner, its mode does too (root may
+    write anywhere, but a folder made read-only is a folder its owner wants left alone)."""
+    try:
+        info = folder.stat()
+    except OSError:
+        return True  # gone: nothing to replace
+    if not os.access(folder, os.W_OK):
+        return False
+    return info.st_uid != os.geteuid() or bool(info.st_mode & stat.S_IWUSR)
+
+
+def _copy_mode(source: Path, target: Path) -> None:
+    """Give `target` the permissions (and, where allowed, the group) of `source`."""
+    try:
+        info = source.stat()
+        os.chmod(target, stat.S_IMODE(info.st_mode))
+    except OSError:
+        return
+    with contextlib.suppress(OSError):
+        if target.stat().st_gid != info.st_gid:
+            os.chown(target, -1, info.st_gid)
 
 
 def _read_pid(fd: int) -> int | None:

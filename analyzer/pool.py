@@ -4,8 +4,10 @@ Items go to loky workers in batches. Each worker notes in a small file which ite
 worker dies (killed, out of memory, a crash in C) the games it was on are known: they are played again,
 each alone in a fresh one-worker pool, and a game whose worker dies twice is reported as failed while the
 run goes on with the others (or, with `stop_on_error`, the run stops keeping every game finished). A game
-that raises is reported the same way. Results depend only on the item, never on the batch or the pool,
-so a recovered run gives the same rows as an uninterrupted one.
+that raises is reported the same way; with `stop_on_raise` (what the analyses ask: a game that raises is a bug
+or bad data, and the next thousand would raise the same) the run stops at the first one, keeping every game
+finished. Results depend only on the item, never on the batch or the pool, so a recovered run gives the same
+rows as an uninterrupted one.
 
 Workers ignore Ctrl-C (the parent stops them) and exit when their parent dies: each watches its parent
 pid from a thread, since a SIGKILLed parent cannot stop anything.
@@ -59,9 +61,22 @@ class Outcome:
     failed: dict[int, str] = field(default_factory=dict)
     interrupted: bool = False
     stopped: bool = False
-    """Stopped at a failure (`stop_on_error`, or workers dying with no game in progress)."""
+    """Stopped at a failure (`stop_on_error`, `stop_on_raise`, or workers dying with no game in progress)."""
+    crashed: bool = False
+    """Stopped because a game raised (`stop_on_raise`, or `stop_on_error`), not because a worker died."""
     on_result: OnResult = field(default=None, repr=False)
     """Told of each result as it is kept (`run_items`)."""
+    on_batch: Callable[[], None] | None = field(default=None, repr=False)
+    """Told after each batch's results are kept (and told to `on_result`): a store's writer flushes there."""
+    keep: bool = True
+    """Keep each result in `results`; when False results only go to `on_result` (a caller that streams them
+    keeps memory flat), and `done` alone says which items finished."""
+    done: bytearray = field(default_factory=bytearray, repr=False)
+    """One byte per item: 1 once it finished (whether or not `results` keeps it)."""
+
+    def settled(self, position: int) -> bool:
+        """Whether the item finished or failed."""
+        return bool(self.done[position]) or position in self.failed
 
 
 # --- the worker side ----------------------------------------------------------------------------------
@@ -95,8 +110,11 @@ def _mark(directory: str | None, position: int) -> None:
     os.pwrite(_marker[1], f"{position:>20}".encode(), 0)
 
 
-def run_batch(work: Work, marker: str | None, positions: list[int], items: list[Any]) -> list[tuple[int, bool, Any]]:
-    """Play a batch: (position, True, result) per item, or (position, False, reason) when it raised."""
+def run_batch(
+    work: Work, marker: str | None, positions: Sequence[int], items: list[Any], stop_on_raise: bool = False
+) -> list[tuple[int, bool, Any]]:
+    """Play a batch: (position, True, result) per item, or (position, False, reason) when it raised; with
+    `stop_on_raise` the batch ends at the first item that raised (the run stops there)."""
     done = []
     for position, item in zip(positions, items, strict=True):
         _mark(marker, position)
@@ -106,6 +124,8 @@ def run_batch(work: Work, marker: str | None, positions: list[int], items: list[
             raise
         except Exception as exc:  # an engine bug in one game: report it, keep the others
             done.append((position, False, f"crashed: {type(exc).__name__}: {exc}"))
+            if stop_on_raise:
+                break
     return done
 
 
@@ -182,23 +202,48 @@ def run_items(
     progress: Progress = None,
     stop_on_error: bool = False,
     on_result: OnResult = None,
+    stop_on_raise: bool = False,
+    on_batch: Callable[[], None] | None = None,
+    keep: bool = True,
 ) -> Outcome:
     """Apply `work` (a picklable function) to every item, in batches of `batch_size` on `jobs` processes
     (in this process when `jobs` is 1). `describe(position)` names an item in the lines given to `report`;
-    `progress(n)` is called as items finish, and `on_result(position, result)` for each item that finished
-    (in this process, as its batch comes back). A KeyboardInterrupt stops the run keeping what finished."""
-    outcome = Outcome(on_result=on_result)
-    positions = list(range(len(items)))
-    batches = [positions[start : start + batch_size] for start in range(0, len(positions), batch_size)]
+    `progress(n)` is called as items finish, `on_result(position, result)` for each item that finished
+    (in this process, as its batch comes back) and `on_batch()` after each batch is kept. A KeyboardInterrupt
+    stops the run keeping what finished. `stop_on_error` stops at the first failure (a raise or a worker
+    dying twice), `stop_on_raise` at the first item that raises (`crashed` is then set). With `keep` False the
+    results are not kept in the outcome (only told to `on_result`): memory stays flat however many items."""
+    outcome = Outcome(on_result=on_result, on_batch=on_batch, keep=keep, done=bytearray(len(items)))
+    batches = _batches(range(len(items)), batch_size)
+    stops = _Stops(stop_on_error, stop_on_raise)
     try:
         if jobs <= 1:
-            _run_here(work, items, batches, outcome, describe, report, progress, stop_on_error)
+            _run_here(work, items, batches, outcome, describe, report, progress, stops)
         else:
             with _signals_as_requests():
-                _run_pooled(work, items, batches, jobs, batch_size, outcome, describe, report, progress, stop_on_error)
+                _run_pooled(work, items, batches, jobs, batch_size, outcome, describe, report, progress, stops)
     except KeyboardInterrupt:
         outcome.interrupted = True
     return outcome
+
+
+def _batches(positions: Sequence[int], size: int) -> list[Sequence[int]]:
+    """Positions cut into batches of `size` (ranges when `positions` is a range: a million items cost nothing)."""
+    return [positions[start : start + size] for start in range(0, len(positions), size)]
+
+
+@dataclass(frozen=True)
+class _Stops:
+    """When a run stops early: at any failure (`error`), at an item that raises (`raise_`)."""
+
+    error: bool = False
+    raise_: bool = False
+
+    def on_crash(self, outcome: Outcome) -> bool:
+        """After a batch in which an item raised: stop the run (marking `outcome`) when asked; True if so."""
+        if self.error or self.raise_:
+            outcome.stopped = outcome.crashed = True
+        return outcome.stopped
 
 
 _stop_requested = threading.Event()
@@ -240,13 +285,17 @@ def _record(
     with signals_held():  # a Ctrl-C here comes once the whole batch is kept (and told to `on_result`)
         for position, ok, value in rows:
             if ok:
-                outcome.results[position] = value
+                outcome.done[position] = 1
+                if outcome.keep:
+                    outcome.results[position] = value
                 if outcome.on_result is not None:
                     outcome.on_result(position, value)
             else:
                 outcome.failed[position] = value
                 report(f"{describe(position)}: {value}")
                 failed = True
+        if outcome.on_batch is not None:
+            outcome.on_batch()
     if progress is not None:
         progress(len(rows))
     return failed
@@ -255,31 +304,30 @@ def _record(
 def _run_here(
     work: Work,
     items: Sequence[Any],
-    batches: list[list[int]],
+    batches: list[Sequence[int]],
     outcome: Outcome,
     describe: Describe,
     report: Report,
     progress: Progress,
-    stop_on_error: bool,
+    stops: _Stops,
 ) -> None:
     for batch in batches:
-        rows = run_batch(work, None, batch, [items[p] for p in batch])
-        if _record(rows, outcome, describe, report, progress) and stop_on_error:
-            outcome.stopped = True
+        rows = run_batch(work, None, batch, [items[p] for p in batch], stops.raise_)
+        if _record(rows, outcome, describe, report, progress) and stops.on_crash(outcome):
             return
 
 
 def _run_pooled(
     work: Work,
     items: Sequence[Any],
-    batches: list[list[int]],
+    batches: list[Sequence[int]],
     jobs: int,
     batch_size: int,
     outcome: Outcome,
     describe: Describe,
     report: Report,
     progress: Progress,
-    stop_on_error: bool,
+    stops: _Stops,
 ) -> None:
     _clean_stale_markers()
     markers = tempfile.mkdtemp(prefix=f"{MARKER_PREFIX}{os.getpid()}-")
@@ -290,12 +338,12 @@ def _run_pooled(
             rounds += 1
             marker = os.path.join(markers, str(rounds))
             os.mkdir(marker)
-            broken = _pool_round(work, items, batches, jobs, marker, outcome, describe, report, progress, stop_on_error)
+            broken = _pool_round(work, items, batches, jobs, marker, outcome, describe, report, progress, stops)
             if outcome.stopped or not broken:
                 return
-            left = [p for batch in batches for p in batch if p not in outcome.results and p not in outcome.failed]
+            left = [p for batch in batches for p in batch if not outcome.settled(p)]
             suspects = sorted(_in_progress(marker) & set(left))
-            if stop_on_error:
+            if stops.error:
                 for position in suspects:
                     outcome.failed[position] = DIED
                     report(f"{describe(position)}: {DIED}")
@@ -313,9 +361,10 @@ def _run_pooled(
             else:
                 named = ", ".join(describe(p) for p in suspects)
                 report(f"note: a worker died while playing {named}; playing them again, one at a time")
-                _run_alone(work, items, suspects, outcome, describe, report, progress)
-            rest = [p for p in left if p not in outcome.results and p not in outcome.failed]
-            batches = [rest[start : start + batch_size] for start in range(0, len(rest), batch_size)]
+                _run_alone(work, items, suspects, outcome, describe, report, progress, stops)
+                if outcome.stopped:
+                    return
+            batches = _batches([p for p in left if not outcome.settled(p)], batch_size)
     finally:
         shutil.rmtree(markers, ignore_errors=True)
 
@@ -323,14 +372,14 @@ def _run_pooled(
 def _pool_round(
     work: Work,
     items: Sequence[Any],
-    batches: list[list[int]],
+    batches: list[Sequence[int]],
     jobs: int,
     marker: str,
     outcome: Outcome,
     describe: Describe,
     report: Report,
     progress: Progress,
-    stop_on_error: bool,
+    stops: _Stops,
 ) -> bool:
     """Play `batches` on the shared pool; return True when the pool broke (a worker died)."""
     executor = _executor(jobs)
@@ -346,7 +395,7 @@ def _pool_round(
             if batch is None:
                 return False
             try:
-                pending.add(executor.submit(run_batch, work, marker, batch, [items[p] for p in batch]))
+                pending.add(executor.submit(run_batch, work, marker, batch, [items[p] for p in batch], stops.raise_))
             except _Broken:
                 return True
         return False
@@ -363,8 +412,12 @@ def _pool_round(
                 except (_Broken, CancelledError):
                     broken = True
                     continue
-                if _record(rows, outcome, describe, report, progress) and stop_on_error:
-                    outcome.stopped = True
+                if outcome.crashed:  # stopping at a game that raised: keep what finished, name no other crash
+                    rows = [row for row in rows if row[1]]
+                if _record(rows, outcome, describe, report, progress):
+                    stops.on_crash(outcome)
+            if outcome.crashed:
+                continue  # the batches under way (jobs + 1 at most) finish, and no more are sent
             if outcome.stopped:  # keep what finished; the batches under way are dropped with their workers
                 executor.shutdown(wait=True, kill_workers=True)
                 return False
@@ -385,8 +438,10 @@ def _run_alone(
     describe: Describe,
     report: Report,
     progress: Progress,
+    stops: _Stops,
 ) -> None:
-    """Play each suspect game alone in a fresh one-worker pool: a second death there is its own."""
+    """Play each suspect game alone in a fresh one-worker pool: a second death there is its own; a raise stops
+    the run when `stops` asks."""
     from joblib.externals.loky import ProcessPoolExecutor
 
     executor = None
@@ -403,7 +458,8 @@ def _run_alone(
                 if progress is not None:
                     progress(1)
                 continue
-            _record(rows, outcome, describe, report, progress)
+            if _record(rows, outcome, describe, report, progress) and stops.on_crash(outcome):
+                return
             if _stop_requested.is_set():
                 raise KeyboardInterrupt
     finally:

@@ -193,12 +193,27 @@ def check_pdf() -> None:
 
 
 def write_pdf(html: str, path: Path) -> Path:
-    """Render a report's HTML (the same text as the .html file; its print stylesheet applies) to a PDF file."""
+    """Render a report's HTML (the same text as the .html file; its print stylesheet applies) to a PDF file. The
+    PDF engine failing on it is a one-line ClixError (`pdf_engine_error`); a failed write names its file."""
     import weasyprint
 
     with writing(path):
-        weasyprint.HTML(string=html).write_pdf(path)
+        try:
+            weasyprint.HTML(string=html).write_pdf(path)
+        except OSError:
+            raise
+        except Exception as exc:  # WeasyPrint (or a library under it) failing on this report
+            raise pdf_engine_error(exc, path) from None
     return path
+
+
+def pdf_engine_error(exc: Exception, path: Path) -> ClixError:
+    """The one line for the PDF engine failing while rendering `path`: nothing of the run is then published."""
+    why = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
+    return ClixError(
+        f"--pdf: the PDF engine (WeasyPrint) failed while rendering {path.name} ({type(exc).__name__}"
+        f"{': ' + why if why else ''}); nothing was written: run again without --pdf"
+    )
 
 
 def _figures_table(per_figure: pd.DataFrame) -> str:

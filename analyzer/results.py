@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,8 @@ from rich.console import Console
 from rich.table import Table
 
 FORMATS = ("csv", "parquet")
+SUMMARY_PARTS = ("outcome", "score", "victory_points", "victim_rush", "first_player", "tie_break", "game_length")
+"""What a duel's stored summary holds (and `clix results show` prints)."""
 
 
 def find_run(store: Store, run: str) -> RunRecord:
@@ -74,9 +77,17 @@ def print_run(store: Store, run: str, console: Console) -> None:
     from clix.analyzer.duel import _precision_lines, _print_summary
 
     record = find_run(store, run)
-    document = json.loads(record.document)
-    settings = document.pop("settings")
-    provenance = document.pop("provenance")
+    try:
+        document = json.loads(record.document)
+        settings = document.pop("settings")
+        provenance = document.pop("provenance")
+        if not isinstance(settings, dict) or any(part not in document for part in SUMMARY_PARTS):
+            raise KeyError("settings")
+    except (TypeError, ValueError, KeyError, AttributeError):
+        raise ClixError(
+            f"run {record.id}: its summary in {store.path} is damaged; its folder {record.out} has its report, and "
+            f"`clix results export {record.id}` its games"
+        ) from None
     names = {"a": record.army_a, "b": record.army_b}
     console.print(
         f"run {record.id}, started {local_time(record.started):%Y-%m-%d %H:%M:%S}: {record.command}"
@@ -99,16 +110,46 @@ def _shown(path: Path) -> Path:
 def run_tables(store: Store, record: RunRecord) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The run's game rows and figure rows, in game order, as the run's games.csv and figures.csv hold them."""
     indexes = record.game_indexes()
-    stored = store.load(GameKey(record.key, {}), below=max(indexes, default=-1) + 1, indexes=indexes)
+    stored = store.load(
+        GameKey(record.key, {}), below=max(indexes, default=-1) + 1, indexes=indexes, warn=lambda line: None
+    )
     missing = [i for i in indexes if i not in stored]
     if missing:
         raise ClixError(
-            f"run {record.id}: {len(missing)} of its {len(indexes)} games are not in {store.path} (game "
-            f"{missing[0]} first); its folder {record.out} has its tables"
+            f"run {record.id}: {len(missing)} of its {len(indexes)} games are missing or damaged in {store.path} "
+            f"(game {missing[0]} first); its folder {record.out} has its tables"
         )
     games = [stored[i][0] for i in indexes]
     figures = [row for i in indexes for row in stored[i][1]]
     return games, figures
+
+
+def _export_target(out: Path) -> Path:
+    """The file `results export` writes: `out` when it is new or a regular file (a symbolic link's target, so the
+    link stays); anything else (a folder, a FIFO, a device, a socket) is refused with one line."""
+    target = Path(os.path.realpath(out)) if out.is_symlink() else out
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise ClixError(f"--out {out}: cannot be written ({exc.strerror or exc})") from None
+    if stat.S_ISREG(mode):
+        return target
+    kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    if stat.S_ISDIR(mode):
+        raise ClixError(f"--out {out}: is a folder; name the file to write (as {out / 'games.csv'})")
+    raise ClixError(
+        f"--out {out}: is {kind}; results export writes a regular file only (a new path, or a file it replaces)"
+    )
+
+
+_KINDS = {
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
 
 
 def export_run(store: Store, run: str, fmt: str | None, out: Path, figures: bool) -> tuple[Path, int]:
@@ -119,8 +160,7 @@ def export_run(store: Store, run: str, fmt: str | None, out: Path, figures: bool
     if chosen not in FORMATS:
         given = f"--format {fmt}" if fmt else f"--out {out}"
         raise ClixError(f"{given}: choose --format csv or parquet (or end the file name in .csv or .parquet)")
-    if out.is_dir():
-        raise ClixError(f"--out {out}: is a folder; name the file to write")
+    out = _export_target(out)
     record = find_run(store, run)
     games, figure_rows = run_tables(store, record)
     table = pd.DataFrame(figure_rows if figures else games)
@@ -134,6 +174,8 @@ def export_run(store: Store, run: str, fmt: str | None, out: Path, figures: bool
             table.to_csv(staging, index=False)
         else:
             table.to_parquet(staging, index=False)
+        with contextlib.suppress(FileNotFoundError):  # a file replaced keeps its permissions
+            os.chmod(staging, stat.S_IMODE(out.stat().st_mode))
         staging.replace(out)
     except OSError as exc:  # named as the file asked for, not the hidden one written first
         raise OSError(exc.errno, exc.strerror or str(exc), str(out)) from None

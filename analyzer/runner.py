@@ -15,11 +15,12 @@ import gc
 import math
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, overload
 
 from clix.analyzer.conformance import roster_at
 from clix.analyzer.errors import ClixError
@@ -34,6 +35,10 @@ from clix.engine.roster.problems import did_you_mean
 from clix.engine.state import GameState
 from numpy.random import SeedSequence
 from rich.console import Console
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
 
 SEARCH = "search"
 """The lookahead player (`engine.players.search`); `search:N` searches N playouts a decision."""
@@ -86,27 +91,245 @@ class Matchup:
     builds (`clix value`, `clix build`). A name here is used instead of the library's army of that name."""
 
 
+ROW_CHUNK = 1024
+"""Rows a `RowTable` gathers as dicts before it packs them into one Arrow chunk."""
+
+
+class RowTable:
+    """The rows of one table (dicts, as `game_rows` makes them), packed every ROW_CHUNK rows into a columnar
+    Arrow chunk, its text dictionary-encoded and its integers in the narrowest type that holds them: a game's
+    rows cost a few hundred bytes instead of ~9 KB as dicts (issue 31), so a long run's memory grows by less
+    than its output table. Each chunk keeps the types Arrow gave the rows, to unpack exactly.
+
+    Rows come in any order, each with a sort key (the game's index); `frame()` is the DataFrame
+    `pd.DataFrame(rows)` makes of the rows in key order (a stable sort: a game's figure rows keep their order),
+    value for value and type for type, and `rows()` the dicts themselves."""
+
+    def __init__(self) -> None:
+        self._pending: list[dict[str, Any]] = []
+        self._chunks: list[tuple[pa.Table, pa.Schema]] = []
+        """Packed chunks with the schema each unpacks to."""
+        self._keys = array("q")
+        self._plain: list[dict[str, Any]] | None = None
+        """Every row as a dict, once a chunk could not be packed (values Arrow cannot type): the plain way."""
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def add(self, key: int, rows: Iterable[dict[str, Any]]) -> None:
+        """Add rows under one sort key (a game's row, or its figure rows in order)."""
+        for row in rows:
+            self._keys.append(key)
+            if self._plain is not None:
+                self._plain.append(row)
+                continue
+            self._pending.append(row)
+            if len(self._pending) >= ROW_CHUNK:
+                self._pack()
+
+    def extend(self, other: RowTable) -> None:
+        """Add every row of `other`, with its keys."""
+        if self._plain is None and other._plain is None:
+            self._pack()
+            other._pack()
+            self._chunks += other._chunks
+            self._keys.extend(other._keys)
+            return
+        for key, row in zip(other._keys, other._rows_in_added_order(), strict=True):
+            self.add(key, [row])
+
+    def _pack(self) -> None:
+        if not self._pending or self._plain is not None:
+            return
+        import pyarrow as pa
+
+        columns = list(dict.fromkeys(key for row in self._pending for key in row))
+        try:
+            same = not self._chunks or self._chunks[0][1].names == columns
+            if not same or any(len(row) != len(columns) for row in self._pending):
+                raise ValueError("rows with different columns")  # pandas fills a missing key with NaN, not None
+            chunk = pa.table({name: pa.array([row[name] for row in self._pending]) for name in columns})
+            self._chunks.append((_packed(chunk), chunk.schema))
+        except (pa.ArrowException, TypeError, ValueError, OverflowError):
+            self._plain = self._rows_in_added_order()
+            self._chunks = []
+        self._pending = []
+
+    def _rows_in_added_order(self) -> list[dict[str, Any]]:
+        if self._plain is not None:
+            return self._plain
+        return [row for chunk, schema in self._chunks for row in chunk.cast(schema).to_pylist()] + self._pending
+
+    def _order(self) -> Any:
+        """The rows' positions in key order (None when they were added in order)."""
+        import numpy as np
+
+        keys = np.frombuffer(self._keys, dtype=np.int64) if len(self._keys) else np.zeros(0, dtype=np.int64)
+        if len(keys) < 2 or bool(np.all(keys[1:] >= keys[:-1])):
+            return None
+        return np.argsort(keys, kind="stable")
+
+    def _table(self) -> pa.Table | None:
+        """Every row as one Arrow table in key order; None on the plain way."""
+        import pyarrow as pa
+
+        self._pack()
+        if self._plain is not None:
+            return None
+        chunks = [chunk.cast(schema) for chunk, schema in self._chunks]
+        try:
+            table = pa.concat_tables(chunks, promote_options="permissive") if chunks else pa.table({})
+        except (pa.ArrowException, TypeError, ValueError):  # chunks that typed a column differently
+            self._plain = self._rows_in_added_order()
+            self._chunks = []
+            return None
+        order = self._order()
+        return table if order is None else table.take(order)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Every row as a dict, in key order."""
+        table = self._table()
+        if table is not None:
+            return table.to_pylist() if len(self) else []
+        order = self._order()
+        plain = self._plain or []
+        return list(plain) if order is None else [plain[i] for i in order]
+
+    def frame(self) -> pd.DataFrame:
+        """The rows as the DataFrame `pd.DataFrame(self.rows())` makes, without making the dicts."""
+        import pandas as pd
+
+        table = self._table()
+        if table is None:
+            return pd.DataFrame(self.rows())
+        return table.to_pandas() if len(self) else pd.DataFrame()
+
+
+_NARROW_INTS = ("int8", "int16", "int32")
+
+
+def _packed(table: pa.Table) -> pa.Table:
+    """A chunk's compact form: text dictionary-encoded, 64-bit integers in the narrowest type holding them
+    (`Table.cast` to the original schema gives the chunk back exactly)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    columns = []
+    for column in table.columns:
+        if pa.types.is_string(column.type):
+            column = column.dictionary_encode()
+        elif pa.types.is_int64(column.type) and column.null_count < len(column):
+            low, high = pc.min_max(column).values()
+            for name in _NARROW_INTS:
+                info = np.iinfo(name)
+                if info.min <= low.as_py() and high.as_py() <= info.max:
+                    column = column.cast(getattr(pa, name)())
+                    break
+        columns.append(column)
+    return pa.table(columns, names=table.column_names)
+
+
+class Rows(Sequence[dict[str, Any]]):
+    """A `RowTable`'s rows as a read-only list of dicts: `len` and truth cost nothing, each row is made when read
+    (`RunResult.games`, for code that reads rows; `RunResult.games_frame()` is the cheap way to a DataFrame)."""
+
+    def __init__(self, table: RowTable) -> None:
+        self._table = table
+        self._cache: list[dict[str, Any]] | None = None
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def _all(self) -> list[dict[str, Any]]:
+        if self._cache is None or len(self._cache) != len(self._table):
+            self._cache = self._table.rows()
+        return self._cache
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Rows):
+            other = other._all()
+        return self._all() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Rows({len(self)} rows)"
+
+
 @dataclass
 class RunResult:
-    """The rows of every game played (in game order), the games that failed, and whether the run was cut short."""
+    """The rows of every game finished (packed as columns, read in game order), the games that failed, and
+    whether the run was cut short."""
 
-    games: list[dict[str, Any]] = field(default_factory=list)
-    figures: list[dict[str, Any]] = field(default_factory=list)
+    game_table: RowTable = field(default_factory=RowTable)
+    figure_table: RowTable = field(default_factory=RowTable)
     interrupted: bool = False
     seconds: float = 0.0
     failed: list[dict[str, Any]] = field(default_factory=list)
     """Games not played: {game, seed_path, reason} ("worker died", or the exception a game raised)."""
     stopped: bool = False
-    """Stopped at the first failed game (`stop_on_error`)."""
+    """Stopped at the first failed game (`stop_on_error`, or a game that raised)."""
+    crashed: bool = False
+    """Stopped because a game raised (a bug or bad data), not at `stop_on_error`'s request."""
     from_store: int = 0
     """Games taken from `known` (the result store) rather than played."""
-    indexes: list[int] = field(default_factory=list)
-    """The index of each game in `games`."""
+    indexes: array = field(default_factory=lambda: array("q"))
+    """The index of each game, in the order they finished (`sorted` gives the order of `games`)."""
+
+    def add(self, index: int, rows: GameRows) -> None:
+        """Keep a finished game's rows."""
+        game, figures = rows
+        self.game_table.add(index, [game])
+        self.figure_table.add(index, figures)
+        self.indexes.append(index)
+
+    def extend(self, other: RunResult) -> None:
+        """Add another run's games (a later look of the same matchup) and its counts."""
+        self.game_table.extend(other.game_table)
+        self.figure_table.extend(other.figure_table)
+        self.indexes.extend(other.indexes)
+        self.failed.extend(other.failed)
+        self.from_store += other.from_store
+        self.seconds += other.seconds
+
+    @property
+    def count(self) -> int:
+        """Games finished (played or taken from the store)."""
+        return len(self.game_table)
+
+    @property
+    def games(self) -> Rows:
+        """Every game row in game order, as dicts (made when read; `games_frame()` is the cheap way to a frame)."""
+        return Rows(self.game_table)
+
+    @property
+    def figures(self) -> Rows:
+        """Every figure row in game order, as dicts."""
+        return Rows(self.figure_table)
+
+    def games_frame(self) -> pd.DataFrame:
+        """The game rows as a DataFrame (what `pd.DataFrame(result.games)` gives, without the dicts)."""
+        return self.game_table.frame()
+
+    def figures_frame(self) -> pd.DataFrame:
+        """The figure rows as a DataFrame."""
+        return self.figure_table.frame()
 
     @property
     def played(self) -> int:
         """Games played by this run."""
-        return len(self.games) - self.from_store
+        return self.count - self.from_store
 
 
 def game_seed_path(matchup: Matchup, index: int) -> tuple[int, ...]:
@@ -257,24 +480,43 @@ def run_matchup(
     stop_on_error: bool = False,
     known: Mapping[int, GameRows] | None = None,
     on_result: Callable[[int, GameRows], None] | None = None,
+    on_batch: Callable[[], None] | None = None,
+    stop_on_raise: bool = True,
 ) -> RunResult:
     """Play games `first` .. `games - 1` (`games` rounded up to whole seat-swapped pairs; `first` even) and
-    collect their rows in game order; a longer run continues a shorter one with the same games.
+    collect their rows (read in game order); a longer run continues a shorter one with the same games.
 
     Games found in `known` (index -> rows, from the result store) are taken from it, not played;
-    `on_result(index, rows)` is told of each game played as it finishes (in this process).
+    `on_result(index, rows)` is told of each game played as it finishes (in this process), `on_batch()` after
+    each batch of them (a store's writer flushes there). Rows are packed as they come (`RowTable`), so memory
+    grows by about the size of the output table, not by the dicts.
 
     A KeyboardInterrupt stops the run but keeps every game already finished (`interrupted` is set). A game
-    whose worker dies is played again alone; if it dies again, or the game raises, it is listed in `failed`
-    and named on `report` (stderr by default), and the run goes on (or stops, with `stop_on_error`).
+    whose worker dies is played again alone; if it dies again it is listed in `failed` and named on `report`
+    (stderr by default), and the run goes on (or stops, with `stop_on_error`). A game that raises is a bug or
+    bad data: it is named with its seed path and the run stops there (`stopped` and `crashed`), keeping the
+    games finished, unless `stop_on_raise` is False (then it is listed in `failed` and the run goes on).
     """
     games += games % 2
     cores = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
     known = known or {}
-    stored = {i: known[i] for i in range(first, games) if i in known}
-    indexes = [i for i in range(first, games) if i not in stored]
+    result = RunResult()
+    indexes = array("q")
+    for i in range(first, games):
+        found = known.get(i)
+        if found is None:
+            indexes.append(i)
+        else:
+            result.add(i, found)
+    result.from_store = result.count
     started = time.perf_counter()
     outcome = Outcome()
+
+    def keep(position: int, rows: GameRows) -> None:
+        result.add(indexes[position], rows)
+        if on_result is not None:
+            on_result(indexes[position], rows)
+
     if indexes:
         outcome = run_items(
             partial(play_one, matchup, master_seed),
@@ -285,15 +527,12 @@ def run_matchup(
             report=report or report_line,
             progress=progress,
             stop_on_error=stop_on_error,
-            on_result=None if on_result is None else lambda position, rows: on_result(indexes[position], rows),
+            on_result=keep,
+            stop_on_raise=stop_on_raise,
+            on_batch=on_batch,
+            keep=False,
         )
-    result = RunResult(interrupted=outcome.interrupted, stopped=outcome.stopped, from_store=len(stored))
-    finished = {indexes[p]: rows for p, rows in outcome.results.items()} | stored
-    for index in sorted(finished):
-        game, figures = finished[index]
-        result.games.append(game)
-        result.figures.extend(figures)
-        result.indexes.append(index)
+    result.interrupted, result.stopped, result.crashed = outcome.interrupted, outcome.stopped, outcome.crashed
     result.failed = [
         {"game": indexes[p], "seed_path": ":".join(map(str, game_seed_path(matchup, indexes[p]))), "reason": why}
         for p, why in sorted(outcome.failed.items())
@@ -315,13 +554,18 @@ def run_exit_code(interrupted: bool, failed: bool, stopped: bool = False) -> int
     return 1 if failed or stopped else 0
 
 
-def ended_early(finished: int, unit: str, interrupted: bool, stopped: bool, failed: int) -> None:
+def ended_early(finished: int, unit: str, interrupted: bool, stopped: bool, failed: int, crashed: bool = False) -> None:
     """The line (on stderr, so --json output stays JSON) saying a run did not play everything: interrupted,
-    stopped at a failure, or with failed games."""
+    stopped at a game that raised (`crashed`) or at a failure (--stop-on-error), or with failed games."""
     if not finished:
         return  # the caller says there is nothing to report
     if interrupted:
         report_line(f"interrupted: reporting the {finished} {unit} finished")
+    elif stopped and crashed:
+        report_line(
+            f"stopped at the first game that crashed (a bug or bad data, named above; `clix replay` plays it "
+            f"again): reporting the {finished} {unit} finished"
+        )
     elif stopped:
         report_line(f"stopped at the first failed game (--stop-on-error): reporting the {finished} {unit} finished")
     elif failed:

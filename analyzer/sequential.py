@@ -19,9 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-import pandas as pd
 from clix.analyzer.runner import GameRows, Matchup, RunResult, run_matchup
-from clix.analyzer.scoring import pair_means
+from clix.analyzer.scoring import pair_interval, pair_means
 from scipy import stats as st
 
 FIRST_PAIRS = 50
@@ -48,41 +47,33 @@ def look_confidence(looks: int, alpha: float = ALPHA) -> float:
 
 
 def mean_interval_at(values: Sequence[float] | np.ndarray, confidence: float) -> dict[str, Any]:
-    """The mean of per-pair scores with its t interval at `confidence`, clipped to [0, 1]."""
-    x = np.asarray(values, dtype=float)
-    n = len(x)
-    if n == 0:
-        return {"score": None, "low": None, "high": None, "half_width": None, "pairs": 0}
-    mean = float(x.mean())
-    if n == 1:
-        return {"score": mean, "low": 0.0, "high": 1.0, "half_width": 0.5, "pairs": 1}
-    half = float(st.t.ppf(0.5 + confidence / 2, n - 1)) * float(x.std(ddof=1)) / math.sqrt(n)
-    return {"score": mean, "low": max(0.0, mean - half), "high": min(1.0, mean + half), "half_width": half, "pairs": n}
+    """The mean of per-pair scores with its pair interval at `confidence` (`scoring.pair_interval`, never of no
+    width, so a look whose pairs all agree is not taken as settled): {score, low, high, half_width, pairs}."""
+    found = pair_interval(values, confidence)
+    return {key: found[key] for key in ("score", "low", "high", "half_width", "pairs")}
 
 
 def equivalence(values: Sequence[float] | np.ndarray, margin: float, alpha: float = ALPHA) -> dict[str, Any]:
-    """Two one-sided t tests that the mean pair score lies within 0.5 ± `margin`, each at level `alpha`:
-    `equivalent` when both reject, i.e. the (1 - 2·alpha) interval lies inside the band."""
+    """Two one-sided tests that the mean pair score lies within 0.5 ± `margin`, each at level `alpha`:
+    `equivalent` when the (1 - 2·alpha) pair interval lies inside the band. The p-value is the larger of the two
+    one-sided tests' with the standard error that interval implies (never zero, so pairs that all agree still
+    leave doubt)."""
     x = np.asarray(values, dtype=float)
     n = len(x)
     band = (0.5 - margin, 0.5 + margin)
     if n < 2:
         return {"margin": margin, "band": band, "equivalent": False, "p_value": 1.0, "low": None, "high": None}
-    mean, se = float(x.mean()), float(x.std(ddof=1)) / math.sqrt(n)
-    if se == 0:
-        p_value = 0.0 if band[0] < mean < band[1] else 1.0
-    else:
-        p_low = float(st.t.sf((mean - band[0]) / se, n - 1))  # H0: mean <= 0.5 - margin
-        p_high = float(st.t.cdf((mean - band[1]) / se, n - 1))  # H0: mean >= 0.5 + margin
-        p_value = max(p_low, p_high)
-    ci = mean_interval_at(x, 1 - 2 * alpha)
+    found = pair_interval(x, 1 - 2 * alpha)
+    mean, se = found["score"], found["se"]
+    p_low = float(st.norm.sf((mean - band[0]) / se))  # H0: mean <= 0.5 - margin
+    p_high = float(st.norm.cdf((mean - band[1]) / se))  # H0: mean >= 0.5 + margin
     return {
         "margin": margin,
         "band": band,
-        "equivalent": p_value < alpha,
-        "p_value": p_value,
-        "low": ci["low"],
-        "high": ci["high"],
+        "equivalent": band[0] < found["low"] and found["high"] < band[1],
+        "p_value": max(p_low, p_high),
+        "low": found["low"],
+        "high": found["high"],
         "confidence": 1 - 2 * alpha,
     }
 
@@ -109,6 +100,7 @@ def run_to_precision(
     stop_on_error: bool = False,
     known: Mapping[int, GameRows] | None = None,
     on_result: Callable[[int, GameRows], None] | None = None,
+    on_batch: Callable[[], None] | None = None,
 ) -> tuple[RunResult, dict[str, Any]]:
     """Play the planned looks until A's score is known to ±`target` (or the `games` cap); return every game
     played and how the run stopped: {target, planned, confidence, look, games, score, low, high, half_width,
@@ -129,18 +121,14 @@ def run_to_precision(
             stop_on_error=stop_on_error,
             known=known,
             on_result=on_result,
+            on_batch=on_batch,
         )
-        result.games.extend(part.games)
-        result.figures.extend(part.figures)
-        result.failed.extend(part.failed)
-        result.indexes.extend(part.indexes)
-        result.from_store += part.from_store
-        result.seconds += part.seconds
+        result.extend(part)
         done = upto
-        ci = mean_interval_at(pair_means(pd.DataFrame(result.games)), confidence)
-        info.update(ci, look=number, games=len(result.games))
+        ci = mean_interval_at(pair_means(result.games_frame()), confidence)
+        info.update(ci, look=number, games=result.count)
         if part.interrupted or part.stopped:
-            result.interrupted, result.stopped = part.interrupted, part.stopped
+            result.interrupted, result.stopped, result.crashed = part.interrupted, part.stopped, part.crashed
             break
         if ci["half_width"] is not None and ci["half_width"] <= target:
             info["reached"] = True

@@ -23,7 +23,7 @@ import hashlib
 import json
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -48,6 +48,9 @@ LOCK_WAIT = 10.0
 """Seconds to wait for another process's hold on the store (a batch takes milliseconds) before giving up."""
 
 GameResult = tuple[dict[str, Any], list[dict[str, Any]]]
+
+TABLES = ("clix_meta", "keys", "games", "run_ids", "runs")
+"""The store's tables (made by `_SCHEMA`)."""
 
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS clix_meta (name VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)",
@@ -214,9 +217,27 @@ class Store:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ClixError(f"--store {path}: cannot create its folder ({exc.strerror or exc})") from None
-        with store.connect(check=True):
-            pass
+        store._check_writable()
         return store
+
+    def _check_writable(self) -> None:
+        """Write to the store once (a transaction that changes nothing): a store in a read-only folder, whose
+        journal (the .wal file beside it) cannot be made, is refused here rather than at the first game."""
+        import duckdb
+
+        try:
+            with self.connect(check=True) as connection:  # busy for long: the "in use" line
+                connection.execute("BEGIN")
+                connection.execute("UPDATE clix_meta SET value = value WHERE name = 'schema'")
+                connection.execute("COMMIT")
+        except duckdb.Error as exc:
+            raise ClixError(self._unwritable(exc)) from None
+
+    def _unwritable(self, exc: BaseException) -> str:
+        return (
+            f"--store {self.path}: cannot write to the result store ({first_line(exc)}); make the file and its "
+            "folder writable (DuckDB writes a journal, NAME.wal, beside it), or pass --store with another file"
+        )
 
     @classmethod
     def existing(cls, path: Path) -> Store:
@@ -264,7 +285,12 @@ class Store:
             connection.close()
 
     def _unreadable(self, message: str) -> str:
-        reason = "not a DuckDB database" if "not a valid DuckDB database" in message else message.splitlines()[0]
+        reason = "not a DuckDB database" if "not a valid DuckDB database" in message else _first(message)
+        if "Read-only file system" in message or "Permission denied" in message:
+            return (
+                f"--store {self.path}: cannot open the result store for writing ({reason}); make it writable, or pass "
+                "--store with another file"
+            )
         return (
             f"--store {self.path}: cannot open the result store ({reason}); move the file away (a new store is "
             "then made) or pass --store with another file"
@@ -287,6 +313,13 @@ class Store:
                         f"{found[0] if found else '?'}, this clix reads {SCHEMA_VERSION}); pass --store with another "
                         "file"
                     )
+                missing = [name for name in TABLES if name not in tables]
+                if missing:
+                    raise ClixError(
+                        f"--store {self.path}: the result store is damaged (its table{'s' if len(missing) > 1 else ''} "
+                        f"{', '.join(missing)} {'are' if len(missing) > 1 else 'is'} gone); move the file away (a new "
+                        "store is then made) or pass --store with another file"
+                    )
                 return
             if not self.create:
                 raise ClixError(f"--store {self.path}: an empty database, not a result store; run `clix duel` first")
@@ -301,9 +334,15 @@ class Store:
     # --- games --------------------------------------------------------------------------------------------
 
     def load(
-        self, key: GameKey, below: int | None = None, indexes: Sequence[int] | None = None
+        self,
+        key: GameKey,
+        below: int | None = None,
+        indexes: Sequence[int] | None = None,
+        warn: Callable[[str], None] | None = None,
     ) -> dict[int, GameResult]:
-        """The stored games of `key` (those with an index below `below`, or among `indexes`), by index."""
+        """The stored games of `key` (those with an index below `below`, or among `indexes`), by index. Damaged
+        games (rows that are not a game's) are left out, so they are played again and replaced; `warn` (stderr by
+        default) is told in one line."""
         import duckdb
 
         query = "SELECT game, game_row, figure_rows FROM games WHERE key = ?"
@@ -315,13 +354,18 @@ class Store:
             with self.connect() as connection:
                 rows = connection.execute(query + " ORDER BY game", parameters).fetchall()
         except (duckdb.Error, StoreBusy) as exc:
-            raise ClixError(f"--store {self.path}: cannot read the stored games ({exc})") from None
+            raise ClixError(f"--store {self.path}: cannot read the stored games ({first_line(exc)})") from None
         wanted = None if indexes is None else set(indexes)
-        return {
-            game: (json.loads(row), json.loads(figures))
-            for game, row, figures in rows
-            if wanted is None or game in wanted
-        }
+        games, damaged = stored_games(
+            [(game, row, figures) for game, row, figures in rows if wanted is None or game in wanted]
+        )
+        if damaged:
+            (warn or _warn)(
+                f"clix: warning: {len(damaged)} stored game{'s' if len(damaged) > 1 else ''} in {self.path} "
+                f"{'are' if len(damaged) > 1 else 'is'} damaged (game {damaged[0][0]}: {damaged[0][1]}); "
+                f"{'they are' if len(damaged) > 1 else 'it is'} played again"
+            )
+        return games
 
     def save(self, key: GameKey, games: Sequence[tuple[int, GameResult]]) -> None:
         """Write games of `key` in one transaction (replacing any stored under the same index)."""
@@ -347,10 +391,18 @@ class Store:
     # --- runs ---------------------------------------------------------------------------------------------
 
     def new_run_id(self) -> int:
-        """A run id never given before in this store (ids of runs that wrote nothing are skipped)."""
-        with signals_held(), self.connect() as connection:
-            found = connection.execute("INSERT INTO run_ids SELECT coalesce(max(id), 0) + 1 FROM run_ids RETURNING id")
-            return int(found.fetchone()[0])
+        """A run id never given before in this store (ids of runs that wrote nothing are skipped); a ClixError
+        when the store cannot be written."""
+        import duckdb
+
+        try:
+            with signals_held(), self.connect() as connection:
+                found = connection.execute(
+                    "INSERT INTO run_ids SELECT coalesce(max(id), 0) + 1 FROM run_ids RETURNING id"
+                )
+                return int(found.fetchone()[0])
+        except duckdb.Error as exc:
+            raise ClixError(self._unwritable(exc)) from None
 
     def record_run(self, run: RunRecord) -> None:
         """Add a finished run to `runs`."""
@@ -361,10 +413,59 @@ class Store:
             )
 
     def runs(self) -> list[RunRecord]:
-        """Every recorded run, oldest first."""
-        with self.connect() as connection:
-            found = connection.execute(f"SELECT {', '.join(RUN_COLUMNS)} FROM runs ORDER BY id").fetchall()
+        """Every recorded run, oldest first (a ClixError when they cannot be read)."""
+        import duckdb
+
+        try:
+            with self.connect() as connection:
+                found = connection.execute(f"SELECT {', '.join(RUN_COLUMNS)} FROM runs ORDER BY id").fetchall()
+        except (duckdb.Error, StoreBusy) as exc:
+            raise ClixError(f"--store {self.path}: cannot read the recorded runs ({first_line(exc)})") from None
         return [RunRecord(*row) for row in found]
+
+
+def stored_game(index: int, row_text: Any, figures_text: Any) -> tuple[GameResult | None, str]:
+    """A stored game's rows from their JSON text, or None and why they are damaged (not JSON, not the rows of
+    game `index`)."""
+    try:
+        row, figures = json.loads(row_text), json.loads(figures_text)
+    except (TypeError, ValueError) as exc:
+        return None, f"not JSON ({type(exc).__name__})"
+    if not isinstance(row, dict) or not isinstance(figures, list):
+        return None, "not a game row and a list of figure rows"
+    if "game" not in row:
+        return None, "the row has no game"
+    if row["game"] != index or any(not isinstance(f, dict) or f.get("game") != index for f in figures):
+        return None, f"the rows are not game {index}'s"
+    return (row, figures), ""
+
+
+def stored_games(rows: Sequence[tuple[int, Any, Any]]) -> tuple[dict[int, GameResult], list[tuple[int, str]]]:
+    """Stored games (index, row text, figure rows text), by index, and the damaged ones with why."""
+    games: dict[int, GameResult] = {}
+    damaged: list[tuple[int, str]] = []
+    for index, row_text, figures_text in rows:
+        found, why = stored_game(index, row_text, figures_text)
+        if found is None:
+            damaged.append((index, why))
+        else:
+            games[index] = found
+    return games, damaged
+
+
+def first_line(exc: BaseException) -> str:
+    """An exception's message on one line (DuckDB's run to several: the error, then hints)."""
+    return _first(str(exc)) or type(exc).__name__
+
+
+def _first(message: str) -> str:
+    return next((line.strip() for line in message.splitlines() if line.strip()), "")
+
+
+def _warn(line: str) -> None:
+    from rich.console import Console
+
+    Console(stderr=True, highlight=False, soft_wrap=True).print(line, markup=False)
 
 
 def _text(value: Any) -> str:
@@ -391,6 +492,12 @@ class GameWriter:
         """A finished game (called in the parent process as games finish)."""
         self.pending.append((index, result))
         if len(self.pending) >= FLUSH_GAMES or time.monotonic() - self.last >= FLUSH_SECONDS:
+            self.flush()
+
+    def tick(self) -> None:
+        """After a batch of games: write the waiting ones if the last write is FLUSH_SECONDS old (a batch's
+        games arrive together, so `add` alone would leave all but its first waiting for the next batch)."""
+        if self.pending and time.monotonic() - self.last >= FLUSH_SECONDS:
             self.flush()
 
     def flush(self) -> bool:

@@ -17,9 +17,9 @@ import pandas as pd
 from clix.analyzer import checks
 from clix.analyzer.errors import ClixError
 from clix.analyzer.ladder import run_cells, text_table
-from clix.analyzer.outputs import Target, claim_output, writing
+from clix.analyzer.outputs import Interrupted, Target, claim_output, writing
 from clix.analyzer.progress import progress_bar
-from clix.analyzer.runner import Matchup, ended_early, run_exit_code
+from clix.analyzer.runner import Matchup, ended_early, report_line, run_exit_code
 from clix.analyzer.scoring import percent
 from clix.analyzer.stats import pair_score
 from clix.engine import RULESET_VERSION, compiled
@@ -114,7 +114,10 @@ def run_sweep(
         finished = sum(played.complete)
         ended_early(finished, f"of {len(matchups)} pairings", played.interrupted, played.stopped, len(played.failed))
         if not finished:
-            raise ClixError("no pairing finished before the run was interrupted; nothing to report")
+            if played.interrupted:
+                raise Interrupted("interrupted before any pairing finished")
+            report_line("no pairing finished: each had a failed game (named above); nothing to report")
+            return run_exit_code(False, True, played.stopped)
         cells: list[dict[str, Any]] = []
         frames = []
         for matchup, rows, done in zip(matchups, played.games, played.complete, strict=True):

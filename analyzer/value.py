@@ -30,7 +30,7 @@ from typing import Any
 
 from clix.analyzer.errors import ClixError
 from clix.analyzer.experiment import Played
-from clix.analyzer.runner import PLAYER_STYLES, ended_early, run_exit_code
+from clix.analyzer.runner import PLAYER_STYLES, ended_early, report_line, run_exit_code
 from clix.analyzer.store import Store
 from clix.analyzer.value_design import Design
 from clix.analyzer.value_measure import measure_values
@@ -92,7 +92,10 @@ def run_value(
             )
         played = result.played
         assert played is not None
-        ended_early(len(result.games), "games", played.interrupted, played.stopped, len(played.failed))
+        ended_early(len(result.games), "games", played.interrupted, played.stopped, len(played.failed), played.crashed)
+        if played.crashed and not result.rows:
+            report_line("too few games finished before the crash to fit the values: nothing to report")
+            return run_exit_code(played.interrupted, True, True)
         result.settings |= _run_settings(played, jobs, store)
         result.settings["command"] = value_command(design)
         with folder.staged() as staging:
@@ -124,6 +127,7 @@ def _run_settings(played: Played, jobs: int | None, store: Path | None) -> dict[
         "games_per_second": round(played.played / max(played.seconds, 1e-9), 1) if played.played else None,
         "store": None if store is None else str(store),
         "interrupted": played.interrupted,
+        "stopped_at_crash": played.crashed,
         "failed_games": played.failed,
     }
 

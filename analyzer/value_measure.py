@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 from clix.analyzer.errors import ClixError
 from clix.analyzer.experiment import Played, play_cells, with_armies
+from clix.analyzer.outputs import Interrupted
 from clix.analyzer.store import Store
 from clix.analyzer.value_design import Design, design_cells, random_armies
 from clix.analyzer.value_model import (
@@ -53,17 +54,26 @@ def measure_values(
     progress: Any = None,
     stop_on_error: bool = False,
 ) -> ValueResult:
-    """Play the design and fit the value model (pooled over maps and styles; per style too when several)."""
+    """Play the design and fit the value model (pooled over maps and styles; per style too when several). After
+    a game that raised (`played.crashed`: the run stopped there) the fit is tried on the games finished; when
+    there are too few, the result has no rows (the caller reports the crash, exit 1)."""
     armies = random_armies(roster, design)
     cells, labels = design_cells(library, armies, design)
     view = with_armies(roster, armies)
     played = play_cells(view, cells, design.seed, jobs, store, progress=progress, stop_on_error=stop_on_error)
     rows = [{"cell": n, **labels[n], **row} for n, cell_rows in enumerate(played.games) for row in cell_rows]
-    if not rows:
-        raise ClixError("no game finished before the run was interrupted; nothing to report")
+    if not rows and played.interrupted:
+        raise Interrupted()
+    if not rows and not played.crashed:
+        raise ClixError("no game finished: each failed (named above); nothing to report")
     games = pd.DataFrame(rows)
     features = army_features(roster, armies)
-    fit = fit_values(features, game_table(games, features), resamples, design.seed)
+    try:
+        fit = fit_values(features, game_table(games, features), resamples, design.seed)
+    except (ClixError, KeyError):
+        if not played.crashed:
+            raise
+        return ValueResult([], {}, {}, games, played=played)
     result_rows = value_rows(roster, fit, design.budget, design.pool)
     per_style: dict[str, list[dict[str, Any]]] = {}
     if len(design.styles) > 1:

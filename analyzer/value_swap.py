@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 from clix.analyzer.errors import ClixError
 from clix.analyzer.experiment import Cell, given_matchup, legal_army, play_cells, with_armies
-from clix.analyzer.runner import ended_early, run_exit_code
+from clix.analyzer.runner import ended_early, report_line, run_exit_code
 from clix.analyzer.scoring import game_scores, mean_interval
 from clix.analyzer.store import Store
 from clix.analyzer.value_report import _table
@@ -110,6 +110,12 @@ def run_swap(
     view = with_armies(roster, variants)
     opened = Store.open(store) if store is not None else None
     played = play_cells(view, cells, seed, jobs, opened)
+    if played.crashed:  # the variants no longer played the same games: nothing to compare
+        report_line(
+            "stopped at the first game that crashed (a bug or bad data, named above; `clix replay` plays it again); "
+            "the games finished are kept in the store"
+        )
+        return run_exit_code(played.interrupted, True, True)
     ended_early(sum(map(len, played.games)), "games", played.interrupted, played.stopped, len(played.failed))
     per = len(opponents) * len(maps)
     units: dict[str, pd.Series] = {}

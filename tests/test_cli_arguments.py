@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from clix.analyzer import checks, ladder, replay, runner, selfcheck
+from clix.analyzer import checks, experiment, ladder, meta_play, replay, runner, selfcheck
 from clix.analyzer.checks import MAX_GAMES, MAX_TURNS
 from clix.analyzer.runner import Matchup, play_one, play_state
 from clix.engine.game import MAX_DECISIONS
@@ -34,7 +34,7 @@ def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
     def played(*args: object, **kwargs: object) -> None:
         raise AssertionError("a game was played")
 
-    for module in (runner, ladder, selfcheck):
+    for module in (runner, ladder, selfcheck, meta_play, experiment):
         monkeypatch.setattr(module, "run_items", played)
     monkeypatch.setattr(replay, "play_state", played)
 
@@ -99,6 +99,36 @@ def refused(tmp: Path) -> list[tuple[str, list[str], str]]:
         ("bench against rounds 0", ["bench", "--against", str(ROOT), "--rounds", "0"], "--rounds takes"),
         ("bench against games 1", ["bench", "--against", str(ROOT), "--games", "1"], "--games takes 2 to"),
         ("a word for a number", [*DUEL, "--games", "many"], "Invalid value for '--games'"),
+    ]
+    meta = ["meta", "butcher-shop", "firing-line", "--maps", "graveyard", "--games", "2", *out]
+    dask = [*meta, "--backend", "dask", "--scheduler"]
+    swap = ["value", "--swap", "night-stalker", "--in", "butcher-shop", *out]
+    cases += [
+        ("meta budget 0", [*meta, "--budget", "0"], "--budget takes a build total of 100, 200, ... up to 1000"),
+        ("meta budget -1", [*meta, "--budget", "-1"], "--budget takes a build total"),
+        ("meta budget 10**30", [*meta, "--budget", str(10**30)], "--budget takes a build total"),
+        ("meta resamples 10**30", [*meta, "--resamples", str(10**30)], "Invalid value for '--resamples'"),
+        ("meta jobs with dask", [*dask, "tcp://127.0.0.1:9", "--jobs", "1"], "--jobs 1: with --backend dask"),
+        ("meta jobs 0 with dask", [*dask, "tcp://127.0.0.1:9", "--jobs", "0"], "leave out --jobs"),
+        ("meta scheduler malformed", [*dask, "tcp://nope:notaport"], "not a scheduler address"),
+        ("meta scheduler blank", [*dask, " "], "not a scheduler address (it is empty)"),
+        ("meta scheduler missing", [*dask, ""], "give the cluster's scheduler"),
+        ("value resamples 10**30", ["value", "--resamples", str(10**30), *out], "--resamples takes 10 to 10,000"),
+        ("value resamples 9", ["value", "--resamples", "9", *out], "--resamples takes 10 to 10,000"),
+        ("value alternatives 0", [*swap, "--alternatives", "0"], "--alternatives takes 1 to 50"),
+        ("value alternatives -1", [*swap, "--alternatives", "-1"], "--alternatives takes 1 to 50"),
+        ("value alternatives 51", [*swap, "--alternatives", "51"], "--alternatives takes 1 to 50"),
+        ("build candidates 0", ["build", "--candidates", "0", *out], "--candidates takes 1 to 5,000"),
+        ("build candidates 10**12", ["build", "--candidates", str(10**12), *out], "--candidates takes 1 to 5,000"),
+        ("build eta 1", ["build", "--eta", "1", *out], "--eta takes 2 to 10"),
+        ("build eta 100", ["build", "--eta", "100", *out], "--eta takes 2 to 10"),
+        ("build finalists 0", ["build", "--finalists", "0", *out], "--finalists takes 1 to 50"),
+        ("build finalists 51", ["build", "--finalists", "51", *out], "--finalists takes 1 to 50"),
+        (
+            "build race over a run's games",
+            ["build", "--candidates", "5000", "--first-games", "1000", *out],
+            f"a run plays at most {MAX_GAMES:,}",
+        ),
     ]
     return cases
 

@@ -50,6 +50,11 @@ COMMANDS = {
     "ladder": ["ladder", "--players", "random,tuned", "--armies", ARMY, "--maps", "graveyard", *PLAY, "--out", "out"],
     "replay": ["replay", ARMY, "firing-line", "--turns", "2"],
     "sweep": ["duel", ARMY, "firing-line", "--players", "sweep", "--games", "2", "--turns", "2", "--out", "out"],
+    # the commands that pick their armies from the library when none is named (every 100-point army, every army)
+    "meta-budget": ["meta", "--budget", "100", "--maps", "graveyard", *PLAY, "--out", "out"],
+    "value-swap-field": ["value", "--swap", "cinder-magus-v", "--in", "firing-line", *PLAY],
+    "build-library-field": ["build", "--budget", "100", "--candidates", "3", *SMALL_BUILD, "--out", "out"],
+    "ladder-every-army": ["ladder", "--players", "random,tuned", "--maps", "graveyard", *PLAY, "--out", "out"],
 }
 
 
@@ -149,6 +154,10 @@ def cases() -> Iterator[Case]:
         "ladder": [("victims", "validation"), ("army", "unclosed-quote"), ("layer", "mode-000")],
         "replay": [("figure", "nul-byte"), ("folder", "mode-000"), ("layer", "utf16-bom")],
         "sweep": [("army", "python-tag"), ("plot_twists", "bad-utf8"), ("figure", "validation")],
+        "meta-budget": [("figure", "bad-utf8"), ("layer", "validation"), ("army", "validation")],
+        "value-swap-field": [("figure", "mode-000"), ("layer", "anchor")],
+        "build-library-field": [("figure", "tab-indent"), ("layer", "validation")],
+        "ladder-every-army": [("figure", "nul-byte"), ("layer", "validation")],
     }
     for command, pairs in others.items():
         for target, fault in pairs:

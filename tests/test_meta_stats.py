@@ -58,10 +58,13 @@ def test_cells_settle_when_precise_or_clear_and_the_rest_play_to_the_cap():
     run = play_field(_cells("clear", "split", "coin"), 400, runner, target=0.05, first_pairs=10)
     assert run.looks == [20, 40, 80, 160, 320, 400]
     assert [c.settled for c in run.cells] == ["clear", "precise", "cap"]
-    assert [len(c.games) for c in run.cells] == [20, 20, 400]
-    # after the first look only the open cell is played
-    assert {kind for kind, _ in runner.asked[1]} == {"coin"}
-    assert run.played == 440
+    # the split cell (every pair one win each) is precise at the second look: its pairs all agree, and an interval
+    # over 10 agreeing pairs keeps a width (it settled at the first while that interval had none)
+    assert [len(c.games) for c in run.cells] == [20, 40, 400]
+    # after the first look the clear cell is no longer played, after the second the split one neither
+    assert {kind for kind, _ in runner.asked[1]} == {"split", "coin"}
+    assert {kind for kind, _ in runner.asked[2]} == {"coin"}
+    assert run.played == 460
 
 
 def test_without_a_target_every_cell_plays_every_game():

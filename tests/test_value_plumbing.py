@@ -161,7 +161,7 @@ def test_the_key_of_a_matchup_is_the_duels_key_whether_its_armies_are_given_or_i
         (["build", "--budget", "300"], "has no army of 300 points"),
         (["build", "--cabal", "Nobody"], "--cabal: "),
         (["build", "--crypt", "Trip,Tirp"], "--crypt: "),
-        (["build", "--eta", "1"], "--eta takes 2 or more"),
+        (["build", "--eta", "1"], "--eta takes 2 to 10 (got 1)"),
         (["build", "--values", "nowhere.json"], "--values nowhere.json: no such file"),
     ],
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from clix.analyzer import checks
@@ -27,6 +27,16 @@ from clix.analyzer.commands.common import (
     store_for,
 )
 from clix.analyzer.errors import ClixError
+
+if TYPE_CHECKING:
+    from clix.engine.roster.loader import Roster
+
+MIN_RESAMPLES = 10
+MAX_RESAMPLES = 10_000
+"""`clix value --resamples`: the bootstrap refits the model once per resample; 10,000 give intervals to a tenth of a
+point, more only cost time (as `clix meta --resamples`)."""
+MAX_ALTERNATIVES = 50
+"""`clix value --swap --alternatives` at most: each replacement plays every field army on every map."""
 
 
 def value(
@@ -67,9 +77,17 @@ def value(
         typer.Option("--against", help="Swap test: armies to play (default: the library's armies of its build total)."),
     ] = None,
     alternatives: Annotated[
-        int, typer.Option("--alternatives", help="Swap test: replacements to try, closest in points first.")
+        int,
+        typer.Option(
+            "--alternatives", help=f"Swap test: replacements to try, closest in points first (1 to {MAX_ALTERNATIVES})."
+        ),
     ] = 6,
-    resamples: Annotated[int, typer.Option("--resamples", help="Bootstrap resamples for the intervals.")] = 200,
+    resamples: Annotated[
+        int,
+        typer.Option(
+            "--resamples", help=f"Bootstrap resamples for the intervals ({MIN_RESAMPLES} to {MAX_RESAMPLES:,})."
+        ),
+    ] = 200,
     seed: SeedOption = 0,
     jobs: JobsOption = 0,
     turns: TurnsOption = 15,
@@ -104,10 +122,24 @@ def value(
         if len(styles) > 1:
             raise ClixError("--players: the swap test plays one style")
         swap_games = checks.games(200 if games is None else games)
-        library = library_for(rosters, armies=[army, *split_names(against)], maps=map_names, figures=[swap])
+        if not 1 <= alternatives <= MAX_ALTERNATIVES:
+            raise ClixError(f"--alternatives takes 1 to {MAX_ALTERNATIVES} replacements to try (got {alternatives:,})")
+        def same_total(roster: Roster) -> dict[str, list[str]]:  # the field when --against names none
+            mine = roster.armies.get(army) if not split_names(against) else None
+            return {"armies": [a for a, x in roster.armies.items() if mine and x.build_total == mine.build_total]}
+
+        library = library_for(
+            rosters, armies=[army, *split_names(against)], maps=map_names, figures=[swap], choose=same_total
+        )
         army_id = library.id(army)
         field = [library.id(a) for a in split_names(against)] or sorted(
             a for a, x in library.roster.armies.items() if x.build_total == library.roster.armies[army_id].build_total
+        )
+        checks.cells_games(
+            swap_games,
+            (alternatives + 1) * len(field) * len(map_names),
+            what="armies, field armies and maps",
+            one="army, field army and map",
         )
         raise typer.Exit(
             run_swap(
@@ -116,7 +148,7 @@ def value(
                 army_id,
                 library.id(swap),
                 opponents=field,
-                limit=max(1, alternatives),
+                limit=alternatives,
                 games=swap_games,
                 maps=[library.id(m) for m in map_names],
                 style=styles[0],
@@ -134,8 +166,10 @@ def value(
         raise ClixError(f"--armies takes 3 or more (got {armies})")
     if opponents < 1:
         raise ClixError(f"--opponents takes 1 or more (got {opponents})")
-    if resamples < 10:
-        raise ClixError(f"--resamples takes 10 or more (got {resamples})")
+    if not MIN_RESAMPLES <= resamples <= MAX_RESAMPLES:
+        raise ClixError(
+            f"--resamples takes {MIN_RESAMPLES} to {MAX_RESAMPLES:,} bootstrap resamples (got {resamples:,})"
+        )
     checks.cells_games(
         per_matchup, armies * ((opponents + 1) // 2) * len(map_names) * len(styles), what="matchups", one="matchup"
     )
@@ -206,12 +240,17 @@ def build(
         Path | None,
         typer.Option("--values", help="A `clix value` run's value.json: half the candidates follow its estimates."),
     ] = None,
-    candidates: Annotated[int, typer.Option("--candidates", help="Builds to race (all, when fewer are legal).")] = 243,
+    candidates: Annotated[
+        int,
+        typer.Option("--candidates", help="Builds to race, 1 to 5,000 (all, when fewer are legal)."),
+    ] = 243,
     first_games: Annotated[
         int, typer.Option("--first-games", help="Games per field army and map in the first stage.")
     ] = 4,
-    eta: Annotated[int, typer.Option("--eta", help="Each stage keeps the best 1/eta with eta times the games.")] = 3,
-    finalists: Annotated[int, typer.Option("--finalists", help="Builds measured at the end.")] = 4,
+    eta: Annotated[
+        int, typer.Option("--eta", help="Each stage keeps the best 1/eta with eta times the games (2 to 10).")
+    ] = 3,
+    finalists: Annotated[int, typer.Option("--finalists", help="Builds measured at the end, 1 to 50.")] = 4,
     final_games: Annotated[
         int, typer.Option("--final-games", help="Games per field army and map for the finalists (fresh seeds).")
     ] = 1000,
@@ -248,8 +287,8 @@ def build(
         library = library_for(rosters, armies=[e.army for e in entries], maps=map_names)
         field_armies = resolve_field(entries, library.id)
     else:
-        library = library_for(rosters, maps=map_names)
-        found = sorted(a for a, x in library.roster.armies.items() if x.build_total == budget)
+        library = library_for(rosters, maps=map_names, choose=lambda roster: {"armies": of_total(roster, budget)})
+        found = of_total(library.roster, budget)
         if not found:
             raise ClixError(f"--field: the library has no army of {budget} points; name the field with --field")
         field_armies = [(a, 1 / len(found)) for a in found]
@@ -331,7 +370,14 @@ def meta(
         ),
     ] = None,
     seed: CellSeedOption = 0,
-    jobs: JobsOption = 0,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            help="Worker processes (0: all cores, the default; more than the machine's cores are capped to them); "
+            "not with --backend dask, whose workers are the cluster's.",
+        ),
+    ] = None,
     turns: TurnsOption = 15,
     ties: Annotated[
         str, typer.Option("--ties", help="Equal VP: 'break' (HC-END-09, the default) or 'draw'.")
@@ -382,9 +428,27 @@ def meta(
     checks.games(games, what="per cell")
     checks.turns(turns)
     checks.seed(seed)
-    cores = checks.jobs(jobs, stderr_console())
+    if budget is not None:
+        checks.budget(budget)
+    if backend == "dask":
+        if jobs is not None:
+            raise ClixError(
+                f"--jobs {jobs}: with --backend dask the cluster's workers play the games; leave out --jobs (the "
+                "cluster's size is set where it is started)"
+            )
+        cores: int | None = None
+    else:
+        cores = checks.jobs(0 if jobs is None else jobs, stderr_console())
     named = expand_army_arguments(armies or [])
-    library = library_for(rosters, armies=named, maps=split_names(maps))
+    library = library_for(
+        rosters,
+        armies=named,
+        maps=split_names(maps),
+        choose=lambda roster: {
+            "armies": of_total(roster, budget) if budget is not None else [],
+            "maps": [] if split_names(maps) else sorted(roster.maps),
+        },
+    )
     field = field_armies(library.roster, [library.id(a) for a in named], budget)
     map_names = [library.id(m) for m in split_names(maps)] or sorted(library.roster.maps)
     styles = field_styles(players)
@@ -406,6 +470,10 @@ def meta(
         backend=backend,
         scheduler=scheduler,
     )
+    if backend == "dask" and scheduler:
+        from clix.analyzer.cluster import check_scheduler
+
+        check_scheduler(scheduler)  # a bounded look before any game: a wrong address is one line, not a hang
     target = Target(Path("clix-out/meta"), new_run=True) if out is None else Target(out, force=force)
     raise typer.Exit(
         run_meta(
@@ -420,3 +488,8 @@ def meta(
             console=console,
         )
     )
+
+
+def of_total(roster: Roster, budget: int) -> list[str]:
+    """The library's armies of build total `budget`, by id (the field a command plays when none is named)."""
+    return sorted(a for a, x in roster.armies.items() if x.build_total == budget)

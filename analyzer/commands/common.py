@@ -32,8 +32,9 @@ StopOption = Annotated[
     bool,
     typer.Option(
         "--stop-on-error",
-        help="Stop at the first game that fails (its worker dies twice, or it raises) and report the games "
-        "finished; by default such a game is named on stderr and the run goes on (exit code 1).",
+        help="Stop also at the first game whose worker dies twice, and report the games finished; by default such "
+        "a game is named on stderr and the run goes on (exit code 1). A game that raises (a bug or bad data) always "
+        "stops the run, named once with its seed path.",
     ),
 ]
 PdfOption = Annotated[

@@ -204,7 +204,15 @@ def ladder(
     checks.turns(turns)
     checks.seed(seed)
     cores = checks.jobs(jobs, stderr_console())
-    library = library_for(rosters, armies=split_names(armies), maps=split_names(maps))
+    library = library_for(
+        rosters,
+        armies=split_names(armies),
+        maps=split_names(maps),
+        choose=lambda roster: {
+            "armies": [] if split_names(armies) else sorted(roster.armies),
+            "maps": [] if split_names(maps) else sorted(roster.maps),
+        },
+    )
     raise typer.Exit(
         run_ladder(
             library.roster,

@@ -153,7 +153,12 @@ def results_show(run: RunArgument, store: StoreOption = None) -> None:
 
 def results_export(
     run: RunArgument,
-    out: Annotated[Path, typer.Option("--out", help="The file to write (replaced if it exists).")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", help="The file to write: a new path, or a regular file it replaces (not a folder, FIFO or device)."
+        ),
+    ],
     fmt: Annotated[
         str | None, typer.Option("--format", help="csv or parquet (default: from the --out file's suffix).")
     ] = None,

@@ -1,0 +1,115 @@
+"""Issue 31: a run's memory per game stays small and constant. The rows of the games finished are packed into
+columnar Arrow chunks as they come (`runner.RowTable`) instead of kept as dicts (~9 KB a game: a 2,000-game duel
+held 350 MB), and read back as the very table the dicts made. Memory is counted (tracemalloc for Python objects,
+Arrow's own allocator for the chunks), never timed."""
+
+from __future__ import annotations
+
+import gc
+import random
+import tracemalloc
+from pathlib import Path
+
+import pandas as pd
+import pyarrow as pa
+import pytest
+from clix.analyzer import pool, runner
+from clix.analyzer.runner import Matchup, RowTable, play_one, run_matchup
+
+ROSTERS = Path(__file__).resolve().parent.parent / "rosters"
+MATCHUP = Matchup(ROSTERS, "butcher-shop", "firing-line", "graveyard", turn_limit=2)
+BYTES_PER_GAME = 2_000
+"""What a finished game may keep in the main process (as dicts its rows took ~9,000 bytes; packed, ~400)."""
+
+
+def _kept_per_game(games: int) -> float:
+    """Bytes a `run_matchup` of `games` games keeps once it returns, per game: the Python objects allocated by
+    the runner and the pool (the engine's own caches are bounded, and left out) and the Arrow chunks."""
+    run_matchup(MATCHUP, 20, 0, jobs=1)  # warm: imports, the roster, the engine's tables
+    gc.collect()
+    arrow_before = pa.total_allocated_bytes()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        result = run_matchup(MATCHUP, games, 0, jobs=1)
+        gc.collect()
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    assert result.count == games
+    mine = [tracemalloc.Filter(True, runner.__file__), tracemalloc.Filter(True, pool.__file__)]
+    grown = sum(stat.size_diff for stat in after.filter_traces(mine).compare_to(before.filter_traces(mine), "filename"))
+    return (grown + pa.total_allocated_bytes() - arrow_before) / games
+
+
+def test_a_finished_game_keeps_a_few_hundred_bytes(monkeypatch):
+    monkeypatch.setattr(runner, "ROW_CHUNK", 25)  # most rows packed, as in a long run
+    per_game = _kept_per_game(200)
+    assert 0 < per_game < BYTES_PER_GAME
+
+
+def test_the_dicts_would_keep_far_more():
+    """The bound above means something: the same games' rows as dicts take several times more."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        rows = [play_one(MATCHUP, 0, index) for index in range(40)]
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(rows) == 40 and kept / 40 > 2 * BYTES_PER_GAME
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_packed_rows_are_the_rows_and_the_frame_the_dicts_make(monkeypatch, jobs):
+    monkeypatch.setattr(runner, "ROW_CHUNK", 7)  # several chunks, one left as dicts
+    result = run_matchup(MATCHUP, 40, 3, jobs=jobs, batch_size=4)  # batches may come back out of order
+    games, figures = zip(*(play_one(MATCHUP, 3, index) for index in range(40)), strict=True)
+    figure_rows = [row for rows in figures for row in rows]
+    assert list(result.games) == list(games) and list(result.figures) == figure_rows
+    for packed, plain in (
+        (result.games_frame(), pd.DataFrame(games)),
+        (result.figures_frame(), pd.DataFrame(figure_rows)),
+    ):
+        pd.testing.assert_frame_equal(packed, plain, check_exact=True)
+        assert packed.to_csv(index=False) == plain.to_csv(index=False)
+
+
+def test_a_row_table_makes_the_frame_pandas_makes_whatever_the_values():
+    """Columns that are None in a whole chunk, text beside None, ints beside floats, a column that changes type
+    between chunks, a key missing from some rows (every fourth trial), text and ints in one column (every third):
+    the frame is pandas's own, in key order."""
+    rnd = random.Random(7)
+    values = {
+        "small": lambda: rnd.choice([None, 0, 1, 200]),
+        "wide": lambda: rnd.choice([None, -70_000, 2**40]),
+        "text": lambda: rnd.choice([None, "a", "bb", ""]),
+        "flag": lambda: rnd.choice([True, False]),
+        "maybe": lambda: rnd.choice([True, False, None]),
+        "real": lambda: rnd.choice([0.5, None, 1]),
+        "none": lambda: None,
+        "mixed": lambda: rnd.choice(["7", 7]),
+    }
+    for trial in range(60):
+        chunk = rnd.choice([1, 2, 3, 50])
+        rows = [
+            {
+                name: make()
+                for name, make in values.items()
+                if (trial % 4 or rnd.random() < 0.95) and (name != "mixed" or trial % 3 == 0)
+            }
+            for _ in range(rnd.randint(0, 25))
+        ]
+        keys = [rnd.randint(0, 6) for _ in rows]
+        table = RowTable()
+        original, runner.ROW_CHUNK = runner.ROW_CHUNK, chunk
+        try:
+            for key, row in zip(keys, rows, strict=True):
+                table.add(key, [row])
+            frame = table.frame()
+        finally:
+            runner.ROW_CHUNK = original
+        expected = pd.DataFrame([rows[i] for i in sorted(range(len(rows)), key=lambda i: keys[i])])
+        pd.testing.assert_frame_equal(frame, expected, check_exact=True, obj=f"trial {trial}")
+        assert len(table) == len(rows)
