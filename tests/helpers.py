@@ -5,6 +5,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+import time
 
 import pytest
 from clix.analyzer import cli
@@ -29,3 +30,15 @@ def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
         signal.signal(signal.SIGTERM, before)
     captured = capsys.readouterr()
     return code, captured.out, captured.err
+
+
+def until(condition, timeout: float = 60, step: float = 0.02):
+    """Poll `condition` until it returns something true; fail after `timeout` seconds (a bound on a wait, long
+    enough for a loaded machine, not a measure of speed)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(step)
+    raise AssertionError(f"timed out after {timeout} s waiting for {condition}")

@@ -30,6 +30,7 @@ from clix.analyzer.outputs import OWN_FILES, claim_output
 from clix.analyzer.pool import DIED, MARKER_PREFIX, run_items
 from clix.analyzer.runner import Matchup, play_one
 from clix.analyzer.store import STORE_NAME, Store
+from helpers import until
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc (Linux)")
 
@@ -73,17 +74,6 @@ def playing(parent: int) -> dict[int, int]:
         with contextlib.suppress(OSError, ValueError):
             found[int(note.name)] = int(note.read_text().strip())
     return found
-
-
-def until(condition, timeout: float = 60, step: float = 0.02):
-    """Poll `condition` until it returns something true; fail after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(step)
-    raise AssertionError(f"timed out waiting for {condition}")
 
 
 def start(args: list[str], cwd: Path, marker: str, err: Path) -> subprocess.Popen:

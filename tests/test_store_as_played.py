@@ -11,7 +11,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from functools import partial
 from pathlib import Path
 
@@ -26,7 +25,7 @@ from clix.analyzer.meta_play import field_games, local_runner, play_field
 from clix.analyzer.pool import run_items
 from clix.analyzer.runner import Matchup, run_matchup
 from clix.analyzer.store import Store, StoreBusy
-from helpers import run_main
+from helpers import run_main, until
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTERS = ROOT / "rosters"
@@ -36,17 +35,6 @@ META_GAMES = 200
 about two batches."""
 VOLATILE = {"seconds", "games_per_second", "played", "from_store", "store", "jobs", "interrupted"}
 """Settings that say how a run went rather than what it found."""
-
-
-def until(condition, timeout: float, step: float = 0.05):
-    """Poll `condition` until it returns something true; fail after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(step)
-    raise AssertionError(f"timed out after {timeout} s waiting for {condition}")
 
 
 def stored_games(path: Path) -> int:

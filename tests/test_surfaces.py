@@ -31,8 +31,8 @@ from clix.analyzer.errors import ClixError
 from clix.analyzer.outputs import OWN_FILES, Interrupted, Target, claim_output, foreign_files
 from clix.analyzer.pool import Outcome
 from clix.analyzer.store import STORE_NAME, Store
-from helpers import run_main
-from test_faults import none_left, playing, start, until
+from helpers import run_main, until
+from test_faults import none_left, playing, start
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTERS = str(ROOT / "rosters")
