@@ -429,17 +429,26 @@ def _print_summary(
     )
     play = summary.get("play")
     if play:
-        # idle = a turn with no monster action; a duel won by passive play shows here
+        # idle = a turn with no monster action, split (issue 32) into passed (a monster could act: the AI's choice,
+        # goal under 15%) and no legal action (action tokens); a duel won by passive play shows here
         def share(p: dict[str, Any]) -> str:
             return "–" if p["rate"] is None else f"{100 * p['rate']:.0f}%"
 
-        lines.append(f"  how the AI played (games with no attack at all: {100 * play['no_attack_games_share']:.0f}%):")
+        split = all("passed_share" in play[side] for side in ("a", "b"))  # summaries from before the split: idle
+        lines.append(
+            f"  how the AI played ({'passed: a monster could act, none did, goal under 15%; ' if split else ''}"
+            f"games with no attack at all: {100 * play['no_attack_games_share']:.0f}%):"
+        )
         for side in ("a", "b"):
             s = play[side]
+            idle = (
+                f"passed {share(s['passed_share'])} ({share(s['passed_share_with_victims'])} with victims), "
+                f"no legal action {share(s['no_action_share'])}"
+                if split
+                else f"idle {share(s['idle_share'])} of turns ({share(s['idle_share_with_victims'])} while victims remain)"
+            )
             lines.append(
-                f"    {names[side]}: idle {share(s['idle_share'])} of turns "
-                f"({share(s['idle_share_with_victims'])} while victims remain), "
-                f"{s['attacks_per_game']['total']:.1f} attacks/game "
+                f"    {names[side]}: {idle}, {s['attacks_per_game']['total']:.1f} attacks/game "
                 f"({s['attacks_after_victims_per_game']:.1f} after the last victim)"
             )
     lines += [f"  {provenance}"]

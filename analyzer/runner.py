@@ -628,8 +628,9 @@ def game_rows(
     rescues = {"A": 0, "B": 0}
     cards = {"A": 0, "B": 0}
     first_turns: dict[str, int] = {}
-    # how the AI played (issue 12): per side [turns, idle, turns with victims, idle with victims]
-    turns = {"A": [0, 0, 0, 0], "B": [0, 0, 0, 0]}
+    # how the AI played (issue 12): per side [turns, idle, turns with victims, idle with victims], then the idle
+    # turns split (issue 32): [passed, passed with victims, no legal action, no legal action with victims]
+    turns = {"A": [0] * 8, "B": [0] * 8}
     attacks = {"A": {"close": 0, "ranged": 0, "frenzy": 0}, "B": {"close": 0, "ranged": 0, "frenzy": 0}}
     after_victims = {"A": 0, "B": 0}
     windows: dict[str, dict[str, int]] = {"A": {}, "B": {}}
@@ -637,15 +638,22 @@ def game_rows(
     turn_side: str | None = None  # whose turn is running; None once it is tallied
     turn_victims = 0
     acted = ended = False
+    could_act: bool | None = None  # an idle turn's turn_end says whether a monster could have acted (older logs: None)
     last_attack: tuple | None = None
 
     def tally(side: str) -> None:
         counts = turns[side]
         counts[0] += 1
         counts[1] += not acted
+        passed = not acted and could_act is True
+        stuck = not acted and could_act is False
+        counts[4] += passed
+        counts[6] += stuck
         if turn_victims:
             counts[2] += 1
             counts[3] += not acted
+            counts[5] += passed
+            counts[7] += stuck
 
     for event in state.log:
         kind = event.kind
@@ -655,6 +663,7 @@ def game_rows(
             turn_side = side_of.get(event.player)
             turn_victims = event.get("victims", 0)
             acted = ended = False
+            could_act = None
             last_attack = None
         elif kind == "action":
             acted = True
@@ -670,6 +679,7 @@ def game_rows(
                     after_victims[side] += turn_victims == 0
         elif kind == "turn_end":
             ended = True
+            could_act = event.get("could_act")
         elif kind == "game_over" and not ended and not acted:
             turn_side = None  # the game ended before the player could act: not a turn they played
         elif kind == "damage":
@@ -717,11 +727,16 @@ def game_rows(
         row[f"slay_rounds_{key}"] = " ".join(map(str, sorted(slays[side])))
         row[f"plot_twists_{key}"] = cards[side]
         row[f"survivors_{key}"] = sum(1 for m in state.monsters if m.alive and m.owner == player and not m.minion)
-        played, idle, with_victims, idle_with_victims = turns[side]
+        played, idle, with_victims, idle_with_victims, passed, passed_wv, stuck, stuck_wv = turns[side]
         row[f"turns_{key}"] = played
         row[f"idle_turns_{key}"] = idle
         row[f"turns_with_victims_{key}"] = with_victims
         row[f"idle_turns_with_victims_{key}"] = idle_with_victims
+        # idle = passed (a monster could act) + no legal action (none could: action tokens, HC-TURN-03/13)
+        row[f"passed_turns_{key}"] = passed
+        row[f"passed_turns_with_victims_{key}"] = passed_wv
+        row[f"no_action_turns_{key}"] = stuck
+        row[f"no_action_turns_with_victims_{key}"] = stuck_wv
         for attack_kind, count in attacks[side].items():
             row[f"attacks_{attack_kind}_{key}"] = count
         row[f"attacks_after_victims_{key}"] = after_victims[side]

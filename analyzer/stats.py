@@ -349,12 +349,31 @@ def _windows(text: Any) -> dict[str, int]:
     return counts
 
 
+def _idle_split(games: pd.DataFrame, side: str) -> dict[str, Any]:
+    """A side's idle turns split into passed and no-legal-action shares, over the games whose rows count them (a
+    row from before the split has no such column, or a blank cell)."""
+    found: dict[str, Any] = {}
+    for name, column in (("passed", "passed_turns"), ("no_action", "no_action_turns")):
+        for suffix, turns in (("", "turns"), ("_with_victims", "turns_with_victims")):
+            counted = games.get(f"{column}{suffix}_{side}")
+            if counted is None:
+                return {}
+            known = counted.notna()
+            found[f"{name}_share{suffix}"] = proportion(
+                int(counted[known].sum()), int(games.loc[known, f"{turns}_{side}"].sum())
+            )
+    return found
+
+
 def play_style(games: pd.DataFrame) -> dict[str, Any]:
     """How the AI played each side: idle turns, attacks by kind, attacks once no victim is left, rescues,
     plot twists by window, and how often a game (or a side) made no attack at all (issue 12).
 
     Idle shares pool every turn of every game (idle turns / turns); their Wilson interval treats turns as
     independent, which they are not quite (one game's turns share a board), so it is a little optimistic.
+    An idle turn is split (issue 32): `passed_share`, a monster could act and none did (the AI's choice, the share
+    the 15% goal is about), and `no_action_share`, no monster could legally act (action tokens, HC-TURN-03/13);
+    both over all turns, so they add up to the idle share. Tables from before the split have neither key.
     """
     n = len(games)
     if not n or "turns_a" not in games:
@@ -375,6 +394,7 @@ def play_style(games: pd.DataFrame) -> dict[str, Any]:
             "idle_share_with_victims": proportion(
                 int(games[f"idle_turns_with_victims_{side}"].sum()), int(games[f"turns_with_victims_{side}"].sum())
             ),
+            **_idle_split(games, side),
             "attacks_per_game": {**{k: float(v.mean()) for k, v in per_kind.items()}, "total": float(total.mean())},
             "attacks_after_victims_per_game": float(games[f"attacks_after_victims_{side}"].mean()),
             "rescues_per_game": float(games[f"rescued_{side}"].mean()),

@@ -310,12 +310,31 @@ def legal_actions(state: GameState) -> Options:
     actions: list[Part] = [EndTurn(), *plots.hunting_plays(state)]  # cards cost no action (HC-PLOT-07)
     extra_only = state.actions_left <= 0  # only actions a power grants beyond the turn's (HC-SPECIAL-16)
     for actor in state.monsters:
-        if not actor.alive or actor.controller != state.active or actor.acted or actor.tokens >= 2:
-            continue
-        if cards.owner_barred(actor) or (extra_only and cards.extra_action_source(state, actor) is None):
-            continue  # HC-SPECIAL-08: an owner cannot act with its insane monster
-        actions.extend(_with_dependant_powers(state, actor, _monster_actions(state, actor)))
+        if _may_act(state, actor, extra_only):
+            actions.extend(_with_dependant_powers(state, actor, _monster_actions(state, actor)))
     return Options(actions)
+
+
+def _may_act(state: GameState, actor: Monster, extra_only: bool) -> bool:
+    """Whether the active player may act with `actor` at all now (its actions are then looked for): alive,
+    controlled, not yet acted this turn, fewer than two action tokens (HC-TURN-03, HC-TURN-13)."""
+    if not actor.alive or actor.controller != state.active or actor.acted or actor.tokens >= 2:
+        return False
+    # HC-SPECIAL-08: an owner cannot act with its insane monster; HC-SPECIAL-16: extra actions only
+    return not (cards.owner_barred(actor) or (extra_only and cards.extra_action_source(state, actor) is None))
+
+
+def monster_could_act(state: GameState) -> bool:
+    """Whether some monster of the active player has a legal action in the hunting phase now (a move, an attack, a
+    lure...: what `legal_actions` lists beside ending the turn and playing cards). A query: it changes nothing and
+    rolls no die. It stops at the first monster with an action."""
+    extra_only = state.actions_left <= 0
+    for actor in state.monsters:
+        if _may_act(state, actor, extra_only) and len(
+            Options(_with_dependant_powers(state, actor, _monster_actions(state, actor)))
+        ):
+            return True
+    return False
 
 
 def _monster_actions(state: GameState, actor: Monster) -> list[Action | MoveBlock]:

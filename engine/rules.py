@@ -26,6 +26,7 @@ from clix.engine.legal import (
     close_reach,
     legal_actions,
     monster,
+    monster_could_act,
     why_not,
     why_not_victim,
 )
@@ -230,7 +231,13 @@ def begin_turn(state: GameState) -> None:
 
 
 def end_turn(state: GameState) -> None:
-    """The hourglass phase, then the next player's turn (HC-TURN-11, HC-HOURGLASS-05/-06/-09/-10)."""
+    """The hourglass phase, then the next player's turn (HC-TURN-11, HC-HOURGLASS-05/-06/-09/-10).
+
+    A turn in which no monster acted logs whether one could have (`could_act` on its turn_end event, read before the
+    hourglass phase clears tokens): the analyzer tells a turn passed with something to do from a turn in which
+    nothing could legally act (action tokens, HC-TURN-03/13; issue 32). A query only: play is unchanged."""
+    idle = not _acted_this_turn(state)
+    could_act = idle and monster_could_act(state)
     state.phase = Phase.HOURGLASS
     state.in_hourglass_phase = True
     mine = [m for m in state.monsters if m.alive and m.controller == state.active]
@@ -246,11 +253,24 @@ def end_turn(state: GameState) -> None:
         m.acted = False
     cards.end_possession(state)  # HC-SPECIAL-09: puppets go back at the end of the possessor's turn
     state.in_hourglass_phase = False
-    state.emit(EventKind.TURN_END)
+    if idle:
+        state.emit(EventKind.TURN_END, could_act=could_act)
+    else:
+        state.emit(EventKind.TURN_END)
     check_end(state)
     if state.over:
         return
     _next_player(state)
+
+
+def _acted_this_turn(state: GameState) -> bool:
+    """Whether a monster action was logged since the turn began."""
+    for event in reversed(state.log):
+        if event.kind == EventKind.ACTION:
+            return True
+        if event.kind == EventKind.TURN_START:
+            return False
+    return False
 
 
 def _next_player(state: GameState) -> None:
