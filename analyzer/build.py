@@ -10,7 +10,10 @@ Racing is successive halving with common random numbers: every candidate plays t
 seat-swapped pairs against each field army on each map), the best third go on and play three times as many
 (continuing the same games), until a few finalists are left. The finalists, and the field's own armies for
 comparison, are then measured on fresh seeds (so the winner's estimate is not inflated by its selection) at
-the precision asked; builds whose paired difference from the best includes 0 are shown as sidegrades.
+the precision asked; builds whose paired difference from the best includes 0 are shown as sidegrades. The
+measured builds are named by rank on those seeds (build-01 the best), and the headline says whether build-01
+beats every field army head to head, beats the field's best army by a paired difference, or names the field
+army no build was found to beat.
 
 A field is a list of armies with weights: army ids, files or folders (weight 1 each), or a field.json
 {"source": ..., "budget": ..., "field": [{"army": id or file, "weight": w}, ...]} such as `clix meta` writes
@@ -24,14 +27,13 @@ import math
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from clix.analyzer.build_candidates import Constraints, read_values
 from clix.analyzer.build_field import field_entries, resolve_field
 from clix.analyzer.build_race import Search, search_builds
-from clix.analyzer.build_report import build_lines, write_build
+from clix.analyzer.build_report import build_lines, document, write_build
 from clix.analyzer.checks import MAX_GAMES
 from clix.analyzer.errors import ClixError
 from clix.analyzer.runner import PLAYER_STYLES, ended_early, report_line, run_exit_code
@@ -181,13 +183,7 @@ def run_build(
                 written["pdf"] = pdf_from(written["report"], staging / "build.pdf")
         written = {k: folder.final(p) for k, p in written.items()}
     if as_json:
-        payload = {
-            "settings": result.settings,
-            "stages": [asdict(s) for s in result.stages],
-            "builds": result.builds,
-            "references": result.references,
-            "outputs": {k: str(v) for k, v in written.items()},
-        }
+        payload = document(result) | {"outputs": {k: str(v) for k, v in written.items()}}
         sys.stdout.write(json.dumps(payload, default=str) + "\n")
     else:
         for line in build_lines(result):

@@ -17,7 +17,7 @@ from clix.analyzer.build_candidates import (
     candidate_builds,
     choose_crypt,
 )
-from clix.analyzer.build_summary import _mark_sidegrades, summarize_builds
+from clix.analyzer.build_summary import _mark_sidegrades, compare_with_field, name_by_rank, summarize_builds
 from clix.analyzer.errors import ClixError
 from clix.analyzer.experiment import Cell, Played, given_matchup, legal_army, play_cells, with_armies
 from clix.analyzer.scoring import game_scores
@@ -93,6 +93,9 @@ class BuildResult:
     settings: dict[str, Any]
     games: pd.DataFrame
     armies: dict[str, Army] = field(default_factory=dict)
+    """The measured builds' armies, by their names by rank (build-01 the best)."""
+    comparison: dict[str, Any] = field(default_factory=dict)
+    """The headline: the best build against the field's own armies on the same seeds (`compare_with_field`)."""
     interrupted: bool = False
     failed: list[dict[str, Any]] = field(default_factory=list)
     stopped: bool = False
@@ -136,10 +139,14 @@ def search_builds(
         victims = default_victims(roster)
     objects = _common(roster, field_armies, "objects", 2)
     width = len(str(len(space_builds)))
+    opponents = [a for a, _ in field_armies]
+    # race names; the measured builds are renamed by rank at the end (build-01 the best)
+    names = ("candidate", "race-candidate", "clix-candidate")
+    prefix = next((p for p in names if not _taken(p, opponents)), "clix-build-candidate")
     armies: dict[str, Army] = {}
     checking = progress(f"checking {len(space_builds)} candidate armies", len(space_builds)) if progress else None
     for n, build in enumerate(space_builds):
-        name = f"build-{n + 1:0{width}d}"
+        name = f"{prefix}-{n + 1:0{width}d}"
         armies[name] = legal_army(
             roster,
             name,
@@ -153,7 +160,6 @@ def search_builds(
         if checking is not None:
             checking(1)
     view = with_armies(roster, armies)
-    opponents = [a for a, _ in field_armies]
     weights = np.array([w for _, w in field_armies])
     per = len(opponents) * len(search.maps)
     alive = list(armies)
@@ -219,6 +225,8 @@ def search_builds(
     builds = [r for r in rows_out if r["name"] in armies]
     refs = [r for r in rows_out if r["name"] not in armies]
     _mark_sidegrades(builds, result_games, field_armies)
+    result_games, ranked = name_by_rank(builds, result_games, armies, opponents)
+    comparison = compare_with_field(builds, refs, result_games, field_armies, search.maps)
     settings = {
         "budget": constraints.budget,
         "include": list(constraints.include),
@@ -241,7 +249,8 @@ def search_builds(
         stages,
         settings,
         result_games,
-        {k: armies[k] for k in finalists},
+        ranked,
+        comparison=comparison,
         interrupted=interrupted,
         failed=failed,
         stopped=stopped,
@@ -250,6 +259,11 @@ def search_builds(
         from_store=totals["from_store"],
         seconds=totals["seconds"],
     )
+
+
+def _taken(prefix: str, opponents: Sequence[str]) -> bool:
+    """Whether a field army's name could be one of the race names `prefix`-N."""
+    return any(o.startswith(prefix + "-") for o in opponents)
 
 
 def _add(totals: dict[str, Any], played: Played) -> None:

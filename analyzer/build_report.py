@@ -18,11 +18,13 @@ def _pct(s: dict[str, Any]) -> str:
 
 
 def build_lines(result: BuildResult) -> list[str]:
-    """The console report: the race, the top builds with their scores, figures and why they win, the field."""
+    """The console report: the headline, the race, the top builds (named by rank) with their scores, figures and
+    why they win (or fall short), the field's own armies."""
     s = result.settings
     field_text = ", ".join(f"{f['army']} {100 * f['weight']:.0f}%" for f in s["field"])
     space = f"{s['legal_space']:,} maximal legal builds" if s["legal_space"] is not None else "too many builds to list"
     lines = [
+        result.comparison.get("headline", ""),
         f"build at {s['budget']} points against {field_text} on {','.join(s['maps'])}, players {s['style']}, "
         f"seed {s['seed']} (engine {s['engine']}, {s['played']:,} games played, {s['from_store']:,} from the store, "
         f"{s['seconds']:.0f} s)",
@@ -37,7 +39,8 @@ def build_lines(result: BuildResult) -> list[str]:
     lines.append(f"  final: {len(result.builds)} builds x {s['final']} games per field army and map on fresh seeds")
     for row in result.builds:
         lines.append(
-            f"  {row['role']}: {_pct(row['score'])} against the field, {row['points']} points: {', '.join(row['figures'])}"
+            f"  {row['name']} ({row['role']}): {_pct(row['score'])} against the field, {row['points']} points: "
+            + ", ".join(row["figures"])
         )
         if "behind_best" in row:
             d = row["behind_best"]
@@ -52,18 +55,36 @@ def build_lines(result: BuildResult) -> list[str]:
             else (f", {100 * w['score_first']:.0f}% going first vs {100 * w['score_second']:.0f}% second")
         )
         lines.append(
-            f"    VP from victims {w['vp_victims']:.1f}, kills {w['vp_kills']:.1f}, subplots {w['vp_subplots']:.1f} "
+            f"    {why_heading(row)}: VP from victims {w['vp_victims']:.1f}, kills {w['vp_kills']:.1f}, subplots {w['vp_subplots']:.1f} "
             f"(against {w['vp_against']:.1f}); first slay in round {w['first_slay_round']:.1f}{first}"
         )
     if result.references:
-        lines.append("  the field's own armies, measured the same way:")
+        lines.append("  the field's own armies, measured the same way on the same seeds:")
         for row in sorted(result.references, key=lambda r: -r["score"]["score"]):
             lines.append(f"    {row['name']}: {_pct(row['score'])}")
     lines.append(
         "  score: wins + ½ draws against the field (weighted), 95% interval over seat-swapped pairs; sidegrade: its "
-        "paired difference from the best includes 0"
+        "paired difference from the best includes 0; a build wins when its interval is above 50%"
     )
     return lines
+
+
+def why_heading(row: dict[str, Any]) -> str:
+    """The heading of a build's VP breakdown: "why it wins" when its score against the field is above 50% with its
+    interval's low end, else "why it falls short"."""
+    return "why it wins" if row.get("wins") else "why it falls short"
+
+
+def document(result: BuildResult) -> dict[str, Any]:
+    """build.json (and `--json`'s payload without the outputs): the headline first."""
+    return {
+        "headline": result.comparison.get("headline"),
+        "comparison": result.comparison,
+        "settings": result.settings,
+        "stages": [asdict(s) for s in result.stages],
+        "builds": result.builds,
+        "references": result.references,
+    }
 
 
 def write_build(out: Path, result: BuildResult, pdf: bool = False) -> dict[str, Path]:
@@ -78,18 +99,13 @@ def write_build(out: Path, result: BuildResult, pdf: bool = False) -> dict[str, 
         "games_csv": out / "games.csv",
         "report": out / "build.html",
     }
-    document = {
-        "settings": result.settings,
-        "stages": [asdict(s) for s in result.stages],
-        "builds": result.builds,
-        "references": result.references,
-    }
     with writing(written["build_json"]):
-        written["build_json"].write_text(json.dumps(document, indent=1, default=str))
+        written["build_json"].write_text(json.dumps(document(result), indent=1, default=str))
     table = pd.DataFrame(
         [
             {
                 "name": r["name"],
+                "candidate": r.get("candidate"),
                 "role": r.get("role", "field army"),
                 "points": r["points"],
                 "figures": " ".join(r["figures"]),

@@ -1,5 +1,6 @@
 """The measured builds of `clix build`: each one's score against the field and each field army with why it wins,
-and which builds are sidegrades of the best (a paired difference that includes 0)."""
+which builds are sidegrades of the best (a paired difference that includes 0), their names by rank, and the
+headline comparing the best build with the field's own best army on the same seeds."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ from typing import Any
 import pandas as pd
 from clix.analyzer.scoring import game_scores, mean_interval
 from clix.engine.roster.loader import Roster
+from clix.engine.roster.models import Army
+
+WINS_ABOVE = 0.5
+"""A build "wins" (its report says why it wins) when its score against the field has its interval's low end
+above this; the others get "why it falls short"."""
 
 
 def _units(games: pd.DataFrame, name: str, field_armies: Sequence[tuple[str, float]]) -> pd.Series:
@@ -46,6 +52,7 @@ def summarize_builds(
         rows.append(
             {
                 "name": name,
+                "wins": bool(overall["low"] > WINS_ABOVE),
                 "figures": [e.figure for e in army.figures],
                 "points": sum(roster.figures[e.figure].points for e in army.figures),
                 "crypt": list(army.crypt),
@@ -77,8 +84,126 @@ def _mark_sidegrades(
     builds[0]["role"] = "best"
     for row in builds[1:]:
         other = _units(games, row["name"], field_armies)
-        common = best.index.intersection(other.index)
-        diff = mean_interval(((best[common] - other[common]) / 2 + 0.5).to_numpy())
-        low, high = 2 * diff["low"] - 1, 2 * diff["high"] - 1
-        row["behind_best"] = {"difference": 2 * diff["score"] - 1, "low": low, "high": high}
-        row["role"] = "sidegrade" if low <= 0 else "worse"
+        row["behind_best"] = paired_difference(best, other)
+        row["role"] = "sidegrade" if row["behind_best"]["low"] <= 0 else "worse"
+
+
+def paired_difference(first: pd.Series, second: pd.Series) -> dict[str, Any]:
+    """`first` minus `second` over the (map, pair) units both played, with its 95% interval: per-unit differences
+    mapped to [0, 1] for `mean_interval`, then back: {difference, low, high, pairs}."""
+    common = first.index.intersection(second.index)
+    diff = mean_interval(((first[common] - second[common]) / 2 + 0.5).to_numpy())
+    return {
+        "difference": 2 * diff["score"] - 1,
+        "low": 2 * diff["low"] - 1,
+        "high": 2 * diff["high"] - 1,
+        "pairs": diff["pairs"],
+    }
+
+
+def rank_names(taken: Sequence[str], count: int) -> list[str]:
+    """The names of `count` builds by rank, build-01 the best (build-001... past 99), avoiding `taken` names
+    (the field's armies: a field may hold an earlier run's build-01)."""
+    width = max(2, len(str(count)))
+    for prefix in ("build", "new-build", *(f"build-{n}" for n in range(2, 100))):
+        names = [f"{prefix}-{k:0{width}d}" for k in range(1, count + 1)]
+        if not set(names) & set(taken):
+            return names
+    raise AssertionError("no free build names")  # pragma: no cover - 100 prefixes all taken by the field
+
+
+def name_by_rank(
+    builds: list[dict[str, Any]], games: pd.DataFrame, armies: dict[str, Army], taken: Sequence[str]
+) -> tuple[pd.DataFrame, dict[str, Army]]:
+    """Rename the measured builds (sorted best first) by rank: build-01 is the best on the final seeds. Each row
+    keeps its race name as `candidate`; returns the games and the armies under the new names."""
+    names = dict(zip([row["name"] for row in builds], rank_names(taken, len(builds)), strict=True))
+    for row in builds:
+        row["candidate"] = row["name"]
+        row["name"] = names[row["candidate"]]
+    renamed = {new: armies[old].model_copy(update={"name": new}) for old, new in names.items()}
+    if not games.empty:
+        games = games.copy()
+        for column in ("build", "army_a", "army_b"):
+            if column in games:
+                games[column] = games[column].replace(names)
+    return games, renamed
+
+
+def _pct(s: dict[str, Any]) -> str:
+    return f"{100 * s['score']:.1f}% [{100 * s['low']:.1f}–{100 * s['high']:.1f}]"
+
+
+def _points(d: dict[str, Any]) -> str:
+    return f"{100 * d['difference']:+.1f} points [{100 * d['low']:+.1f}, {100 * d['high']:+.1f}]"
+
+
+def compare_with_field(
+    builds: list[dict[str, Any]],
+    references: list[dict[str, Any]],
+    games: pd.DataFrame,
+    field_armies: Sequence[tuple[str, float]],
+    maps: Sequence[str],
+) -> dict[str, Any]:
+    """The headline: does the best build (builds sorted best first) beat the field's own armies, measured on the
+    same fresh seeds? One of three forms ("beats every", "beats the best", "none beats"), with the paired
+    difference from the best field army (by score against the field) and the head-to-head scores behind it."""
+    where = "on " + " and ".join(maps)
+    if not builds:
+        return {"form": "none measured", "headline": f"no build was measured {where}", "maps": list(maps)}
+    best = builds[0]
+    name = best["name"]
+    heads = [v for v in best["versus"] if v["opponent"] != name]
+    unbeaten = [v for v in heads if v["low"] <= 0.5]
+    found: dict[str, Any] = {
+        "best": name,
+        "score": best["score"],
+        "maps": list(maps),
+        "unbeaten": [v["opponent"] for v in unbeaten],
+        "best_field_army": None,
+        "difference": None,
+    }
+    if references:
+        top = max(references, key=lambda r: r["score"]["score"])
+        found["best_field_army"] = top["name"]
+        found["best_field_army_score"] = top["score"]
+        found["difference"] = paired_difference(
+            _units(games, name, field_armies), _units(games, top["name"], field_armies)
+        )
+    if heads and not unbeaten:
+        found["form"] = "beats every"
+        found["headline"] = f"{name} beats every field army head to head (each interval above 50%) {where}"
+        return found
+    worst = min(unbeaten or heads, key=lambda v: v["score"], default=None)
+    difference = found["difference"]
+    if difference is not None and difference["low"] > 0:
+        found["form"] = "beats the best"
+        found["headline"] = (
+            f"{name} scores {_pct(best['score'])} against the field, {_points(difference)} above the best field "
+            f"army {found['best_field_army']} {where}"
+        )
+        if worst is not None:
+            found["headline"] += (
+                f"; it does not beat {worst['opponent']} head to head: {worst['opponent']} scores "
+                f"{_pct(_other_side(worst))} against {name}"
+            )
+        return found
+    found["form"] = "none beats"
+    if worst is None:  # no field army measured: nothing to compare with
+        found["headline"] = f"{name} scores {_pct(best['score'])} against the field {where} (no field army to compare)"
+        return found
+    found["headline"] = (
+        f"no build found beats {worst['opponent']}: it scores {_pct(_other_side(worst))} against {name} head to head "
+        f"{where}"
+    )
+    if difference is not None:
+        found["headline"] += (
+            f"; {name} scores {_pct(best['score'])} against the field, {_points(difference)} from the best field army "
+            f"{found['best_field_army']}"
+        )
+    return found
+
+
+def _other_side(versus: dict[str, Any]) -> dict[str, Any]:
+    """A head-to-head score seen from the other army: 1 - score, the interval flipped."""
+    return {"score": 1 - versus["score"], "low": 1 - versus["high"], "high": 1 - versus["low"]}

@@ -234,7 +234,14 @@ def build(
             "the cards the field holds most).",
         ),
     ] = None,
-    maps: Annotated[str, typer.Option("--maps", help="Maps to play on, comma-separated.")] = "graveyard",
+    maps: Annotated[
+        str | None,
+        typer.Option(
+            "--maps",
+            help="Maps to play on, comma-separated (default: every map of the library, as `clix meta` does; a build "
+            "is compared with the field's armies over all of them).",
+        ),
+    ] = None,
     players: Annotated[str, typer.Option("--players", help="The player style of both sides.")] = "tuned",
     values: Annotated[
         Path | None,
@@ -270,7 +277,9 @@ def build(
     """The best legal army for --budget against a field: candidates from the legal space race in stages
     (successive halving with common random numbers), the finalists and the field's own armies are measured on
     fresh seeds. Prints the top builds with their score against the field and each field army (95% intervals),
-    sidegrades (builds the data cannot tell from the best), why each wins; writes build.json, builds.csv,
+    sidegrades (builds the data cannot tell from the best), why each wins (or falls short); builds are named by
+    rank (build-01 the best) and the headline says whether build-01 beats the field's best army on the same seeds
+    (paired interval) and each field army head to head, or names the army no build was found to beat; writes build.json, builds.csv,
     games.csv, build.html (build.pdf with --pdf) and each finalist's army file."""
     from clix.analyzer.build import Constraints, Search, field_entries, resolve_field, run_build
     from clix.analyzer.outputs import Target
@@ -281,13 +290,27 @@ def build(
     checks.games(first_games, "--first-games")
     checks.games(final_games, "--final-games")
     cores = checks.jobs(jobs, stderr_console())
-    map_names = list(split_names(maps)) or ["graveyard"]
+    named_maps = split_names(maps)
+
+    def every_map(roster: Roster) -> list[str]:
+        """Every map of the library when --maps names none."""
+        return [] if named_maps else sorted(roster.maps)
+
     if field:
         entries, source = field_entries(field)
-        library = library_for(rosters, armies=[e.army for e in entries], maps=map_names)
+        library = library_for(
+            rosters,
+            armies=[e.army for e in entries],
+            maps=named_maps,
+            choose=lambda roster: {"maps": every_map(roster)},
+        )
         field_armies = resolve_field(entries, library.id)
     else:
-        library = library_for(rosters, maps=map_names, choose=lambda roster: {"armies": of_total(roster, budget)})
+        library = library_for(
+            rosters,
+            maps=named_maps,
+            choose=lambda roster: {"armies": of_total(roster, budget), "maps": every_map(roster)},
+        )
         found = of_total(library.roster, budget)
         if not found:
             raise ClixError(f"--field: the library has no army of {budget} points; name the field with --field")
@@ -310,7 +333,7 @@ def build(
         eta=eta,
         finalists=finalists,
         final=final_games,
-        maps=tuple(library.id(m) for m in map_names),
+        maps=tuple(library.id(m) for m in named_maps) or tuple(sorted(library.roster.maps)),
         style=players.strip(),
         turns=turns,
         seed=seed,
