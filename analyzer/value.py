@@ -1,7 +1,7 @@
 """`clix value`: what each figure and plot-twist card is worth, in points, from a designed experiment.
 
-Many random legal armies of one budget (`engine.armybuilder.random_army`, over the library or a pool of
-figures) each play a few opponents among them, in seat-swapped pairs on every map and player style asked. An
+Many random near-full legal armies of one budget (`value_design.full_army`: figures added while any still fits,
+over the library or a pool of figures) each play a few opponents among them, in seat-swapped pairs on every map and player style asked. An
 additive model of army strength is fitted to the games: a regularized logistic (Bradley-Terry) model,
 
     logit P(A beats B) = s(A) - s(B) + seat,   s(army) = sum over figures f of n_f * beta_f + sum over cards c of gamma_c,
@@ -14,6 +14,12 @@ centres on 0. Logits become points by one number, lambda, set so that one point 
 point on average over the figures the armies fielded (weighted by how often they did): value_f = beta_f /
 lambda, and the cost-curve residual is value_f - cost_f. Intervals are the 2.5% and 97.5% points of a
 bootstrap over the seat-swapped pairs (the whole fit, lambda included, is redone on each resample).
+
+A verdict (under-costed, over-costed; better or worse than the average card) is shown only where the fits to two
+random halves of the pairs both give it too; otherwise the row says "fair within the data (unstable)", and the run
+counts the verdicts that differ between the halves. Every run checks itself on a holdout: `--holdout` armies drawn
+outside the design (their own seed stream) play each other around a ring, and each pairing's measured score is set
+against the fit's prediction (the model's own link, with a bootstrap interval) and against cost alone.
 
 The swap test (`--swap FIGURE --in ARMY`) is the scale-factor view of one figure in one army: the army and
 variants with the figure replaced by equal points of alternatives play the same games (common random numbers)
@@ -32,7 +38,7 @@ from clix.analyzer.errors import ClixError
 from clix.analyzer.experiment import Played
 from clix.analyzer.runner import PLAYER_STYLES, ended_early, report_line, run_exit_code
 from clix.analyzer.store import Store
-from clix.analyzer.value_design import Design
+from clix.analyzer.value_design import Design, design_games
 from clix.analyzer.value_measure import measure_values
 from clix.analyzer.value_model import RESAMPLES
 from clix.analyzer.value_report import value_lines, write_value
@@ -77,7 +83,7 @@ def run_value(
 
         check_pdf()
     opened = Store.open(store) if store is not None else None
-    total = design.armies * ((design.opponents + 1) // 2) * len(design.maps) * len(design.styles) * design.games
+    total = design_games(roster, design)
     with claim_output(out) as folder:
         with progress_bar(console, f"value at {design.budget} points", total, as_json) as advance:
             result = measure_values(
@@ -106,6 +112,7 @@ def run_value(
             "settings": result.settings,
             "model": result.model,
             "values": result.rows,
+            "holdout": result.holdout,
             "outputs": {k: str(v) for k, v in written.items()},
         }
         sys.stdout.write(json.dumps(payload, default=str) + "\n")
@@ -139,4 +146,5 @@ def value_command(design: Design) -> str:
         f"--games {design.games} --maps {','.join(design.maps)} --players {','.join(design.styles)} "
         f"--seed {design.seed} --turns {design.turns}"
     )
+    text += f" --holdout {design.holdout} --holdout-games {design.holdout_games}"
     return text + (f" --pool {','.join(design.pool)}" if design.pool else "")

@@ -1,4 +1,5 @@
-"""Measuring values: play the design and fit the model, pooled over maps and styles and per style when several."""
+"""Measuring values: play the design and the holdout, fit the model (pooled over maps and styles, per style when
+several, and on each half of the pairs to judge which verdicts are stable), and check the fit on the holdout."""
 
 from __future__ import annotations
 
@@ -11,8 +12,17 @@ import pandas as pd
 from clix.analyzer.errors import ClixError
 from clix.analyzer.experiment import Played, play_cells, with_armies
 from clix.analyzer.outputs import Interrupted
+from clix.analyzer.scoring import pair_interval, pair_means
 from clix.analyzer.store import Store
-from clix.analyzer.value_design import Design, design_cells, random_armies
+from clix.analyzer.value_design import (
+    Design,
+    design_cells,
+    handicap_armies,
+    holdout_cells,
+    holdout_pairings,
+    least_spent,
+    random_armies,
+)
 from clix.analyzer.value_model import (
     CARD_PRIOR,
     FIGURE_PRIOR,
@@ -22,6 +32,8 @@ from clix.analyzer.value_model import (
     army_features,
     fit_values,
     game_table,
+    half_verdicts,
+    predict_scores,
     value_rows,
 )
 from clix.engine import compiled
@@ -41,6 +53,8 @@ class ValueResult:
     """Per player style (when several were played): the rows of a fit to that style's games alone."""
     played: Played | None = None
     fit: Fit | None = None
+    holdout: dict[str, Any] | None = None
+    """The holdout check (`check_holdout`), None when the design has no holdout."""
 
 
 def measure_values(
@@ -58,23 +72,30 @@ def measure_values(
     a game that raised (`played.crashed`: the run stopped there) the fit is tried on the games finished; when
     there are too few, the result has no rows (the caller reports the crash, exit 1)."""
     armies = random_armies(roster, design)
-    cells, labels = design_cells(library, armies, design)
-    view = with_armies(roster, armies)
-    played = play_cells(view, cells, design.seed, jobs, store, progress=progress, stop_on_error=stop_on_error)
-    rows = [{"cell": n, **labels[n], **row} for n, cell_rows in enumerate(played.games) for row in cell_rows]
+    short = handicap_armies(roster, armies, design)
+    extra = random_armies(roster, design, holdout=True) if design.holdout >= 2 else {}
+    cells, labels = design_cells(library, armies, design, short)
+    more, more_labels = holdout_cells(library, extra, design)
+    view = with_armies(roster, armies | short | extra)
+    played = play_cells(view, cells + more, design.seed, jobs, store, progress=progress, stop_on_error=stop_on_error)
+    rows = [
+        {"cell": n, **labels[n], **row} for n, cell_rows in enumerate(played.games[: len(cells)]) for row in cell_rows
+    ]
     if not rows and played.interrupted:
         raise Interrupted()
     if not rows and not played.crashed:
         raise ClixError("no game finished: each failed (named above); nothing to report")
     games = pd.DataFrame(rows)
-    features = army_features(roster, armies)
+    features = army_features(roster, armies | short)
     try:
-        fit = fit_values(features, game_table(games, features), resamples, design.seed)
+        table = game_table(games, features)
+        fit = fit_values(features, table, resamples, design.seed)
     except (ClixError, KeyError):
         if not played.crashed:
             raise
         return ValueResult([], {}, {}, games, played=played)
-    result_rows = value_rows(roster, fit, design.budget, design.pool)
+    stability = half_verdicts(features, table, resamples, design.seed)
+    result_rows = value_rows(roster, fit, design.budget, design.pool, stability)
     per_style: dict[str, list[dict[str, Any]]] = {}
     if len(design.styles) > 1:
         for style in design.styles:
@@ -104,14 +125,82 @@ def measure_values(
         "figure_prior": FIGURE_PRIOR,
         "card_prior": CARD_PRIOR,
         "armies_spent": _spent(roster, armies),
+        "verdicts_differ": stability.differ,
+        "verdicts_compared": stability.compared,
+        "verdicts_shown": sum(1 for r in result_rows if r.get("verdict_all") is not None),
     }
+    spend = least_spent(roster, armies)
     settings = {
         **asdict(design),
         "armies_played": len(armies),
         "engine": compiled.status,
-        "matchups": len(cells) // (len(design.maps) * len(design.styles)),
+        "matchups": len(cells) // (len(design.maps) * len(design.styles)) - len(short),
+        "handicap_matchups": len(short),
+        "least_spent": spend,
+        "near_full": f"armies spend at least {spend} of {design.budget} points",
     }
-    return ValueResult(result_rows, settings, model, games, per_style, played, fit)
+    holdout_rows = [
+        {"cell": n, **more_labels[n], **row}
+        for n, cell_rows in enumerate(played.games[len(cells) :])
+        for row in cell_rows
+    ]
+    checked = check_holdout(roster, fit, extra, holdout_rows, design) if extra else None
+    return ValueResult(result_rows, settings, model, games, per_style, played, fit, checked)
+
+
+def check_holdout(
+    roster: Roster, fit: Fit, armies: dict[str, Army], rows: list[dict[str, Any]], design: Design
+) -> dict[str, Any]:
+    """The holdout check: each holdout pairing's measured score (pooled over maps and styles, with its pair
+    interval) against the fit's prediction (with its bootstrap interval) and cost alone's; the mean miss of
+    each in points, how many measured intervals hold the prediction, and the miss that measurement noise alone
+    would give (the mean absolute error of a perfect prediction, from each pairing's standard error)."""
+    names = list(armies)
+    order = holdout_pairings(len(names))
+    games = pd.DataFrame(rows)
+    predicted = predict_scores(roster, fit, [(armies[names[i]], armies[names[j]]) for i, j in order])
+    per_pair: list[dict[str, Any]] = []
+    for k, (i, j) in enumerate(order):
+        first = k * len(design.maps) * len(design.styles)
+        mine = (
+            games[games["cell"].between(first, first + len(design.maps) * len(design.styles) - 1)]
+            if len(games)
+            else games
+        )
+        measured = pair_interval(pair_means(mine, "A", ["cell", "pair"])) if len(mine) else None
+        per_pair.append(
+            {
+                "army_a": names[i],
+                "army_b": names[j],
+                "figures_a": [e.figure for e in armies[names[i]].figures],
+                "figures_b": [e.figure for e in armies[names[j]].figures],
+                "predicted": float(predicted["score"][k]),
+                "predicted_low": float(predicted["low"][k]),
+                "predicted_high": float(predicted["high"][k]),
+                "cost_alone": float(predicted["cost"][k]),
+                "games": len(mine),
+                "measured": None if measured is None else measured["score"],
+                "measured_low": None if measured is None else measured["low"],
+                "measured_high": None if measured is None else measured["high"],
+                "se": None if measured is None else measured["se"],
+            }
+        )
+    done = [p for p in per_pair if p["measured"] is not None]
+    miss = [abs(p["predicted"] - p["measured"]) for p in done]
+    cost_miss = [abs(p["cost_alone"] - p["measured"]) for p in done]
+    noise = [p["se"] * np.sqrt(2 / np.pi) for p in done]
+    return {
+        "armies": len(armies),
+        "pairings": len(per_pair),
+        "measured": len(done),
+        "games_per_pairing": design.holdout_games * len(design.maps) * len(design.styles),
+        "mean_miss": 100 * float(np.mean(miss)) if done else None,
+        "max_miss": 100 * float(np.max(miss)) if done else None,
+        "cost_mean_miss": 100 * float(np.mean(cost_miss)) if done else None,
+        "noise_miss": 100 * float(np.mean(noise)) if done else None,
+        "held": sum(1 for p in done if p["measured_low"] <= p["predicted"] <= p["measured_high"]),
+        "pairs": per_pair,
+    }
 
 
 def _spent(roster: Roster, armies: dict[str, Army]) -> dict[str, float]:

@@ -152,6 +152,8 @@ class Fit:
     lam_draws: np.ndarray
     games: int
     pairs: int
+    weight_draws: np.ndarray | None = None
+    """resamples x weights: each bootstrap resample's fitted weights (what predictions take their interval from)."""
 
 
 def fit_values(features: Features, table: GameTable, resamples: int = RESAMPLES, seed: int = 0) -> Fit:
@@ -172,11 +174,74 @@ def fit_values(features: Features, table: GameTable, resamples: int = RESAMPLES,
     fdraws = np.full((resamples, len(values)), np.nan)
     cdraws = np.full((resamples, len(cards)), np.nan)
     ldraws = np.full(resamples, np.nan)
+    wdraws = np.full((resamples, len(w)), np.nan)
     for r in range(resamples):
         picked = np.bincount(rng.integers(0, units, units), minlength=units)
         wr = fit_logistic(x, table.score, picked[table.unit].astype(float), precision, w)
         fdraws[r], cdraws[r], ldraws[r] = _points(wr, features, used)
-    return Fit(features, w, lam, values, cards, fdraws, cdraws, ldraws, len(table.score), units)
+        wdraws[r] = wr
+    return Fit(features, w, lam, values, cards, fdraws, cdraws, ldraws, len(table.score), units, wdraws)
+
+
+def strengths(fit: Fit, counts: np.ndarray, crypts: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """Each army's strength in logits by the fit's weights (or `weights`): `counts` and `crypts` are armies x
+    the fit's figures and cards (a figure the fit never saw is worth its cost on the cost line, a card 0)."""
+    w = fit.weights if weights is None else weights
+    nf, nc = len(fit.features.figures), len(fit.features.cards)
+    beta = w[0] * fit.features.costs / 100 + w[1 : 1 + nf]
+    return counts @ beta + crypts @ w[1 + nf : 1 + nf + nc]
+
+
+def pair_score(difference: np.ndarray | float, seat: float) -> np.ndarray:
+    """A's expected score over seat-swapped pairs from the strength difference A - B (logits): the mean of the
+    two seats' win chances."""
+    d = np.asarray(difference, dtype=float)
+    return 0.5 * (1 / (1 + np.exp(-(d + seat))) + 1 / (1 + np.exp(-(d - seat))))
+
+
+def army_columns(roster: Roster, fit: Fit, armies: Sequence[Army]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`armies` as the fit's columns: figure counts, card indicators, and each army's cost of the figures the
+    fit never saw (worth their cost, on the cost line)."""
+    fi = {f: i for i, f in enumerate(fit.features.figures)}
+    ci = {c: i for i, c in enumerate(fit.features.cards)}
+    counts = np.zeros((len(armies), len(fi)))
+    crypts = np.zeros((len(armies), len(ci)))
+    unseen = np.zeros(len(armies))
+    for row, army in enumerate(armies):
+        for entry in army.figures:
+            if entry.figure in fi:
+                counts[row, fi[entry.figure]] += 1
+            else:
+                unseen[row] += roster.figures[entry.figure].points
+        for card in army.crypt:
+            if card in ci:
+                crypts[row, ci[card]] = 1
+    return counts, crypts, unseen
+
+
+def predict_scores(roster: Roster, fit: Fit, pairs: Sequence[tuple[Army, Army]]) -> dict[str, np.ndarray]:
+    """A's predicted score in each pair of armies, by the model's own link (seat-swapped pairs): "score", its
+    95% interval over the bootstrap resamples ("low", "high"), and "cost": the prediction by cost alone (every
+    figure worth its cost, every card nothing, one point = the fit's logits per point)."""
+    counts, crypts, unseen = army_columns(roster, fit, [army for pair in pairs for army in pair])
+    a, b = slice(0, None, 2), slice(1, None, 2)
+    seat = float(fit.weights[-1])
+
+    def scored(w: np.ndarray) -> np.ndarray:
+        s = strengths(fit, counts, crypts, w) + w[0] * unseen / 100
+        return pair_score(s[a] - s[b], float(w[-1]))
+
+    score = scored(fit.weights)
+    draws = fit.weight_draws if fit.weight_draws is not None else fit.weights[None, :]
+    sampled = np.array([scored(w) for w in draws if np.all(np.isfinite(w))])
+    low, high = _interval(sampled) if len(sampled) else (score, score)
+    cost = (counts @ fit.features.costs + unseen) * fit.lam
+    return {
+        "score": score,
+        "low": np.asarray(low),
+        "high": np.asarray(high),
+        "cost": pair_score(cost[a] - cost[b], seat),
+    }
 
 
 def _interval(draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -192,11 +257,96 @@ def verdict(low: float, high: float) -> str:
         return "under-costed"
     if high < 0:
         return "over-costed"
-    return "fair (within the data)"
+    return FAIR
 
 
-def value_rows(roster: Roster, fit: Fit, budget: int, pool: Sequence[str]) -> list[dict[str, Any]]:
-    """One row per figure of the library (those the armies never fielded say why) and one per plot twist."""
+FAIR = "fair (within the data)"
+UNSTABLE = "fair within the data (unstable)"
+"""The verdict shown when all the data say under- or over-costed (better or worse than the average card) but the
+two halves of the data do not both say so."""
+
+
+def card_verdict(low: float, high: float) -> str:
+    """A plot twist by its value's interval against the average card."""
+    if low > 0:
+        return "better than the average card"
+    if high < 0:
+        return "worse than the average card"
+    return "not told from the average card"
+
+
+def verdicts(fit: Fit) -> dict[str, str]:
+    """Each fielded figure's and held card's verdict by the fit's intervals, by name."""
+    f = fit.features
+    rlow, rhigh = _interval(fit.figure_draws - f.costs)
+    found = {name: verdict(float(rlow[i]), float(rhigh[i])) for i, name in enumerate(f.figures)}
+    if f.cards:
+        clow, chigh = _interval(fit.card_draws)
+        found |= {name: card_verdict(float(clow[i]), float(chigh[i])) for i, name in enumerate(f.cards)}
+    return found
+
+
+def split_halves(table: GameTable, seed: int) -> tuple[GameTable, GameTable]:
+    """The games in two halves of the seat-swapped pairs, drawn at random (seeded) so each half holds half the
+    pairs; each half's pairs renumbered from 0."""
+    units = int(table.unit.max()) + 1 if len(table.unit) else 0
+    first = np.zeros(units, dtype=bool)
+    first[np.random.default_rng([seed, 4]).permutation(units)[: units // 2]] = True
+    halves = []
+    for keep in (first[table.unit], ~first[table.unit]):
+        halves.append(
+            GameTable(
+                a=table.a[keep],
+                b=table.b[keep],
+                seat=table.seat[keep],
+                score=table.score[keep],
+                unit=pd.factorize(table.unit[keep])[0],
+                style=table.style[keep],
+            )
+        )
+    return halves[0], halves[1]
+
+
+@dataclass
+class Stability:
+    """The verdicts of each half of the data (None for a half whose fit found no link between points and
+    winning) and how many of the verdicts differ between the halves."""
+
+    halves: tuple[dict[str, str] | None, dict[str, str] | None]
+    differ: int
+    compared: int
+
+
+def half_verdicts(features: Features, table: GameTable, resamples: int, seed: int) -> Stability:
+    """Fit each half of the pairs (`split_halves`) with its own bootstrap and compare the verdicts."""
+    found: list[dict[str, str] | None] = []
+    for half in split_halves(table, seed):
+        try:
+            found.append(verdicts(fit_values(features, half, resamples, seed)))
+        except ClixError:
+            found.append(None)
+    one, two = found
+    names = [*features.figures, *features.cards]
+    differ = sum(1 for n in names if one is None or two is None or one[n] != two[n])
+    return Stability((one, two), differ, len(names))
+
+
+def shown_verdict(name: str, full: str, stability: Stability | None) -> str:
+    """The verdict shown: the full data's, when it is a finding (not "fair" or "not told") only where both
+    halves say the same, else UNSTABLE."""
+    if stability is None or full in (FAIR, "not told from the average card"):
+        return full
+    if all(half is not None and half[name] == full for half in stability.halves):
+        return full
+    return UNSTABLE if full in ("under-costed", "over-costed") else "not told from the average card (unstable)"
+
+
+def value_rows(
+    roster: Roster, fit: Fit, budget: int, pool: Sequence[str], stability: Stability | None = None
+) -> list[dict[str, Any]]:
+    """One row per figure of the library (those the armies never fielded say why) and one per plot twist; with
+    `stability`, a verdict is shown only where both halves of the data agree with it (`shown_verdict`), and each
+    row keeps the full data's verdict and the halves' ("verdict_all", "verdict_halves")."""
     f = fit.features
     low, high = _interval(fit.figure_draws)
     residual = fit.figure_draws - f.costs
@@ -204,6 +354,13 @@ def value_rows(roster: Roster, fit: Fit, budget: int, pool: Sequence[str]) -> li
     clow, chigh = _interval(fit.card_draws)
     used = f.counts.sum(axis=0)
     at = {name: i for i, name in enumerate(f.figures)}
+
+    def judged(name: str, full: str) -> dict[str, Any]:
+        if stability is None:
+            return {"verdict": full}
+        halves = [None if h is None else h[name] for h in stability.halves]
+        return {"verdict": shown_verdict(name, full, stability), "verdict_all": full, "verdict_halves": halves}
+
     rows: list[dict[str, Any]] = []
     for fid, figure in sorted(roster.figures.items(), key=lambda kv: (kv[1].points, kv[0])):
         row: dict[str, Any] = {"kind": "figure", "name": fid, "cost": figure.points}
@@ -242,8 +399,8 @@ def value_rows(roster: Roster, fit: Fit, budget: int, pool: Sequence[str]) -> li
                 "residual": value - figure.points,
                 "residual_low": float(rlow[i]),
                 "residual_high": float(rhigh[i]),
-                "verdict": verdict(float(rlow[i]), float(rhigh[i])),
             }
+            | judged(fid, verdict(float(rlow[i]), float(rhigh[i])))
         )
     held = f.crypts.sum(axis=0)
     for i, card in enumerate(f.cards):
@@ -260,11 +417,7 @@ def value_rows(roster: Roster, fit: Fit, budget: int, pool: Sequence[str]) -> li
                 "residual": value,
                 "residual_low": float(clow[i]),
                 "residual_high": float(chigh[i]),
-                "verdict": "better than the average card"
-                if clow[i] > 0
-                else "worse than the average card"
-                if chigh[i] < 0
-                else "not told from the average card",
             }
+            | judged(card, card_verdict(float(clow[i]), float(chigh[i])))
         )
     return rows

@@ -26,6 +26,17 @@ def value_lines(result: ValueResult) -> list[str]:
         f"  one point of cost = {m['logits_per_point']:.4f} logits [{m['logits_per_point_low']:.4f}, "
         f"{m['logits_per_point_high']:.4f}]: a 10-point edge wins {100 * m['ten_points_edge']:.0f}% of games",
     ]
+    if s.get("near_full"):
+        lines.append(
+            f"  near-full armies: {s['near_full']} (figures are added while any still fits; spent "
+            f"{m['armies_spent']['min']:.0f}-{m['armies_spent']['max']:.0f}, mean {m['armies_spent']['mean']:.0f})"
+        )
+    if m.get("verdicts_compared"):
+        lines.append(
+            f"  stability: {m['verdicts_differ']} of {m['verdicts_compared']} verdicts differ between halves of the "
+            "data; a verdict is shown only where both halves give it too"
+        )
+    lines += holdout_lines(result.holdout)
     styles = s["styles"] if len(s["styles"]) > 1 else []
     head = ["figure", "cost", "fielded", "value [95%]", "residual [95%]", "verdict"] + (
         ["styles range"] if styles else []
@@ -59,9 +70,28 @@ def value_lines(result: ValueResult) -> list[str]:
         lines += ["  " + line for line in _table(table)]
     lines += [
         "  value: a figure's worth in points (one point of cost is worth one point on average); residual: value -",
-        "  cost (over 0: under-costed); 95% intervals from a bootstrap over seat-swapped pairs",
+        "  cost (over 0: under-costed); 95% intervals from a bootstrap over seat-swapped pairs; (unstable): all the",
+        "  data give a verdict that a fit to one half of the pairs does not",
     ]
     return lines
+
+
+def holdout_lines(holdout: dict[str, Any] | None) -> list[str]:
+    """The holdout check in two lines (none without a holdout)."""
+    if not holdout:
+        return []
+    if not holdout["measured"]:
+        return [
+            f"  holdout: {holdout['pairings']} pairings of {holdout['armies']} armies outside the design, none played"
+        ]
+    return [
+        f"  holdout: predicted vs measured, mean miss {holdout['mean_miss']:.1f} points (cost alone: "
+        f"{holdout['cost_mean_miss']:.1f} points), {holdout['held']} of {holdout['measured']} measured intervals hold "
+        "the prediction",
+        f"    ({holdout['measured']} pairings of {holdout['armies']} near-full armies outside the design, "
+        f"{holdout['games_per_pairing']} games each; measurement noise alone would miss by about "
+        f"{holdout['noise_miss']:.1f} points, largest miss {holdout['max_miss']:.1f})",
+    ]
 
 
 def _table(rows: list[list[str]]) -> list[str]:
@@ -82,6 +112,10 @@ def write_value(out: Path, result: ValueResult, pdf: bool = False) -> dict[str, 
         "report": out / "value.html",
     }
     table = pd.DataFrame(result.rows)
+    if "verdict_halves" in table:
+        table["verdict_halves"] = [
+            " / ".join(str(v) for v in h) if isinstance(h, list) else h for h in table["verdict_halves"]
+        ]
     if "by_style" in table:
         for style in result.settings["styles"]:
             table[f"value_{style}"] = [(r.get("by_style") or {}).get(style) for r in result.rows]
@@ -91,7 +125,9 @@ def write_value(out: Path, result: ValueResult, pdf: bool = False) -> dict[str, 
     with writing(written["value_json"]):
         written["value_json"].write_text(
             json.dumps(
-                {"settings": result.settings, "model": result.model, "values": result.rows}, indent=1, default=str
+                {"settings": result.settings, "model": result.model, "values": result.rows, "holdout": result.holdout},
+                indent=1,
+                default=str,
             )
         )
     with writing(written["games_csv"]):

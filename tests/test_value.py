@@ -25,7 +25,9 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def measured(library: Path) -> ValueResult:
     loaded = load_library([library], everything=True)
-    design = Design(budget=100, armies=80, opponents=4, games=2, turns=8, seed=0)
+    # 160 armies: with fewer, a half of the data (each verdict needs both halves to agree) is too small to
+    # show the planted figure under-costed
+    design = Design(budget=100, armies=160, opponents=4, games=2, turns=8, seed=0, holdout=4, holdout_games=6)
     return measure_values(loaded.roster, loaded.layers, design, jobs=1, store=None, resamples=100)
 
 
@@ -62,6 +64,25 @@ def test_values_are_calibrated_so_a_point_of_cost_is_worth_a_point(measured: Val
     assert cards and all(r["low"] <= r["value"] <= r["high"] for r in cards)
 
 
+def test_the_run_checks_itself_on_a_holdout_and_judges_its_verdicts_on_halves(measured: ValueResult) -> None:
+    from clix.analyzer.value_report import value_lines
+
+    holdout = measured.holdout
+    assert holdout is not None and holdout["measured"] == holdout["pairings"] == 4
+    for pair in holdout["pairs"]:
+        assert pair["games"] == 6 and pair["measured_low"] < pair["measured_high"]
+        assert pair["predicted_low"] <= pair["predicted"] <= pair["predicted_high"]
+    assert 0 <= holdout["held"] <= 4 and holdout["mean_miss"] <= holdout["max_miss"]
+    model = measured.model
+    assert 0 <= model["verdicts_differ"] <= model["verdicts_compared"]
+    for row in measured.rows:
+        if "verdict_all" in row and row["verdict"] != row["verdict_all"]:
+            assert "(unstable)" in row["verdict"] and row["verdict_halves"] != [row["verdict_all"]] * 2
+    text = "\n".join(value_lines(measured))
+    assert f"{model['verdicts_differ']} of {model['verdicts_compared']} verdicts differ between halves" in text
+    assert "holdout: predicted vs measured, mean miss" in text and measured.settings["near_full"] in text
+
+
 def test_an_army_given_as_data_plays_the_games_of_the_same_army_in_the_library(library: Path) -> None:
     roster = load_library([library], everything=True).roster
     army = roster.armies["brawlers"]
@@ -89,6 +110,10 @@ def test_the_value_command_writes_its_table_and_report(
         "5",
         "--resamples",
         "20",
+        "--holdout",
+        "4",
+        "--holdout-games",
+        "2",
         "--players",
         "tuned,rusher",
         "--jobs",
@@ -110,9 +135,15 @@ def test_the_value_command_writes_its_table_and_report(
         "postman",
     }
     assert {"value_tuned", "value_rusher", "residual_low", "residual_high", "verdict"} <= set(table.columns)
-    assert len(pd.read_csv(out / "games.csv")) == payload["model"]["games"] == 15 * 2 * 2 * 2
+    handicaps = payload["settings"]["handicap_matchups"]
+    assert len(pd.read_csv(out / "games.csv")) == payload["model"]["games"] == (15 * 2 + handicaps) * 2 * 2
+    assert (
+        payload["settings"]["near_full"] == f"armies spend at least {payload['settings']['least_spent']} of 100 points"
+    )
+    assert payload["holdout"]["pairings"] == 4 and payload["holdout"]["games_per_pairing"] == 2 * 2
+    assert json.loads((out / "value.json").read_text())["holdout"] == payload["holdout"]
     html = (out / "value.html").read_text()
-    assert "Residuals" in html and "data:image/png;base64," in html
+    assert "Residuals" in html and "data:image/png;base64," in html and "Holdout: predicted against measured" in html
     # the games went to the result store beside --out: a second run plays none
     code, stdout, _ = run_main([*args[:-3], "--out", str(tmp_path / "again"), "--json"], capsys)
     assert code == 0

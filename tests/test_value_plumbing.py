@@ -18,7 +18,7 @@ from clix.analyzer.library import load_library
 from clix.analyzer.runner import Matchup
 from clix.analyzer.store import game_key
 from clix.analyzer.value_design import pairings
-from clix.analyzer.value_model import Features, GameTable, fit_values
+from clix.analyzer.value_model import Features, GameTable, fit_values, predict_scores
 from clix.engine.legality import army_problems
 from clix.engine.roster.models import Army, ArmyEntry
 from helpers import run_main
@@ -199,3 +199,97 @@ def test_value_estimates_guide_half_of_the_candidates(tmp_path: Path) -> None:
     path.write_text("[]")
     with pytest.raises(ClixError, match=r"not a value\.json"):
         read_values(path)
+
+
+def test_the_design_draws_near_full_legal_armies_and_a_holdout_of_its_own() -> None:
+    from clix.analyzer.value_design import Design, design_games, handicap_armies, random_armies
+
+    roster = load_library([Path(__file__).resolve().parent.parent / "rosters"], everything=True).roster
+    design = Design(budget=100, armies=40, opponents=4, games=2, seed=5, holdout=6, holdout_games=4)
+    armies = random_armies(roster, design)
+    extra = random_armies(roster, design, holdout=True)
+    assert len(armies) == 40 and list(extra) == [f"holdout-0{i}" for i in range(1, 7)]
+    for army in [*armies.values(), *extra.values()]:
+        assert army_problems(army, roster) == []
+        spent = sum(roster.figures[e.figure].points for e in army.figures)
+        fielded = {e.figure for e in army.figures}
+        # nothing more fits: every figure it could still take costs more than is left
+        assert all(
+            f.points > 100 - spent
+            for f in roster.figures.values()
+            if f.rank != "demo" and not (f.unique and f.id in fielded)
+        )
+    # the holdout is drawn from its own seed stream: no army of the design again
+    assert not {a.model_dump_json(exclude={"name", "provenance"}) for a in extra.values()} & {
+        a.model_dump_json(exclude={"name", "provenance"}) for a in armies.values()
+    }
+    short = handicap_armies(roster, armies, design)
+    for name, army in short.items():
+        whole = armies[name.removesuffix("-less")]
+        assert len(army.figures) == len(whole.figures) - 1 and army_problems(army, roster) == []
+    assert design_games(roster, design) == 2 * (40 * 2 + len(short)) + 4 * 6
+    assert random_armies(roster, design) == armies
+
+
+def _simulated(seed: int, armies: int = 120, games: int = 4000) -> tuple[Features, GameTable, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    costs = np.array([20.0, 30.0, 40.0, 40.0, 50.0])
+    truth = np.array([20.0, 30.0, 40.0, 80.0, 50.0]) * 0.03  # logits; the fourth figure is under-costed
+    counts = rng.integers(0, 3, size=(armies, len(costs))).astype(float)
+    features = Features(
+        [f"a{i}" for i in range(armies)], [f"f{i}" for i in range(5)], [], costs, counts, np.zeros((armies, 0))
+    )
+    a = rng.integers(0, armies, games)
+    b = (a + rng.integers(1, armies, games)) % armies
+    strength = counts @ truth
+    score = (rng.random(games) < 1 / (1 + np.exp(-(strength[a] - strength[b])))).astype(float)
+    table = GameTable(a, b, np.ones(games), score, np.arange(games) // 2, np.full(games, "tuned"))
+    return features, table, strength
+
+
+def test_the_halves_split_the_pairs_and_a_verdict_is_shown_only_where_both_halves_agree() -> None:
+    from clix.analyzer.value_model import UNSTABLE, Stability, half_verdicts, shown_verdict, split_halves
+
+    features, table, _ = _simulated(3)
+    one, two = split_halves(table, seed=1)
+    assert len(one.score) + len(two.score) == len(table.score)
+    assert abs(int(one.unit.max()) - int(two.unit.max())) <= 1  # half the pairs each, renumbered
+    pairs_one = {(int(x), int(y)) for x, y in zip(one.a[::2], one.b[::2], strict=True)}
+    pairs_two = {(int(x), int(y)) for x, y in zip(two.a[::2], two.b[::2], strict=True)}
+    assert len(pairs_one) + len(pairs_two) >= len(pairs_one | pairs_two)
+    stability = half_verdicts(features, table, resamples=30, seed=1)
+    assert stability.compared == 5 and 0 <= stability.differ <= 5
+    assert all(h is not None and h["f3"] == "under-costed" for h in stability.halves)  # 40 points under-costed
+    split = Stability(({"f0": "under-costed"}, {"f0": "fair (within the data)"}), 1, 1)
+    assert shown_verdict("f0", "under-costed", split) == UNSTABLE
+    assert shown_verdict("f0", "fair (within the data)", split) == "fair (within the data)"
+    agreed = Stability(({"f0": "over-costed"}, {"f0": "over-costed"}), 0, 1)
+    assert shown_verdict("f0", "over-costed", agreed) == "over-costed"
+    assert shown_verdict("f0", "over-costed", Stability((None, {"f0": "over-costed"}), 1, 1)) == UNSTABLE
+
+
+def test_predicted_scores_follow_the_model_link_and_carry_a_bootstrap_interval() -> None:
+    from clix.analyzer.value_model import pair_score
+
+    features, table, strength = _simulated(4)
+    fit = fit_values(features, table, resamples=40, seed=2)
+    roster = load_library([Path(__file__).resolve().parent.parent / "rosters"], everything=True).roster
+    figures = sorted(roster.figures)[:5]  # stand-ins named as the fit's figures
+    features.figures[:] = figures
+    army = [
+        Army.model_validate(
+            {
+                **ARMY,
+                "name": f"x{i}",
+                "figures": [figures[j] for j in range(5) for _ in range(int(features.counts[i, j]))] or [figures[0]],
+            }
+        )
+        for i in range(6)
+    ]
+    pairs = [(army[0], army[1]), (army[2], army[3]), (army[4], army[5])]
+    found = predict_scores(roster, fit, pairs)
+    truth = pair_score(np.array([strength[0] - strength[1], strength[2] - strength[3], strength[4] - strength[5]]), 0.0)
+    assert np.all(found["low"] <= found["score"]) and np.all(found["score"] <= found["high"])
+    assert np.all(found["high"] - found["low"] > 0)
+    assert found["score"] == pytest.approx(truth, abs=0.08)
+    assert np.all((found["cost"] > 0) & (found["cost"] < 1))
