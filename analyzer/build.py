@@ -15,6 +15,12 @@ measured builds are named by rank on those seeds (build-01 the best), and the he
 beats every field army head to head, beats the field's best army by a paired difference, or names the field
 army no build was found to beat.
 
+The objective ranks the builds: `field` by the weighted mean score against the field, `maximin` by the worst
+head-to-head score over the field's armies, `auto` (the default) by maximin when the field has a clearly dominant
+army (its score against the rest of the field has its interval above 60%, in the first stage's reference games
+of the field's armies against each other or in the final games) and by field otherwise: against an equal-weight
+field with one dominant army, the mean rewards farming the weak armies. The headline says which and why.
+
 A field is a list of armies with weights: army ids, files or folders (weight 1 each), or a field.json
 {"source": ..., "budget": ..., "field": [{"army": id or file, "weight": w}, ...]} such as `clix meta` writes
 for its Nash mixture. A candidate's score is the weighted mean of its scores against the field's armies.
@@ -32,8 +38,9 @@ from typing import Any
 
 from clix.analyzer.build_candidates import Constraints, read_values
 from clix.analyzer.build_field import field_entries, resolve_field
-from clix.analyzer.build_race import Search, search_builds
+from clix.analyzer.build_race import REFERENCE_GAMES, Search, search_builds
 from clix.analyzer.build_report import build_lines, document, write_build
+from clix.analyzer.build_summary import OBJECTIVES
 from clix.analyzer.checks import MAX_GAMES
 from clix.analyzer.errors import ClixError
 from clix.analyzer.runner import PLAYER_STYLES, ended_early, report_line, run_exit_code
@@ -72,7 +79,11 @@ def planned_games(search: Search, field: int) -> int:
         if keep <= search.finalists:
             break
         alive, done, games = keep, games, games * search.eta
-    return total + (min(alive, search.finalists) + field) * (search.final + search.final % 2) * per
+    total += (min(alive, search.finalists) + field) * (search.final + search.final % 2) * per
+    if search.objective == "auto" and field > 1:  # the first stage's reference games: the field against itself
+        reference = max(REFERENCE_GAMES, search.first)
+        total += field * (field - 1) * (reference + reference % 2) * len(search.maps)
+    return total
 
 
 def check_search(search: Search, field: int) -> None:
@@ -116,6 +127,8 @@ def run_build(
     from clix.analyzer.outputs import Interrupted, claim_output
     from clix.analyzer.progress import progress_bar
 
+    if search.objective not in OBJECTIVES:
+        raise ClixError(f"--objective takes {', '.join(OBJECTIVES)} (got {search.objective!r})")
     if search.style not in PLAYER_STYLES:
         raise ClixError("--players: " + did_you_mean("player style", search.style, PLAYER_STYLES))
     check_search(search, len(field_armies))

@@ -17,7 +17,14 @@ from clix.analyzer.build_candidates import (
     candidate_builds,
     choose_crypt,
 )
-from clix.analyzer.build_summary import _mark_sidegrades, compare_with_field, name_by_rank, summarize_builds
+from clix.analyzer.build_summary import (
+    _mark_sidegrades,
+    choose_objective,
+    compare_with_field,
+    dominant_army,
+    name_by_rank,
+    summarize_builds,
+)
 from clix.analyzer.errors import ClixError
 from clix.analyzer.experiment import Cell, Played, given_matchup, legal_army, play_cells, with_armies
 from clix.analyzer.scoring import game_scores
@@ -27,6 +34,12 @@ from clix.engine.roster.models import Army
 
 FINAL_SEED_KEY = 4
 """The final measurement's master seed is derived from the master seed with this key (fresh games)."""
+REFERENCE_SEED_KEY = 5
+"""The first stage's reference games (the field's armies against each other, for `--objective auto`) are seeded
+from the master seed with this key."""
+REFERENCE_GAMES = 20
+"""Games per pair of field armies and map in the first stage's reference games (at least --first-games): enough
+to see an army that dominates the field (a 75% score has its interval above 60% over 3 opponents and 2 maps)."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +57,8 @@ class Search:
     style: str = "tuned"
     turns: int = 15
     seed: int = 0
+    objective: str = "auto"
+    """`field`, `maximin` or `auto` (build_summary.OBJECTIVES)."""
 
 
 @dataclass
@@ -60,6 +75,59 @@ def _score(cells: list[list[dict[str, Any]]], weights: np.ndarray, maps: int) ->
     """A candidate's weighted score from its cells' game rows (the field's armies x maps, in that order)."""
     means = [float(game_scores(pd.DataFrame(rows), "A").mean()) if rows else 0.0 for rows in cells]
     return float(np.sum(np.repeat(weights, maps) * np.array(means)) / maps)
+
+
+def _worst(cells: list[list[dict[str, Any]]], weights: np.ndarray, maps: int) -> float:
+    """A candidate's worst head-to-head score (mean over the maps) over the field's armies of positive weight."""
+    means = [float(game_scores(pd.DataFrame(rows), "A").mean()) if rows else 0.0 for rows in cells]
+    per_army = np.array(means).reshape(len(weights), maps).mean(axis=1)
+    return float(per_army[weights > 0].min()) if (weights > 0).any() else float(per_army.min())
+
+
+def _frames(
+    played: Played, names: Sequence[str], opponents: Sequence[str], maps: Sequence[str], skip_mirrors: bool = False
+) -> pd.DataFrame:
+    """The games of `play_cells` over names x opponents x maps (in that order) as one frame with the build,
+    opponent and map_played columns (mirrors left out with `skip_mirrors`, as in `_pairings`)."""
+    frames = []
+    pairs = _pairings(names, opponents, skip_mirrors)
+    for n, (name, opponent) in enumerate(pairs):
+        for m, map_name in enumerate(maps):
+            rows = played.games[n * len(maps) + m]
+            if rows:
+                frames.append(pd.DataFrame(rows).assign(build=name, opponent=opponent, map_played=map_name))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _pairings(names: Sequence[str], opponents: Sequence[str], skip_mirrors: bool = False) -> list[tuple[str, str]]:
+    return [(n, o) for n in names for o in opponents if not (skip_mirrors and n == o)]
+
+
+def reference_games(
+    view: Roster,
+    library: Path | tuple[Path, ...],
+    field_armies: Sequence[tuple[str, float]],
+    search: Search,
+    jobs: int | None,
+    store: Store | None,
+    progress: Callable[[str, int], Callable[[int], None] | None] | None = None,
+) -> tuple[pd.DataFrame, Played]:
+    """The first stage's reference games: each field army against each other one on each map (REFERENCE_GAMES, or
+    --first-games if more, on their own seeds), as one frame (`build` the army measured)."""
+    names = [a for a, _ in field_armies]
+    games = max(REFERENCE_GAMES, search.first)
+    games += games % 2
+    cells = [
+        Cell(given_matchup(library, (a, b), {}, m, (search.style, search.style), search.turns), 0, games)
+        for a, b in _pairings(names, names, skip_mirrors=True)
+        for m in search.maps
+    ]
+    tick = (
+        progress(f"reference: {len(names)} field armies against each other", len(cells) * games) if progress else None
+    )
+    seed = int(np.random.SeedSequence([search.seed, REFERENCE_SEED_KEY]).generate_state(1)[0])
+    played = play_cells(view, cells, seed, jobs, store, progress=tick)
+    return _frames(played, names, names, search.maps, skip_mirrors=True), played
 
 
 def _cells(
@@ -171,7 +239,18 @@ def search_builds(
     failed: list[dict[str, Any]] = []
     estimates: dict[str, float] = {}
     record: dict[str, list[list[dict[str, Any]]]] = {name: [[] for _ in range(per)] for name in armies}
-    while True:
+    # auto: the field's armies against each other first, to see whether one dominates (then the race ranks by maximin)
+    first_look: list[tuple[str, dict[str, Any] | None]] = []
+    if search.objective == "auto" and len([w for w in weights if w > 0]) > 1:
+        seen, reference = reference_games(view, library, field_armies, search, jobs, store, progress)
+        _add(totals, reference)
+        failed += reference.failed
+        first_look.append(("the first stage's reference games", dominant_army(seen, field_armies)))
+        if reference.interrupted or reference.stopped:
+            interrupted, stopped, crashed = reference.interrupted, reference.stopped, reference.crashed
+    race_objective = choose_objective(search.objective, first_look, len(field_armies))["objective"]
+    rank = _worst if race_objective == "maximin" else _score
+    while not (interrupted or stopped):
         cells = _cells(library, alive, armies, opponents, search, done, games)
         label = f"stage {len(stages) + 1}: {len(alive)} candidates"
         tick = progress(label, len(cells) * (games - done)) if progress else None
@@ -182,7 +261,7 @@ def search_builds(
             for k in range(per):
                 record[name][k] += played.games[n * per + k]
         # a candidate's score over every game it has played: the earlier stages' seeds, and this stage's
-        scores = {name: _score(record[name], weights, len(search.maps)) for name in alive}
+        scores = {name: rank(record[name], weights, len(search.maps)) for name in alive}
         estimates.update(scores)
         stages.append(Stage(len(alive), games, played.played + played.from_store, max(scores.values())))
         if played.interrupted or played.stopped:
@@ -193,7 +272,7 @@ def search_builds(
             break  # the finalists are measured afresh: one more stage would not change who they are much
         alive = sorted(alive, key=lambda a: (-scores[a], a))[:keep]
         done, games = games, games * search.eta
-    finalists = sorted(alive, key=lambda a: (-estimates[a], a))[: search.finalists]
+    finalists = sorted(alive, key=lambda a: (-estimates.get(a, 0.0), a))[: search.finalists]
     final_seed = int(np.random.SeedSequence([search.seed, FINAL_SEED_KEY]).generate_state(1)[0])
     measured = finalists + ([a for a in opponents if a not in armies] if references else [])
     result_games = pd.DataFrame()
@@ -213,20 +292,18 @@ def search_builds(
         _add(totals, played)
         failed += played.failed
         interrupted, stopped, crashed = played.interrupted, played.stopped, played.crashed
-        frames = []
-        for n, name in enumerate(measured):
-            for k, opponent in enumerate(opponents):
-                for m, map_name in enumerate(search.maps):
-                    rows = played.games[n * per + k * len(search.maps) + m]
-                    if rows:
-                        frames.append(pd.DataFrame(rows).assign(build=name, opponent=opponent, map_played=map_name))
-        result_games = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+        result_games = _frames(played, measured, opponents, search.maps)
         rows_out = summarize_builds(result_games, measured, field_armies, view, estimates)
     builds = [r for r in rows_out if r["name"] in armies]
     refs = [r for r in rows_out if r["name"] not in armies]
-    _mark_sidegrades(builds, result_games, field_armies)
+    looks = list(first_look)
+    if search.objective == "auto" and refs and not result_games.empty and len(field_armies) > 1:
+        looks.insert(0, ("the final games", dominant_army(result_games, field_armies)))
+    objective = choose_objective(search.objective, looks, len(field_armies))
+    objective["race"] = race_objective
+    _mark_sidegrades(builds, result_games, field_armies, objective["objective"])
     result_games, ranked = name_by_rank(builds, result_games, armies, opponents)
-    comparison = compare_with_field(builds, refs, result_games, field_armies, search.maps)
+    comparison = compare_with_field(builds, refs, result_games, field_armies, search.maps, objective)
     settings = {
         "budget": constraints.budget,
         "include": list(constraints.include),
@@ -242,6 +319,7 @@ def search_builds(
         "guided": bool(values),
         "final_seed": final_seed,
         **asdict(search),
+        "objective_used": objective["objective"],
     }
     return BuildResult(
         builds,

@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 import yaml
 from clix.analyzer.build_race import BuildResult
+from clix.analyzer.build_summary import worst_case
 
 
 def _pct(s: dict[str, Any]) -> str:
@@ -42,10 +43,14 @@ def build_lines(result: BuildResult) -> list[str]:
             f"  {row['name']} ({row['role']}): {_pct(row['score'])} against the field, {row['points']} points: "
             + ", ".join(row["figures"])
         )
+        if s.get("objective_used") == "maximin" and (worst := worst_case(row)) is not None:
+            lines.append(f"    worst head to head: {_pct(worst)} against {worst['opponent']}")
         if "behind_best" in row:
             d = row["behind_best"]
+            against = f" against {d['against']}, the best build's worst opponent" if d.get("against") else ""
             lines.append(
                 f"    behind the best by {100 * d['difference']:.1f} points [{100 * d['low']:.1f}, {100 * d['high']:.1f}]"
+                + against
             )
         lines.append("    " + "; ".join(f"vs {v['opponent']} {_pct(v)}" for v in row["versus"]))
         w = row["why"]
@@ -61,10 +66,13 @@ def build_lines(result: BuildResult) -> list[str]:
     if result.references:
         lines.append("  the field's own armies, measured the same way on the same seeds:")
         for row in sorted(result.references, key=lambda r: -r["score"]["score"]):
-            lines.append(f"    {row['name']}: {_pct(row['score'])}")
+            worst = worst_case(row)
+            tail = f"; worst {_pct(worst)} against {worst['opponent']}" if worst is not None else ""
+            lines.append(f"    {row['name']}: {_pct(row['score'])}{tail}")
     lines.append(
         "  score: wins + ½ draws against the field (weighted), 95% interval over seat-swapped pairs; sidegrade: its "
-        "paired difference from the best includes 0; a build wins when its interval is above 50%"
+        "paired difference from the best includes 0; a build wins when its interval is above 50%; worst: the lowest "
+        "head-to-head score over the field's armies (maximin ranks by it)"
     )
     return lines
 

@@ -15,6 +15,12 @@ from clix.engine.roster.models import Army
 WINS_ABOVE = 0.5
 """A build "wins" (its report says why it wins) when its score against the field has its interval's low end
 above this; the others get "why it falls short"."""
+OBJECTIVES = ("field", "maximin", "auto")
+"""`--objective`: the weighted mean score against the field, the worst head-to-head score over the field's armies,
+or maximin when the field has a clearly dominant army (DOMINANT_ABOVE) and field otherwise."""
+DOMINANT_ABOVE = 0.6
+"""A field army is clearly dominant when its score against the rest of the field has its interval's low end above
+this (`auto` then ranks by the worst case: a build tuned to the average would farm the weak armies)."""
 
 
 def _units(games: pd.DataFrame, name: str, field_armies: Sequence[tuple[str, float]]) -> pd.Series:
@@ -73,18 +79,96 @@ def summarize_builds(
     return rows
 
 
+def worst_case(row: dict[str, Any]) -> dict[str, Any] | None:
+    """A measured army's worst head-to-head score over the field's armies of positive weight (not its own mirror):
+    {opponent, score, low, high, pairs}, or None when it met none."""
+    heads = [v for v in row["versus"] if v["opponent"] != row["name"] and v.get("weight", 1) > 0]
+    worst = min(heads, key=lambda v: (v["score"], v["opponent"]), default=None)
+    return None if worst is None else {k: worst[k] for k in ("opponent", "score", "low", "high", "pairs") if k in worst}
+
+
+def objective_score(row: dict[str, Any], objective: str) -> float:
+    """The number the builds are ranked by: the score against the field (`field`) or the worst head-to-head score
+    (`maximin`)."""
+    if objective == "maximin":
+        worst = worst_case(row)
+        return worst["score"] if worst is not None else row["score"]["score"]
+    return float(row["score"]["score"])
+
+
+def rest_scores(games: pd.DataFrame, field_armies: Sequence[tuple[str, float]]) -> dict[str, dict[str, Any]]:
+    """Each field army's score against the rest of the field (the other armies, their weights renormalized), with
+    its 95% interval over the (map, pair) units, from the games in which it is the `build` column's army."""
+    found = {}
+    for name, _ in field_armies:
+        rest = [(a, w) for a, w in field_armies if a != name and w > 0]
+        total = sum(w for _, w in rest)
+        sub = games[(games["build"] == name) & games["opponent"].isin([a for a, _ in rest])] if total else games[:0]
+        if sub.empty:
+            continue
+        units = _units(sub, name, [(a, w / total) for a, w in rest])
+        found[name] = mean_interval(units.to_numpy())
+    return found
+
+
+def dominant_army(games: pd.DataFrame, field_armies: Sequence[tuple[str, float]]) -> dict[str, Any] | None:
+    """The field army of highest score against the rest of the field when that score's interval is above
+    DOMINANT_ABOVE ({army, score, low, high, pairs}), else None."""
+    scores = rest_scores(games, field_armies) if not games.empty else {}
+    if not scores:
+        return None
+    name = max(scores, key=lambda a: (scores[a]["score"], a))
+    return {"army": name, **scores[name]} if scores[name]["low"] > DOMINANT_ABOVE else None
+
+
+def choose_objective(
+    asked: str, sources: Sequence[tuple[str, dict[str, Any] | None]], field_size: int
+) -> dict[str, Any]:
+    """The objective used and why: {objective, asked, dominant, source, why}. `sources` are (where measured, the
+    dominant army found there or None), e.g. the first stage's reference games and the final games; `auto` takes
+    maximin when any source found a dominant army."""
+    found = next(((where, d) for where, d in sources if d is not None), None)
+    chosen = {"asked": asked, "dominant": found[1] if found else None, "source": found[0] if found else None}
+    if asked != "auto":
+        what = "the worst head-to-head score over the field" if asked == "maximin" else "the score against the field"
+        return chosen | {"objective": asked, "why": f"ranked by {what} (--objective {asked})"}
+    if found is not None:
+        where, d = found
+        return chosen | {
+            "objective": "maximin",
+            "why": f"ranked by the worst head-to-head score over the field, as {d['army']} dominates it: "
+            f"{_pct(d)} against the rest of the field ({where}), above {100 * DOMINANT_ABOVE:.0f}%",
+        }
+    looked = " or ".join(where for where, _ in sources) or "no games"
+    reason = (
+        "a field of one army"
+        if field_size < 2
+        else f"no field army's score against the rest has its interval above {100 * DOMINANT_ABOVE:.0f}% ({looked})"
+    )
+    return chosen | {"objective": "field", "why": f"ranked by the score against the field: {reason}"}
+
+
 def _mark_sidegrades(
-    builds: list[dict[str, Any]], games: pd.DataFrame, field_armies: Sequence[tuple[str, float]]
+    builds: list[dict[str, Any]],
+    games: pd.DataFrame,
+    field_armies: Sequence[tuple[str, float]],
+    objective: str = "field",
 ) -> None:
-    """Sort the builds by score; a build whose paired difference from the best includes 0 is a sidegrade."""
-    builds.sort(key=lambda r: -r["score"]["score"])
+    """Sort the builds by the objective; a build whose paired difference from the best includes 0 is a sidegrade.
+    Under maximin the difference is taken against the best build's worst opponent (a lower bound of the gap in
+    worst cases: the other build scores at most that there)."""
+    builds.sort(key=lambda r: (-objective_score(r, objective), -r["score"]["score"]))
     if not builds:
         return
-    best = _units(games, builds[0]["name"], field_armies)
     builds[0]["role"] = "best"
+    worst = worst_case(builds[0]) if objective == "maximin" else None
+    against = [(worst["opponent"], 1.0)] if worst is not None else list(field_armies)
+    best = _units(games, builds[0]["name"], against)
     for row in builds[1:]:
-        other = _units(games, row["name"], field_armies)
+        other = _units(games, row["name"], against)
         row["behind_best"] = paired_difference(best, other)
+        if worst is not None:
+            row["behind_best"]["against"] = worst["opponent"]
         row["role"] = "sidegrade" if row["behind_best"]["low"] <= 0 else "worse"
 
 
@@ -144,10 +228,32 @@ def compare_with_field(
     games: pd.DataFrame,
     field_armies: Sequence[tuple[str, float]],
     maps: Sequence[str],
+    objective: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The headline: does the best build (builds sorted best first) beat the field's own armies, measured on the
     same fresh seeds? One of three forms ("beats every", "beats the best", "none beats"), with the paired
-    difference from the best field army (by score against the field) and the head-to-head scores behind it."""
+    difference from the best field army (by score against the field) and the head-to-head scores behind it;
+    `objective` (`choose_objective`) adds which objective ranked the builds and why."""
+    found = _compare(builds, references, games, field_armies, maps)
+    if objective is not None:
+        found["objective"] = objective
+        found["headline"] += f". Objective {objective['objective']}: {objective['why']}"
+        if objective.get("race", objective["objective"]) != objective["objective"]:
+            found["headline"] += f" (the race before the final games ranked by {objective['race']})"
+        if objective["objective"] == "maximin" and builds and (worst := worst_case(builds[0])) is not None:
+            found["worst"] = worst
+            found["headline"] += f"; {builds[0]['name']}'s worst: {_pct(worst)} against {worst['opponent']}"
+    return found
+
+
+def _compare(
+    builds: list[dict[str, Any]],
+    references: list[dict[str, Any]],
+    games: pd.DataFrame,
+    field_armies: Sequence[tuple[str, float]],
+    maps: Sequence[str],
+) -> dict[str, Any]:
+    """`compare_with_field` without the objective."""
     where = "on " + " and ".join(maps)
     if not builds:
         return {"form": "none measured", "headline": f"no build was measured {where}", "maps": list(maps)}

@@ -11,7 +11,19 @@ import numpy as np
 import pandas as pd
 import pytest
 from clix.analyzer.build_report import why_heading
-from clix.analyzer.build_summary import _units, compare_with_field, name_by_rank, rank_names
+from clix.analyzer.build_summary import (
+    DOMINANT_ABOVE,
+    _mark_sidegrades,
+    _units,
+    choose_objective,
+    compare_with_field,
+    dominant_army,
+    name_by_rank,
+    objective_score,
+    rank_names,
+    rest_scores,
+    worst_case,
+)
 from clix.analyzer.scoring import game_scores, mean_interval
 from clix.engine.roster.models import Army
 from helpers import run_main
@@ -170,12 +182,17 @@ def test_a_small_build_run_names_builds_by_rank_and_writes_its_headline(
     builds = document["builds"]
     names = [b["name"] for b in builds]
     assert names == [f"build-{k:02d}" for k in range(1, len(builds) + 1)]
-    assert [b["score"]["score"] for b in builds] == sorted((b["score"]["score"] for b in builds), reverse=True)
+    objective = document["settings"]["objective_used"]
+    assert document["settings"]["objective"] == "auto" and objective in ("field", "maximin")
+    assert document["comparison"]["objective"]["objective"] == objective
+    assert f". Objective {objective}: ranked by " in document["headline"]
+    ranked = [objective_score(b, objective) for b in builds]
+    assert ranked == sorted(ranked, reverse=True)
     assert all(b["candidate"].startswith("candidate-") for b in builds)
     assert sorted(p.stem for p in (out / "armies").glob("*.yaml")) == names
     table = pd.read_csv(out / "builds.csv")
     assert table["name"].iloc[0] == "build-01"
-    assert table["score"].iloc[0] == pytest.approx(max(b["score"]["score"] for b in builds))
+    assert table["score"].iloc[0] == pytest.approx(builds[0]["score"]["score"])
     assert set(pd.read_csv(out / "games.csv")["build"]) == set(names) | {r["name"] for r in document["references"]}
     html = (out / "build.html").read_text()
     assert document["headline"].split(":")[0] in html
@@ -184,3 +201,82 @@ def test_a_small_build_run_names_builds_by_rank_and_writes_its_headline(
     assert html.count("Why it wins") == winners
     assert html.count("Why it falls short") == len(builds) - winners
     assert stdout.count("why it wins:") == winners
+
+
+def test_an_unknown_objective_is_one_line_before_any_game(two_map_library: Path, tmp_path: Path, capsys) -> None:
+    args = ["build", "--rosters", str(two_map_library), "--objective", "worst", "--out", str(tmp_path / "out")]
+    code, _, stderr = run_main(args, capsys)
+    assert code == 2 and stderr.startswith("clix: error: --objective takes field, maximin, auto")
+    assert stderr.strip().count("\n") == 0 and not (tmp_path / "out").exists()
+
+
+# --- the objective: field, maximin, or auto (maximin when a field army dominates) -------------------------
+
+# red dominates the field (80-85% against the others); blue and green are even
+DOMINATED = {
+    "red": {"blue": 0.8, "green": 0.85},
+    "blue": {"red": 0.2, "green": 0.5},
+    "green": {"red": 0.15, "blue": 0.5},
+}
+THREE = [("red", 1 / 3), ("blue", 1 / 3), ("green", 1 / 3)]
+
+
+def test_a_dominant_field_army_is_found_from_its_score_against_the_rest() -> None:
+    games = made_up_games(DOMINATED)
+    scores = rest_scores(games, THREE)
+    assert scores["red"]["score"] == pytest.approx(0.825) and scores["red"]["low"] > DOMINANT_ABOVE
+    assert scores["blue"]["score"] == pytest.approx(0.35)
+    found = dominant_army(games, THREE)
+    assert found is not None and found["army"] == "red"
+    even = {name: {o: 0.5 for o in DOMINATED if o != name} for name in DOMINATED}
+    assert dominant_army(made_up_games(even), THREE) is None
+    assert dominant_army(pd.DataFrame(), THREE) is None
+
+
+def test_auto_takes_maximin_when_a_source_saw_a_dominant_army_and_says_why() -> None:
+    red = {"army": "red", "score": 0.8, "low": 0.7, "high": 0.9, "pairs": 80}
+    chosen = choose_objective("auto", [("the final games", None), ("the first stage's reference games", red)], 3)
+    assert chosen["objective"] == "maximin" and chosen["source"] == "the first stage's reference games"
+    assert "red dominates it: 80.0% [70.0–90.0] against the rest of the field" in chosen["why"]
+    assert "above 60%" in chosen["why"]
+    plain = choose_objective("auto", [("the final games", None)], 3)
+    assert plain["objective"] == "field" and "no field army's score against the rest" in plain["why"]
+    assert "(the final games)" in plain["why"]
+    assert "a field of one army" in choose_objective("auto", [], 1)["why"]
+    asked = choose_objective("field", [("the final games", red)], 3)
+    assert asked["objective"] == "field" and "--objective field" in asked["why"]
+    assert choose_objective("maximin", [], 3)["objective"] == "maximin"
+
+
+def test_maximin_ranks_by_the_worst_head_to_head_score_and_the_headline_says_so() -> None:
+    # build-a farms the weak armies (higher field score) but loses to red; build-b holds everyone
+    scores = {
+        "build-a": {"red": 0.35, "blue": 0.95, "green": 0.95},
+        "build-b": {"red": 0.6, "blue": 0.65, "green": 0.65},
+        **DOMINATED,
+    }
+    games = made_up_games(scores)
+    rows = made_up_rows(games, ["build-a", "build-b"], THREE)
+    assert rows[0]["name"] == "build-a"  # best against the field
+    by_worst = [dict(r) for r in rows]
+    _mark_sidegrades(by_worst, games, THREE, "maximin")
+    assert [r["name"] for r in by_worst] == ["build-b", "build-a"]
+    assert worst_case(by_worst[0])["opponent"] == "red" and objective_score(by_worst[1], "maximin") == 0.35
+    assert by_worst[1]["behind_best"]["against"] == "red" and by_worst[1]["role"] == "worse"
+    by_field = [dict(r) for r in rows]
+    _mark_sidegrades(by_field, games, THREE, "field")
+    assert [r["name"] for r in by_field] == ["build-a", "build-b"] and "against" not in by_field[1]["behind_best"]
+    refs = made_up_rows(games, list(DOMINATED), THREE)
+    objective = choose_objective("auto", [("the final games", dominant_army(games, THREE))], 3)
+    found = compare_with_field(by_worst, refs, games, THREE, MAPS, objective)
+    assert found["objective"]["objective"] == "maximin" and found["worst"]["opponent"] == "red"
+    assert found["form"] == "beats every"
+    assert (
+        ". Objective maximin: ranked by the worst head-to-head score over the field, as red dominates it"
+        in (found["headline"])
+    )
+    assert found["headline"].endswith("; build-b's worst: 60.0% [" + found["headline"].split("worst: 60.0% [")[1])
+    assert "against red" in found["headline"]
+    objective["race"] = "field"
+    raced = compare_with_field(by_worst, refs, games, THREE, MAPS, objective)
+    assert "(the race before the final games ranked by field)" in raced["headline"]

@@ -16,7 +16,16 @@ from clix.analyzer.ladder import fit_ratings, ladder_matchups, ladder_summary, r
 from clix.analyzer.library import load_checked
 from clix.analyzer.runner import Matchup, run_matchup
 from clix.analyzer.scoring import game_scores, pair_interval, paired_score
-from clix.analyzer.sweep import DEPENDS, ROBUST, score_range, sweep_verdict
+from clix.analyzer.sweep import (
+    COMPARABLE_ELO,
+    DEPENDS,
+    ROBUST,
+    STYLE_RATINGS,
+    score_range,
+    sweep_lines,
+    sweep_verdict,
+    weaker_styles,
+)
 from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES
 from rich.console import Console
 
@@ -176,7 +185,11 @@ def test_sweep_cell_equals_a_separate_duel(tmp_path, capsys):
     payload = json.loads(capsys.readouterr().out)
     styles = list(STYLES)
     assert [(c["style_a"], c["style_b"]) for c in payload["cells"]] == [(a, b) for a in styles for b in styles]
-    assert set(payload["verdict"]) == {"label", "favoured", "disagreeing"}
+    assert {"label", "favoured", "disagreeing", "rule", "comparable", "weaker", "weaker_play"} <= set(
+        payload["verdict"]
+    )
+    weaker = set(payload["verdict"]["weaker"])
+    assert all(c["comparable"] == (not {c["style_a"], c["style_b"]} & weaker) for c in payload["cells"])
     assert set(payload["range"]) == {"low", "high", "low_pairing", "high_pairing"}
     s, t = styles[-1], styles[0]
     assert (
@@ -201,7 +214,9 @@ def cell(a: str, b: str, score: float, low: float, high: float) -> dict:
 def test_verdict_robust_when_every_interval_is_on_one_side():
     below = [cell("x", "x", 0.30, 0.25, 0.35), cell("x", "y", 0.40, 0.33, 0.47), cell("y", "x", 0.2, 0.1, 0.3)]
     verdict = sweep_verdict(below, "army-a", "army-b", default="x")
-    assert verdict == {"label": ROBUST, "favoured": "army-b", "disagreeing": []}
+    assert (verdict["label"], verdict["favoured"], verdict["disagreeing"]) == (ROBUST, "army-b", [])
+    assert verdict["weaker"] == [] and verdict["weaker_play"] is None  # unrated styles are never "weaker"
+    assert "over every pairing" in verdict["rule"]
     above = [{**c, "score": 1 - c["score"], "low": 1 - c["high"], "high": 1 - c["low"]} for c in below]
     assert sweep_verdict(above, "army-a", "army-b", default="x")["favoured"] == "army-a"
     assert score_range(below) == {"low": 0.2, "high": 0.4, "low_pairing": "y vs x", "high_pairing": "x vs y"}
@@ -215,12 +230,83 @@ def test_verdict_depends_names_the_disagreeing_pairings():
         cell("y", "y", 0.35, 0.30, 0.40),  # agrees
     ]
     verdict = sweep_verdict(cells, "army-a", "army-b", default="x")
-    assert verdict == {"label": DEPENDS, "favoured": "army-b", "disagreeing": ["x vs y", "y vs x"]}
+    assert (verdict["label"], verdict["favoured"]) == (DEPENDS, "army-b")
+    assert verdict["disagreeing"] == ["x vs y", "y vs x"]
     # when the default pairing itself straddles 50%, no army is favoured and every unsettled pairing disagrees
     unsettled = [cell("x", "x", 0.5, 0.4, 0.6), cell("x", "y", 0.3, 0.2, 0.4)]
     verdict = sweep_verdict(unsettled, "army-a", "army-b", default="x")
     assert verdict["label"] == DEPENDS and verdict["favoured"] is None
     assert verdict["disagreeing"] == ["x vs x", "x vs y"]
+
+
+RATED = {"strong": 0.0, "close": -30.0, "weak": -80.0}
+
+
+def test_verdict_covers_styles_of_comparable_strength_and_shows_weaker_play_apart():
+    cells = [
+        cell("strong", "strong", 0.70, 0.62, 0.78),
+        cell("strong", "close", 0.66, 0.58, 0.74),
+        cell("close", "strong", 0.72, 0.64, 0.80),
+        cell("close", "close", 0.68, 0.60, 0.76),
+        cell("weak", "strong", 0.48, 0.40, 0.56),  # A played weakly: not a different plan, weaker play
+        cell("strong", "weak", 0.93, 0.88, 0.98),
+    ]
+    verdict = sweep_verdict(cells, "army-a", "army-b", default="strong", ratings=RATED, distance=50)
+    assert (verdict["label"], verdict["favoured"], verdict["disagreeing"]) == (ROBUST, "army-a", [])
+    assert verdict["comparable"] == ["strong", "close"] and verdict["weaker"] == ["weak"]
+    assert verdict["rule"] == "over the 4 pairings of styles within 50 Elo of strong (strong, close)"
+    assert verdict["range"]["low"] == 0.66 and verdict["range"]["high"] == 0.72
+    weaker = verdict["weaker_play"]
+    assert weaker["pairings"] == 2 and weaker["other_side"] == ["weak vs strong"]
+    assert (weaker["range"]["low"], weaker["range"]["high"]) == (0.48, 0.93)
+    # over every pairing the same cells would depend on play style
+    assert sweep_verdict(cells, "army-a", "army-b", default="strong", ratings={})["label"] == DEPENDS
+    # a wider distance takes the weak style in
+    wide = sweep_verdict(cells, "army-a", "army-b", default="strong", ratings=RATED, distance=100)
+    assert wide["label"] == DEPENDS and wide["weaker_play"] is None and wide["disagreeing"] == ["weak vs strong"]
+
+
+def test_verdict_without_a_comparable_pairing_falls_back_to_every_pairing():
+    cells = [cell("weak", "strong", 0.30, 0.2, 0.4), cell("strong", "weak", 0.35, 0.3, 0.4)]
+    verdict = sweep_verdict(cells, "army-a", "army-b", default="strong", ratings=RATED, distance=50)
+    assert verdict["label"] == ROBUST and verdict["favoured"] == "army-b"
+    assert verdict["rule"].startswith("over every pairing") and verdict["weaker_play"] is None
+
+
+def test_weaker_styles_and_the_shipped_ratings():
+    assert weaker_styles(["strong", "close", "weak", "new"], "strong", RATED, 50) == ["weak"]
+    assert weaker_styles(["strong", "weak"], "unrated", RATED, 50) == []
+    # every heuristic style has a measured rating, relative to the default, which tops them
+    assert set(STYLE_RATINGS) == set(STYLES) and STYLE_RATINGS[DEFAULT_STYLE] == 0
+    assert max(STYLE_RATINGS.values()) == STYLE_RATINGS[DEFAULT_STYLE] and COMPARABLE_ELO > 0
+
+
+def test_sweep_lines_name_the_rule_and_the_weaker_play():
+    cells = [
+        cell("strong", "strong", 0.70, 0.62, 0.78),
+        cell("strong", "weak", 0.93, 0.88, 0.98),
+        cell("weak", "strong", 0.48, 0.40, 0.56),
+        cell("weak", "weak", 0.71, 0.60, 0.80),
+    ]
+    verdict = sweep_verdict(cells, "army-a", "army-b", default="strong", ratings=RATED, distance=50)
+    settings = {
+        "army_a": "army-a",
+        "army_b": "army-b",
+        "map": "graveyard",
+        "styles": ["strong", "weak"],
+        "default_style": "strong",
+        "style_ratings": {"strong": 0.0, "weak": -80.0},
+        "ratings_source": "a test ladder",
+        "games_per_pairing": 100,
+        "seed": 0,
+        "turns": 15,
+        "interrupted": False,
+    }
+    text = "\n".join(sweep_lines(cells, {"range": score_range(cells), "verdict": verdict}, settings))
+    assert "verdict: robust over the 1 pairing of styles within 50 Elo of strong (strong)" in text
+    assert "against weaker play (weak, 3 pairings, not in the verdict)" in text
+    assert "not favouring army-a: weak vs strong" in text
+    assert "weak*" in text and "weak -80" in text and "ratings: a test ladder" in text
 
 
 # --- the CLI --------------------------------------------------------------------------------------------

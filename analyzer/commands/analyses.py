@@ -35,6 +35,8 @@ MIN_RESAMPLES = 10
 MAX_RESAMPLES = 10_000
 """`clix value --resamples`: the bootstrap refits the model once per resample; 10,000 give intervals to a tenth of a
 point, more only cost time (as `clix meta --resamples`)."""
+MAX_HOLDOUT = 200
+"""`clix value --holdout` at most: the check's armies play around a ring, one pairing per army."""
 MAX_ALTERNATIVES = 50
 """`clix value --swap --alternatives` at most: each replacement plays every field army on every map."""
 
@@ -88,6 +90,22 @@ def value(
             "--resamples", help=f"Bootstrap resamples for the intervals ({MIN_RESAMPLES} to {MAX_RESAMPLES:,})."
         ),
     ] = 200,
+    holdout: Annotated[
+        int,
+        typer.Option(
+            "--holdout",
+            help="Near-full armies outside the design that play each other (each against two others) to check the "
+            "fitted values: predicted against measured (0: no check).",
+        ),
+    ] = 8,
+    holdout_games: Annotated[
+        int | None,
+        typer.Option(
+            "--holdout-games",
+            help="Games per holdout pairing, map and style, in seat-swapped pairs (default: about a tenth of the "
+            "design's games over the holdout, 2 to 40 a pairing, so the check adds at most about a tenth).",
+        ),
+    ] = None,
     seed: SeedOption = 0,
     jobs: JobsOption = 0,
     turns: TurnsOption = 15,
@@ -170,6 +188,13 @@ def value(
         raise ClixError(
             f"--resamples takes {MIN_RESAMPLES} to {MAX_RESAMPLES:,} bootstrap resamples (got {resamples:,})"
         )
+    if holdout == 1 or not 0 <= holdout <= MAX_HOLDOUT:
+        raise ClixError(f"--holdout takes 0 (no check) or 2 to {MAX_HOLDOUT} armies (got {holdout:,})")
+    if holdout_games is None:  # about a tenth of the design's games (ring and handicap matchups), 2 to 40 a pairing
+        tenth = armies * ((opponents + 1) // 2 + 1) * per_matchup // (10 * max(holdout, 1))
+        holdout_games = min(40, max(2, tenth))
+    elif holdout:
+        holdout_games = checks.games(holdout_games, "--holdout-games", what="per holdout pairing")
     checks.cells_games(
         per_matchup, armies * ((opponents + 1) // 2) * len(map_names) * len(styles), what="matchups", one="matchup"
     )
@@ -184,6 +209,8 @@ def value(
         turns=turns,
         seed=seed,
         pool=repeated_names(pool),
+        holdout=holdout,
+        holdout_games=holdout_games + holdout_games % 2,
     )
     raise typer.Exit(
         run_value(
@@ -258,6 +285,15 @@ def build(
         int, typer.Option("--eta", help="Each stage keeps the best 1/eta with eta times the games (2 to 10).")
     ] = 3,
     finalists: Annotated[int, typer.Option("--finalists", help="Builds measured at the end, 1 to 50.")] = 4,
+    objective: Annotated[
+        str,
+        typer.Option(
+            "--objective",
+            help="Rank builds by: field (the weighted mean score against the field), maximin (the worst head-to-head "
+            "score over the field's armies) or auto (maximin when a field army's score against the rest of the field "
+            "has its interval above 60%, else field).",
+        ),
+    ] = "auto",
     final_games: Annotated[
         int, typer.Option("--final-games", help="Games per field army and map for the finalists (fresh seeds).")
     ] = 1000,
@@ -279,7 +315,9 @@ def build(
     fresh seeds. Prints the top builds with their score against the field and each field army (95% intervals),
     sidegrades (builds the data cannot tell from the best), why each wins (or falls short); builds are named by
     rank (build-01 the best) and the headline says whether build-01 beats the field's best army on the same seeds
-    (paired interval) and each field army head to head, or names the army no build was found to beat; writes build.json, builds.csv,
+    (paired interval) and each field army head to head, or names the army no build was found to beat, and which objective ranked the builds (--objective: the score
+    against the field, the worst head-to-head score, or auto: the worst case when a field army dominates the rest);
+    writes build.json, builds.csv,
     games.csv, build.html (build.pdf with --pdf) and each finalist's army file."""
     from clix.analyzer.build import Constraints, Search, field_entries, resolve_field, run_build
     from clix.analyzer.outputs import Target
@@ -337,6 +375,7 @@ def build(
         style=players.strip(),
         turns=turns,
         seed=seed,
+        objective=objective.strip(),
     )
     raise typer.Exit(
         run_build(
