@@ -25,6 +25,7 @@ import duckdb
 import pytest
 from clix.analyzer import cluster, duel, report, runner
 from clix.analyzer.build import MAX_CANDIDATES, MAX_ETA, MAX_FINALISTS, Search, check_search, planned_games
+from clix.analyzer.build_race import REFERENCE_GAMES
 from clix.analyzer.checks import MAX_GAMES
 from clix.analyzer.commands import analyses
 from clix.analyzer.errors import ClixError
@@ -443,8 +444,9 @@ def test_a_damaged_game_row_is_played_again_by_value_and_build_too(tmp_path, cap
     """clix value and clix build read the store in one query (experiment._load_many): a damaged row there is
     the same warning and the game is played again, not a traceback."""
     store = tmp_path / STORE_NAME
-    value = ["value", "--budget", "100", "--armies", "4", "--opponents", "2", "--games", "2", "--maps", "graveyard",
-             "--turns", "3", "--jobs", "1", "--rosters", ROSTERS, "--store", str(store), "--json"]  # fmt: skip
+    value = ["value", "--budget", "100", "--armies", "6", "--opponents", "2", "--games", "2", "--maps", "graveyard",
+             "--turns", "15", "--holdout", "0", "--jobs", "1", "--rosters", ROSTERS, "--store", str(store),
+             "--json"]  # fmt: skip
     code, first, err = run_main([*value, "--out", str(tmp_path / "first")], capsys)
     assert code == 0, err
     with duckdb.connect(str(store)) as connection:
@@ -519,9 +521,12 @@ def test_every_report_pdf_goes_through_the_one_line_for_an_engine_failure(tmp_pa
 
 
 def test_the_race_counts_its_games():
-    search = Search(candidates=9, first=2, eta=3, finalists=1, final=10, maps=("graveyard",))
+    search = Search(candidates=9, first=2, eta=3, finalists=1, final=10, maps=("graveyard",), objective="field")
     # 9 x 2 games, then 3 x (6 - 2), then (1 finalist + 2 field armies) x 10; per field army (2)
     assert planned_games(search, 2) == (9 * 2 + 3 * 4 + 3 * 10) * 2
+    # --objective auto first plays the field's armies against each other (REFERENCE_GAMES a pair and map)
+    auto = Search(candidates=9, first=2, eta=3, finalists=1, final=10, maps=("graveyard",), objective="auto")
+    assert planned_games(auto, 2) == (9 * 2 + 3 * 4 + 3 * 10) * 2 + 2 * 1 * REFERENCE_GAMES
     check_search(search, 2)
     with pytest.raises(ClixError, match=f"a run plays at most {MAX_GAMES:,}"):
         check_search(Search(candidates=MAX_CANDIDATES, first=1000, final=1000), 6)
