@@ -169,7 +169,16 @@ def _mark_sidegrades(
         row["behind_best"] = paired_difference(best, other)
         if worst is not None:
             row["behind_best"]["against"] = worst["opponent"]
-        row["role"] = "sidegrade" if row["behind_best"]["low"] <= 0 else "worse"
+        gap = row["behind_best"]
+        if worst is None:
+            row["role"] = "sidegrade" if gap["low"] <= 0 else "worse"
+            continue
+        # Under maximin the gap against the best's worst opponent says nothing of the other build's own worst case,
+        # which may lie elsewhere (a build better against that opponent ranks lower all the same): a sidegrade also
+        # needs its worst case's interval to reach the best's.
+        own = worst_case(row)
+        overlap = own is None or own["high"] >= worst["low"]
+        row["role"] = "sidegrade" if gap["low"] <= 0 and overlap else "worse"
 
 
 def paired_difference(first: pd.Series, second: pd.Series) -> dict[str, Any]:

@@ -280,3 +280,22 @@ def test_maximin_ranks_by_the_worst_head_to_head_score_and_the_headline_says_so(
     objective["race"] = "field"
     raced = compare_with_field(by_worst, refs, games, THREE, MAPS, objective)
     assert "(the race before the final games ranked by field)" in raced["headline"]
+
+
+def test_under_maximin_a_build_better_against_the_best_ones_worst_opponent_is_no_sidegrade_when_its_own_worst_is_lower():
+    """The default run against the four sample armies labelled a build 'sidegrade', 9.9 points [6.8, 12.9] better
+    than the best against midnight-rush (the best's worst opponent), though its own worst (46.5% against
+    firing-line) lay wholly below the best's (55.6%)."""
+    scores = {
+        "build-a": {"red": 0.6, "blue": 0.65, "green": 0.65},  # the best worst case: 60% against red
+        "build-b": {"red": 0.75, "blue": 0.4, "green": 0.9},  # better against red, but 40% against blue
+        "build-c": {"red": 0.6, "blue": 0.62, "green": 0.7},  # the same worst case as build-a
+        **DOMINATED,
+    }
+    games = made_up_games(scores)
+    rows = made_up_rows(games, ["build-a", "build-b", "build-c"], THREE)
+    _mark_sidegrades(rows, games, THREE, "maximin")
+    roles = {r["name"]: r.get("role") for r in rows}
+    assert rows[0]["name"] in ("build-a", "build-c") and roles["build-b"] == "worse"
+    assert next(r for r in rows if r["name"] == "build-b")["behind_best"]["high"] < 0  # better against red
+    assert sorted(roles.values()) == ["best", "sidegrade", "worse"]
