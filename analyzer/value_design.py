@@ -7,14 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 from clix.analyzer.errors import ClixError
 from clix.analyzer.experiment import Cell, given_matchup
-from clix.engine.armybuilder import random_army
+from clix.engine.armybuilder import draw_figure, random_army
 from clix.engine.roster.loader import Roster
-from clix.engine.roster.models import Army, ArmyEntry
+from clix.engine.roster.models import Army
 from clix.engine.roster.problems import did_you_mean
 
 
@@ -75,11 +74,8 @@ def full_army(roster: Roster, budget: int, rng: np.random.Generator) -> Army:
         fits = [f for f in legal if f.points <= budget - spent and f.id not in uniques]
         if not fits:
             break
-        figure = fits[int(rng.integers(len(fits)))]
-        side: Literal["start_a", "start_b"] | None = None
-        if figure.card.crossroads:
-            side = "start_b" if int(rng.integers(2)) else "start_a"
-        figures.append(ArmyEntry(figure=figure.id, side=side))
+        figure, entry = draw_figure(fits, rng)
+        figures.append(entry)
         spent += figure.points
         if figure.unique:
             uniques.add(figure.id)

@@ -7,7 +7,7 @@ from typing import Literal, cast
 import numpy as np
 from clix.engine.legality import CRYPT_SIZE, VICTIMS_PER_GAME
 from clix.engine.roster.loader import Roster
-from clix.engine.roster.models import Army, ArmyEntry
+from clix.engine.roster.models import Army, ArmyEntry, Figure
 
 
 def random_army(roster: Roster, build_total: int, rng: np.random.Generator, players: int = 2) -> Army:
@@ -22,11 +22,8 @@ def random_army(roster: Roster, build_total: int, rng: np.random.Generator, play
         fits = [f for f in legal if f.points <= build_total - spent and f.id not in uniques]
         if not fits or (chosen and rng.random() < 0.15):
             break
-        figure = fits[int(rng.integers(len(fits)))]
-        side: Literal["start_a", "start_b"] | None = None
-        if figure.card.crossroads:
-            side = "start_b" if int(rng.integers(2)) else "start_a"
-        chosen.append(ArmyEntry(figure=figure.id, side=side))
+        figure, entry = draw_figure(fits, rng)
+        chosen.append(entry)
         spent += figure.points
         extra += figure.grants_plot_twists
         if figure.unique:
@@ -54,3 +51,12 @@ def random_army(roster: Roster, build_total: int, rng: np.random.Generator, play
         objects=cast(list[Literal["tombstone", "tree", "portal"]], objects),
         provenance="random army from the sample roster",
     )
+
+
+def draw_figure(fits: list[Figure], rng: np.random.Generator) -> tuple[Figure, ArmyEntry]:
+    """One of `fits` drawn at random, with a random starting side when its card is a crossroads (HC-SETUP-01)."""
+    figure = fits[int(rng.integers(len(fits)))]
+    side: Literal["start_a", "start_b"] | None = None
+    if figure.card.crossroads:
+        side = "start_b" if int(rng.integers(2)) else "start_a"
+    return figure, ArmyEntry(figure=figure.id, side=side)
