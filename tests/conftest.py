@@ -77,7 +77,8 @@ SLOW_TESTS = frozenset(
     }
 )
 """The slow statistical, fault and packaging tests (`slow`): `python -m pytest` leaves them out, `--slow` runs
-only them and `--all` runs everything; CI runs both halves (README, "Tests")."""
+only them and `--all` runs everything; CI runs both halves (README, "Tests"). Files or tests named on the command
+line run whether slow or not."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -97,9 +98,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.plumbing)
         if is_slow(item):
             item.add_marker(pytest.mark.slow)
-    if config.getoption("--all"):
-        return
     wanted = config.getoption("--slow")
+    named = config.args_source == pytest.Config.ArgsSource.ARGS  # files or tests named on the command line
+    if config.getoption("--all") or (named and not wanted):
+        return
     kept = [item for item in items if is_slow(item) == wanted]
     left_out = [item for item in items if is_slow(item) != wanted]
     if left_out:
