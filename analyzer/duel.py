@@ -15,6 +15,7 @@ from clix.analyzer.check import CHECK_GAMES, check_style, run_check
 from clix.analyzer.check import summary_lines as check_summary_lines
 from clix.analyzer.errors import ClixError
 from clix.analyzer.outputs import Interrupted, Target, claim_output
+from clix.analyzer.pool import close_pool
 from clix.analyzer.progress import progress_bar
 from clix.analyzer.report import check_pdf, provenance_line, write_outputs
 from clix.analyzer.runner import (
@@ -47,6 +48,11 @@ from clix.engine import RULESET_VERSION, compiled
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.problems import did_you_mean
 from rich.console import Console
+
+
+def _counts(column: Any) -> dict[str, int]:
+    """How often each value occurs, most often first (a categorical column's unused categories left out)."""
+    return {str(value): int(count) for value, count in column.value_counts().items() if count}
 
 
 def parse_players(spec: str) -> tuple[str, str]:
@@ -169,8 +175,9 @@ def run_duel(
                 raise Interrupted()
             report_line("no game finished before the crash: nothing to report")
             return run_exit_code(False, True, True)
-        games_df = result.games_frame()
-        figures_df = result.figures_frame()
+        close_pool()
+        games_df = result.game_table.compact_frame()  # the statistics' frames; the files come from the rows
+        figures_df = result.figure_table.compact_frame()
         summary = summarize(games_df, figures_df)
         if precision is not None:
             summary["precision"] = precision
@@ -210,7 +217,7 @@ def run_duel(
             "fresh": fresh,
             "run": None if keeper is None else keeper.run_id,
             "engine": compiled.status,
-            "game_engines": games_df["engine"].value_counts().to_dict() if "engine" in games_df else {},
+            "game_engines": _counts(games_df["engine"]) if "engine" in games_df else {},
             "interrupted": result.interrupted,
             "failed_games": result.failed,
             "stopped_on_error": result.stopped and not result.crashed,
@@ -230,6 +237,7 @@ def run_duel(
                     provenance,
                     armies={"a": army_contents(roster, army_a), "b": army_contents(roster, army_b)},
                     layout=roster.maps[map_name],
+                    rows=(result.game_table, result.figure_table),
                 )
                 if pdf:
                     written["pdf"] = pdf_from(written["report"], staging / "report.pdf")

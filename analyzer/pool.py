@@ -151,14 +151,15 @@ def _executor(jobs: int) -> Any:
         max_workers=jobs, timeout=IDLE_TIMEOUT, initializer=_worker_start, initargs=(os.getpid(),)
     )
     if _pool is None:
-        atexit.register(_close_pool)
+        atexit.register(close_pool)
     _pool = (jobs, executor)
     return executor
 
 
-def _close_pool() -> None:
-    """At exit: shut the kept pool down while the modules are whole (left to the interpreter's teardown, loky's
-    finalizer fails on it: 'Exception ignored ... weakref_cb')."""
+def close_pool() -> None:
+    """Shut the kept pool down: at exit, while the modules are whole (left to the interpreter's teardown, loky's
+    finalizer fails on it: 'Exception ignored ... weakref_cb'), and when a command has played its games (a long
+    duel's statistics then have the workers' memory; a later run starts the pool again)."""
     global _pool
     if _pool is not None:
         _pool[1].shutdown(wait=True, kill_workers=True)

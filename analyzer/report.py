@@ -13,6 +13,7 @@ from clix.analyzer import charts
 from clix.analyzer.errors import ClixError
 from clix.analyzer.mapdraw import draw_map_png
 from clix.analyzer.outputs import writing
+from clix.analyzer.rowtable import RowTable
 from clix.analyzer.views import ArmyContents
 from clix.engine import horrorclix
 from clix.engine.roster.loader import Roster
@@ -100,8 +101,12 @@ def write_outputs(
     armies: dict[str, ArmyContents] | None = None,
     layout: MapLayout | None = None,
     pdf: bool = False,
+    rows: tuple[RowTable, RowTable] | None = None,
 ) -> dict[str, Path]:
     """Write every output of a duel to `out`; return the paths written. A failed write names its file.
+
+    `rows`, the run's game and figure rows, are written to the CSV and Parquet files a batch at a time (the
+    frames, then, may be their compact frames: the files are `rows`'s own); without, the frames are written.
 
     `armies` (by side, "a" and "b") adds the armies' contents to the report, `layout` the map with the
     starting areas used; `pdf` also renders the report to report.pdf."""
@@ -114,14 +119,19 @@ def write_outputs(
         "summary": out / "summary.json",
         "report": out / "report.html",
     }
-    with writing(written["games_csv"]):
-        games.to_csv(written["games_csv"], index=False)
-    with writing(written["games_parquet"]):
-        games.to_parquet(written["games_parquet"], index=False)
-    with writing(written["figures_csv"]):
-        figures.to_csv(written["figures_csv"], index=False)
-    with writing(written["figures_parquet"]):
-        figures.to_parquet(written["figures_parquet"], index=False)
+    for name, frame, which in (("games", games, 0), ("figures", figures, 1)):
+        table = None if rows is None else rows[which]
+        csv, parquet = written[f"{name}_csv"], written[f"{name}_parquet"]
+        with writing(csv):
+            if table is not None:
+                table.to_csv(csv)
+            else:
+                frame.to_csv(csv, index=False)
+        with writing(parquet):
+            if table is not None:
+                table.to_parquet(parquet)
+            else:
+                frame.to_parquet(parquet, index=False)
     with writing(written["summary"]):
         written["summary"].write_text(
             json.dumps({"settings": settings, "provenance": provenance, **summary}, indent=2, default=str),

@@ -16,15 +16,16 @@ import math
 import os
 import time
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.conformance import roster_at
 from clix.analyzer.errors import ClixError
 from clix.analyzer.pool import Outcome, run_items
+from clix.analyzer.rowtable import Rows, RowTable
 from clix.engine import RULESET_VERSION, compiled
 from clix.engine.game import Watch, child_seed, play, start_game
 from clix.engine.players import Agent, RandomAgent
@@ -38,7 +39,6 @@ from rich.console import Console
 
 if TYPE_CHECKING:
     import pandas as pd
-    import pyarrow as pa
 
 SEARCH = "search"
 """The lookahead player (`engine.players.search`); `search:N` searches N playouts a decision."""
@@ -89,182 +89,6 @@ class Matchup:
     given: tuple[tuple[str, str], ...] = ()
     """Armies given as data rather than by the library, as (name, the army's JSON): random armies and candidate
     builds (`clix value`, `clix build`). A name here is used instead of the library's army of that name."""
-
-
-ROW_CHUNK = 1024
-"""Rows a `RowTable` gathers as dicts before it packs them into one Arrow chunk."""
-
-
-class RowTable:
-    """The rows of one table (dicts, as `game_rows` makes them), packed every ROW_CHUNK rows into a columnar
-    Arrow chunk, its text dictionary-encoded and its integers in the narrowest type that holds them: a game's
-    rows cost a few hundred bytes instead of ~9 KB as dicts (issue 31), so a long run's memory grows by less
-    than its output table. Each chunk keeps the types Arrow gave the rows, to unpack exactly.
-
-    Rows come in any order, each with a sort key (the game's index); `frame()` is the DataFrame
-    `pd.DataFrame(rows)` makes of the rows in key order (a stable sort: a game's figure rows keep their order),
-    value for value and type for type, and `rows()` the dicts themselves."""
-
-    def __init__(self) -> None:
-        self._pending: list[dict[str, Any]] = []
-        self._chunks: list[tuple[pa.Table, pa.Schema]] = []
-        """Packed chunks with the schema each unpacks to."""
-        self._keys = array("q")
-        self._plain: list[dict[str, Any]] | None = None
-        """Every row as a dict, once a chunk could not be packed (values Arrow cannot type): the plain way."""
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def add(self, key: int, rows: Iterable[dict[str, Any]]) -> None:
-        """Add rows under one sort key (a game's row, or its figure rows in order)."""
-        for row in rows:
-            self._keys.append(key)
-            if self._plain is not None:
-                self._plain.append(row)
-                continue
-            self._pending.append(row)
-            if len(self._pending) >= ROW_CHUNK:
-                self._pack()
-
-    def extend(self, other: RowTable) -> None:
-        """Add every row of `other`, with its keys."""
-        if self._plain is None and other._plain is None:
-            self._pack()
-            other._pack()
-            self._chunks += other._chunks
-            self._keys.extend(other._keys)
-            return
-        for key, row in zip(other._keys, other._rows_in_added_order(), strict=True):
-            self.add(key, [row])
-
-    def _pack(self) -> None:
-        if not self._pending or self._plain is not None:
-            return
-        import pyarrow as pa
-
-        columns = list(dict.fromkeys(key for row in self._pending for key in row))
-        try:
-            same = not self._chunks or self._chunks[0][1].names == columns
-            if not same or any(len(row) != len(columns) for row in self._pending):
-                raise ValueError("rows with different columns")  # pandas fills a missing key with NaN, not None
-            chunk = pa.table({name: pa.array([row[name] for row in self._pending]) for name in columns})
-            self._chunks.append((_packed(chunk), chunk.schema))
-        except (pa.ArrowException, TypeError, ValueError, OverflowError):
-            self._plain = self._rows_in_added_order()
-            self._chunks = []
-        self._pending = []
-
-    def _rows_in_added_order(self) -> list[dict[str, Any]]:
-        if self._plain is not None:
-            return self._plain
-        return [row for chunk, schema in self._chunks for row in chunk.cast(schema).to_pylist()] + self._pending
-
-    def _order(self) -> Any:
-        """The rows' positions in key order (None when they were added in order)."""
-        import numpy as np
-
-        keys = np.frombuffer(self._keys, dtype=np.int64) if len(self._keys) else np.zeros(0, dtype=np.int64)
-        if len(keys) < 2 or bool(np.all(keys[1:] >= keys[:-1])):
-            return None
-        return np.argsort(keys, kind="stable")
-
-    def _table(self) -> pa.Table | None:
-        """Every row as one Arrow table in key order; None on the plain way."""
-        import pyarrow as pa
-
-        self._pack()
-        if self._plain is not None:
-            return None
-        chunks = [chunk.cast(schema) for chunk, schema in self._chunks]
-        try:
-            table = pa.concat_tables(chunks, promote_options="permissive") if chunks else pa.table({})
-        except (pa.ArrowException, TypeError, ValueError):  # chunks that typed a column differently
-            self._plain = self._rows_in_added_order()
-            self._chunks = []
-            return None
-        order = self._order()
-        return table if order is None else table.take(order)
-
-    def rows(self) -> list[dict[str, Any]]:
-        """Every row as a dict, in key order."""
-        table = self._table()
-        if table is not None:
-            return table.to_pylist() if len(self) else []
-        order = self._order()
-        plain = self._plain or []
-        return list(plain) if order is None else [plain[i] for i in order]
-
-    def frame(self) -> pd.DataFrame:
-        """The rows as the DataFrame `pd.DataFrame(self.rows())` makes, without making the dicts."""
-        import pandas as pd
-
-        table = self._table()
-        if table is None:
-            return pd.DataFrame(self.rows())
-        return table.to_pandas() if len(self) else pd.DataFrame()
-
-
-_NARROW_INTS = ("int8", "int16", "int32")
-
-
-def _packed(table: pa.Table) -> pa.Table:
-    """A chunk's compact form: text dictionary-encoded, 64-bit integers in the narrowest type holding them
-    (`Table.cast` to the original schema gives the chunk back exactly)."""
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    columns = []
-    for column in table.columns:
-        if pa.types.is_string(column.type):
-            column = column.dictionary_encode()
-        elif pa.types.is_int64(column.type) and column.null_count < len(column):
-            low, high = pc.min_max(column).values()
-            for name in _NARROW_INTS:
-                info = np.iinfo(name)
-                if info.min <= low.as_py() and high.as_py() <= info.max:
-                    column = column.cast(getattr(pa, name)())
-                    break
-        columns.append(column)
-    return pa.table(columns, names=table.column_names)
-
-
-class Rows(Sequence[dict[str, Any]]):
-    """A `RowTable`'s rows as a read-only list of dicts: `len` and truth cost nothing, each row is made when read
-    (`RunResult.games`, for code that reads rows; `RunResult.games_frame()` is the cheap way to a DataFrame)."""
-
-    def __init__(self, table: RowTable) -> None:
-        self._table = table
-        self._cache: list[dict[str, Any]] | None = None
-
-    def __len__(self) -> int:
-        return len(self._table)
-
-    def _all(self) -> list[dict[str, Any]]:
-        if self._cache is None or len(self._cache) != len(self._table):
-            self._cache = self._table.rows()
-        return self._cache
-
-    @overload
-    def __getitem__(self, index: int) -> dict[str, Any]: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
-    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
-        return self._all()[index]
-
-    def __iter__(self) -> Iterator[dict[str, Any]]:
-        return iter(self._all())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Rows):
-            other = other._all()
-        return self._all() == other
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"Rows({len(self)} rows)"
 
 
 @dataclass

@@ -8,13 +8,16 @@ from __future__ import annotations
 import gc
 import random
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
 import pytest
-from clix.analyzer import pool, runner
-from clix.analyzer.runner import Matchup, RowTable, play_one, run_matchup
+from clix.analyzer import pool, rowtable, runner
+from clix.analyzer.rowtable import RowTable
+from clix.analyzer.runner import Matchup, play_one, run_matchup
 
 ROSTERS = Path(__file__).resolve().parent.parent / "rosters"
 MATCHUP = Matchup(ROSTERS, "butcher-shop", "firing-line", "graveyard", turn_limit=2)
@@ -52,13 +55,13 @@ def _kept_per_game(games: int) -> float:
     finally:
         tracemalloc.stop()
     assert result.count == games
-    mine = [tracemalloc.Filter(True, runner.__file__), tracemalloc.Filter(True, pool.__file__)]
+    mine = [tracemalloc.Filter(True, module.__file__) for module in (runner, rowtable, pool)]
     grown = sum(stat.size_diff for stat in after.filter_traces(mine).compare_to(before.filter_traces(mine), "filename"))
     return (grown + pa.total_allocated_bytes() - arrow_before) / games
 
 
 def test_a_finished_game_keeps_a_few_hundred_bytes(monkeypatch):
-    monkeypatch.setattr(runner, "ROW_CHUNK", 50)  # most rows packed, as in a long run
+    monkeypatch.setattr(rowtable, "ROW_CHUNK", 50)  # most rows packed, as in a long run
     per_game = _kept_per_game(400)
     assert 0 < per_game < BYTES_PER_GAME
 
@@ -78,7 +81,7 @@ def test_the_dicts_would_keep_far_more():
 
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_packed_rows_are_the_rows_and_the_frame_the_dicts_make(monkeypatch, jobs):
-    monkeypatch.setattr(runner, "ROW_CHUNK", 7)  # several chunks, one left as dicts
+    monkeypatch.setattr(rowtable, "ROW_CHUNK", 7)  # several chunks, one left as dicts
     result = run_matchup(MATCHUP, 40, 3, jobs=jobs, batch_size=4)  # batches may come back out of order
     games, figures = zip(*(play_one(MATCHUP, 3, index) for index in range(40)), strict=True)
     figure_rows = [row for rows in figures for row in rows]
@@ -91,10 +94,32 @@ def test_packed_rows_are_the_rows_and_the_frame_the_dicts_make(monkeypatch, jobs
         assert packed.to_csv(index=False) == plain.to_csv(index=False)
 
 
-def test_a_row_table_makes_the_frame_pandas_makes_whatever_the_values():
+def _error_of(write: Callable[..., Any], *args: Any, **options: Any) -> type[Exception] | None:
+    """The type of Arrow error a write raises, None when it writes."""
+    try:
+        write(*args, **options)
+    except pa.ArrowException as error:
+        return type(error)
+    return None
+
+
+def _same_values(compact: pd.DataFrame, frame: pd.DataFrame, trial: int) -> None:
+    """The compact frame holds the frame's values, each column as narrow or narrower, in the same order."""
+    assert list(compact.columns) == list(frame.columns)
+    for name in frame.columns:
+        column = compact[name]
+        if column.dtype.kind == "i":
+            assert column.dtype.itemsize <= frame[name].dtype.itemsize
+        pd.testing.assert_series_equal(
+            column.astype(frame[name].dtype), frame[name], check_exact=True, obj=f"trial {trial} {name}"
+        )
+
+
+def test_a_row_table_makes_the_frame_pandas_makes_whatever_the_values(tmp_path):
     """Columns that are None in a whole chunk, text beside None, ints beside floats, a column that changes type
     between chunks, a key missing from some rows (every fourth trial), text and ints in one column (every third):
-    the frame is pandas's own, in key order."""
+    the frame is pandas's own, in key order. So are the batches put together, whatever their size, the CSV and
+    Parquet files written a batch at a time, and the compact frame's values."""
     rnd = random.Random(7)
     values = {
         "small": lambda: rnd.choice([None, 0, 1, 200]),
@@ -105,6 +130,8 @@ def test_a_row_table_makes_the_frame_pandas_makes_whatever_the_values():
         "real": lambda: rnd.choice([0.5, None, 1]),
         "none": lambda: None,
         "mixed": lambda: rnd.choice(["7", 7]),
+        "rare": lambda: None if rnd.random() < 0.03 else rnd.randint(-5, 5),
+        "label": lambda: rnd.choice(["ghoul", "bat", "witch"]),
     }
     for trial in range(60):
         chunk = rnd.choice([1, 2, 3, 50])
@@ -118,13 +145,43 @@ def test_a_row_table_makes_the_frame_pandas_makes_whatever_the_values():
         ]
         keys = [rnd.randint(0, 6) for _ in rows]
         table = RowTable()
-        original, runner.ROW_CHUNK = runner.ROW_CHUNK, chunk
+        original, rowtable.ROW_CHUNK = rowtable.ROW_CHUNK, chunk
         try:
             for key, row in zip(keys, rows, strict=True):
                 table.add(key, [row])
             frame = table.frame()
+            batches = list(table.batches(rnd.choice([1, 3, 7, 1000])))
+            table.to_csv(tmp_path / "streamed.csv")
+            parquet_error = _error_of(table.to_parquet, tmp_path / "streamed.parquet")
+            compact = table.compact_frame()
         finally:
-            runner.ROW_CHUNK = original
+            rowtable.ROW_CHUNK = original
         expected = pd.DataFrame([rows[i] for i in sorted(range(len(rows)), key=lambda i: keys[i])])
         pd.testing.assert_frame_equal(frame, expected, check_exact=True, obj=f"trial {trial}")
         assert len(table) == len(rows)
+        together = pd.concat(batches) if len(batches) > 1 else batches[0]
+        pd.testing.assert_frame_equal(together, expected, check_exact=True, obj=f"trial {trial} batches")
+        assert (tmp_path / "streamed.csv").read_text(encoding="utf-8") == expected.to_csv(index=False)
+        assert parquet_error == _error_of(expected.to_parquet, tmp_path / "whole.parquet", index=False)
+        if parquet_error is None:  # a column of text and ints is no Parquet column either way
+            pd.testing.assert_frame_equal(
+                pd.read_parquet(tmp_path / "streamed.parquet"),
+                pd.read_parquet(tmp_path / "whole.parquet"),
+                check_exact=True,
+            )
+        _same_values(compact, expected, trial)
+
+
+def test_text_whose_chunks_index_it_differently_reads_back(monkeypatch):
+    """A text column of one value in one chunk and hundreds in the next (byte and two-byte dictionary indices):
+    frame, batches in key order and compact frame all hold its values."""
+    monkeypatch.setattr(rowtable, "ROW_CHUNK", 300)
+    rows = [{"text": "one" if i < 300 else f"value {i}", "number": i} for i in range(900)]
+    keys = [900 - i if i % 7 == 0 else i for i in range(900)]
+    table = RowTable()
+    for key, row in zip(keys, rows, strict=True):
+        table.add(key, [row])
+    expected = pd.DataFrame([rows[i] for i in sorted(range(900), key=lambda i: keys[i])])
+    pd.testing.assert_frame_equal(table.frame(), expected, check_exact=True)
+    pd.testing.assert_frame_equal(pd.concat(list(table.batches(128))), expected, check_exact=True)
+    _same_values(table.compact_frame(), expected, 0)

@@ -142,6 +142,7 @@ def value(
         swap_games = checks.games(200 if games is None else games)
         if not 1 <= alternatives <= MAX_ALTERNATIVES:
             raise ClixError(f"--alternatives takes 1 to {MAX_ALTERNATIVES} replacements to try (got {alternatives:,})")
+
         def same_total(roster: Roster) -> dict[str, list[str]]:  # the field when --against names none
             mine = roster.armies.get(army) if not split_names(against) else None
             return {"armies": [a for a, x in roster.armies.items() if mine and x.build_total == mine.build_total]}

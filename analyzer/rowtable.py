@@ -1,0 +1,419 @@
+"""The rows of a run's games kept compactly while it plays, and read back as the frames, files and statistics
+tables the rows make (issue 31: a run's memory per game is small and constant, so a 1,000,000-game duel fits in
+1 GB).
+
+A `RowTable` packs every ROW_CHUNK rows into a columnar Arrow chunk. It reads back as the very DataFrame
+`pd.DataFrame(rows)` makes (`frame`), as that frame's CSV and Parquet files written a batch of rows at a time
+(`to_csv`, `to_parquet`: the whole frame is never made), and as a compact frame for statistics (`compact_frame`:
+the same values in narrow integers and categoricals, a quarter of the memory).
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, overload
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+ROW_CHUNK = 1024
+"""Rows a `RowTable` gathers as dicts before it packs them into one Arrow chunk."""
+
+
+BATCH_ROWS = 16_384
+"""Rows a batch of `RowTable.batches` holds: a CSV or Parquet file, or a compact frame, is written this many rows
+at a time (some 30 MB of a duel's game rows, as a DataFrame and as the Arrow table it comes from)."""
+
+
+class RowTable:
+    """The rows of one table (dicts, as `game_rows` makes them), packed every ROW_CHUNK rows into a columnar
+    Arrow chunk, its text dictionary-encoded and its integers in the narrowest type that holds them: a game's
+    rows cost a few hundred bytes instead of ~9 KB as dicts (issue 31), so a long run's memory grows by less
+    than its output table. Each chunk keeps the types Arrow gave the rows, to unpack exactly.
+
+    Rows come in any order, each with a sort key (the game's index); `frame()` is the DataFrame
+    `pd.DataFrame(rows)` makes of the rows in key order (a stable sort: a game's figure rows keep their order),
+    value for value and type for type, and `rows()` the dicts themselves."""
+
+    def __init__(self) -> None:
+        self._pending: list[dict[str, Any]] = []
+        self._chunks: list[tuple[pa.Table, pa.Schema]] = []
+        """Packed chunks with the schema each unpacks to."""
+        self._keys = array("q")
+        self._plain: list[dict[str, Any]] | None = None
+        """Every row as a dict, once a chunk could not be packed (values Arrow cannot type): the plain way."""
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def add(self, key: int, rows: Iterable[dict[str, Any]]) -> None:
+        """Add rows under one sort key (a game's row, or its figure rows in order)."""
+        for row in rows:
+            self._keys.append(key)
+            if self._plain is not None:
+                self._plain.append(row)
+                continue
+            self._pending.append(row)
+            if len(self._pending) >= ROW_CHUNK:
+                self._pack()
+
+    def extend(self, other: RowTable) -> None:
+        """Add every row of `other`, with its keys."""
+        if self._plain is None and other._plain is None:
+            self._pack()
+            other._pack()
+            self._chunks += other._chunks
+            self._keys.extend(other._keys)
+            return
+        for key, row in zip(other._keys, other._rows_in_added_order(), strict=True):
+            self.add(key, [row])
+
+    def _pack(self) -> None:
+        if not self._pending or self._plain is not None:
+            return
+        import pyarrow as pa
+
+        columns = list(dict.fromkeys(key for row in self._pending for key in row))
+        try:
+            same = not self._chunks or self._chunks[0][1].names == columns
+            if not same or any(len(row) != len(columns) for row in self._pending):
+                raise ValueError("rows with different columns")  # pandas fills a missing key with NaN, not None
+            chunk = pa.table({name: pa.array([row[name] for row in self._pending]) for name in columns})
+            self._chunks.append((_packed(chunk), chunk.schema))
+        except (pa.ArrowException, TypeError, ValueError, OverflowError):
+            self._plain = self._rows_in_added_order()
+            self._chunks = []
+        self._pending = []
+
+    def _rows_in_added_order(self) -> list[dict[str, Any]]:
+        if self._plain is not None:
+            return self._plain
+        return [row for chunk, schema in self._chunks for row in chunk.cast(schema).to_pylist()] + self._pending
+
+    def _order(self) -> Any:
+        """The rows' positions in key order (None when they were added in order)."""
+        import numpy as np
+
+        keys = np.frombuffer(self._keys, dtype=np.int64) if len(self._keys) else np.zeros(0, dtype=np.int64)
+        if len(keys) < 2 or bool(np.all(keys[1:] >= keys[:-1])):
+            return None
+        return np.argsort(keys, kind="stable")
+
+    def _table(self) -> pa.Table | None:
+        """Every row as one Arrow table in key order; None on the plain way."""
+        import pyarrow as pa
+
+        self._pack()
+        if self._plain is not None:
+            return None
+        chunks = [chunk.cast(schema) for chunk, schema in self._chunks]
+        try:
+            table = pa.concat_tables(chunks, promote_options="permissive") if chunks else pa.table({})
+        except (pa.ArrowException, TypeError, ValueError):  # chunks that typed a column differently
+            self._plain = self._rows_in_added_order()
+            self._chunks = []
+            return None
+        order = self._order()
+        return table if order is None else table.take(order)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Every row as a dict, in key order."""
+        table = self._table()
+        if table is not None:
+            return table.to_pylist() if len(self) else []
+        order = self._order()
+        plain = self._plain or []
+        return list(plain) if order is None else [plain[i] for i in order]
+
+    def frame(self) -> pd.DataFrame:
+        """The rows as the DataFrame `pd.DataFrame(self.rows())` makes, without making the dicts."""
+        import pandas as pd
+
+        table = self._table()
+        if table is None:
+            return pd.DataFrame(self.rows())
+        return table.to_pandas() if len(self) else pd.DataFrame()
+
+    def _schema(self) -> pa.Schema | None:
+        """The whole table's schema, as `_table` would concatenate the chunks; None on the plain way (taken when
+        the chunks' types do not unify, as `_table` takes it)."""
+        import pyarrow as pa
+
+        self._pack()
+        if self._plain is not None:
+            return None
+        try:
+            return pa.unify_schemas([schema for _, schema in self._chunks], promote_options="permissive")
+        except (pa.ArrowException, TypeError, ValueError):
+            self._plain = self._rows_in_added_order()
+            self._chunks = []
+            return None
+
+    def _with_none(self, schema: pa.Schema) -> dict[str, str]:
+        """The integer and flag columns with a None somewhere, and the type `frame()` gives them for it: float
+        for integers (None is NaN), object for flags."""
+        import pyarrow as pa
+
+        found = {}
+        for name, kind in zip(schema.names, schema.types, strict=True):
+            flag = pa.types.is_boolean(kind)
+            if (flag or pa.types.is_integer(kind)) and any(chunk.column(name).null_count for chunk, _ in self._chunks):
+                found[name] = "object" if flag else "float64"
+        return found
+
+    def batches(self, size: int | None = None) -> Iterator[pd.DataFrame]:
+        """The rows in key order, `size` at a time, each batch a DataFrame typed as `frame()` types the whole table
+        (an integer column with a None in any batch is float in every batch): the batches are the frame's rows, and
+        their CSV lines the frame's. At least one batch (an empty table gives the empty frame). `size` is BATCH_ROWS
+        unless given."""
+        import numpy as np
+        import pyarrow as pa
+
+        size = size or BATCH_ROWS
+        schema = self._schema()
+        if schema is None or not len(self):
+            yield self.frame()
+            return
+        widen = self._with_none(schema)
+        chunks = [chunk for chunk, _ in self._chunks]
+        offsets = np.cumsum([0] + [len(chunk) for chunk in chunks])
+        order = self._order()
+        total = len(self)
+        for start in range(0, total, size):
+            stop = min(total, start + size)
+            positions = np.arange(start, stop) if order is None else order[start:stop]
+            owner = np.searchsorted(offsets, positions, side="right") - 1
+            # each chunk's rows, still narrow, then the batch in key order (the parts hold it chunk by chunk), then
+            # the whole table's types: the batch is unpacked once
+            parts = [chunks[c].take(positions[owner == c] - offsets[c]) for c in np.unique(owner)]
+            table = pa.concat_tables(parts, promote_options="permissive")
+            if order is not None:
+                table = table.take(np.argsort(np.argsort(owner, kind="stable")))
+            frame = table.cast(schema).to_pandas()
+            for name, kind in widen.items():
+                frame[name] = frame[name].astype(kind)
+            frame.index = range(start, stop)
+            yield frame
+
+    def to_csv(self, path: Path | str) -> None:
+        """Write what `frame().to_csv(path, index=False)` writes, a batch at a time."""
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            for number, batch in enumerate(self.batches()):
+                batch.to_csv(handle, index=False, header=number == 0)
+
+    def to_parquet(self, path: Path | str) -> None:
+        """Write the table `frame().to_parquet(path, index=False)` writes (the same columns, types and values,
+        read back as the same frame), a batch at a time: a row group a batch."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if not len(self):
+            self.frame().to_parquet(path, index=False)
+            return
+        writer = None
+        try:
+            for batch in self.batches():
+                schema = None if writer is None else writer.schema
+                table = pa.Table.from_pandas(batch, schema=schema, preserve_index=False)
+                if writer is None:
+                    writer = pq.ParquetWriter(path, table.schema)
+                writer.write_table(table)
+        finally:
+            if writer is not None:
+                writer.close()
+
+    def compact_frame(self) -> pd.DataFrame:
+        """The values of `frame()` in about a quarter of its memory, for statistics over long runs: an integer
+        column without None in the narrowest of int16, int32 and int64 that holds twice its largest magnitude (a
+        sum or difference of two values still fits), a text column with at most half as many distinct values as
+        rows a categorical, its categories sorted (so grouping orders it as it orders text); every other column
+        as `frame()` types it. The text columns share one categorical type (`_shared_categories`), so they compare
+        with each other as text does. Filled a batch at a time: the whole `frame()` is never made."""
+        import numpy as np
+        import pandas as pd
+
+        schema = self._schema()
+        if schema is None or not len(self):
+            return _compacted(self.frame())
+        total = len(self)
+        widen = self._with_none(schema)
+        filled: dict[str, np.ndarray] = {}
+        text: dict[str, list[str]] = {}
+        pieces: dict[str, list[Any]] = {}
+        for name, kind in zip(schema.names, schema.types, strict=True):
+            if name in widen:
+                pieces[name] = []
+            elif (narrow := self._integer_type(name, kind)) is not None:
+                filled[name] = np.empty(total, dtype=narrow)
+            elif (levels := self._levels(name, kind)) is not None:
+                text[name] = levels
+            else:
+                pieces[name] = []
+        shared = _shared_categories(text.values())
+        for name in text:
+            filled[name] = np.empty(total, dtype=_code_type(len(shared.categories)))
+        for batch in self.batches():
+            rows = slice(batch.index[0], batch.index[-1] + 1)
+            for name, column in batch.items():
+                if name in text:
+                    filled[name][rows] = pd.Categorical(column, dtype=shared).codes
+                elif name in filled:
+                    filled[name][rows] = column.to_numpy()
+                else:
+                    pieces[name].append(column)
+        columns = {}
+        for name in schema.names:
+            if name in text:
+                columns[name] = pd.Categorical.from_codes(filled.pop(name), dtype=shared)
+            elif name in filled:
+                columns[name] = filled.pop(name)
+            else:
+                columns[name] = pd.concat(pieces.pop(name), ignore_index=True)
+        return pd.DataFrame(columns, copy=False)
+
+    def _integer_type(self, name: str, kind: pa.DataType) -> str | None:
+        """The narrow type of an integer column (`compact_frame`), None for any other column."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if not pa.types.is_integer(kind):
+            return None
+        largest = 0
+        for chunk, _ in self._chunks:
+            low, high = pc.min_max(chunk.column(name)).values()
+            largest = max(largest, *(abs(v.as_py()) for v in (low, high) if v.is_valid))
+        return _integer_holding(2 * largest)
+
+    def _levels(self, name: str, kind: pa.DataType) -> list[str] | None:
+        """A text column's distinct values, sorted, when there are at most half as many as rows (`compact_frame`)."""
+        import pyarrow as pa
+
+        if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
+            return None
+        found: set[str] = set()
+        limit = max(16, len(self) // 2)
+        for chunk, _ in self._chunks:
+            column = chunk.column(name)
+            if pa.types.is_dictionary(column.type):
+                for piece in column.chunks:
+                    found.update(piece.dictionary.to_pylist())
+            else:
+                found.update(value for value in column.to_pylist() if value is not None)
+            if len(found) > limit:
+                return None
+        return sorted(found)
+
+
+_NARROW_INTS = ("int8", "int16", "int32")
+
+
+def _integer_holding(magnitude: int) -> str:
+    """The narrowest of int16, int32 and int64 that holds ±`magnitude`."""
+    import numpy as np
+
+    return next(name for name in ("int16", "int32", "int64") if magnitude <= np.iinfo(name).max)
+
+
+def _code_type(levels: int) -> str:
+    """The codes' type of a categorical of `levels` categories (pandas's own choice)."""
+    return "int8" if levels < 2**7 else "int16" if levels < 2**15 else "int32"
+
+
+def _compacted(frame: pd.DataFrame) -> pd.DataFrame:
+    """`RowTable.compact_frame` of a frame made the plain way: the same narrow types by the same rules."""
+    import pandas as pd
+
+    columns = {}
+    text: dict[str, list[str]] = {}
+    for name, column in frame.items():
+        if column.dtype.kind in "iu":
+            largest = int(max(abs(int(column.min())), abs(int(column.max())))) if len(column) else 0
+            column = column.astype(_integer_holding(2 * largest))
+        elif (column.dtype == object or isinstance(column.dtype, pd.StringDtype)) and column.map(
+            lambda value: isinstance(value, str) or value is None
+        ).all():
+            levels = column.dropna().unique()
+            if len(levels) <= max(16, len(column) // 2):
+                text[name] = list(levels)
+        columns[name] = column
+    shared = _shared_categories(text.values())
+    for name in text:
+        columns[name] = columns[name].astype(shared)
+    return pd.DataFrame(columns, index=frame.index)
+
+
+def _shared_categories(levels: Iterable[Iterable[str]]) -> pd.CategoricalDtype:
+    """One categorical type for every text column of a compact frame: every column's values, sorted (so sorting
+    and grouping order them as text), and the same for all, so that two columns compare (`winner == first`).
+    A column's `value_counts` counts the others' values too, as zeros."""
+    import pandas as pd
+
+    return pd.CategoricalDtype(sorted(set().union(*levels)))
+
+
+def _packed(table: pa.Table) -> pa.Table:
+    """A chunk's compact form: text dictionary-encoded (its indices, too, in the narrowest type holding them),
+    64-bit integers in the narrowest type holding them (`Table.cast` to the original schema gives the chunk back
+    exactly)."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    columns = []
+    for column in table.columns:
+        if pa.types.is_string(column.type):
+            column = column.dictionary_encode()
+            levels = max((len(piece.dictionary) for piece in column.chunks), default=0)
+            for name in _NARROW_INTS[:2]:  # the indices too: a byte a row for a column of a few values
+                if levels <= np.iinfo(name).max:
+                    column = column.cast(pa.dictionary(getattr(pa, name)(), pa.string()))
+                    break
+        elif pa.types.is_int64(column.type) and column.null_count < len(column):
+            low, high = pc.min_max(column).values()
+            for name in _NARROW_INTS:
+                info = np.iinfo(name)
+                if info.min <= low.as_py() and high.as_py() <= info.max:
+                    column = column.cast(getattr(pa, name)())
+                    break
+        columns.append(column)
+    return pa.table(columns, names=table.column_names)
+
+
+class Rows(Sequence[dict[str, Any]]):
+    """A `RowTable`'s rows as a read-only list of dicts: `len` and truth cost nothing, each row is made when read
+    (`RunResult.games`, for code that reads rows; `RunResult.games_frame()` is the cheap way to a DataFrame)."""
+
+    def __init__(self, table: RowTable) -> None:
+        self._table = table
+        self._cache: list[dict[str, Any]] | None = None
+
+    def __len__(self) -> int:
+        return len(self._table)
+
+    def _all(self) -> list[dict[str, Any]]:
+        if self._cache is None or len(self._cache) != len(self._table):
+            self._cache = self._table.rows()
+        return self._cache
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Rows):
+            other = other._all()
+        return self._all() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Rows({len(self)} rows)"
