@@ -312,7 +312,7 @@ def _play(
     console: Console,
     target: float | None,
     stop_on_error: bool = False,
-    known: dict[int, GameRows] | None = None,
+    known: RunResult | None = None,
     on_result: Callable[[int, GameRows], None] | None = None,
     on_batch: Callable[[], None] | None = None,
 ) -> tuple[RunResult, dict[str, Any] | None]:
@@ -347,7 +347,9 @@ def _play(
         )
 
     total = games + games % 2
-    with progress_bar(console, f"{matchup.army_a} vs {matchup.army_b}", total, quiet, done=len(known or {})) as advance:
+    with progress_bar(
+        console, f"{matchup.army_a} vs {matchup.army_b}", total, quiet, done=0 if known is None else known.count
+    ) as advance:
         result, precision = play(advance)
     ended_early(result.count, "games", result.interrupted, result.stopped, len(result.failed), result.crashed)
     return result, precision
@@ -479,7 +481,7 @@ def _print_summary(
 class _Keeper:
     """A duel's use of the result store: the games it already has, the writer of the new ones, the run's id."""
 
-    def __init__(self, store: Store, key: GameKey, known: dict[int, GameRows], started: datetime) -> None:
+    def __init__(self, store: Store, key: GameKey, known: RunResult | None, started: datetime) -> None:
         self.store = store
         self.key = key
         self.known = known
@@ -492,7 +494,7 @@ class _Keeper:
         """Open the store (a ClixError if it cannot be used) and read this duel's games below `cap`."""
         store = Store.open(path)
         key = game_key(roster, matchup, seed)
-        return cls(store, key, {} if fresh else store.load(key, below=cap), utc_now())
+        return cls(store, key, None if fresh else store.load_packed(key, below=cap), utc_now())
 
     def record(self, result: RunResult, document: dict[str, Any], out: Path) -> None:
         """Add the run to the store's `runs` (a warning if the store cannot be written now)."""

@@ -71,6 +71,30 @@ class RowTable:
         for key, row in zip(other._keys, other._rows_in_added_order(), strict=True):
             self.add(key, [row])
 
+    def between(self, first: int, stop: int) -> RowTable:
+        """A table of the rows whose key is in [first, stop), in the order they were added (chunks filtered, not
+        unpacked)."""
+        import numpy as np
+        import pyarrow as pa
+
+        self._pack()
+        kept = RowTable()
+        keys = np.frombuffer(self._keys, dtype=np.int64) if len(self._keys) else np.zeros(0, dtype=np.int64)
+        inside = (keys >= first) & (keys < stop)
+        kept._keys = array("q", keys[inside].tobytes())
+        if self._plain is not None:
+            kept._plain = [row for row, keep in zip(self._plain, inside, strict=True) if keep]
+            return kept
+        start = 0
+        for chunk, schema in self._chunks:
+            mask = inside[start : start + len(chunk)]
+            start += len(chunk)
+            if mask.all():
+                kept._chunks.append((chunk, schema))
+            elif mask.any():
+                kept._chunks.append((chunk.filter(pa.array(mask)), schema))
+        return kept
+
     def _pack(self) -> None:
         if not self._pending or self._plain is not None:
             return

@@ -127,6 +127,18 @@ class RunResult:
         self.from_store += other.from_store
         self.seconds += other.seconds
 
+    def between(self, first: int, stop: int) -> RunResult:
+        """The games with an index in [first, stop) (this result itself when that is all of them)."""
+        import numpy as np
+
+        keys = np.frombuffer(self.indexes, dtype=np.int64) if len(self.indexes) else np.zeros(0, dtype=np.int64)
+        if not len(keys) or (keys.min() >= first and keys.max() < stop):
+            return self
+        kept = RunResult(self.game_table.between(first, stop), self.figure_table.between(first, stop))
+        kept.indexes = array("q", keys[(keys >= first) & (keys < stop)].tobytes())
+        kept.from_store = kept.count if self.from_store == self.count else 0
+        return kept
+
     @property
     def count(self) -> int:
         """Games finished (played or taken from the store)."""
@@ -302,7 +314,7 @@ def run_matchup(
     first: int = 0,
     report: Callable[[str], None] | None = None,
     stop_on_error: bool = False,
-    known: Mapping[int, GameRows] | None = None,
+    known: Mapping[int, GameRows] | RunResult | None = None,
     on_result: Callable[[int, GameRows], None] | None = None,
     on_batch: Callable[[], None] | None = None,
     stop_on_raise: bool = True,
@@ -310,7 +322,8 @@ def run_matchup(
     """Play games `first` .. `games - 1` (`games` rounded up to whole seat-swapped pairs; `first` even) and
     collect their rows (read in game order); a longer run continues a shorter one with the same games.
 
-    Games found in `known` (index -> rows, from the result store) are taken from it, not played;
+    Games found in `known` (index -> rows, or the packed `RunResult` of `Store.load_packed`: from the result
+    store) are taken from it, not played;
     `on_result(index, rows)` is told of each game played as it finishes (in this process), `on_batch()` after
     each batch of them (a store's writer flushes there). Rows are packed as they come (`RowTable`), so memory
     grows by about the size of the output table, not by the dicts.
@@ -323,16 +336,7 @@ def run_matchup(
     """
     games += games % 2
     cores = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
-    known = known or {}
-    result = RunResult()
-    indexes = array("q")
-    for i in range(first, games):
-        found = known.get(i)
-        if found is None:
-            indexes.append(i)
-        else:
-            result.add(i, found)
-    result.from_store = result.count
+    result, indexes = _take_known(known, first, games)
     started = time.perf_counter()
     outcome = Outcome()
 
@@ -363,6 +367,30 @@ def run_matchup(
     ]
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _take_known(known: Mapping[int, GameRows] | RunResult | None, first: int, games: int) -> tuple[RunResult, array]:
+    """A run's start: the games of `first` .. `games - 1` that `known` has (taken from the result store), and the
+    indexes of the others, to play."""
+    import numpy as np
+
+    result = RunResult()
+    if isinstance(known, RunResult):  # packed (`Store.load_packed`): taken whole, never unpacked
+        result.extend(known.between(first, games))
+        wanted = np.arange(first, max(first, games), dtype=np.int64)
+        have = np.frombuffer(result.indexes, dtype=np.int64) if len(result.indexes) else np.zeros(0, dtype=np.int64)
+        indexes = array("q", wanted[~np.isin(wanted, have)].tobytes())
+    else:
+        known = known or {}
+        indexes = array("q")
+        for i in range(first, games):
+            found = known.get(i)
+            if found is None:
+                indexes.append(i)
+            else:
+                result.add(i, found)
+    result.from_store = result.count
+    return result, indexes
 
 
 def report_line(line: str) -> None:

@@ -98,7 +98,7 @@ def run_to_precision(
     progress: Callable[[int], None] | None = None,
     first_pairs: int = FIRST_PAIRS,
     stop_on_error: bool = False,
-    known: Mapping[int, GameRows] | None = None,
+    known: Mapping[int, GameRows] | RunResult | None = None,
     on_result: Callable[[int, GameRows], None] | None = None,
     on_batch: Callable[[], None] | None = None,
 ) -> tuple[RunResult, dict[str, Any]]:

@@ -23,6 +23,7 @@ from functools import partial
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from clix.analyzer import cli
 from clix.analyzer.errors import ClixError
@@ -412,7 +413,7 @@ def test_a_full_disk_names_the_file_and_keeps_the_old_outputs(tmp_path, monkeypa
     def full(*args: object, **kwargs: object) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(pd.DataFrame, "to_parquet", full)
+    monkeypatch.setattr(pq.ParquetWriter, "write_table", full)  # what every Parquet file is written with
     before = signal.getsignal(signal.SIGTERM)
     monkeypatch.setattr(sys, "argv", ["clix", *DUEL, "--games", "2", "--jobs", "1", "--out", str(out), "--force"])
     with pytest.raises(SystemExit) as exit_info:

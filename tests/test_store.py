@@ -22,10 +22,10 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
-from clix.analyzer import store
+from clix.analyzer import rowtable, store
 from clix.analyzer.library import load_checked
 from clix.analyzer.pool import run_items
-from clix.analyzer.runner import Matchup, run_matchup
+from clix.analyzer.runner import Matchup, RunResult, run_matchup
 from clix.analyzer.store import GameKey, GameWriter, Store, game_key, index_ranges
 from clix.engine.players import heuristic
 from helpers import run_main
@@ -394,6 +394,39 @@ def test_writer_batches_and_the_store_gives_the_rows_back_exactly(tmp_path, monk
     resumed = run_matchup(matchup, 12, 2**70, jobs=1, known=kept.load(key, below=12))
     assert (resumed.from_store, resumed.played) == (10, 2) and resumed.games[:10] == played.games
     assert index_ranges([5, 0, 1, 2, 7, 6]) == [[0, 3], [5, 8]]
+
+
+def test_stored_games_read_packed_are_the_stored_rows(tmp_path, monkeypatch):
+    """A duel resumes from the packed rows (`Store.load_packed`, issue 31: a million stored games in a few hundred
+    MB): the games and figure rows `load` gives, read a few at a time; a run takes those of its own range, plays
+    the others and makes the tables a run from scratch makes."""
+    matchup = Matchup(ROSTERS, "butcher-shop", "firing-line", "graveyard", turn_limit=3)
+    key = GameKey("p" * 64, {"test": True})
+    kept = Store.open(tmp_path / "s.duckdb")
+    monkeypatch.setattr(store, "LOAD_BATCH", 3)
+    monkeypatch.setattr(rowtable, "ROW_CHUNK", 5)
+    played = run_matchup(matchup, 16, 9, jobs=1)
+    kept.save(
+        key, [(i, rows) for i, rows in enumerate(zip(played.games, _figures_by_game(played), strict=True)) if i % 5]
+    )
+    loaded, packed = kept.load(key, below=14), kept.load_packed(key, below=14)
+    assert list(packed.indexes) == sorted(loaded) and packed.from_store == packed.count == len(loaded)
+    assert list(packed.games) == [loaded[i][0] for i in sorted(loaded)]
+    assert list(packed.figures) == [f for i in sorted(loaded) for f in loaded[i][1]]
+    resumed = run_matchup(matchup, 16, 9, jobs=1, known=packed)
+    assert (resumed.from_store, resumed.played) == (11, 5)  # 1-4, 6-9 and 11-13 stored below 14
+    pd.testing.assert_frame_equal(resumed.games_frame(), played.games_frame(), check_exact=True)
+    pd.testing.assert_frame_equal(resumed.figures_frame(), played.figures_frame(), check_exact=True)
+    later = run_matchup(matchup, 16, 9, jobs=1, first=8, known=packed)  # a later look of --target-ci
+    assert list(later.indexes)[: later.from_store] == [i for i in sorted(loaded) if i >= 8]
+    assert sorted(later.indexes) == list(range(8, 16)) and later.games == played.games[8:]
+
+
+def _figures_by_game(result: RunResult) -> list[list[dict]]:
+    by_game: dict[int, list[dict]] = {row["game"]: [] for row in result.games}
+    for row in result.figures:
+        by_game[row["game"]].append(row)
+    return list(by_game.values())
 
 
 def test_sweep_refuses_the_store_options(tmp_path, capsys):
