@@ -46,6 +46,12 @@ FLUSH_GAMES = 500
 """... or until this many are waiting."""
 LOAD_BATCH = 10_000
 """Stored games read from the database at a time (their JSON text: some 30 MB)."""
+CONNECTION = {"threads": 1, "memory_limit": "128MB"}
+"""Every connection's DuckDB settings. Left to its defaults DuckDB may take 80% of the machine's memory, and does
+when it checkpoints a growing store: a store of 400,000 games took 600 MB more for a moment, a million would have
+taken over a gigabyte, inside the process that plays (issue 31). Bounded, the moment costs 130 MB at most, and
+what needs more (sorting a large export) spills to `FILE.tmp` beside the store. One thread: a store's work is
+small pieces, and the process is busy playing."""
 LOCK_WAIT = 10.0
 """Seconds to wait for another process's hold on the store (a batch takes milliseconds) before giving up."""
 
@@ -263,7 +269,7 @@ class Store:
         deadline = time.monotonic() + LOCK_WAIT
         while True:
             try:
-                connection = duckdb.connect(str(self.path), read_only=not self.create)
+                connection = duckdb.connect(str(self.path), read_only=not self.create, config=dict(CONNECTION))
                 break
             except duckdb.Error as exc:
                 message = str(exc)
@@ -362,8 +368,9 @@ class Store:
     def _stored(
         self, key: GameKey, below: int | None, warn: Callable[[str], None] | None
     ) -> Iterator[tuple[int, GameResult]]:
-        """The stored games of `key` (below `below`) in index order, read a batch at a time; the damaged ones are
-        left out and named on `warn` (stderr by default) at the end, in one line."""
+        """The stored games of `key` (below `below`) in the order the store holds them (the tables that take them
+        sort by index), read a batch at a time; the damaged ones are left out and named on `warn` (stderr by
+        default) at the end, in one line."""
         import duckdb
 
         query = "SELECT game, game_row, figure_rows FROM games WHERE key = ?"
@@ -374,7 +381,7 @@ class Store:
         damaged: list[tuple[int, str]] = []
         try:
             with self.connect() as connection:
-                cursor = connection.execute(query + " ORDER BY game", parameters)
+                cursor = connection.execute(query, parameters)  # no ORDER BY: sorting them all takes memory
                 while batch := cursor.fetchmany(LOAD_BATCH):
                     for index, row_text, figures_text in batch:
                         found, why = stored_game(index, row_text, figures_text)
