@@ -40,7 +40,7 @@ from clix.analyzer.runner import PLAYER_STYLES, ended_early, report_line, run_ex
 from clix.analyzer.store import Store
 from clix.analyzer.value_design import Design, design_games
 from clix.analyzer.value_measure import measure_values
-from clix.analyzer.value_model import RESAMPLES
+from clix.analyzer.value_model import RESAMPLES, Fit, predict_scores, prediction_interval
 from clix.analyzer.value_report import value_lines, write_value
 from clix.analyzer.value_swap import run_swap
 from clix.engine import RULESET_VERSION, compiled
@@ -69,9 +69,11 @@ def run_value(
     resamples: int = RESAMPLES,
     pdf: bool = False,
     stop_on_error: bool = False,
+    predict: tuple[str, str] | None = None,
 ) -> int:
     """`clix value`: play the design, fit, print the table (or JSON), write value.csv, value.json, games.csv and
-    value.html (value.pdf with `pdf`) to `out`; return the exit code."""
+    value.html (value.pdf with `pdf`) to `out`; return the exit code. `predict`, two of the roster's armies: also
+    the first's predicted score against the second (`predict_pair`)."""
     from clix.analyzer.outputs import claim_output
     from clix.analyzer.progress import progress_bar
 
@@ -102,8 +104,12 @@ def run_value(
         if played.crashed and not result.rows:
             report_line("too few games finished before the crash to fit the values: nothing to report")
             return run_exit_code(played.interrupted, True, True)
+        if predict is not None and result.fit is not None:
+            result.prediction = predict_pair(roster, result.fit, result.holdout, *predict)
         result.settings |= _run_settings(played, jobs, store)
-        result.settings["command"] = value_command(design)
+        result.settings["command"] = value_command(design) + (
+            f" --predict {predict[0]} {predict[1]}" if predict else ""
+        )
         with folder.staged() as staging:
             written = write_value(staging, result, pdf)
         written = {k: folder.final(p) for k, p in written.items()}
@@ -113,6 +119,7 @@ def run_value(
             "model": result.model,
             "values": result.rows,
             "holdout": result.holdout,
+            "prediction": result.prediction,
             "outputs": {k: str(v) for k, v in written.items()},
         }
         sys.stdout.write(json.dumps(payload, default=str) + "\n")
@@ -121,6 +128,29 @@ def run_value(
             console.print(line, markup=False)
         console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
     return run_exit_code(played.interrupted, bool(played.failed), played.stopped)
+
+
+def predict_pair(roster: Roster, fit: Fit, holdout: dict[str, Any] | None, army_a: str, army_b: str) -> dict[str, Any]:
+    """`army_a`'s predicted score against `army_b` (over seat-swapped pairs, many games) from the fitted values,
+    with a 95% interval of the fit's bootstrap and the model's own error on the holdout (`model_error`; without a
+    measured holdout, the bootstrap alone, and `model_error` is None), and cost alone's prediction."""
+    found = predict_scores(roster, fit, [(roster.armies[army_a], roster.armies[army_b])])
+    score = float(found["score"][0])
+    error = None if not holdout or holdout.get("model_error") is None else holdout["model_error"] / 100
+    low, high = prediction_interval(
+        score, float(found["low"][0]), float(found["high"][0]), float("nan") if error is None else error
+    )
+    return {
+        "army_a": army_a,
+        "army_b": army_b,
+        "score": score,
+        "low": low,
+        "high": high,
+        "bootstrap_low": float(found["low"][0]),
+        "bootstrap_high": float(found["high"][0]),
+        "model_error": error,
+        "cost_alone": float(found["cost"][0]),
+    }
 
 
 def _run_settings(played: Played, jobs: int | None, store: Path | None) -> dict[str, Any]:

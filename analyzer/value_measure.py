@@ -30,10 +30,13 @@ from clix.analyzer.value_model import (
     Fit,
     _interval,
     army_features,
+    bootstrap_sd,
     fit_values,
     game_table,
     half_verdicts,
+    model_error,
     predict_scores,
+    prediction_interval,
     value_rows,
 )
 from clix.engine import compiled
@@ -55,6 +58,8 @@ class ValueResult:
     fit: Fit | None = None
     holdout: dict[str, Any] | None = None
     """The holdout check (`check_holdout`), None when the design has no holdout."""
+    prediction: dict[str, Any] | None = None
+    """`clix value --predict A B`: A's predicted score against B (`value.predict_pair`)."""
 
 
 def measure_values(
@@ -186,6 +191,7 @@ def check_holdout(
             }
         )
     done = [p for p in per_pair if p["measured"] is not None]
+    _prediction_intervals(done)
     miss = [abs(p["predicted"] - p["measured"]) for p in done]
     cost_miss = [abs(p["cost_alone"] - p["measured"]) for p in done]
     noise = [p["se"] * np.sqrt(2 / np.pi) for p in done]
@@ -199,8 +205,32 @@ def check_holdout(
         "cost_mean_miss": 100 * float(np.mean(cost_miss)) if done else None,
         "noise_miss": 100 * float(np.mean(noise)) if done else None,
         "held": sum(1 for p in done if p["measured_low"] <= p["predicted"] <= p["measured_high"]),
+        "model_error": 100 * _model_error(done) if len(done) >= 2 else None,
+        "predictions_held": sum(1 for p in done if p["interval_low"] <= p["measured"] <= p["interval_high"]),
+        "predictions_checked": sum(1 for p in done if p["interval_low"] is not None),
         "pairs": per_pair,
     }
+
+
+def _model_error(pairs: list[dict[str, Any]]) -> float:
+    """`model_error` of the measured holdout pairings."""
+    arrays = {k: np.array([p[k] for p in pairs], dtype=float) for k in ("predicted", "measured", "se")}
+    spread = bootstrap_sd([p["predicted_low"] for p in pairs], [p["predicted_high"] for p in pairs])
+    return model_error(arrays["predicted"], arrays["measured"], arrays["se"], spread)
+
+
+def _prediction_intervals(pairs: list[dict[str, Any]]) -> None:
+    """Each measured pairing's 95% prediction interval for its measured score, the model's error estimated from
+    the other pairings (leave one out, so a pairing's own miss does not widen its interval): `interval_low`,
+    `interval_high`, None with fewer than three pairings."""
+    for k, pair in enumerate(pairs):
+        others = pairs[:k] + pairs[k + 1 :]
+        if len(others) < 2:
+            pair["interval_low"] = pair["interval_high"] = None
+            continue
+        pair["interval_low"], pair["interval_high"] = prediction_interval(
+            pair["predicted"], pair["predicted_low"], pair["predicted_high"], _model_error(others), pair["se"]
+        )
 
 
 def _spent(roster: Roster, armies: dict[str, Army]) -> dict[str, float]:

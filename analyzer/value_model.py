@@ -244,6 +244,38 @@ def predict_scores(roster: Roster, fit: Fit, pairs: Sequence[tuple[Army, Army]])
     }
 
 
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
+
+
+def model_error(predicted: np.ndarray, measured: np.ndarray, se: np.ndarray, spread: np.ndarray) -> float:
+    """The sd of the model's own error (what an additive model cannot see, such as composition), from pairings
+    measured outside the design: the mean squared miss less what measurement noise (`se`) and the fit's own
+    uncertainty (`spread`, the bootstrap sd) account for; 0 when they account for all of it, NaN without pairings
+    (method of moments)."""
+    if not len(predicted):
+        return float("nan")
+    excess = (np.asarray(measured) - np.asarray(predicted)) ** 2 - np.asarray(se) ** 2 - np.asarray(spread) ** 2
+    return float(np.sqrt(max(0.0, float(np.mean(excess)))))
+
+
+def bootstrap_sd(low: np.ndarray | float, high: np.ndarray | float) -> np.ndarray:
+    """The sd a 95% bootstrap interval implies (its width over 2 × 1.96)."""
+    return (np.asarray(high, dtype=float) - np.asarray(low, dtype=float)) / (2 * Z95)
+
+
+def prediction_interval(
+    predicted: float, low: float, high: float, error: float, se: float = 0.0
+) -> tuple[float, float]:
+    """A 95% interval for a score the model predicts: the fit's bootstrap interval [`low`, `high`] widened on each
+    side by the model's own error (`error`, `model_error`; NaN adds nothing) and, for a score to be measured over a
+    finite number of games, its standard error `se` (the parts added in quadrature); within [0, 1]."""
+    extra = Z95**2 * ((0.0 if np.isnan(error) else error) ** 2 + se**2)
+    below = float(np.sqrt(max(0.0, predicted - low) ** 2 + extra))
+    above = float(np.sqrt(max(0.0, high - predicted) ** 2 + extra))
+    return max(0.0, predicted - below), min(1.0, predicted + above)
+
+
 def _interval(draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     with np.errstate(invalid="ignore"):
         finite = np.where(np.isfinite(draws), draws, np.nan)

@@ -37,6 +37,7 @@ def value_lines(result: ValueResult) -> list[str]:
             "data; a verdict is shown only where both halves give it too"
         )
     lines += holdout_lines(result.holdout)
+    lines += prediction_lines(result.prediction)
     styles = s["styles"] if len(s["styles"]) > 1 else []
     head = ["figure", "cost", "fielded", "value [95%]", "residual [95%]", "verdict"] + (
         ["styles range"] if styles else []
@@ -91,6 +92,35 @@ def holdout_lines(holdout: dict[str, Any] | None) -> list[str]:
         f"    ({holdout['measured']} pairings of {holdout['armies']} near-full armies outside the design, "
         f"{holdout['games_per_pairing']} games each; measurement noise alone would miss by about "
         f"{holdout['noise_miss']:.1f} points, largest miss {holdout['max_miss']:.1f})",
+        *_prediction_line(holdout),
+    ]
+
+
+def prediction_lines(prediction: dict[str, Any] | None) -> list[str]:
+    """`--predict A B`: A's predicted score against B with its interval, in one line (none without)."""
+    if not prediction:
+        return []
+    p = prediction
+    what = (
+        "the fit's bootstrap and the model's own error on the holdout"
+        if p["model_error"] is not None
+        else "the fit's bootstrap alone: the holdout measured too little to add the model's own error"
+    )
+    return [
+        f"  predicted: {p['army_a']} scores {100 * p['score']:.0f}% [95% {100 * p['low']:.0f}–{100 * p['high']:.0f}] "
+        f"against {p['army_b']} ({what}; cost alone: {100 * p['cost_alone']:.0f}%)"
+    ]
+
+
+def _prediction_line(holdout: dict[str, Any]) -> list[str]:
+    """How the model's own error and its prediction intervals fared on the holdout (none with too few pairings)."""
+    checked = holdout.get("predictions_checked")
+    if not checked or holdout.get("model_error") is None:
+        return []
+    return [
+        f"    the model's own error beyond noise: {holdout['model_error']:.1f} points; 95% prediction intervals "
+        f"(fit + model error + the pairing's noise, the error taken from the other pairings) hold "
+        f"{holdout['predictions_held']} of {checked} measured scores"
     ]
 
 
@@ -125,7 +155,13 @@ def write_value(out: Path, result: ValueResult, pdf: bool = False) -> dict[str, 
     with writing(written["value_json"]):
         written["value_json"].write_text(
             json.dumps(
-                {"settings": result.settings, "model": result.model, "values": result.rows, "holdout": result.holdout},
+                {
+                    "settings": result.settings,
+                    "model": result.model,
+                    "values": result.rows,
+                    "holdout": result.holdout,
+                    "prediction": result.prediction,
+                },
                 indent=1,
                 default=str,
             )

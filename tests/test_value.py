@@ -14,7 +14,7 @@ from clix.analyzer.runner import Matchup, play_one
 from clix.analyzer.value_design import Design
 from clix.analyzer.value_measure import ValueResult, measure_values
 from helpers import run_main
-from value_library import value_library
+from value_library import add_army, value_library
 
 
 @pytest.fixture(scope="module")
@@ -118,6 +118,9 @@ def test_the_value_command_writes_its_table_and_report(
         "tuned,rusher",
         "--jobs",
         "1",
+        "--predict",
+        "brawlers",
+        str(add_army(tmp_path / "mine", "pluses", ["brawler-plus", "brawler-plus", "rat"])),
         "--out",
         str(out),
         "--json",
@@ -125,6 +128,11 @@ def test_the_value_command_writes_its_table_and_report(
     code, stdout, stderr = run_main(args, capsys)
     assert code == 0, stderr
     payload = json.loads(stdout)
+    predicted = payload["prediction"]
+    assert (predicted["army_a"], predicted["army_b"]) == ("brawlers", "pluses")
+    assert predicted["low"] <= predicted["bootstrap_low"] <= predicted["score"] <= predicted["bootstrap_high"]
+    assert predicted["bootstrap_high"] <= predicted["high"] and 0 < predicted["cost_alone"] < 1
+    assert "--predict brawlers pluses" in payload["settings"]["command"]
     assert payload["settings"]["styles"] == ["tuned", "rusher"]
     table = pd.read_csv(out / "value.csv")
     assert set(table.loc[table["kind"] == "figure", "name"]) == {
@@ -144,6 +152,7 @@ def test_the_value_command_writes_its_table_and_report(
     assert json.loads((out / "value.json").read_text())["holdout"] == payload["holdout"]
     html = (out / "value.html").read_text()
     assert "Residuals" in html and "data:image/png;base64," in html and "Holdout: predicted against measured" in html
+    assert "Predicted: brawlers against pluses" in html and "95% prediction interval" in html
     # the games went to the result store beside --out: a second run plays none
     code, stdout, _ = run_main([*args[:-3], "--out", str(tmp_path / "again"), "--json"], capsys)
     assert code == 0

@@ -155,6 +155,8 @@ def test_the_key_of_a_matchup_is_the_duels_key_whether_its_armies_are_given_or_i
         (["value", "--armies", "2"], "--armies takes 3 or more"),
         (["value", "--pool", "no-such-figure"], "--pool: "),
         (["value", "--players", "tuned,sleepy"], "--players: "),
+        (["value", "--predict", "butcher-shop", "no-such-army"], "no-such-army"),
+        (["value", "--predict", "butcher-shop", "firing-line", "--holdout", "0"], "--predict takes its model error"),
         (["build", "--field", "missing.json"], "--field missing.json: no such file"),
         (["build", "--include", "crypt-rat-swarm"], "did you mean"),
         (["build", "--include", "gravemaw-u"], "over --budget 100"),
@@ -293,3 +295,27 @@ def test_predicted_scores_follow_the_model_link_and_carry_a_bootstrap_interval()
     assert np.all(found["high"] - found["low"] > 0)
     assert found["score"] == pytest.approx(truth, abs=0.08)
     assert np.all((found["cost"] > 0) & (found["cost"] < 1))
+
+
+def test_the_model_error_is_what_the_misses_hold_beyond_noise_and_the_fit() -> None:
+    """`model_error` recovers an error the model makes on purpose (sd 0.08 on top of measurement noise of sd
+    0.04), gives 0 when noise explains the misses, and a prediction interval nests the bootstrap and widens by it."""
+    from clix.analyzer.value_model import model_error, prediction_interval
+
+    rng = np.random.default_rng(5)
+    predicted = rng.uniform(0.3, 0.7, 4000)
+    se = np.full(4000, 0.04)
+    spread = np.full(4000, 0.02)
+    truth = predicted + rng.normal(0, 0.08, 4000) + rng.normal(0, 0.02, 4000)
+    measured = truth + rng.normal(0, 0.04, 4000)
+    assert model_error(predicted, measured, se, spread) == pytest.approx(0.08, abs=0.005)
+    noisy = predicted + rng.normal(0, 0.04, 4000)
+    assert model_error(predicted, noisy, se, spread) < 0.01
+    assert np.isnan(model_error(np.zeros(0), np.zeros(0), np.zeros(0), np.zeros(0)))
+    low, high = prediction_interval(0.6, 0.5, 0.65, 0.08, 0.04)
+    assert low < 0.5 and high > 0.65 and (0.6 - low) > (high - 0.6)  # the bootstrap's skew kept
+    assert prediction_interval(0.6, 0.5, 0.65, float("nan")) == (0.5, 0.65)
+    assert prediction_interval(0.97, 0.9, 0.99, 0.1)[1] == 1.0
+    covered = [prediction_interval(p, p - 1.96 * 0.02, p + 1.96 * 0.02, 0.08, 0.04) for p in predicted[:1000]]
+    inside = np.mean([lo <= m <= hi for (lo, hi), m in zip(covered, measured[:1000], strict=True)])
+    assert 0.93 <= inside <= 0.97

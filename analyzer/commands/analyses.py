@@ -106,6 +106,15 @@ def value(
             "design's games over the holdout, 2 to 40 a pairing, so the check adds at most about a tenth).",
         ),
     ] = None,
+    predict: Annotated[
+        tuple[str, str] | None,
+        typer.Option(
+            "--predict",
+            metavar="ARMY_A ARMY_B",
+            help="Also predict ARMY_A's score against ARMY_B (ids or army files) from the fitted values, with a 95% "
+            "interval: the fit's bootstrap plus the model's own error measured on the holdout.",
+        ),
+    ] = None,
     seed: SeedOption = 0,
     jobs: JobsOption = 0,
     turns: TurnsOption = 15,
@@ -199,7 +208,9 @@ def value(
     checks.cells_games(
         per_matchup, armies * ((opponents + 1) // 2) * len(map_names) * len(styles), what="matchups", one="matchup"
     )
-    library = library_for(rosters, maps=map_names)
+    if predict is not None and holdout == 0:
+        raise ClixError("--predict takes its model error from the holdout: leave out --holdout 0")
+    library = library_for(rosters, maps=map_names, armies=list(predict or ()))
     design = Design(
         budget=budget,
         armies=armies,
@@ -226,6 +237,7 @@ def value(
             resamples=resamples,
             pdf=pdf,
             stop_on_error=stop_on_error,
+            predict=None if predict is None else (library.id(predict[0]), library.id(predict[1])),
         )
     )
 
