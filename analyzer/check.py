@@ -9,12 +9,14 @@ does not share is a warning in the duel's summary and report: the fast players' 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 from clix.analyzer.errors import ClixError
 from clix.analyzer.runner import Matchup, player_factory, run_matchup
 from clix.analyzer.scoring import paired_score
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CHECK_GAMES = 100
 """Games the check replays at most (the duel's first ones): a 100-game check of a 100-point duel takes minutes."""
@@ -65,7 +67,7 @@ def run_check(
     played = run_matchup(checked, count, seed, jobs, progress=progress)
     if not played.games:
         raise ClixError("--check-with: no check game finished")
-    frame = pd.DataFrame(played.games)
+    frame = played.games_frame()
     score = paired_score(frame)
     fast_all = paired_score(duel_games)
     same = duel_games[duel_games["game"].isin(frame["game"])] if "game" in duel_games else duel_games.head(count)

@@ -10,14 +10,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from clix.analyzer import report as report_module
 from clix.analyzer.check import CHECK_GAMES, check_style, run_check
 from clix.analyzer.check import summary_lines as check_summary_lines
 from clix.analyzer.errors import ClixError
 from clix.analyzer.outputs import Interrupted, Target, claim_output
 from clix.analyzer.pool import close_pool
 from clix.analyzer.progress import progress_bar
-from clix.analyzer.report import check_pdf, provenance_line, write_outputs
 from clix.analyzer.runner import (
     GameRows,
     Matchup,
@@ -31,7 +29,6 @@ from clix.analyzer.runner import (
 )
 from clix.analyzer.scoring import pair_means
 from clix.analyzer.sequential import equivalence, run_to_precision
-from clix.analyzer.stats import summarize
 from clix.analyzer.store import (
     GameKey,
     GameWriter,
@@ -146,6 +143,8 @@ def run_duel(
     style_a, style_b = parse_players(players)
     checker = check_style(check_with)
     if pdf:
+        from clix.analyzer.report import check_pdf
+
         check_pdf()
     matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties)
     with claim_output(out) as folder:
@@ -175,6 +174,10 @@ def run_duel(
                 raise Interrupted()
             report_line("no game finished before the crash: nothing to report")
             return run_exit_code(False, True, True)
+        # the statistics and the report load here, not at import: a long duel plays its games without them
+        from clix.analyzer.report import provenance_line, write_outputs
+        from clix.analyzer.stats import summarize
+
         close_pool()
         games_df = result.game_table.compact_frame()  # the statistics' frames; the files come from the rows
         figures_df = result.figure_table.compact_frame()
@@ -263,6 +266,8 @@ def run_duel(
 def pdf_from(report: Path, pdf: Path) -> Path:
     """Render the HTML report written at `report` to `pdf` (both in the staging folder). The PDF engine failing
     on it is a one-line ClixError (nothing is then published); a failed write names its file as usual."""
+    from clix.analyzer import report as report_module
+
     html = report.read_text(encoding="utf-8")
     try:
         return report_module.write_pdf(html, pdf)

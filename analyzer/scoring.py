@@ -4,11 +4,12 @@ pair, not the game, as the unit: the two games of a pair share a seed, so they a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-from scipy import stats as st
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 CONFIDENCE = 0.95
 
@@ -48,6 +49,8 @@ def pair_interval(values: Sequence[float] | np.ndarray, confidence: float = CONF
     on the mean); `se` is the interval's longer side over the normal quantile, the standard error it implies
     (what a mean over several cells combines). docs/statistics.md, "Score", and tests/test_interval_coverage.py.
     """
+    from scipy import stats as st  # here, not at import: a duel plays its games before it needs scipy
+
     x = np.asarray(values, dtype=float)
     n = len(x)
     z = float(st.norm.ppf(0.5 + confidence / 2))

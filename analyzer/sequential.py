@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 from clix.analyzer.runner import GameRows, Matchup, RunResult, run_matchup
 from clix.analyzer.scoring import pair_interval, pair_means
-from scipy import stats as st
 
 FIRST_PAIRS = 50
 """Pairs played before the first look."""
@@ -58,6 +57,8 @@ def equivalence(values: Sequence[float] | np.ndarray, margin: float, alpha: floa
     `equivalent` when the (1 - 2·alpha) pair interval lies inside the band. The p-value is the larger of the two
     one-sided tests' with the standard error that interval implies (never zero, so pairs that all agree still
     leave doubt)."""
+    from scipy import stats as st  # here, not at import: a duel plays its games before it needs scipy
+
     x = np.asarray(values, dtype=float)
     n = len(x)
     band = (0.5 - margin, 0.5 + margin)
