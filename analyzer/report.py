@@ -120,16 +120,16 @@ def write_outputs(
         "report": out / "report.html",
     }
     for name, frame, which in (("games", games, 0), ("figures", figures, 1)):
-        table = None if rows is None else rows[which]
+        streamed = None if rows is None else rows[which]
         csv, parquet = written[f"{name}_csv"], written[f"{name}_parquet"]
         with writing(csv):
-            if table is not None:
-                table.to_csv(csv)
+            if streamed is not None:
+                streamed.to_csv(csv)
             else:
                 frame.to_csv(csv, index=False)
         with writing(parquet):
-            if table is not None:
-                table.to_parquet(parquet)
+            if streamed is not None:
+                streamed.to_parquet(parquet)
             else:
                 frame.to_parquet(parquet, index=False)
     with writing(written["summary"]):

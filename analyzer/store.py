@@ -46,7 +46,7 @@ FLUSH_GAMES = 500
 """... or until this many are waiting."""
 LOAD_BATCH = 10_000
 """Stored games read from the database at a time (their JSON text: some 30 MB)."""
-CONNECTION = {"threads": 1, "memory_limit": "128MB"}
+CONNECTION: dict[str, Any] = {"threads": 1, "memory_limit": "128MB"}
 """Every connection's DuckDB settings. Left to its defaults DuckDB may take 80% of the machine's memory, and does
 when it checkpoints a growing store: a store of 400,000 games took 600 MB more for a moment, a million would have
 taken over a gigabyte, inside the process that plays (issue 31). Bounded, the moment costs 130 MB at most, and

@@ -215,7 +215,7 @@ def check_holdout(
 def _model_error(pairs: list[dict[str, Any]]) -> float:
     """`model_error` of the measured holdout pairings."""
     arrays = {k: np.array([p[k] for p in pairs], dtype=float) for k in ("predicted", "measured", "se")}
-    spread = bootstrap_sd([p["predicted_low"] for p in pairs], [p["predicted_high"] for p in pairs])
+    spread = bootstrap_sd(np.array([p["predicted_low"] for p in pairs]), np.array([p["predicted_high"] for p in pairs]))
     return model_error(arrays["predicted"], arrays["measured"], arrays["se"], spread)
 
 
