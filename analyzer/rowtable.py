@@ -254,7 +254,7 @@ class RowTable:
         column without None in the narrowest of int16, int32 and int64 that holds twice its largest magnitude (a
         sum or difference of two values still fits), a text column with at most half as many distinct values as
         rows a categorical, its categories sorted (so grouping orders it as it orders text); every other column
-        as `frame()` types it. The text columns share one categorical type (`_shared_categories`), so they compare
+        as `frame()` types it. The text columns of a few values share one categorical type (`_categories`), so they compare
         with each other as text does. Filled a batch at a time: the whole `frame()` is never made."""
         import numpy as np
         import pandas as pd
@@ -276,14 +276,14 @@ class RowTable:
                 text[name] = levels
             else:
                 pieces[name] = []
-        shared = _shared_categories(text.values())
+        kinds = _categories(text)
         for name in text:
-            filled[name] = np.empty(total, dtype=_code_type(len(shared.categories)))
+            filled[name] = np.empty(total, dtype=_code_type(len(kinds[name].categories)))
         for batch in self.batches():
             rows = slice(batch.index[0], batch.index[-1] + 1)
             for name, column in batch.items():
                 if name in text:
-                    filled[name][rows] = pd.Categorical(column, dtype=shared).codes
+                    filled[name][rows] = pd.Categorical(column, dtype=kinds[name]).codes
                 elif name in filled:
                     filled[name][rows] = column.to_numpy()
                 else:
@@ -291,7 +291,7 @@ class RowTable:
         columns = {}
         for name in schema.names:
             if name in text:
-                columns[name] = pd.Categorical.from_codes(filled.pop(name), dtype=shared)
+                columns[name] = pd.Categorical.from_codes(filled.pop(name), dtype=kinds[name])
             elif name in filled:
                 columns[name] = filled.pop(name)
             else:
@@ -363,19 +363,27 @@ def _compacted(frame: pd.DataFrame) -> pd.DataFrame:
             if len(levels) <= max(16, len(column) // 2):
                 text[name] = list(levels)
         columns[name] = column
-    shared = _shared_categories(text.values())
+    kinds = _categories(text)
     for name in text:
-        columns[name] = columns[name].astype(shared)
+        columns[name] = columns[name].astype(kinds[name])
     return pd.DataFrame(columns, index=frame.index)
 
 
-def _shared_categories(levels: Iterable[Iterable[str]]) -> pd.CategoricalDtype:
-    """One categorical type for every text column of a compact frame: every column's values, sorted (so sorting
-    and grouping order them as text), and the same for all, so that two columns compare (`winner == first`).
-    A column's `value_counts` counts the others' values too, as zeros."""
+SHARED_LEVELS = 64
+"""A text column of at most this many values takes the categorical type it shares with the others like it."""
+
+
+def _categories(levels: dict[str, list[str]]) -> dict[str, pd.CategoricalDtype]:
+    """Each compact text column's categorical type, its categories sorted (so sorting and grouping order them as
+    text). The columns of at most SHARED_LEVELS values (who won, who went first, the armies, the map) share one
+    type, every such column's values, so that two of them compare (`winner == first`); a column of more values
+    (plot twists played, rounds of each slay, read value by value) has its own. A shared column's
+    `value_counts` counts the others' values too, as zeros."""
     import pandas as pd
 
-    return pd.CategoricalDtype(sorted(set().union(*levels)))
+    few = {name: found for name, found in levels.items() if len(found) <= SHARED_LEVELS}
+    shared = pd.CategoricalDtype(sorted(set().union(*few.values())))
+    return {name: shared if name in few else pd.CategoricalDtype(sorted(found)) for name, found in levels.items()}
 
 
 def _packed(table: pa.Table) -> pa.Table:

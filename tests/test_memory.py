@@ -185,3 +185,17 @@ def test_text_whose_chunks_index_it_differently_reads_back(monkeypatch):
     pd.testing.assert_frame_equal(table.frame(), expected, check_exact=True)
     pd.testing.assert_frame_equal(pd.concat(list(table.batches(128))), expected, check_exact=True)
     _same_values(table.compact_frame(), expected, 0)
+
+
+def test_the_statistics_frames_take_a_fraction_of_the_frames_memory():
+    """A long duel's statistics run on `compact_frame` (narrow integers, shared categoricals for text): the same
+    values in at most a third of the memory, and the same summary (issue 31)."""
+    from clix.analyzer.stats import summarize
+
+    result = run_matchup(MATCHUP, 3000, 4, jobs=1)  # enough rows that the text's categories count for little
+    for table in (result.game_table, result.figure_table):
+        frame, compact = table.frame(), table.compact_frame()
+        _same_values(compact, frame, 0)
+        assert compact.memory_usage(deep=True).sum() * 3 < frame.memory_usage(deep=True).sum()
+    whole = summarize(result.games_frame(), result.figures_frame())
+    assert summarize(result.game_table.compact_frame(), result.figure_table.compact_frame()) == whole
