@@ -179,8 +179,11 @@ def run_duel(
         from clix.analyzer.stats import summarize
 
         close_pool()
-        games_df = result.game_table.compact_frame()  # the statistics' frames; the files come from the rows
-        figures_df = result.figure_table.compact_frame()
+        # the rows in compact form, then freed: the statistics and the files come from the compact rows
+        game_rows, figure_rows = result.game_table.compact(), result.figure_table.compact()
+        result.game_table.release()
+        result.figure_table.release()
+        games_df, figures_df = game_rows.frame, figure_rows.frame
         summary = summarize(games_df, figures_df)
         if precision is not None:
             summary["precision"] = precision
@@ -240,7 +243,7 @@ def run_duel(
                     provenance,
                     armies={"a": army_contents(roster, army_a), "b": army_contents(roster, army_b)},
                     layout=roster.maps[map_name],
-                    rows=(result.game_table, result.figure_table),
+                    rows=(game_rows, figure_rows),
                 )
                 if pdf:
                     written["pdf"] = pdf_from(written["report"], staging / "report.pdf")

@@ -13,7 +13,7 @@ from clix.analyzer import charts
 from clix.analyzer.errors import ClixError
 from clix.analyzer.mapdraw import draw_map_png
 from clix.analyzer.outputs import writing
-from clix.analyzer.rowtable import RowTable
+from clix.analyzer.rowtable import CompactRows
 from clix.analyzer.views import ArmyContents
 from clix.engine import horrorclix
 from clix.engine.roster.loader import Roster
@@ -101,12 +101,12 @@ def write_outputs(
     armies: dict[str, ArmyContents] | None = None,
     layout: MapLayout | None = None,
     pdf: bool = False,
-    rows: tuple[RowTable, RowTable] | None = None,
+    rows: tuple[CompactRows, CompactRows] | None = None,
 ) -> dict[str, Path]:
     """Write every output of a duel to `out`; return the paths written. A failed write names its file.
 
-    `rows`, the run's game and figure rows, are written to the CSV and Parquet files a batch at a time (the
-    frames, then, may be their compact frames: the files are `rows`'s own); without, the frames are written.
+    `rows`, the run's game and figure rows in compact form (`RowTable.compact`; the frames are then theirs), are
+    written to the CSV and Parquet files a batch at a time, typed as the rows are; without, the frames are written.
 
     `armies` (by side, "a" and "b") adds the armies' contents to the report, `layout` the map with the
     starting areas used; `pdf` also renders the report to report.pdf."""

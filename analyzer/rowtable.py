@@ -3,9 +3,10 @@ tables the rows make (issue 31: a run's memory per game is small and constant, s
 1 GB).
 
 A `RowTable` packs every ROW_CHUNK rows into a columnar Arrow chunk. It reads back as the very DataFrame
-`pd.DataFrame(rows)` makes (`frame`), as that frame's CSV and Parquet files written a batch of rows at a time
-(`to_csv`, `to_parquet`: the whole frame is never made), and as a compact frame for statistics (`compact_frame`:
-the same values in narrow integers and categoricals, a quarter of the memory).
+`pd.DataFrame(rows)` makes (`frame`), or in compact form (`compact`: the same values in narrow integers and
+categoricals, a quarter of the memory, for statistics), which writes that frame's CSV and Parquet files a batch
+at a time (the whole frame is never made). A long duel compacts its rows, releases them, and then makes its
+statistics and files from the compact rows alone.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class RowTable:
         self._chunks: list[tuple[pa.Table, pa.Schema]] = []
         """Packed chunks with the schema each unpacks to."""
         self._keys = array("q")
+        self._released = False
         self._plain: list[dict[str, Any]] | None = None
         """Every row as a dict, once a chunk could not be packed (values Arrow cannot type): the plain way."""
 
@@ -96,6 +98,8 @@ class RowTable:
         return kept
 
     def _pack(self) -> None:
+        if self._released:
+            raise RuntimeError("the rows were released (RowTable.release)")
         if not self._pending or self._plain is not None:
             return
         import pyarrow as pa
@@ -222,35 +226,19 @@ class RowTable:
             frame.index = range(start, stop)
             yield frame
 
-    def to_csv(self, path: Path | str) -> None:
-        """Write what `frame().to_csv(path, index=False)` writes, a batch at a time."""
-        with open(path, "w", encoding="utf-8", newline="") as handle:
-            for number, batch in enumerate(self.batches()):
-                batch.to_csv(handle, index=False, header=number == 0)
+    def compact(self) -> CompactRows:
+        """The rows as a `CompactRows`: `frame()`'s values in about a quarter of its memory, and its files."""
+        return CompactRows(*self._compact())
 
-    def to_parquet(self, path: Path | str) -> None:
-        """Write the table `frame().to_parquet(path, index=False)` writes (the same columns, types and values,
-        read back as the same frame), a batch at a time: a row group a batch."""
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+    def release(self) -> None:
+        """Free the rows (a long run's statistics and files then come from its `compact()` rows); the count stays,
+        and reading a row is an error."""
+        self._pending, self._chunks, self._plain = [], [], None
+        self._released = True
 
-        if not len(self):
-            self.frame().to_parquet(path, index=False)
-            return
-        writer = None
-        try:
-            for batch in self.batches():
-                schema = None if writer is None else writer.schema
-                table = pa.Table.from_pandas(batch, schema=schema, preserve_index=False)
-                if writer is None:
-                    writer = pq.ParquetWriter(path, table.schema)
-                writer.write_table(table)
-        finally:
-            if writer is not None:
-                writer.close()
-
-    def compact_frame(self) -> pd.DataFrame:
-        """The values of `frame()` in about a quarter of its memory, for statistics over long runs: an integer
+    def _compact(self) -> tuple[pd.DataFrame, pd.Series]:
+        """The values of `frame()` in about a quarter of its memory, for statistics over long runs, and the types
+        `frame()` gives each column. An integer
         column without None in the narrowest of int16, int32 and int64 that holds twice its largest magnitude (a
         sum or difference of two values still fits), a text column with at most half as many distinct values as
         rows a categorical, its categories sorted (so grouping orders it as it orders text); every other column
@@ -261,7 +249,8 @@ class RowTable:
 
         schema = self._schema()
         if schema is None or not len(self):
-            return _compacted(self.frame())
+            whole = self.frame()
+            return _compacted(whole), whole.dtypes
         total = len(self)
         widen = self._with_none(schema)
         filled: dict[str, np.ndarray] = {}
@@ -279,7 +268,9 @@ class RowTable:
         kinds = _categories(text)
         for name in text:
             filled[name] = np.empty(total, dtype=_code_type(len(kinds[name].categories)))
+        types = None
         for batch in self.batches():
+            types = batch.dtypes if types is None else types  # the whole table's types (`batches`)
             rows = slice(batch.index[0], batch.index[-1] + 1)
             for name, column in batch.items():
                 if name in text:
@@ -296,10 +287,10 @@ class RowTable:
                 columns[name] = filled.pop(name)
             else:
                 columns[name] = pd.concat(pieces.pop(name), ignore_index=True)
-        return pd.DataFrame(columns, copy=False)
+        return pd.DataFrame(columns, copy=False), types
 
     def _integer_type(self, name: str, kind: pa.DataType) -> str | None:
-        """The narrow type of an integer column (`compact_frame`), None for any other column."""
+        """The narrow type of an integer column (`_compact`), None for any other column."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
@@ -312,7 +303,7 @@ class RowTable:
         return _integer_holding(2 * largest)
 
     def _levels(self, name: str, kind: pa.DataType) -> list[str] | None:
-        """A text column's distinct values, sorted, when there are at most half as many as rows (`compact_frame`)."""
+        """A text column's distinct values, sorted, when there are at most half as many as rows (`_compact`)."""
         import pyarrow as pa
 
         if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
@@ -331,6 +322,50 @@ class RowTable:
         return sorted(found)
 
 
+class CompactRows:
+    """A table's rows in compact form (`RowTable.compact`): `frame`, narrow integers and categoricals for the
+    statistics, and `types`, each column's type in `RowTable.frame()`, so that its CSV and Parquet files, written a
+    batch at a time and each batch typed back, are the files that frame makes."""
+
+    def __init__(self, frame: pd.DataFrame, types: pd.Series) -> None:
+        self.frame = frame
+        self.types = types
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    def batches(self, size: int | None = None) -> Iterator[pd.DataFrame]:
+        """The rows `size` at a time (BATCH_ROWS unless given), typed as `RowTable.frame()` types them; at least one
+        batch."""
+        size = size or BATCH_ROWS
+        for start in range(0, max(1, len(self.frame)), size):
+            yield self.frame.iloc[start : start + size].astype(self.types.to_dict())
+
+    def to_csv(self, path: Path | str) -> None:
+        """Write what `frame().to_csv(path, index=False)` writes for the whole table, a batch at a time."""
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            for number, batch in enumerate(self.batches()):
+                batch.to_csv(handle, index=False, header=number == 0)
+
+    def to_parquet(self, path: Path | str) -> None:
+        """Write the table `frame().to_parquet(path, index=False)` writes for the whole table (the same columns,
+        types and values, read back as the same frame), a batch at a time: a row group a batch."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        writer = None
+        try:
+            for batch in self.batches():
+                schema = None if writer is None else writer.schema
+                table = pa.Table.from_pandas(batch, schema=schema, preserve_index=False)
+                if writer is None:
+                    writer = pq.ParquetWriter(path, table.schema)
+                writer.write_table(table)
+        finally:
+            if writer is not None:
+                writer.close()
+
+
 _NARROW_INTS = ("int8", "int16", "int32")
 
 
@@ -347,7 +382,7 @@ def _code_type(levels: int) -> str:
 
 
 def _compacted(frame: pd.DataFrame) -> pd.DataFrame:
-    """`RowTable.compact_frame` of a frame made the plain way: the same narrow types by the same rules."""
+    """`RowTable._compact`'s frame of a frame made the plain way: the same narrow types by the same rules."""
     import pandas as pd
 
     columns = {}

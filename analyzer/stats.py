@@ -276,7 +276,9 @@ def victim_rush(games: pd.DataFrame, rounds: int) -> dict[str, Any]:
                     counts[i, r - 1 :] += 1
         mean = counts.mean(axis=0) if len(games) else np.zeros(rounds)
         half = (
-            st.t.ppf(0.975, max(1, len(games) - 1)) * counts.std(axis=0, ddof=1) / np.sqrt(max(1, len(games)))
+            st.t.ppf(0.975, max(1, len(games) - 1))
+            * np.array([counts[:, r].std(ddof=1) for r in range(rounds)])  # a round at a time: 8 bytes a game
+            / np.sqrt(max(1, len(games)))
             if len(games) > 1
             else np.zeros(rounds)
         )

@@ -151,9 +151,10 @@ def test_a_row_table_makes_the_frame_pandas_makes_whatever_the_values(tmp_path):
                 table.add(key, [row])
             frame = table.frame()
             batches = list(table.batches(rnd.choice([1, 3, 7, 1000])))
-            table.to_csv(tmp_path / "streamed.csv")
-            parquet_error = _error_of(table.to_parquet, tmp_path / "streamed.parquet")
-            compact = table.compact_frame()
+            compact_rows = table.compact()
+            compact_rows.to_csv(tmp_path / "streamed.csv")
+            parquet_error = _error_of(compact_rows.to_parquet, tmp_path / "streamed.parquet")
+            compact = compact_rows.frame
         finally:
             rowtable.ROW_CHUNK = original
         expected = pd.DataFrame([rows[i] for i in sorted(range(len(rows)), key=lambda i: keys[i])])
@@ -184,18 +185,32 @@ def test_text_whose_chunks_index_it_differently_reads_back(monkeypatch):
     expected = pd.DataFrame([rows[i] for i in sorted(range(900), key=lambda i: keys[i])])
     pd.testing.assert_frame_equal(table.frame(), expected, check_exact=True)
     pd.testing.assert_frame_equal(pd.concat(list(table.batches(128))), expected, check_exact=True)
-    _same_values(table.compact_frame(), expected, 0)
+    _same_values(table.compact().frame, expected, 0)
 
 
 def test_the_statistics_frames_take_a_fraction_of_the_frames_memory():
-    """A long duel's statistics run on `compact_frame` (narrow integers, shared categoricals for text): the same
+    """A long duel's statistics run on the compact rows (`RowTable.compact`) (narrow integers, shared categoricals for text): the same
     values in at most a third of the memory, and the same summary (issue 31)."""
     from clix.analyzer.stats import summarize
 
     result = run_matchup(MATCHUP, 3000, 4, jobs=1)  # enough rows that the text's categories count for little
     for table in (result.game_table, result.figure_table):
-        frame, compact = table.frame(), table.compact_frame()
+        frame, compact = table.frame(), table.compact().frame
         _same_values(compact, frame, 0)
         assert compact.memory_usage(deep=True).sum() * 3 < frame.memory_usage(deep=True).sum()
     whole = summarize(result.games_frame(), result.figures_frame())
-    assert summarize(result.game_table.compact_frame(), result.figure_table.compact_frame()) == whole
+    assert summarize(result.game_table.compact().frame, result.figure_table.compact().frame) == whole
+
+
+def test_released_rows_keep_their_count_and_read_no_more(tmp_path):
+    """A long duel compacts its rows and frees them before its statistics: the count stays, reading a row is an
+    error (never a silently empty table), and the compact rows still write the files the rows would have."""
+    result = run_matchup(MATCHUP, 40, 1, jobs=1)
+    expected = result.games_frame()
+    compact = result.game_table.compact()
+    result.game_table.release()
+    assert result.count == 40 == len(compact)
+    with pytest.raises(RuntimeError, match="released"):
+        result.games_frame()
+    compact.to_csv(tmp_path / "games.csv")
+    assert (tmp_path / "games.csv").read_text(encoding="utf-8") == expected.to_csv(index=False)
