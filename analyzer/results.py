@@ -7,9 +7,9 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
 
 from clix.analyzer.errors import ClixError
+from clix.analyzer.runner import RunResult
 from clix.analyzer.store import GameKey, RunRecord, Store, local_time
 from clix.engine.roster.problems import did_you_mean
 from rich import box
@@ -107,21 +107,21 @@ def _shown(path: Path) -> Path:
         return path
 
 
-def run_tables(store: Store, record: RunRecord) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The run's game rows and figure rows, in game order, as the run's games.csv and figures.csv hold them."""
-    indexes = record.game_indexes()
-    stored = store.load(
-        GameKey(record.key, {}), below=max(indexes, default=-1) + 1, indexes=indexes, warn=lambda line: None
-    )
-    missing = [i for i in indexes if i not in stored]
-    if missing:
+def run_tables(store: Store, record: RunRecord) -> RunResult:
+    """The run's games from the store, packed (`Store.load_packed`): its game and figure tables are the run's
+    games.csv and figures.csv."""
+    import numpy as np
+
+    indexes = np.array(record.game_indexes(), dtype=np.int64)
+    stored = store.load_packed(GameKey(record.key, {}), below=int(indexes.max(initial=-1)) + 1, warn=lambda line: None)
+    stored = stored.among(lambda keys: np.isin(keys, indexes))
+    missing = np.setdiff1d(indexes, np.frombuffer(stored.indexes, dtype=np.int64) if stored.count else [])
+    if len(missing):
         raise ClixError(
             f"run {record.id}: {len(missing)} of its {len(indexes)} games are missing or damaged in {store.path} "
-            f"(game {missing[0]} first); its folder {record.out} has its tables"
+            f"(game {int(missing[0])} first); its folder {record.out} has its tables"
         )
-    games = [stored[i][0] for i in indexes]
-    figures = [row for i in indexes for row in stored[i][1]]
-    return games, figures
+    return stored
 
 
 def _export_target(out: Path) -> Path:
@@ -154,16 +154,14 @@ _KINDS = {
 
 def export_run(store: Store, run: str, fmt: str | None, out: Path, figures: bool) -> tuple[Path, int]:
     """`clix results export`: write the run's game rows (or figure rows) to `out`; return it and the row count."""
-    import pandas as pd
-
     chosen = fmt or out.suffix.lstrip(".").lower()
     if chosen not in FORMATS:
         given = f"--format {fmt}" if fmt else f"--out {out}"
         raise ClixError(f"{given}: choose --format csv or parquet (or end the file name in .csv or .parquet)")
     out = _export_target(out)
     record = find_run(store, run)
-    games, figure_rows = run_tables(store, record)
-    table = pd.DataFrame(figure_rows if figures else games)
+    stored = run_tables(store, record)
+    table = (stored.figure_table if figures else stored.game_table).compact()
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -171,9 +169,9 @@ def export_run(store: Store, run: str, fmt: str | None, out: Path, figures: bool
     staging = out.with_name(f".{out.name}.clix-new-{os.getpid()}")
     try:
         if chosen == "csv":
-            table.to_csv(staging, index=False)
+            table.to_csv(staging)
         else:
-            table.to_parquet(staging, index=False)
+            table.to_parquet(staging)
         with contextlib.suppress(FileNotFoundError):  # a file replaced keeps its permissions
             os.chmod(staging, stat.S_IMODE(out.stat().st_mode))
         staging.replace(out)

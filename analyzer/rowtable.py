@@ -73,16 +73,25 @@ class RowTable:
         for key, row in zip(other._keys, other._rows_in_added_order(), strict=True):
             self.add(key, [row])
 
-    def between(self, first: int, stop: int) -> RowTable:
-        """A table of the rows whose key is in [first, stop), in the order they were added (chunks filtered, not
-        unpacked)."""
+    def keys(self) -> Any:
+        """Each row's key, in the order the rows were added (a numpy array)."""
         import numpy as np
+
+        return np.frombuffer(self._keys, dtype=np.int64) if len(self._keys) else np.zeros(0, dtype=np.int64)
+
+    def between(self, first: int, stop: int) -> RowTable:
+        """A table of the rows whose key is in [first, stop) (`where`)."""
+        keys = self.keys()
+        return self.where((keys >= first) & (keys < stop))
+
+    def where(self, inside: Any) -> RowTable:
+        """A table of the rows where `inside` (a boolean array, a row each in the order they were added) holds, in
+        that order (chunks filtered, not unpacked)."""
         import pyarrow as pa
 
         self._pack()
         kept = RowTable()
-        keys = np.frombuffer(self._keys, dtype=np.int64) if len(self._keys) else np.zeros(0, dtype=np.int64)
-        inside = (keys >= first) & (keys < stop)
+        keys = self.keys()
         kept._keys = array("q", keys[inside].tobytes())
         if self._plain is not None:
             kept._plain = [row for row, keep in zip(self._plain, inside, strict=True) if keep]

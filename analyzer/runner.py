@@ -129,13 +129,22 @@ class RunResult:
 
     def between(self, first: int, stop: int) -> RunResult:
         """The games with an index in [first, stop) (this result itself when that is all of them)."""
+        return self.among(lambda keys: (keys >= first) & (keys < stop))
+
+    def among(self, chosen: Callable[[Any], Any]) -> RunResult:
+        """The games whose index `chosen` (given an array of indexes, a boolean array) picks; this result itself
+        when it picks them all."""
         import numpy as np
 
         keys = np.frombuffer(self.indexes, dtype=np.int64) if len(self.indexes) else np.zeros(0, dtype=np.int64)
-        if not len(keys) or (keys.min() >= first and keys.max() < stop):
+        picked = chosen(keys)
+        if bool(np.all(picked)):
             return self
-        kept = RunResult(self.game_table.between(first, stop), self.figure_table.between(first, stop))
-        kept.indexes = array("q", keys[(keys >= first) & (keys < stop)].tobytes())
+        kept = RunResult(
+            self.game_table.where(chosen(self.game_table.keys())),
+            self.figure_table.where(chosen(self.figure_table.keys())),
+        )
+        kept.indexes = array("q", keys[picked].tobytes())
         kept.from_store = kept.count if self.from_store == self.count else 0
         return kept
 
