@@ -15,7 +15,7 @@ from clix.analyzer.check import summary_lines as check_summary_lines
 from clix.analyzer.errors import ClixError
 from clix.analyzer.outputs import Interrupted, Target, claim_output
 from clix.analyzer.pool import close_pool
-from clix.analyzer.progress import progress_bar
+from clix.analyzer.progress import progress_bar, stage
 from clix.analyzer.runner import (
     GameRows,
     Matchup,
@@ -179,12 +179,13 @@ def run_duel(
         from clix.analyzer.stats import summarize
 
         close_pool()
-        # the rows in compact form, then freed: the statistics and the files come from the compact rows
-        game_rows, figure_rows = result.game_table.compact(), result.figure_table.compact()
-        result.game_table.release()
-        result.figure_table.release()
-        games_df, figures_df = game_rows.frame, figure_rows.frame
-        summary = summarize(games_df, figures_df)
+        with stage(console, f"summarizing {result.count:,} games", as_json):
+            # the rows in compact form, then freed: the statistics and the files come from the compact rows
+            game_rows, figure_rows = result.game_table.compact(), result.figure_table.compact()
+            result.game_table.release()
+            result.figure_table.release()
+            games_df, figures_df = game_rows.frame, figure_rows.frame
+            summary = summarize(games_df, figures_df)
         if precision is not None:
             summary["precision"] = precision
         if margin is not None:
@@ -232,7 +233,7 @@ def run_duel(
         }
         provenance = provenance_line(roster, [army_a, army_b])
         try:
-            with folder.staged() as staging:
+            with folder.staged() as staging, stage(console, "writing the tables and the report", as_json):
                 written = write_outputs(
                     staging,
                     games_df,

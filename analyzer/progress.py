@@ -35,3 +35,14 @@ def progress_bar(
                 progress.update(task, rate=f"{(progress.tasks[0].completed - done) / elapsed:.1f}")
 
         yield advance
+
+
+@contextmanager
+def stage(console: Console, description: str, quiet: bool) -> Iterator[None]:
+    """A spinner with `description` while a long step without a count runs (none when `quiet`, or off a
+    terminal): a million-game duel's statistics and files take a minute or two."""
+    if quiet:
+        yield
+        return
+    with console.status(description):
+        yield
