@@ -247,12 +247,12 @@ class RowTable:
 
     def _compact(self) -> tuple[pd.DataFrame, pd.Series]:
         """The values of `frame()` in about a quarter of its memory, for statistics over long runs, and the types
-        `frame()` gives each column. An integer
-        column without None in the narrowest of int16, int32 and int64 that holds twice its largest magnitude (a
-        sum or difference of two values still fits), a text column with at most half as many distinct values as
-        rows a categorical, its categories sorted (so grouping orders it as it orders text); every other column
-        as `frame()` types it. The text columns of a few values share one categorical type (`_categories`), so they compare
-        with each other as text does. Filled a batch at a time: the whole `frame()` is never made."""
+        `frame()` gives each column. An integer column without None is in the narrowest of int16, int32 and int64
+        that holds twice its largest magnitude (a sum or difference of two values still fits); a text column of few
+        distinct values (`_levels`) is a categorical, its categories sorted (so grouping orders it as it orders
+        text), and those of a few values share one type (`_categories`), so they compare with each other as text
+        does; every other column is as `frame()` types it. Filled a batch at a time: the whole `frame()` is never
+        made."""
         import numpy as np
         import pandas as pd
 
@@ -312,13 +312,14 @@ class RowTable:
         return _integer_holding(2 * largest)
 
     def _levels(self, name: str, kind: pa.DataType) -> list[str] | None:
-        """A text column's distinct values, sorted, when there are at most half as many as rows (`_compact`)."""
+        """A text column's distinct values, sorted, when there are at most half as many as rows and at most
+        LEVELS (`_compact`); None otherwise (a seed path, unique to each game, stays text)."""
         import pyarrow as pa
 
         if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
             return None
         found: set[str] = set()
-        limit = max(16, len(self) // 2)
+        limit = min(max(16, len(self) // 2), LEVELS)
         for chunk, _ in self._chunks:
             column = chunk.column(name)
             if pa.types.is_dictionary(column.type):
@@ -413,6 +414,8 @@ def _compacted(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(columns, index=frame.index)
 
 
+LEVELS = 2**16
+"""The most distinct values a compact text column takes as a categorical."""
 SHARED_LEVELS = 64
 """A text column of at most this many values takes the categorical type it shares with the others like it."""
 
