@@ -6,9 +6,12 @@ import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from clix.analyzer import cli
+from clix.analyzer.errors import ClixError
+from clix.analyzer.store import Store, StoreBusy
 
 
 def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -42,3 +45,17 @@ def until(condition, timeout: float = 60, step: float = 0.02):
             return value
         time.sleep(step)
     raise AssertionError(f"timed out after {timeout} s waiting for {condition}")
+
+
+def stored_games(path: Path) -> int:
+    """Games in the result store at `path` (0 while there is none yet, or while the run holds it)."""
+    if not path.is_file():
+        return 0
+    try:
+        with Store(path, create=False).connect() as connection:
+            tables = {row[0] for row in connection.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+            if "games" not in tables:
+                return 0
+            return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
+    except (StoreBusy, ClixError):
+        return 0

@@ -31,7 +31,7 @@ from clix.analyzer.outputs import OWN_FILES, claim_output
 from clix.analyzer.pool import DIED, MARKER_PREFIX, run_items
 from clix.analyzer.runner import Matchup, play_one
 from clix.analyzer.store import STORE_NAME, Store
-from helpers import until
+from helpers import stored_games, until
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc (Linux)")
 
@@ -295,6 +295,8 @@ def test_a_second_run_into_the_same_folder_is_refused(tmp_path):
         f"clix: error: --out {out}: another clix run (pid {first.pid}) is writing to this folder; wait for it to "
         "end or choose another --out"
     ]
+    # a game finished first: stopped before any, a run has nothing to write (exit 130 and no folder, as it should)
+    until(lambda: stored_games(tmp_path / "clix.duckdb") > 0 or first.poll() is not None, timeout=120)
     first.send_signal(signal.SIGTERM)
     first.communicate(timeout=60)
     assert first.returncode in (130, 2), err.read_text()

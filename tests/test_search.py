@@ -122,7 +122,10 @@ def test_two_states_differing_only_in_the_hidden_crypt_get_the_same_decisions(li
     # a sampled world draws the hidden cards whatever they are called, only their number is read
     for state in (one, other, one.view(1)):
         world = sampled_world(state, 1, np.random.default_rng(7))
-        assert world.player(2).hidden_cards == sampled_world(one.view(1), 1, np.random.default_rng(7)).player(2).hidden_cards
+        assert (
+            world.player(2).hidden_cards
+            == sampled_world(one.view(1), 1, np.random.default_rng(7)).player(2).hidden_cards
+        )
         assert len(world.player(2).hidden_cards) == 2 and HIDDEN_CARD not in world.player(2).hidden_cards
     assert one.player(2).hidden_cards == ["Stuck Door", "Trip"]  # the state searched is left as it was
 

@@ -18,14 +18,12 @@ import pandas as pd
 import pytest
 from clix.analyzer import runner
 from clix.analyzer.conformance import roster_at
-from clix.analyzer.errors import ClixError
 from clix.analyzer.experiment import Cell, play_cells
 from clix.analyzer.meta_field import field_cells
 from clix.analyzer.meta_play import field_games, local_runner, play_field
 from clix.analyzer.pool import run_items
 from clix.analyzer.runner import Matchup, run_matchup
-from clix.analyzer.store import Store, StoreBusy
-from helpers import run_main, until
+from helpers import run_main, stored_games, until
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTERS = ROOT / "rosters"
@@ -35,20 +33,6 @@ META_GAMES = 400
 engine (whose 400 games of 3 turns were all stored before the kill landed), the first stored after a second."""
 VOLATILE = {"seconds", "games_per_second", "played", "from_store", "store", "jobs", "interrupted"}
 """Settings that say how a run went rather than what it found."""
-
-
-def stored_games(path: Path) -> int:
-    """Games in the result store at `path` (0 while there is none yet, or while the run holds it)."""
-    if not path.is_file():
-        return 0
-    try:
-        with Store(path, create=False).connect() as connection:
-            tables = {row[0] for row in connection.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
-            if "games" not in tables:
-                return 0
-            return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
-    except (StoreBusy, ClixError):
-        return 0
 
 
 def meta(tmp_path: Path, name: str, store: Path, games: int = META_GAMES) -> subprocess.Popen:

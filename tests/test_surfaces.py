@@ -97,8 +97,10 @@ def test_a_ctrl_c_anywhere_in_a_command_is_one_line_and_130(tmp_path, capsys, mo
     ("args", "unit"),
     [
         (["meta", "butcher-shop", "firing-line", "--maps", "graveyard", "--games", "2"], "game"),
-        (["value", "--budget", "100", "--armies", "4", "--opponents", "2", "--games", "2", "--maps", "graveyard"],
-         "game"),
+        (
+            ["value", "--budget", "100", "--armies", "4", "--opponents", "2", "--games", "2", "--maps", "graveyard"],
+            "game",
+        ),
         (["ladder", "--armies", "butcher-shop", "--maps", "graveyard", "--games", "2"], "cell"),
         (["duel", "butcher-shop", "firing-line", "--players", "sweep", "--games", "2"], "pairing"),
     ],
