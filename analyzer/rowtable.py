@@ -79,11 +79,6 @@ class RowTable:
 
         return np.frombuffer(self._keys, dtype=np.int64) if len(self._keys) else np.zeros(0, dtype=np.int64)
 
-    def between(self, first: int, stop: int) -> RowTable:
-        """A table of the rows whose key is in [first, stop) (`where`)."""
-        keys = self.keys()
-        return self.where((keys >= first) & (keys < stop))
-
     def where(self, inside: Any) -> RowTable:
         """A table of the rows where `inside` (a boolean array, a row each in the order they were added) holds, in
         that order (chunks filtered, not unpacked)."""
