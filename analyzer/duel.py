@@ -181,9 +181,8 @@ def run_duel(
         close_pool()
         with stage(console, f"summarizing {result.count:,} games", as_json):
             # the rows in compact form, then freed: the statistics and the files come from the compact rows
-            game_rows, figure_rows = result.game_table.compact(), result.figure_table.compact()
-            result.game_table.release()
-            result.figure_table.release()
+            figure_rows = result.figure_table.compact(release=True)
+            game_rows = result.game_table.compact(release=True)
             games_df, figures_df = game_rows.frame, figure_rows.frame
             summary = summarize(games_df, figures_df)
         if precision is not None:

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 ROW_CHUNK = 1024
 """Rows a `RowTable` gathers as dicts before it packs them into one Arrow chunk."""
 
+MERGE_CHUNKS = 32
+"""Packed chunks of ROW_CHUNK rows merged into one: each chunk's Arrow objects (a table, its schema, an array and
+buffers a column) cost some 100 KB whatever its rows, more than its rows themselves (issue 31)."""
+
 
 BATCH_ROWS = 16_384
 """Rows a batch of `RowTable.batches` holds: a CSV or Parquet file, or a compact frame, is written this many rows
@@ -119,6 +123,28 @@ class RowTable:
             self._plain = self._rows_in_added_order()
             self._chunks = []
         self._pending = []
+        self._merge_small()
+
+    def _merge_small(self) -> None:
+        """Merge the last MERGE_CHUNKS chunks into one when each is a single pack and their columns agree on types
+        (a column all None in a chunk is typed null there, and takes the others' type): the merged chunk unpacks to
+        the same values, and a long run keeps one chunk's overhead per MERGE_CHUNKS packs."""
+        import pyarrow as pa
+
+        last = self._chunks[-MERGE_CHUNKS:]
+        if len(last) < MERGE_CHUNKS or any(len(chunk) > ROW_CHUNK for chunk, _ in last):
+            return
+        fields = []
+        for position, name in enumerate(last[0][1].names):
+            kinds = {schema.field(position).type for _, schema in last if schema.names == last[0][1].names}
+            if len(kinds) != 1 and len(kinds - {pa.null()}) != 1:
+                return
+            fields.append(pa.field(name, next(iter(kinds - {pa.null()}), pa.null())))
+        if any(schema.names != last[0][1].names for _, schema in last):
+            return
+        schema = pa.schema(fields)
+        whole = pa.concat_tables([chunk.cast(schema) for chunk, _ in last]).combine_chunks()
+        self._chunks[-MERGE_CHUNKS:] = [(_packed(whole), schema)]
 
     def _rows_in_added_order(self) -> list[dict[str, Any]]:
         if self._plain is not None:
@@ -196,43 +222,70 @@ class RowTable:
                 found[name] = "object" if flag else "float64"
         return found
 
-    def batches(self, size: int | None = None) -> Iterator[pd.DataFrame]:
+    def batches(self, size: int | None = None, release: bool = False) -> Iterator[pd.DataFrame]:
         """The rows in key order, `size` at a time, each batch a DataFrame typed as `frame()` types the whole table
         (an integer column with a None in any batch is float in every batch): the batches are the frame's rows, and
         their CSV lines the frame's. At least one batch (an empty table gives the empty frame). `size` is BATCH_ROWS
-        unless given."""
+        unless given. With `release`, each packed chunk is freed once the batches have read it, and the table is
+        released at the end (`release`): its rows and what is made of them are never held whole at once."""
         import numpy as np
         import pyarrow as pa
 
         size = size or BATCH_ROWS
         schema = self._schema()
         if schema is None or not len(self):
-            yield self.frame()
+            whole = self.frame()
+            if release:
+                self.release()
+            yield whole
             return
         widen = self._with_none(schema)
         chunks = [chunk for chunk, _ in self._chunks]
         offsets = np.cumsum([0] + [len(chunk) for chunk in chunks])
         order = self._order()
         total = len(self)
-        for start in range(0, total, size):
+        last_read = self._last_batches(offsets, order, size) if release else None
+        for number, start in enumerate(range(0, total, size)):
             stop = min(total, start + size)
             positions = np.arange(start, stop) if order is None else order[start:stop]
             owner = np.searchsorted(offsets, positions, side="right") - 1
-            # each chunk's rows, still narrow, then the batch in key order (the parts hold it chunk by chunk), then
-            # the whole table's types: the batch is unpacked once
-            parts = [chunks[c].take(positions[owner == c] - offsets[c]) for c in np.unique(owner)]
-            table = pa.concat_tables(parts, promote_options="permissive")
+            # each chunk's rows in the whole table's types (chunks' dictionaries may not combine in their narrow
+            # index types), then the batch in key order (the parts hold it chunk by chunk)
+            parts = [chunks[c].take(positions[owner == c] - offsets[c]).cast(schema) for c in np.unique(owner)]
+            table = pa.concat_tables(parts)
             if order is not None:
                 table = table.take(np.argsort(np.argsort(owner, kind="stable")))
-            frame = table.cast(schema).to_pandas()
+            frame = table.to_pandas()
             for name, kind in widen.items():
                 frame[name] = frame[name].astype(kind)
             frame.index = range(start, stop)
+            del parts, table
+            if last_read is not None and (last_read == number).any():
+                for read in np.flatnonzero(last_read == number):
+                    chunks[read] = self._chunks[read] = None  # type: ignore[call-overload]
+                pa.default_memory_pool().release_unused()
             yield frame
+        if release:
+            self.release()
+            free_memory()
 
-    def compact(self) -> CompactRows:
-        """The rows as a `CompactRows`: `frame()`'s values in about a quarter of its memory, and its files."""
-        return CompactRows(*self._compact())
+    @staticmethod
+    def _last_batches(offsets: Any, order: Any, size: int) -> Any:
+        """For each chunk (rows `offsets[c]` to `offsets[c + 1]`), the number of the last batch of `size` rows in key
+        order (`order`, None when the rows are in it) that reads it."""
+        import numpy as np
+
+        if order is None:
+            return (offsets[1:] - 1) // size
+        last = np.zeros(len(offsets) - 1, dtype=np.int64)
+        for number, start in enumerate(range(0, len(order), size)):
+            last[np.unique(np.searchsorted(offsets, order[start : start + size], side="right") - 1)] = number
+        return last
+
+    def compact(self, release: bool = False) -> CompactRows:
+        """The rows as a `CompactRows`: `frame()`'s values in about a quarter of its memory, and its files. With
+        `release`, the table is released as it is read (`batches`): a long run's rows never sit in memory twice."""
+        return CompactRows(*self._compact(release))
 
     def release(self) -> None:
         """Free the rows (a long run's statistics and files then come from its `compact()` rows); the count stays,
@@ -240,7 +293,7 @@ class RowTable:
         self._pending, self._chunks, self._plain = [], [], None
         self._released = True
 
-    def _compact(self) -> tuple[pd.DataFrame, pd.Series]:
+    def _compact(self, release: bool = False) -> tuple[pd.DataFrame, pd.Series]:
         """The values of `frame()` in about a quarter of its memory, for statistics over long runs, and the types
         `frame()` gives each column. An integer column without None is in the narrowest of int16, int32 and int64
         that holds twice its largest magnitude (a sum or difference of two values still fits); a text column of few
@@ -254,6 +307,8 @@ class RowTable:
         schema = self._schema()
         if schema is None or not len(self):
             whole = self.frame()
+            if release:
+                self.release()
             return _compacted(whole), whole.dtypes
         total = len(self)
         widen = self._with_none(schema)
@@ -273,7 +328,7 @@ class RowTable:
         for name in text:
             filled[name] = np.empty(total, dtype=_code_type(len(kinds[name].categories)))
         types = None
-        for batch in self.batches():
+        for batch in self.batches(release=release):
             types = batch.dtypes if types is None else types  # the whole table's types (`batches`)
             rows = slice(batch.index[0], batch.index[-1] + 1)
             for name, column in batch.items():
@@ -426,6 +481,22 @@ def _categories(levels: dict[str, list[str]]) -> dict[str, pd.CategoricalDtype]:
     few = {name: found for name, found in levels.items() if len(found) <= SHARED_LEVELS}
     shared = pd.CategoricalDtype(sorted(set().union(*few.values())))
     return {name: shared if name in few else pd.CategoricalDtype(sorted(found)) for name, found in levels.items()}
+
+
+def free_memory() -> None:
+    """Give the memory freed so far back to the system: Arrow's pool keeps freed pages for reuse, and so does the C
+    library's heap (glibc: `malloc_trim`), where numpy's and pandas's arrays live; a long run's end phase would
+    otherwise hold its freed rows' pages beside the statistics' (issue 31)."""
+    import ctypes
+
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+    try:
+        trim = ctypes.CDLL(None).malloc_trim  # the process's own C library
+    except (OSError, AttributeError):  # not glibc: nothing to trim
+        return
+    trim(0)
 
 
 def _packed(table: pa.Table) -> pa.Table:

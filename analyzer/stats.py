@@ -186,49 +186,88 @@ def figure_efficiency(
     (its `game` and `pair` columns), else from game // 2.
     """
     keys = ["side", "army", "figure", "points"]
-    grouped = figures.groupby(keys, as_index=False).agg(
-        games=("game", "nunique"),
-        copies=("game", "size"),
-        damage_dealt=("damage_dealt", "mean"),
-        damage_taken=("damage_taken", "mean"),
-        kills=("kills", "mean"),
-        kill_vp=("kill_vp", "mean"),
-        victims=("victims", "mean"),
-        victim_vp=("victim_vp", "mean"),
-        survival=("survived", "mean"),
+    group, first_rows = _figure_groups(figures, keys)
+    grouped = figures[keys].iloc[first_rows].reset_index(drop=True)
+    copies = np.bincount(group, minlength=len(first_rows))
+    seen = np.unique(figures["game"].to_numpy(dtype=np.int64) * len(first_rows) + group)  # each (game, group) once
+    grouped["games"] = np.bincount(seen % len(first_rows), minlength=len(first_rows))
+    grouped["copies"] = copies
+    for column in ("damage_dealt", "damage_taken", "kills", "kill_vp", "victims", "victim_vp"):
+        grouped[column] = (
+            np.bincount(group, weights=figures[column].to_numpy(dtype=float), minlength=len(copies)) / copies
+        )
+    grouped["survival"] = (
+        np.bincount(group, weights=figures["survived"].to_numpy(dtype=float), minlength=len(copies)) / copies
     )
     grouped["vp"] = grouped["kill_vp"] + grouped["victim_vp"]
     for column in ("damage_dealt", "kills", "vp"):
         grouped[f"{column}_per_point"] = grouped[column] / grouped["points"]
     if len(grouped):
-        grouped = pd.concat([grouped, _figure_bootstrap(figures, grouped, games, resamples, seed)], axis=1)
+        grouped = pd.concat([grouped, _figure_bootstrap(figures, group, grouped, games, resamples, seed)], axis=1)
     return grouped.sort_values(["side", "vp_per_point"], ascending=[True, False]).reset_index(drop=True)
 
 
-def _figure_bootstrap(
-    figures: pd.DataFrame, grouped: pd.DataFrame, games: pd.DataFrame | None, resamples: int, seed: int
-) -> pd.DataFrame:
-    """Shares of the side's VP and damage, and bootstrap intervals over pairs, one row per row of `grouped`."""
-    group = figures.groupby(["side", "army", "figure", "points"]).ngroup().to_numpy()  # the order of `grouped`
-    if games is not None and {"game", "pair"} <= set(games.columns):
-        pair_of = figures["game"].map(games.set_index("game")["pair"]).fillna(figures["game"] // 2)
-    else:
-        pair_of = figures["game"] // 2
-    pairs, pair = np.unique(pair_of.to_numpy(), return_inverse=True)
-    sides, side_of_group = np.unique(grouped["side"].astype(str).to_numpy(), return_inverse=True)
-    n_groups, n_pairs = len(grouped), len(pairs)
+def _figure_groups(figures: pd.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's group of `keys` (a narrow int array) numbered in the order `groupby(keys)` sorts them (observed
+    combinations only), and the first row of each group: a `groupby` of a million games' figure rows takes some
+    200 MB for its key codes, this a tenth of it (issue 31)."""
+    combined = np.zeros(len(figures), dtype=np.int64)
+    for key in keys:
+        codes, levels = pd.factorize(figures[key], sort=True)
+        combined *= max(1, len(levels))
+        combined += codes
+        del codes
+    codes, _ = pd.factorize(combined, sort=True)
+    del combined
+    group = codes.astype(np.int32 if codes.max(initial=0) > np.iinfo(np.int16).max else np.int16)
+    del codes
+    _, first_rows = np.unique(group, return_index=True)
+    return group, first_rows
 
-    def per_pair(values: np.ndarray) -> np.ndarray:
-        table = np.zeros((n_groups, n_pairs))
-        np.add.at(table, (group, pair), values)
-        return table
+
+def _figure_bootstrap(
+    figures: pd.DataFrame,
+    group: np.ndarray,
+    grouped: pd.DataFrame,
+    games: pd.DataFrame | None,
+    resamples: int,
+    seed: int,
+) -> pd.DataFrame:
+    """Shares of the side's VP and damage, and bootstrap intervals over pairs, one row per row of `grouped` (the
+    figure rows' `group`s)."""
+    if (
+        games is not None
+        and {"game", "pair"} <= set(games.columns)
+        and not np.array_equal(games["pair"].to_numpy(), games["game"].to_numpy() // 2)
+    ):  # a pairing other than seat-swapped pairs
+        pair_of = figures["game"].map(games.set_index("game")["pair"]).fillna(figures["game"] // 2).to_numpy()
+        pairs, pair = np.unique(pair_of, return_inverse=True)
+        n_pairs = len(pairs)
+    else:  # each row's pair numbered by rank, as np.unique numbers them, in a fraction of its memory
+        pair = figures["game"].to_numpy(dtype=np.int64) // 2
+        if len(pair):
+            pair -= pair.min()
+        present = np.bincount(pair) > 0
+        n_pairs = int(present.sum())
+        pair = (np.cumsum(present) - 1)[pair]
+    sides, side_of_group = np.unique(grouped["side"].astype(str).to_numpy(), return_inverse=True)
+    n_groups = len(grouped)
+    cell = np.multiply(group, n_pairs, dtype=np.int64)  # a row's (group, pair) cell, flat
+    cell += pair
+    del pair
 
     def per_side(table: np.ndarray) -> np.ndarray:
         return np.stack([table[side_of_group == s].sum(axis=0) for s in range(len(sides))])
 
-    vp = per_pair((figures["kill_vp"] + figures["victim_vp"]).to_numpy(dtype=float))
-    damage = per_pair(figures["damage_dealt"].to_numpy(dtype=float))
-    rows = per_pair(np.ones(len(figures)))
+    vp, damage, rows = (  # per group and pair: sums of VP, damage and rows
+        np.bincount(cell, weights=values, minlength=n_groups * n_pairs).reshape(n_groups, n_pairs)
+        for values in (
+            (figures["kill_vp"] + figures["victim_vp"]).to_numpy(dtype=float),
+            figures["damage_dealt"].to_numpy(dtype=float),
+            np.ones(len(figures)),
+        )
+    )
+    del cell
     side_vp, side_damage = per_side(vp), per_side(damage)
 
     def statistics(weights: np.ndarray) -> dict[str, np.ndarray]:

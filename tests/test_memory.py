@@ -134,7 +134,7 @@ def test_a_row_table_makes_the_frame_pandas_makes_whatever_the_values(tmp_path):
         "label": lambda: rnd.choice(["ghoul", "bat", "witch"]),
     }
     for trial in range(60):
-        chunk = rnd.choice([1, 2, 3, 50])
+        chunk, merge = rnd.choice([1, 2, 3, 50]), rnd.choice([2, 3, 1000])  # chunks merged (MERGE_CHUNKS) or not
         rows = [
             {
                 name: make()
@@ -144,19 +144,22 @@ def test_a_row_table_makes_the_frame_pandas_makes_whatever_the_values(tmp_path):
             for _ in range(rnd.randint(0, 25))
         ]
         keys = [rnd.randint(0, 6) for _ in rows]
-        table = RowTable()
-        original, rowtable.ROW_CHUNK = rowtable.ROW_CHUNK, chunk
+        table, released = RowTable(), RowTable()
+        original = rowtable.ROW_CHUNK, rowtable.MERGE_CHUNKS
+        rowtable.ROW_CHUNK, rowtable.MERGE_CHUNKS = chunk, merge
         try:
             for key, row in zip(keys, rows, strict=True):
                 table.add(key, [row])
+                released.add(key, [row])
             frame = table.frame()
             batches = list(table.batches(rnd.choice([1, 3, 7, 1000])))
             compact_rows = table.compact()
             compact_rows.to_csv(tmp_path / "streamed.csv")
             parquet_error = _error_of(compact_rows.to_parquet, tmp_path / "streamed.parquet")
             compact = compact_rows.frame
+            compact_released = released.compact(release=True).frame  # chunks freed as they are read
         finally:
-            rowtable.ROW_CHUNK = original
+            rowtable.ROW_CHUNK, rowtable.MERGE_CHUNKS = original
         expected = pd.DataFrame([rows[i] for i in sorted(range(len(rows)), key=lambda i: keys[i])])
         pd.testing.assert_frame_equal(frame, expected, check_exact=True, obj=f"trial {trial}")
         assert len(table) == len(rows)
@@ -171,6 +174,31 @@ def test_a_row_table_makes_the_frame_pandas_makes_whatever_the_values(tmp_path):
                 check_exact=True,
             )
         _same_values(compact, expected, trial)
+        pd.testing.assert_frame_equal(compact_released, compact, check_exact=True, obj=f"trial {trial} released")
+        assert len(released) == len(rows)
+        if rows:
+            with pytest.raises(RuntimeError, match="released"):
+                released.frame()
+
+
+@pytest.mark.parametrize("merge", [3, 1000])
+def test_chunks_merge_and_their_text_reads_back_whatever_the_dictionaries(monkeypatch, merge):
+    """Packed chunks merge MERGE_CHUNKS at a time (a chunk's Arrow objects cost more than its rows), keeping a
+    column that is None in a whole chunk; batches that take rows from chunks whose dictionaries do not combine in
+    one byte (two chunks of 100 different texts each) read back in key order, and so does the compact frame."""
+    monkeypatch.setattr(rowtable, "ROW_CHUNK", 100)
+    monkeypatch.setattr(rowtable, "MERGE_CHUNKS", merge)
+    rows = [{"text": f"value {i}", "gap": None if i < 100 else i, "number": i} for i in range(1000)]
+    keys = [(i * 37) % 1000 for i in range(1000)]  # each batch reads rows from many chunks
+    table = RowTable()
+    for key, row in zip(keys, rows, strict=True):
+        table.add(key, [row])
+    assert len(table._chunks) == (4 if merge == 3 else 10)  # ten packs, merged three at a time or not at all
+    expected = pd.DataFrame([rows[i] for i in sorted(range(1000), key=lambda i: keys[i])])
+    pd.testing.assert_frame_equal(table.frame(), expected, check_exact=True)
+    pd.testing.assert_frame_equal(pd.concat(list(table.batches(128))), expected, check_exact=True)
+    assert table.rows() == expected.astype(object).where(expected.notna(), None).to_dict("records")
+    _same_values(table.compact(release=True).frame, expected, 0)
 
 
 def test_text_whose_chunks_index_it_differently_reads_back(monkeypatch):
