@@ -23,10 +23,11 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from clix.analyzer import checks, library
-from clix.analyzer.errors import ClixError
-from clix.analyzer.runner import Matchup, run_matchup
-from clix.analyzer.stats import summarize
+from clix.analyzer.common import checks
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.library import load as library
+from clix.analyzer.play.runner import Matchup, run_matchup
+from clix.analyzer.stats.duel import summarize
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.models import Army
 
@@ -77,7 +78,7 @@ def duel(
     An army is an id in the library, a path to an army file, or an `Army` object (e.g. one loaded and edited
     in a notebook); the map an id or a path. The same arguments give the same games as `clix duel` with the
     same options, for any `jobs`. Problems in library files the duel does not use are ignored."""
-    from clix.analyzer.duel import parse_players
+    from clix.analyzer.duel.command import parse_players
 
     checks.games(games)
     checks.turns(turns)

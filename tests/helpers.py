@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 from clix.analyzer import cli
-from clix.analyzer.errors import ClixError
-from clix.analyzer.store import Store, StoreBusy
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.play.store import Store, StoreBusy
 
 
 def run_main(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

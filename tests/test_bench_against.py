@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from clix.analyzer import bench_against
-from clix.analyzer.bench_against import Build, ratio_interval
-from clix.analyzer.errors import ClixError
+from clix.analyzer.bench import against as bench_against
+from clix.analyzer.bench.against import Build, ratio_interval
+from clix.analyzer.common.errors import ClixError
 from rich.console import Console
 
 ROOT = Path(__file__).resolve().parent.parent

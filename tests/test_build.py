@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from clix.analyzer.build_candidates import Constraints
-from clix.analyzer.build_race import Search, search_builds
-from clix.analyzer.library import load_library
+from clix.analyzer.build.candidates import Constraints
+from clix.analyzer.build.race import Search, search_builds
+from clix.analyzer.library.load import load_library
 from clix.engine.legality import army_problems
 from clix.engine.roster.models import Army
 from helpers import run_main

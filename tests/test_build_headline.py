@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from clix.analyzer.build_report import why_heading
-from clix.analyzer.build_summary import (
+from clix.analyzer.build.report import why_heading
+from clix.analyzer.build.summary import (
     DOMINANT_ABOVE,
     _mark_sidegrades,
     _units,
@@ -24,7 +24,7 @@ from clix.analyzer.build_summary import (
     rest_scores,
     worst_case,
 )
-from clix.analyzer.scoring import game_scores, mean_interval
+from clix.analyzer.stats.scoring import game_scores, mean_interval
 from clix.engine.roster.models import Army
 from helpers import run_main
 from value_library import ROSTERS, planted_library

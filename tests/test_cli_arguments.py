@@ -13,9 +13,14 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from clix.analyzer import checks, experiment, ladder, meta_play, replay, runner, selfcheck
-from clix.analyzer.checks import MAX_GAMES, MAX_TURNS
-from clix.analyzer.runner import Matchup, play_one, play_state
+from clix.analyzer.common import checks
+from clix.analyzer.common.checks import MAX_GAMES, MAX_TURNS
+from clix.analyzer.duel import replay
+from clix.analyzer.ladder import command as ladder
+from clix.analyzer.meta import play as meta_play
+from clix.analyzer.play import experiment, runner
+from clix.analyzer.play.runner import Matchup, play_one, play_state
+from clix.analyzer.tools import selfcheck
 from clix.engine.game import MAX_DECISIONS
 from helpers import run_main
 

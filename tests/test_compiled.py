@@ -99,7 +99,7 @@ def test_a_stale_build_is_one_warning_line(tmp_path, monkeypatch):
 
 def test_each_game_row_says_which_engine_played_it():
     """Issue 16, part 6: a run reports the engine its workers used (a worker could differ from the parent)."""
-    from clix.analyzer.runner import engine_name
+    from clix.analyzer.play.runner import engine_name
 
     import clix
 
@@ -110,7 +110,7 @@ def test_each_game_row_says_which_engine_played_it():
 
 
 def test_the_summary_names_games_played_on_another_engine():
-    from clix.analyzer.duel import engine_note
+    from clix.analyzer.duel.command import engine_note
 
     assert engine_note({"compiled": 4}, "compiled") is None
     assert engine_note({"compiled": 3, "pure": 1}, "compiled") == (

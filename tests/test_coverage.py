@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from clix.analyzer.runner import Matchup, run_matchup
-from clix.analyzer.stats import first_player_effects, score
+from clix.analyzer.play.runner import Matchup, run_matchup
+from clix.analyzer.stats.duel import first_player_effects, score
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "rosters"

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from clix.analyzer.duel import _print_summary
-from clix.analyzer.stats import (
+from clix.analyzer.duel.command import _print_summary
+from clix.analyzer.stats.duel import (
     difference_interval,
     figure_efficiency,
     first_player_effects,

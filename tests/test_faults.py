@@ -26,11 +26,11 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 from clix.analyzer import cli
-from clix.analyzer.errors import ClixError
-from clix.analyzer.outputs import OWN_FILES, claim_output
-from clix.analyzer.pool import DIED, MARKER_PREFIX, run_items
-from clix.analyzer.runner import Matchup, play_one
-from clix.analyzer.store import STORE_NAME, Store
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.play.pool import DIED, MARKER_PREFIX, run_items
+from clix.analyzer.play.runner import Matchup, play_one
+from clix.analyzer.play.store import STORE_NAME, Store
+from clix.analyzer.report.folder import OWN_FILES, claim_output
 from helpers import stored_games, until
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc (Linux)")
@@ -69,7 +69,7 @@ def workers(parent: int) -> list[int]:
 
 
 def playing(parent: int) -> dict[int, int]:
-    """Worker pid -> the game it is playing, from the notes the pool's workers keep (analyzer.pool)."""
+    """Worker pid -> the game it is playing, from the notes the pool's workers keep (analyzer.play.pool)."""
     found = {}
     for note in Path(tempfile.gettempdir()).glob(f"{MARKER_PREFIX}{parent}-*/*/*"):
         with contextlib.suppress(OSError, ValueError):

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from clix.analyzer import pool, runner
-from clix.analyzer.library import load_library
+from clix.analyzer.library.load import load_library
+from clix.analyzer.play import pool, runner
 from helpers import run_main
 
 ROOT = Path(__file__).resolve().parent.parent

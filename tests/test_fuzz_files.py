@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from clix.analyzer.cli import app
-from clix.analyzer.errors import ClixError
+from clix.analyzer.common.errors import ClixError
 from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent

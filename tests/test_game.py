@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clix.analyzer.conformance import check_game
+from clix.analyzer.play.conformance import check_game
 from clix.engine.events import EventKind
 from clix.engine.game import child_seed, child_seeds, play_game
 from clix.engine.invariants import violations

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clix.analyzer.replay import replay_seed
-from clix.analyzer.runner import PLAYER_STYLES
+from clix.analyzer.duel.replay import replay_seed
+from clix.analyzer.play.runner import PLAYER_STYLES
 from clix.engine.actions import EndTurn, Move
 from clix.engine.dice import Dice
 from golden.record import (

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from clix.analyzer.conformance import roster_at
+from clix.analyzer.play.conformance import roster_at
 from clix.engine import plots, rules
 from clix.engine.actions import Close, EndTurn, Move
 from clix.engine.figures import compile_figure

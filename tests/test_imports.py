@@ -1,5 +1,6 @@
 """The import contracts (issue 16, part 4), checked with import-linter on the package as it is installed:
-the API over the analyzer over the engine; inside the engine, the harness and tools over the driver over the
+the API over the analyzer over the engine; inside the analyzer, the CLI over the commands by question over the shared
+machinery (issue 33); inside the engine, the harness and tools over the driver over the
 players over the setup over the rules over the state over the data formats; and no circles among the modules
 of any package (pyproject.toml, [tool.importlinter])."""
 
@@ -12,7 +13,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIP = shutil.ignore_patterns("__pycache__", "*.so", "build")
+SKIP = shutil.ignore_patterns("__pycache__", "*.so")
 
 
 def _installed_layout(target: Path) -> Path:
@@ -40,7 +41,7 @@ def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
 def test_the_import_contracts_are_kept(tmp_path):
     result = _lint(_installed_layout(tmp_path))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
-    assert "3 kept, 0 broken" in result.stdout
+    assert "4 kept, 0 broken" in result.stdout
 
 
 def test_a_circle_breaks_the_contract(tmp_path):
@@ -52,3 +53,18 @@ def test_a_circle_breaks_the_contract(tmp_path):
     assert result.returncode != 0
     assert "clix.engine.state is not allowed to import clix.engine.rules" in result.stdout
     assert "No cycles are allowed in clix.engine" in result.stdout
+
+
+def test_shared_machinery_reaching_up_to_a_command_breaks_the_contract(tmp_path):
+    """The analyzer's layers can fail: the runner (play/) importing a command (duel/) is refused, and so is one
+    command family importing another of its own layer (value/ and meta/ are independent)."""
+    tree = _installed_layout(tmp_path)
+    runner = tree / "clix" / "analyzer" / "play" / "runner.py"
+    runner.write_text(runner.read_text(encoding="utf-8") + "\nfrom clix.analyzer.duel import command  # noqa\n")
+    value = tree / "clix" / "analyzer" / "value" / "command.py"
+    value.write_text(value.read_text(encoding="utf-8") + "\nfrom clix.analyzer.meta import nash  # noqa\n")
+    result = _lint(tree)
+    assert result.returncode != 0
+    assert "clix.analyzer.play is not allowed to import clix.analyzer.duel" in result.stdout
+    assert "clix.analyzer.play.runner -> clix.analyzer.duel.command" in result.stdout
+    assert "clix.analyzer.value is not allowed to import clix.analyzer.meta" in result.stdout

@@ -10,7 +10,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-from clix.analyzer.stats import pair_interval, score
+from clix.analyzer.stats.duel import pair_interval, score
 from scipy import stats as st
 
 CELLS = 40_000

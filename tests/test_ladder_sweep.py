@@ -11,12 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from clix.analyzer.duel import run_duel
-from clix.analyzer.ladder import fit_ratings, ladder_matchups, ladder_summary, run_cells, run_ladder
-from clix.analyzer.library import load_checked
-from clix.analyzer.runner import Matchup, run_matchup
-from clix.analyzer.scoring import game_scores, pair_interval, paired_score
-from clix.analyzer.sweep import (
+from clix.analyzer.duel.command import run_duel
+from clix.analyzer.duel.sweep import (
     COMPARABLE_ELO,
     DEPENDS,
     ROBUST,
@@ -26,6 +22,10 @@ from clix.analyzer.sweep import (
     sweep_verdict,
     weaker_styles,
 )
+from clix.analyzer.ladder.command import fit_ratings, ladder_matchups, ladder_summary, run_cells, run_ladder
+from clix.analyzer.library.load import load_checked
+from clix.analyzer.play.runner import Matchup, run_matchup
+from clix.analyzer.stats.scoring import game_scores, pair_interval, paired_score
 from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES
 from rich.console import Console
 

@@ -1,11 +1,11 @@
-"""The sample maps (rosters/maps), wall geometry (engine.board) and the map drawings (analyzer.mapdraw)."""
+"""The sample maps (rosters/maps), wall geometry (engine.board) and the map drawings (analyzer.report.mapdraw)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from clix.analyzer.mapdraw import draw_map_png, map_text
+from clix.analyzer.library.mapdraw import draw_map_png, map_text
 from clix.engine.board import edge, is_indoor, line_edges, portal_sites, starting_zone, wall_edges
 from clix.engine.roster.loader import load_roster
 from clix.engine.roster.models import MapFile, MapLayout
@@ -155,7 +155,7 @@ def test_portal_sites_are_the_gaps() -> None:
     assert portal_sites(small_layout()) == []
 
 
-# --- analyzer.mapdraw ------------------------------------------------------------------------------
+# --- analyzer.report.mapdraw ------------------------------------------------------------------------------
 
 
 def body(text: str) -> list[str]:

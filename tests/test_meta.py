@@ -8,10 +8,10 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from clix.analyzer.library import REPO_ROSTERS
-from clix.analyzer.meta_field import field_cells
-from clix.analyzer.meta_play import field_games, local_runner, play_field
-from clix.analyzer.runner import run_matchup
+from clix.analyzer.library.load import REPO_ROSTERS
+from clix.analyzer.meta.field import field_cells
+from clix.analyzer.meta.play import field_games, local_runner, play_field
+from clix.analyzer.play.runner import run_matchup
 from helpers import run_main
 
 LAYERS = (REPO_ROSTERS,)

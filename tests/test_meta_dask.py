@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from clix.analyzer.library import REPO_ROSTERS, load_library
-from clix.analyzer.meta_field import field_cells
-from clix.analyzer.meta_play import field_games, local_runner, play_field
+from clix.analyzer.library.load import REPO_ROSTERS, load_library
+from clix.analyzer.meta.field import field_cells
+from clix.analyzer.meta.play import field_games, local_runner, play_field
 
 distributed = pytest.importorskip("distributed")
 
 
 def test_the_dask_run_equals_the_local_run(tmp_path):
-    from clix.analyzer.cluster import dask_runner
+    from clix.analyzer.play.cluster import dask_runner
 
     roster = load_library((REPO_ROSTERS,), everything=True).roster
     armies, maps = ["butcher-shop", "firing-line"], ["graveyard", "mansion"]
@@ -33,7 +33,7 @@ def test_the_dask_run_equals_the_local_run(tmp_path):
 
 
 def test_an_unreachable_scheduler_is_a_one_line_error(tmp_path, capsys, monkeypatch):
-    from clix.analyzer import cluster
+    from clix.analyzer.play import cluster
     from helpers import run_main
 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1)

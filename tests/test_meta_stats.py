@@ -6,12 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from clix.analyzer.library import REPO_ROSTERS, load_library
-from clix.analyzer.meta_field import field_styles
-from clix.analyzer.meta_play import CellState, FieldRun, play_field, settle
-from clix.analyzer.meta_summary import meta_summary
-from clix.analyzer.pool import Outcome
-from clix.analyzer.runner import Matchup
+from clix.analyzer.library.load import REPO_ROSTERS, load_library
+from clix.analyzer.meta.field import field_styles
+from clix.analyzer.meta.play import CellState, FieldRun, play_field, settle
+from clix.analyzer.meta.summary import meta_summary
+from clix.analyzer.play.pool import Outcome
+from clix.analyzer.play.runner import Matchup
 from helpers import run_main
 
 LAYERS = (REPO_ROSTERS,)
@@ -212,8 +212,8 @@ def test_a_cell_whose_pairs_all_agree_keeps_a_width_in_the_cell_matrix_and_field
 
 
 def test_dominated_says_whether_the_intervals_show_it(roster):
-    from clix.analyzer.meta_report import meta_lines
-    from clix.analyzer.meta_summary import dominated
+    from clix.analyzer.meta.report import meta_lines
+    from clix.analyzer.meta.summary import dominated
 
     armies = ["a", "b", "c"]
     scores = np.array([[0.5, 0.9, 0.9], [0.1, 0.5, 0.52], [0.1, 0.48, 0.5]])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from clix.analyzer import nash
-from clix.analyzer.meta_stats import ratings
+from clix.analyzer.meta import nash
+from clix.analyzer.meta.stats import ratings
 
 
 def scores_from_payoff(payoff: np.ndarray) -> np.ndarray:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clix.analyzer.conformance import roster_at
-from clix.analyzer.runner import Matchup, game_rows, game_seed_path, play_one, play_state, run_matchup
+from clix.analyzer.play.conformance import roster_at
+from clix.analyzer.play.runner import Matchup, game_rows, game_seed_path, play_one, play_state, run_matchup
 from clix.engine import rules
 from clix.engine.scenario import Scenario, build_state
 

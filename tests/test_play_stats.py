@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from clix.analyzer.duel import _print_summary
-from clix.analyzer.runner import Matchup, game_rows, play_one, play_state, start_state
-from clix.analyzer.stats import play_style
+from clix.analyzer.duel.command import _print_summary
+from clix.analyzer.play.runner import Matchup, game_rows, play_one, play_state, start_state
+from clix.analyzer.stats.duel import play_style
 from clix.engine import rules
 from clix.engine.actions import EndTurn, SkipSuspense
 from clix.engine.legal import legal_actions, monster_could_act

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from clix.analyzer.errors import ClixError
-from clix.analyzer.replay import replay_run, replay_seed
-from clix.analyzer.runner import Matchup, game_rows, play_one, play_state
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.duel.replay import replay_run, replay_seed
+from clix.analyzer.play.runner import Matchup, game_rows, play_one, play_state
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "rosters"

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from clix.analyzer.charts import vp_bins, vp_step
-from clix.analyzer.errors import ClixError
-from clix.analyzer.mapdraw import draw_map_png
-from clix.analyzer.outputs import OWN_FILES, claim_output
-from clix.analyzer.report import areas_used, check_pdf, verdict
-from clix.analyzer.views import army_contents, army_points
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.library.mapdraw import draw_map_png
+from clix.analyzer.library.views import army_contents, army_points
+from clix.analyzer.report.charts import vp_bins, vp_step
+from clix.analyzer.report.duel import areas_used, check_pdf, verdict
+from clix.analyzer.report.folder import OWN_FILES, claim_output
 
 SETTINGS = {"map": "graveyard", "players": "tuned,rusher"}
 NAMES = {"a": "butcher-shop", "b": "firing-line"}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from clix.analyzer.report import verdict, write_pdf
+from clix.analyzer.report.duel import verdict, write_pdf
 
 ROOT = Path(__file__).resolve().parent.parent
 

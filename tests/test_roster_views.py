@@ -7,9 +7,9 @@ from pathlib import Path
 
 import helpers
 import pytest
-from clix.analyzer import views
 from clix.analyzer.cli import app
-from clix.analyzer.errors import ClixError
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.library import views
 from clix.engine.registry import ABILITIES, PLOT_EFFECTS, POWERS
 from clix.engine.roster.loader import Roster, load_roster
 from rich.console import Console

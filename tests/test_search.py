@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from clix.analyzer.check import favoured
-from clix.analyzer.conformance import roster_at
-from clix.analyzer.errors import ClixError
-from clix.analyzer.runner import Matchup, play_state, player_factory
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.duel.check import favoured
+from clix.analyzer.play.conformance import roster_at
+from clix.analyzer.play.runner import Matchup, play_state, player_factory
 from clix.engine import plots, rules
 from clix.engine.actions import Close
 from clix.engine.players.base import Decision

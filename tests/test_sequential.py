@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from clix.analyzer.runner import Matchup, run_matchup
-from clix.analyzer.sequential import (
+from clix.analyzer.play.runner import Matchup, run_matchup
+from clix.analyzer.stats.sequential import (
     equivalence,
     look_confidence,
     mean_interval_at,

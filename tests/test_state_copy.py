@@ -12,8 +12,8 @@ import pickle
 
 import numpy as np
 import pytest
-from clix.analyzer.library import REPO_ROSTERS
-from clix.analyzer.runner import Matchup, play_state, start_state
+from clix.analyzer.library.load import REPO_ROSTERS
+from clix.analyzer.play.runner import Matchup, play_state, start_state
 from clix.engine import decisions
 from clix.engine.dice import Dice, ForcedDice
 from clix.engine.game import play, step

@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from clix.analyzer.runner import Matchup, run_matchup
-from clix.analyzer.stats import outcome, proportion, summarize, victim_rush
+from clix.analyzer.play.runner import Matchup, run_matchup
+from clix.analyzer.stats.duel import outcome, proportion, summarize, victim_rush
 from scipy import stats as st
 
 ROOT = Path(__file__).resolve().parent.parent

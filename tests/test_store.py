@@ -1,4 +1,4 @@
-"""The result store (analyzer.store): a run reads the games it already has and plays only the others, an
+"""The result store (analyzer.play.store): a run reads the games it already has and plays only the others, an
 interrupted run resumes to the very tables of an uninterrupted one, anything that decides a game changes the
 key, runs get their own folders, and `clix results` lists, shows and exports the runs.
 
@@ -22,11 +22,11 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
-from clix.analyzer import rowtable, store
-from clix.analyzer.library import load_checked
-from clix.analyzer.pool import run_items
-from clix.analyzer.runner import Matchup, RunResult, run_matchup
-from clix.analyzer.store import GameKey, GameWriter, Store, game_key, index_ranges
+from clix.analyzer.library.load import load_checked
+from clix.analyzer.play import rowtable, store
+from clix.analyzer.play.pool import run_items
+from clix.analyzer.play.runner import Matchup, RunResult, run_matchup
+from clix.analyzer.play.store import GameKey, GameWriter, Store, game_key, index_ranges
 from clix.engine.players import heuristic
 from helpers import run_main
 from test_faults import none_left, playing, start, until

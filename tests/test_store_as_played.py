@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from clix.analyzer import runner
-from clix.analyzer.conformance import roster_at
-from clix.analyzer.experiment import Cell, play_cells
-from clix.analyzer.meta_field import field_cells
-from clix.analyzer.meta_play import field_games, local_runner, play_field
-from clix.analyzer.pool import run_items
-from clix.analyzer.runner import Matchup, run_matchup
+from clix.analyzer.meta.field import field_cells
+from clix.analyzer.meta.play import field_games, local_runner, play_field
+from clix.analyzer.play import runner
+from clix.analyzer.play.conformance import roster_at
+from clix.analyzer.play.experiment import Cell, play_cells
+from clix.analyzer.play.pool import run_items
+from clix.analyzer.play.runner import Matchup, run_matchup
 from helpers import run_main, stored_games, until
 
 ROOT = Path(__file__).resolve().parent.parent

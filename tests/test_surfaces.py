@@ -23,15 +23,17 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from clix.analyzer import cluster, duel, report, runner
-from clix.analyzer.build import MAX_CANDIDATES, MAX_ETA, MAX_FINALISTS, Search, check_search, planned_games
-from clix.analyzer.build_race import REFERENCE_GAMES
-from clix.analyzer.checks import MAX_GAMES
-from clix.analyzer.commands import analyses
-from clix.analyzer.errors import ClixError
-from clix.analyzer.outputs import OWN_FILES, Interrupted, Target, claim_output, foreign_files
-from clix.analyzer.pool import Outcome
-from clix.analyzer.store import STORE_NAME, Store
+from clix.analyzer.build.command import MAX_CANDIDATES, MAX_ETA, MAX_FINALISTS, Search, check_search, planned_games
+from clix.analyzer.build.race import REFERENCE_GAMES
+from clix.analyzer.cli import analyses
+from clix.analyzer.common.checks import MAX_GAMES
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.duel import command as duel
+from clix.analyzer.play import cluster, runner
+from clix.analyzer.play.pool import Outcome
+from clix.analyzer.play.store import STORE_NAME, Store
+from clix.analyzer.report import duel as report
+from clix.analyzer.report.folder import OWN_FILES, Interrupted, Target, claim_output, foreign_files
 from helpers import run_main, until
 from test_faults import none_left, playing, start
 
@@ -109,7 +111,9 @@ def test_a_ctrl_c_anywhere_in_a_command_is_one_line_and_130(tmp_path, capsys, mo
 def test_every_command_stopped_before_anything_finished_exits_130(args, unit, tmp_path, capsys, monkeypatch):
     """meta, value, ladder and the sweep, stopped before their first game (cell, pairing) finished: one line,
     an interruption (130), not a mistake (2)."""
-    from clix.analyzer import experiment, ladder, meta_play
+    from clix.analyzer.ladder import command as ladder
+    from clix.analyzer.meta import play as meta_play
+    from clix.analyzer.play import experiment
 
     def nothing_finished(*args: object, **kwargs: object) -> Outcome:
         return Outcome(interrupted=True)

@@ -15,9 +15,9 @@ import jsonschema
 import pandas as pd
 import pytest
 import yaml
-from clix.analyzer.errors import ClixError
-from clix.analyzer.library import load_library
-from clix.analyzer.schema import KINDS, schema_for
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.library.load import load_library
+from clix.analyzer.library.schema import KINDS, schema_for
 from clix.engine.roster.loader import KINDS as FILE_KINDS
 from clix.engine.roster.models import Army
 from helpers import run_main

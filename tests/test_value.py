@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from clix.analyzer.library import load_library
-from clix.analyzer.runner import Matchup, play_one
-from clix.analyzer.value_design import Design
-from clix.analyzer.value_measure import ValueResult, measure_values
+from clix.analyzer.library.load import load_library
+from clix.analyzer.play.runner import Matchup, play_one
+from clix.analyzer.value.design import Design
+from clix.analyzer.value.measure import ValueResult, measure_values
 from helpers import run_main
 from value_library import add_army, value_library
 
@@ -65,7 +65,7 @@ def test_values_are_calibrated_so_a_point_of_cost_is_worth_a_point(measured: Val
 
 
 def test_the_run_checks_itself_on_a_holdout_and_judges_its_verdicts_on_halves(measured: ValueResult) -> None:
-    from clix.analyzer.value_report import value_lines
+    from clix.analyzer.value.report import value_lines
 
     holdout = measured.holdout
     assert holdout is not None and holdout["measured"] == holdout["pairings"] == 4
@@ -196,8 +196,8 @@ def test_the_swap_test_replaces_a_figure_with_equal_points(
 
 
 def test_the_cells_of_a_design_give_the_same_games_on_any_number_of_jobs(library: Path) -> None:
-    from clix.analyzer.experiment import play_cells, with_armies
-    from clix.analyzer.value_design import design_cells, random_armies
+    from clix.analyzer.play.experiment import play_cells, with_armies
+    from clix.analyzer.value.design import design_cells, random_armies
 
     loaded = load_library([library], everything=True)
     design = Design(budget=100, armies=5, opponents=2, games=2, turns=4, seed=9)

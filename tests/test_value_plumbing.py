@@ -10,15 +10,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clix.analyzer.build_candidates import Constraints, enumerate_builds
-from clix.analyzer.build_field import read_field_json, resolve_field
-from clix.analyzer.errors import ClixError
-from clix.analyzer.experiment import given_matchup, matchup_key
-from clix.analyzer.library import load_library
-from clix.analyzer.runner import Matchup
-from clix.analyzer.store import game_key
-from clix.analyzer.value_design import pairings
-from clix.analyzer.value_model import Features, GameTable, fit_values, predict_scores
+from clix.analyzer.build.candidates import Constraints, enumerate_builds
+from clix.analyzer.build.field import read_field_json, resolve_field
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.library.load import load_library
+from clix.analyzer.play.experiment import given_matchup, matchup_key
+from clix.analyzer.play.runner import Matchup
+from clix.analyzer.play.store import game_key
+from clix.analyzer.value.design import pairings
+from clix.analyzer.value.model import Features, GameTable, fit_values, predict_scores
 from clix.engine.legality import army_problems
 from clix.engine.roster.models import Army, ArmyEntry
 from helpers import run_main
@@ -177,7 +177,7 @@ def test_mistakes_are_one_line_errors(
 
 
 def test_value_estimates_guide_half_of_the_candidates(tmp_path: Path) -> None:
-    from clix.analyzer.build_candidates import candidate_builds, choose_crypt, read_values
+    from clix.analyzer.build.candidates import candidate_builds, choose_crypt, read_values
 
     roster = load_library([planted_library(tmp_path / "lib")], everything=True).roster
     path = tmp_path / "value.json"
@@ -204,7 +204,7 @@ def test_value_estimates_guide_half_of_the_candidates(tmp_path: Path) -> None:
 
 
 def test_the_design_draws_near_full_legal_armies_and_a_holdout_of_its_own() -> None:
-    from clix.analyzer.value_design import Design, design_games, handicap_armies, random_armies
+    from clix.analyzer.value.design import Design, design_games, handicap_armies, random_armies
 
     roster = load_library([Path(__file__).resolve().parent.parent / "rosters"], everything=True).roster
     design = Design(budget=100, armies=40, opponents=4, games=2, seed=5, holdout=6, holdout_games=4)
@@ -250,7 +250,7 @@ def _simulated(seed: int, armies: int = 120, games: int = 4000) -> tuple[Feature
 
 
 def test_the_halves_split_the_pairs_and_a_verdict_is_shown_only_where_both_halves_agree() -> None:
-    from clix.analyzer.value_model import UNSTABLE, Stability, half_verdicts, shown_verdict, split_halves
+    from clix.analyzer.value.model import UNSTABLE, Stability, half_verdicts, shown_verdict, split_halves
 
     features, table, _ = _simulated(3)
     one, two = split_halves(table, seed=1)
@@ -271,7 +271,7 @@ def test_the_halves_split_the_pairs_and_a_verdict_is_shown_only_where_both_halve
 
 
 def test_predicted_scores_follow_the_model_link_and_carry_a_bootstrap_interval() -> None:
-    from clix.analyzer.value_model import pair_score
+    from clix.analyzer.value.model import pair_score
 
     features, table, strength = _simulated(4)
     fit = fit_values(features, table, resamples=40, seed=2)
@@ -300,7 +300,7 @@ def test_predicted_scores_follow_the_model_link_and_carry_a_bootstrap_interval()
 def test_the_model_error_is_what_the_misses_hold_beyond_noise_and_the_fit() -> None:
     """`model_error` recovers an error the model makes on purpose (sd 0.08 on top of measurement noise of sd
     0.04), gives 0 when noise explains the misses, and a prediction interval nests the bootstrap and widens by it."""
-    from clix.analyzer.value_model import model_error, prediction_interval
+    from clix.analyzer.value.model import model_error, prediction_interval
 
     rng = np.random.default_rng(5)
     predicted = rng.uniform(0.3, 0.7, 4000)

@@ -1,6 +1,6 @@
 """Golden games: seeded playthroughs of the sample library recorded as text, to prove a change keeps games identical.
 
-Every game of `selection()` is played the way `clix duel` plays it (`analyzer.runner.play_state`), with each
+Every game of `selection()` is played the way `clix duel` plays it (`analyzer.play.runner.play_state`), with each
 player's choices watched so that every decision put to it is written down (decision kind, the option chosen and how many
 there were), together with every die the game rolled after it, the setup's shuffle of the victims and the final
 result. `tests/test_golden.py` plays them again and names the first step that differs.
@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from clix.analyzer.conformance import roster_at
-from clix.analyzer.runner import PLAYER_STYLES, Matchup, game_seed, game_seed_path, play_state
+from clix.analyzer.play.conformance import roster_at
+from clix.analyzer.play.runner import PLAYER_STYLES, Matchup, game_seed, game_seed_path, play_state
 from clix.engine.dice import Dice
 from clix.engine.game import child_seed
 from clix.engine.players.base import Decision

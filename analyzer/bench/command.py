@@ -1,0 +1,170 @@
+"""`clix bench`: games per second of a fixed reference duel on one core and on all cores."""
+
+from __future__ import annotations
+
+import cProfile
+import io
+import os
+import pstats
+import statistics
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.library.load import library_text
+from clix.analyzer.play.runner import Matchup, play_one, run_matchup, start_state
+from clix.engine import compiled, game
+from clix.engine.players import Decision
+from clix.engine.players.heuristic import DEFAULT_STYLE
+from clix.engine.roster.loader import Roster
+from clix.engine.state import GameState
+from joblib import Parallel, delayed
+from rich.console import Console
+
+REFERENCE = ("butcher-shop", "firing-line", "graveyard", DEFAULT_STYLE, DEFAULT_STYLE)
+"""Two sample 100-point armies, the default players, the graveyard map."""
+
+
+WARM_UP_GAMES = 20
+"""Games each process plays before timing: per-map caches (lines of fire, distance tables) fill as games are
+played, so steady state is what is timed."""
+
+
+def run_bench(
+    library: Path | tuple[Path, ...],
+    games: int,
+    jobs: int | None,
+    profile: bool,
+    console: Console,
+    rounds: int = 3,
+    roster: Roster | None = None,
+) -> int:
+    """Time the reference duel; print games/s on one core and on `jobs` (all) cores; return the exit code."""
+    army_a, army_b, map_name, style_a, style_b = REFERENCE
+    if roster is not None:
+        check_reference(library, roster)
+    matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b)
+    cores = jobs or os.cpu_count() or 1
+    run_matchup(matchup, WARM_UP_GAMES, 0, jobs=1)
+    run_matchup(matchup, WARM_UP_GAMES * cores, 0, jobs=cores, batch_size=WARM_UP_GAMES)  # the pool reuses workers
+    # A shared machine's speed drifts from minute to minute: each round times one core and then all cores
+    # back to back (so each efficiency compares neighbours in time), and the medians are reported.
+    rates_one: list[float] = []
+    rates_many: list[float] = []
+    identical = True
+    for _ in range(rounds):
+        one = run_matchup(matchup, games, 1, jobs=1)
+        many = run_matchup(matchup, games, 1, jobs=cores)
+        rates_one.append(len(one.games) / one.seconds)
+        rates_many.append(len(many.games) / many.seconds)
+        identical = identical and one.games == many.games
+    efficiencies = [m / o / cores for o, m in zip(rates_one, rates_many, strict=True)]
+    console.print(
+        f"reference duel: {army_a} vs {army_b} on {map_name}, {style_a} players, {games} games per run; "
+        f"median of {rounds} rounds (lowest-highest)",
+        markup=False,
+    )
+    console.print(f"  engine: {compiled.status}", markup=False)
+    console.print(f"  1 core:   {spread(rates_one)} games/s", markup=False)
+    console.print(
+        f"  {cores} cores: {spread(rates_many)} games/s (parallel efficiency {spread(efficiencies, '.2f')})",
+        markup=False,
+    )
+    console.print(f"  results identical for 1 and {cores} jobs: {identical}", markup=False)
+    copy_cost = state_copy_cost(matchup)
+    console.print(
+        f"  state copy (search): {copy_cost['copy_us']:.1f} µs = {copy_cost['per_step']:.2f} actions between "
+        f"actions; {copy_cost['paused_copy_us']:.1f} µs = {copy_cost['paused_per_step']:.2f} actions paused at a "
+        f"question inside one (an action: {copy_cost['step_us']:.1f} µs), turn {copy_cost['turn']} of game 0",
+        markup=False,
+    )
+    if cores > 1:
+        ceiling = machine_efficiency(cores)
+        console.print(
+            f"  this machine's own parallel efficiency for plain Python work on {cores} cores: {ceiling:.2f}",
+            markup=False,
+        )
+    if profile:
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for index in range(min(games, 40)):
+            play_one(matchup, 2, index)
+        profiler.disable()
+        text = io.StringIO()
+        pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(18)
+        console.print(text.getvalue(), markup=False)
+    return 0
+
+
+def check_reference(library: Path | tuple[Path, ...], roster: Roster) -> None:
+    """A ClixError unless the roster library holds the reference duel's armies and map."""
+    army_a, army_b, map_name = REFERENCE[:3]
+    needed = ((army_a, roster.armies), (army_b, roster.armies), (map_name, roster.maps))
+    missing = next((name for name, known in needed if name not in known), None)
+    if missing:
+        raise ClixError(f"{library_text(library)}: the reference duel needs {missing}, which this roster library lacks")
+
+
+def state_copy_cost(matchup: Matchup, until_turn: int = 12, copies: int = 300) -> dict[str, float]:
+    """What `GameState.copy` costs against an action, in the middle of the matchup's game 0: the mean time of
+    one answer of the game's driver (an action chosen and applied, or a question answered in the middle of
+    one) over the first `until_turn` turns; of one copy between actions; and of one copy of the game paused at
+    a question in the middle of an action (which re-runs the paused action from the state before it)."""
+    state, agents = start_state(matchup, 1, 0)
+    step_seconds = 0.0
+    steps = 0
+    paused: GameState | None = None
+    while not state.over and (state.turn < until_turn or state.waiting is not None):
+        started = time.perf_counter()
+        game.step(state, agents)
+        step_seconds += time.perf_counter() - started
+        steps += 1
+        if paused is None and state.turn >= until_turn // 2 and isinstance(state.waiting, Decision):
+            paused = state.copy()
+    copy_seconds = _copy_seconds(state, copies)
+    paused_seconds = _copy_seconds(paused, copies) if paused is not None else float("nan")
+    step = step_seconds / max(steps, 1)
+    return {
+        "copy_us": 1e6 * copy_seconds,
+        "paused_copy_us": 1e6 * paused_seconds,
+        "step_us": 1e6 * step,
+        "per_step": copy_seconds / step if step else float("nan"),
+        "paused_per_step": paused_seconds / step if step else float("nan"),
+        "turn": state.turn,
+    }
+
+
+def _copy_seconds(state: GameState, copies: int) -> float:
+    state.copy()  # a paused state rebuilds the state before its action once
+    started = time.perf_counter()
+    for _ in range(copies):
+        state.copy()
+    return (time.perf_counter() - started) / copies
+
+
+def spread(values: Sequence[float], spec: str = ".1f") -> str:
+    """The median of `values`, and their range when there are several."""
+    middle = format(statistics.median(values), spec)
+    if len(values) < 2:
+        return middle
+    return f"{middle} ({min(values):{spec}}-{max(values):{spec}})"
+
+
+def _python_work(rounds: int) -> float:
+    """Plain interpreter work touching no shared state: what the machine gives a Python process."""
+    started = time.perf_counter()
+    total = 0
+    for i in range(rounds):
+        total += i % 7
+    return time.perf_counter() - started
+
+
+def machine_efficiency(cores: int, rounds: int = 3_000_000) -> float:
+    """Plain Python work per second on `cores` processes at once, over `cores` times one process's: the
+    ceiling any parallel Python run meets on this machine (shared caches, turbo, neighbours on the host)."""
+    with Parallel(n_jobs=cores) as parallel:
+        parallel(delayed(_python_work)(rounds // 10) for _ in range(cores))  # start the workers
+        alone = min(_python_work(rounds) for _ in range(2))
+        together = max(parallel(delayed(_python_work)(rounds) for _ in range(cores)))
+    return alone / together

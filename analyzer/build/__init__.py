@@ -1,0 +1,1 @@
+"""`clix build`: the best legal army for a budget against a field."""

@@ -1,0 +1,570 @@
+"""The analyses over many armies: value, build and meta."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from clix.analyzer.cli.common import (
+    CellSeedOption,
+    ForceOption,
+    JobsOption,
+    JsonOption,
+    PdfOption,
+    RostersOption,
+    SeedOption,
+    StopOption,
+    StoreOption,
+    TurnsOption,
+    console,
+    did_you_mean_card,
+    library_for,
+    repeated_names,
+    split_names,
+    stderr_console,
+    store_for,
+)
+from clix.analyzer.common import checks
+from clix.analyzer.common.errors import ClixError
+
+if TYPE_CHECKING:
+    from clix.engine.roster.loader import Roster
+
+MIN_RESAMPLES = 10
+MAX_RESAMPLES = 10_000
+"""`clix value --resamples`: the bootstrap refits the model once per resample; 10,000 give intervals to a tenth of a
+point, more only cost time (as `clix meta --resamples`)."""
+MAX_HOLDOUT = 200
+"""`clix value --holdout` at most: the check's armies play around a ring, one pairing per army."""
+MAX_ALTERNATIVES = 50
+"""`clix value --swap --alternatives` at most: each replacement plays every field army on every map."""
+
+
+def value(
+    budget: Annotated[int, typer.Option("--budget", help="Build total of the random armies (100, 200, ...).")] = 100,
+    armies: Annotated[int, typer.Option("--armies", help="Random legal armies to draw.")] = 500,
+    opponents: Annotated[int, typer.Option("--opponents", help="Other armies each army plays (even).")] = 8,
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            help="Games per matchup, in seat-swapped pairs (default 2); with --swap, games per field army and map "
+            "(default 200).",
+        ),
+    ] = None,
+    maps: Annotated[str, typer.Option("--maps", help="Maps to play on, comma-separated.")] = "graveyard",
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            help="Player style(s), comma-separated: with several, each figure's value is also given per style.",
+        ),
+    ] = "tuned",
+    pool: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pool",
+            metavar="FIGURES",
+            help="Draw the armies from these figures only (ids, comma-separated or repeated).",
+        ),
+    ] = None,
+    swap: Annotated[
+        str | None,
+        typer.Option("--swap", help="Swap test: replace this figure in --in ARMY by equal points of alternatives."),
+    ] = None,
+    army: Annotated[str | None, typer.Option("--in", help="The army of the swap test (id or file).")] = None,
+    against: Annotated[
+        str | None,
+        typer.Option("--against", help="Swap test: armies to play (default: the library's armies of its build total)."),
+    ] = None,
+    alternatives: Annotated[
+        int,
+        typer.Option(
+            "--alternatives", help=f"Swap test: replacements to try, closest in points first (1 to {MAX_ALTERNATIVES})."
+        ),
+    ] = 6,
+    resamples: Annotated[
+        int,
+        typer.Option(
+            "--resamples", help=f"Bootstrap resamples for the intervals ({MIN_RESAMPLES} to {MAX_RESAMPLES:,})."
+        ),
+    ] = 200,
+    holdout: Annotated[
+        int,
+        typer.Option(
+            "--holdout",
+            help="Near-full armies outside the design that play each other (each against two others) to check the "
+            "fitted values: predicted against measured (0: no check).",
+        ),
+    ] = 8,
+    holdout_games: Annotated[
+        int | None,
+        typer.Option(
+            "--holdout-games",
+            help="Games per holdout pairing, map and style, in seat-swapped pairs (default: about a tenth of the "
+            "design's games over the holdout, 2 to 40 a pairing, so the check adds at most about a tenth).",
+        ),
+    ] = None,
+    predict: Annotated[
+        tuple[str, str] | None,
+        typer.Option(
+            "--predict",
+            metavar="ARMY_A ARMY_B",
+            help="Also predict ARMY_A's score against ARMY_B (ids or army files) from the fitted values, with a 95% "
+            "interval: the fit's bootstrap plus the model's own error measured on the holdout.",
+        ),
+    ] = None,
+    seed: SeedOption = 0,
+    jobs: JobsOption = 0,
+    turns: TurnsOption = 15,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Output directory (default: a new folder clix-out/value/run-YYYYMMDD-HHMMSS)."),
+    ] = None,
+    force: ForceOption = False,
+    store: StoreOption = None,
+    as_json: JsonOption = False,
+    pdf: PdfOption = False,
+    stop_on_error: StopOption = False,
+    rosters: RostersOption = None,
+) -> None:
+    """What each figure and plot twist is worth in points, with 95% intervals: random legal armies of --budget
+    play each other in seat-swapped pairs and an additive logistic model of army strength is fitted, calibrated
+    so one point of cost is worth one point on average. Prints each figure's value and its cost-curve residual
+    (value - cost: under-costed, over-costed, or fair within the data); writes value.csv, value.json, games.csv
+    and value.html (value.pdf with --pdf). With --swap FIGURE --in ARMY: the score change from replacing the
+    figure by equal points of alternatives."""
+    from clix.analyzer.report.folder import Target
+    from clix.analyzer.value.command import Design, run_swap, run_value
+
+    checks.turns(turns)
+    checks.seed(seed)
+    cores = checks.jobs(jobs, stderr_console())
+    map_names = list(split_names(maps)) or ["graveyard"]
+    styles = tuple(split_names(players)) or ("tuned",)
+    if swap is not None or army is not None:
+        if swap is None or army is None:
+            raise ClixError("--swap FIGURE and --in ARMY go together")
+        if len(styles) > 1:
+            raise ClixError("--players: the swap test plays one style")
+        swap_games = checks.games(200 if games is None else games)
+        if not 1 <= alternatives <= MAX_ALTERNATIVES:
+            raise ClixError(f"--alternatives takes 1 to {MAX_ALTERNATIVES} replacements to try (got {alternatives:,})")
+
+        def same_total(roster: Roster) -> dict[str, list[str]]:  # the field when --against names none
+            mine = roster.armies.get(army) if not split_names(against) else None
+            return {"armies": [a for a, x in roster.armies.items() if mine and x.build_total == mine.build_total]}
+
+        library = library_for(
+            rosters, armies=[army, *split_names(against)], maps=map_names, figures=[swap], choose=same_total
+        )
+        army_id = library.id(army)
+        field = [library.id(a) for a in split_names(against)] or sorted(
+            a for a, x in library.roster.armies.items() if x.build_total == library.roster.armies[army_id].build_total
+        )
+        checks.cells_games(
+            swap_games,
+            (alternatives + 1) * len(field) * len(map_names),
+            what="armies, field armies and maps",
+            one="army, field army and map",
+        )
+        raise typer.Exit(
+            run_swap(
+                library.roster,
+                library.layers,
+                army_id,
+                library.id(swap),
+                opponents=field,
+                limit=alternatives,
+                games=swap_games,
+                maps=[library.id(m) for m in map_names],
+                style=styles[0],
+                turns=turns,
+                seed=seed,
+                jobs=cores,
+                store=store_for(store, out),
+                as_json=as_json,
+                console=console,
+            )
+        )
+    per_matchup = checks.games(2 if games is None else games, what="per matchup")
+    checks.budget(budget)
+    if armies < 3:
+        raise ClixError(f"--armies takes 3 or more (got {armies})")
+    if opponents < 1:
+        raise ClixError(f"--opponents takes 1 or more (got {opponents})")
+    if not MIN_RESAMPLES <= resamples <= MAX_RESAMPLES:
+        raise ClixError(
+            f"--resamples takes {MIN_RESAMPLES} to {MAX_RESAMPLES:,} bootstrap resamples (got {resamples:,})"
+        )
+    if holdout == 1 or not 0 <= holdout <= MAX_HOLDOUT:
+        raise ClixError(f"--holdout takes 0 (no check) or 2 to {MAX_HOLDOUT} armies (got {holdout:,})")
+    if holdout_games is None:  # about a tenth of the design's games (ring and handicap matchups), 2 to 40 a pairing
+        tenth = armies * ((opponents + 1) // 2 + 1) * per_matchup // (10 * max(holdout, 1))
+        holdout_games = min(40, max(2, tenth))
+    elif holdout:
+        holdout_games = checks.games(holdout_games, "--holdout-games", what="per holdout pairing")
+    checks.cells_games(
+        per_matchup, armies * ((opponents + 1) // 2) * len(map_names) * len(styles), what="matchups", one="matchup"
+    )
+    if predict is not None and holdout == 0:
+        raise ClixError("--predict takes its model error from the holdout: leave out --holdout 0")
+    library = library_for(rosters, maps=map_names, armies=list(predict or ()))
+    design = Design(
+        budget=budget,
+        armies=armies,
+        opponents=opponents + opponents % 2,
+        games=per_matchup + per_matchup % 2,
+        maps=tuple(library.id(m) for m in map_names),
+        styles=styles,
+        turns=turns,
+        seed=seed,
+        pool=repeated_names(pool),
+        holdout=holdout,
+        holdout_games=holdout_games + holdout_games % 2,
+    )
+    raise typer.Exit(
+        run_value(
+            library.roster,
+            library.layers,
+            design,
+            jobs=cores,
+            out=Target(Path("clix-out/value"), new_run=True) if out is None else Target(out, force=force),
+            store=store_for(store, out),
+            as_json=as_json,
+            console=console,
+            resamples=resamples,
+            pdf=pdf,
+            stop_on_error=stop_on_error,
+            predict=None if predict is None else (library.id(predict[0]), library.id(predict[1])),
+        )
+    )
+
+
+def build(
+    budget: Annotated[int, typer.Option("--budget", help="Build total: 100, 200, 300, ...")] = 100,
+    field: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--field",
+            metavar="ARMIES",
+            help="The armies to beat: ids, army files, folders of army files, or a field.json with weights (as "
+            "`clix meta` writes its Nash mixture); comma-separated or repeated. Default: the library's armies of "
+            "--budget points.",
+        ),
+    ] = None,
+    include: Annotated[
+        list[str] | None, typer.Option("--include", metavar="FIGURES", help="Figures every build must field.")
+    ] = None,
+    exclude: Annotated[
+        list[str] | None, typer.Option("--exclude", metavar="FIGURES", help="Figures no build may field.")
+    ] = None,
+    cabal: Annotated[
+        list[str] | None, typer.Option("--cabal", metavar="CABAL", help="Only figures of this cabal (repeatable).")
+    ] = None,
+    figure_class: Annotated[
+        list[str] | None, typer.Option("--class", metavar="CLASS", help="Only figures of this class (repeatable).")
+    ] = None,
+    crypt: Annotated[
+        str | None,
+        typer.Option(
+            "--crypt",
+            help="The crypt every build plays, comma-separated plot twists (default: the best cards by --values, else "
+            "the cards the field holds most).",
+        ),
+    ] = None,
+    maps: Annotated[
+        str | None,
+        typer.Option(
+            "--maps",
+            help="Maps to play on, comma-separated (default: every map of the library, as `clix meta` does; a build "
+            "is compared with the field's armies over all of them).",
+        ),
+    ] = None,
+    players: Annotated[str, typer.Option("--players", help="The player style of both sides.")] = "tuned",
+    values: Annotated[
+        Path | None,
+        typer.Option("--values", help="A `clix value` run's value.json: half the candidates follow its estimates."),
+    ] = None,
+    candidates: Annotated[
+        int,
+        typer.Option("--candidates", help="Builds to race, 1 to 5,000 (all, when fewer are legal)."),
+    ] = 243,
+    first_games: Annotated[
+        int, typer.Option("--first-games", help="Games per field army and map in the first stage.")
+    ] = 4,
+    eta: Annotated[
+        int, typer.Option("--eta", help="Each stage keeps the best 1/eta with eta times the games (2 to 10).")
+    ] = 3,
+    finalists: Annotated[int, typer.Option("--finalists", help="Builds measured at the end, 1 to 50.")] = 4,
+    objective: Annotated[
+        str,
+        typer.Option(
+            "--objective",
+            help="Rank builds by: field (the weighted mean score against the field), maximin (the worst head-to-head "
+            "score over the field's armies) or auto (maximin when a field army's score against the rest of the field "
+            "has its interval above 60%, else field).",
+        ),
+    ] = "auto",
+    final_games: Annotated[
+        int, typer.Option("--final-games", help="Games per field army and map for the finalists (fresh seeds).")
+    ] = 1000,
+    seed: SeedOption = 0,
+    jobs: JobsOption = 0,
+    turns: TurnsOption = 15,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Output directory (default: a new folder clix-out/build/run-YYYYMMDD-HHMMSS)."),
+    ] = None,
+    force: ForceOption = False,
+    store: StoreOption = None,
+    as_json: JsonOption = False,
+    pdf: PdfOption = False,
+    rosters: RostersOption = None,
+) -> None:
+    """The best legal army for --budget against a field: candidates from the legal space race in stages
+    (successive halving with common random numbers), the finalists and the field's own armies are measured on
+    fresh seeds. Prints the top builds with their score against the field and each field army (95% intervals),
+    sidegrades (builds the data cannot tell from the best), why each wins (or falls short); builds are named by
+    rank (build-01 the best) and the headline says whether build-01 beats the field's best army on the same seeds
+    (paired interval) and each field army head to head, or names the army no build was found to beat, and which objective ranked the builds (--objective: the score
+    against the field, the worst head-to-head score, or auto: the worst case when a field army dominates the rest);
+    writes build.json, builds.csv,
+    games.csv, build.html (build.pdf with --pdf) and each finalist's army file."""
+    from clix.analyzer.build.command import Constraints, Search, field_entries, resolve_field, run_build
+    from clix.analyzer.report.folder import Target
+
+    checks.budget(budget)
+    checks.turns(turns)
+    checks.seed(seed)
+    checks.games(first_games, "--first-games")
+    checks.games(final_games, "--final-games")
+    cores = checks.jobs(jobs, stderr_console())
+    named_maps = split_names(maps)
+
+    def every_map(roster: Roster) -> list[str]:
+        """Every map of the library when --maps names none."""
+        return [] if named_maps else sorted(roster.maps)
+
+    if field:
+        entries, source = field_entries(field)
+        library = library_for(
+            rosters,
+            armies=[e.army for e in entries],
+            maps=named_maps,
+            choose=lambda roster: {"maps": every_map(roster)},
+        )
+        field_armies = resolve_field(entries, library.id)
+    else:
+        library = library_for(
+            rosters,
+            maps=named_maps,
+            choose=lambda roster: {"armies": of_total(roster, budget), "maps": every_map(roster)},
+        )
+        found = of_total(library.roster, budget)
+        if not found:
+            raise ClixError(f"--field: the library has no army of {budget} points; name the field with --field")
+        field_armies = [(a, 1 / len(found)) for a in found]
+        source = f"the library's {budget}-point armies"
+    constraints = Constraints(
+        budget=budget,
+        include=repeated_names(include),
+        exclude=repeated_names(exclude),
+        cabals=tuple(c.strip() for c in cabal or () if c.strip()),
+        classes=repeated_names(figure_class),
+        crypt=repeated_names([crypt] if crypt else None),
+    )
+    for card in constraints.crypt:
+        if card not in library.roster.plot_twists:
+            raise ClixError("--crypt: " + did_you_mean_card("plot twist", card, library.roster.plot_twists))
+    search = Search(
+        candidates=candidates,
+        first=first_games,
+        eta=eta,
+        finalists=finalists,
+        final=final_games,
+        maps=tuple(library.id(m) for m in named_maps) or tuple(sorted(library.roster.maps)),
+        style=players.strip(),
+        turns=turns,
+        seed=seed,
+        objective=objective.strip(),
+    )
+    raise typer.Exit(
+        run_build(
+            library.roster,
+            library.layers,
+            constraints,
+            field_armies,
+            search,
+            field_source=source,
+            jobs=cores,
+            out=Target(Path("clix-out/build"), new_run=True) if out is None else Target(out, force=force),
+            store=store_for(store, out),
+            values=values,
+            as_json=as_json,
+            console=console,
+            pdf=pdf,
+        )
+    )
+
+
+def meta(
+    armies: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[ARMIES]...",
+            help="Armies of the field: ids, army files or folders of army files (with --budget: added).",
+        ),
+    ] = None,
+    budget: Annotated[
+        int | None,
+        typer.Option("--budget", help="Every library army of this build total joins the field (100, 200, 300)."),
+    ] = None,
+    maps: Annotated[str | None, typer.Option("--maps", help="Maps, comma-separated (default: every map).")] = None,
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            help="Player style of both sides: default (tuned), a style, styles comma-separated, or sweep (every "
+            "heuristic style; the report shows each army's range over them).",
+        ),
+    ] = "default",
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", help="Games per cell (army pair, map, style), rounded up to pairs; the cap with --target-ci."
+        ),
+    ] = 200,
+    target_ci: Annotated[
+        float | None,
+        typer.Option(
+            "--target-ci",
+            help="Play each cell in growing looks until its interval's half-width is at most this (e.g. 0.03) or it "
+            "lies wholly off 50%, up to --games per cell.",
+        ),
+    ] = None,
+    seed: CellSeedOption = 0,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            help="Worker processes (0: all cores, the default; more than the machine's cores are capped to them); "
+            "not with --backend dask, whose workers are the cluster's.",
+        ),
+    ] = None,
+    turns: TurnsOption = 15,
+    ties: Annotated[
+        str, typer.Option("--ties", help="Equal VP: 'break' (HC-END-09, the default) or 'draw'.")
+    ] = "break",
+    resamples: Annotated[
+        int,
+        typer.Option("--resamples", min=0, max=10_000, help="Bootstrap resamples for ratings and the Nash support."),
+    ] = 200,
+    backend: Annotated[
+        str, typer.Option("--backend", help="local (this machine's cores) or dask (an existing Dask cluster).")
+    ] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="With --backend dask: the scheduler's address, tcp://HOST:8786.")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Output directory (default: a new folder clix-out/meta/run-YYYYMMDD-HHMMSS for each run); one "
+            "holding an earlier run is refused unless --force.",
+        ),
+    ] = None,
+    force: ForceOption = False,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            "--store",
+            help="Result store (default: clix.duckdb beside the --out folder, clix-out/clix.duckdb for the default "
+            "--out): each cell's games are the duel's, read from it and added to it.",
+        ),
+    ] = None,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
+    ] = False,
+    as_json: JsonOption = False,
+    pdf: PdfOption = False,
+    stop_on_error: StopOption = False,
+    rosters: RostersOption = None,
+) -> None:
+    """Balance across a field of armies: every pair plays on every map (the same seeds in every cell). Prints the
+    score matrix, each army's score against the field, ratings, the Nash mixture of the matchup game, outliers,
+    dominated armies, first-player, map and plot-twist balance; writes cells and games (CSV, Parquet), heatmap,
+    meta.html (meta.pdf with --pdf), summary.json and field.json (the Nash mixture) to --out."""
+    from clix.analyzer.meta.command import MetaOptions, expand_army_arguments, field_armies, field_styles, run_meta
+    from clix.analyzer.play.store import DEFAULT_STORE, STORE_NAME
+    from clix.analyzer.report.folder import Target
+
+    checks.games(games, what="per cell")
+    checks.turns(turns)
+    checks.seed(seed)
+    if budget is not None:
+        checks.budget(budget)
+    if backend == "dask":
+        if jobs is not None:
+            raise ClixError(
+                f"--jobs {jobs}: with --backend dask the cluster's workers play the games; leave out --jobs (the "
+                "cluster's size is set where it is started)"
+            )
+        cores: int | None = None
+    else:
+        cores = checks.jobs(0 if jobs is None else jobs, stderr_console())
+    named = expand_army_arguments(armies or [])
+    library = library_for(
+        rosters,
+        armies=named,
+        maps=split_names(maps),
+        choose=lambda roster: {
+            "armies": of_total(roster, budget) if budget is not None else [],
+            "maps": [] if split_names(maps) else sorted(roster.maps),
+        },
+    )
+    field = field_armies(library.roster, [library.id(a) for a in named], budget)
+    map_names = [library.id(m) for m in split_names(maps)] or sorted(library.roster.maps)
+    styles = field_styles(players)
+    cells = len(field) * (len(field) - 1) // 2 * len(map_names) * len(styles)
+    checks.cells_games(games, cells)
+    options = MetaOptions(
+        games=games,
+        seed=seed,
+        jobs=cores,
+        turns=turns,
+        ties=ties,
+        target_ci=target_ci,
+        budget=budget,
+        resamples=resamples,
+        stop_on_error=stop_on_error,
+        pdf=pdf,
+        store=store or (DEFAULT_STORE if out is None else out.parent / STORE_NAME),
+        fresh=fresh,
+        backend=backend,
+        scheduler=scheduler,
+    )
+    if backend == "dask" and scheduler:
+        from clix.analyzer.play.cluster import check_scheduler
+
+        check_scheduler(scheduler)  # a bounded look before any game: a wrong address is one line, not a hang
+    target = Target(Path("clix-out/meta"), new_run=True) if out is None else Target(out, force=force)
+    raise typer.Exit(
+        run_meta(
+            library.roster,
+            library.layers,
+            field,
+            map_names,
+            styles,
+            options,
+            out=target,
+            as_json=as_json,
+            console=console,
+        )
+    )
+
+
+def of_total(roster: Roster, budget: int) -> list[str]:
+    """The library's armies of build total `budget`, by id (the field a command plays when none is named)."""
+    return sorted(a for a, x in roster.armies.items() if x.build_total == budget)

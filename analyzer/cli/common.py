@@ -1,0 +1,92 @@
+"""What the commands share: the consoles, the library loader and the options several commands take."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from clix.analyzer.common.checks import MAX_TURNS
+from clix.analyzer.library.load import Library, load_library
+from rich.console import Console
+
+console = Console(highlight=False, soft_wrap=True)
+
+
+def stderr_console() -> Console:
+    """A console on stderr, for warnings and errors (made when needed: tests capture stderr per run)."""
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+SEED_HELP = "Master seed, any integer 0 or more; every game's seed is derived from it."
+JOBS_HELP = "Worker processes (0: all cores; more than the machine's cores are capped to them)."
+TURNS_HELP = f"Turn limit per player, 1 to {MAX_TURNS}."
+SeedOption = Annotated[int, typer.Option("--seed", help=SEED_HELP)]
+CellSeedOption = Annotated[
+    int, typer.Option("--seed", help="Master seed, the same for every cell (common random numbers).")
+]
+JobsOption = Annotated[int, typer.Option("--jobs", help=JOBS_HELP)]
+TurnsOption = Annotated[int, typer.Option("--turns", help=TURNS_HELP)]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of text.")]
+StopOption = Annotated[
+    bool,
+    typer.Option(
+        "--stop-on-error",
+        help="Stop also at the first game whose worker dies twice, and report the games finished; by default such "
+        "a game is named on stderr and the run goes on (exit code 1). A game that raises (a bug or bad data) always "
+        "stops the run, named once with its seed path.",
+    ),
+]
+PdfOption = Annotated[
+    bool,
+    typer.Option("--pdf", help="Also render the HTML report to PDF (A4, every table on the page) with WeasyPrint."),
+]
+RostersOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--rosters",
+        metavar="PATH",
+        help="Roster folder or file to resolve names against; repeat to layer them, later ones replacing items "
+        "of the same name (--rosters sample --rosters mine/: 'sample' is the sample library shipped with clix). "
+        "Default: ./rosters, or $CLIX_ROSTERS, or the sample library.",
+    ),
+]
+
+
+def library_for(rosters: list[Path] | None, **wanted: Any) -> Library:
+    """Load the library for a command (ClixError on problems in what it uses; a warning line for others)."""
+    return load_library(rosters, warn=lambda line: stderr_console().print(line, markup=False), **wanted)
+
+
+ForceOption = Annotated[
+    bool,
+    typer.Option("--force", help="Replace the outputs of an earlier run in --out (refused without it)."),
+]
+StoreOption = Annotated[
+    Path | None,
+    typer.Option("--store", help="The result store, a DuckDB file (default: ./clix-out/clix.duckdb)."),
+]
+
+
+def repeated_names(values: list[str] | None) -> tuple[str, ...]:
+    """A repeatable, comma-separated option's names, in order."""
+    return tuple(name for value in values or () for name in split_names(value))
+
+
+def store_for(store: Path | None, out: Path | None) -> Path:
+    """The result store a command uses: --store, else clix.duckdb beside the --out folder (or the default)."""
+    from clix.analyzer.play.store import DEFAULT_STORE, STORE_NAME
+
+    return store or (DEFAULT_STORE if out is None else out.parent / STORE_NAME)
+
+
+def did_you_mean_card(kind: str, name: str, known: Any) -> str:
+    """A message for an unknown plot twist (or other card): the closest known name, else where the list is."""
+    from clix.engine.roster.problems import did_you_mean
+
+    return did_you_mean(kind, name, known, "`clix roster list plot-twists` shows every card")
+
+
+def split_names(spec: str | None) -> list[str]:
+    """A comma-separated option's names."""
+    return [name.strip() for name in (spec or "").split(",") if name.strip()]

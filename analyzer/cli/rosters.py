@@ -1,0 +1,159 @@
+"""The roster, map, scenario and schema commands: check and inspect the data clix plays with."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from clix.analyzer.cli.common import (
+    RostersOption,
+    console,
+    library_for,
+)
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.library.load import library_layers, load_for_check
+
+
+def roster_check(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Files or directories to check (default: the whole roster library)."),
+    ] = None,
+    rosters: RostersOption = None,
+) -> None:
+    """Validate roster files and army legality; print every problem, one line each (exit 2 if any)."""
+    library = library_layers(rosters)
+    targets = paths or list(library)
+    roster, problems, checked = load_for_check(targets, library)
+    for problem in problems:
+        console.print(str(problem), markup=False, soft_wrap=True)
+    counts = (
+        f"{len(roster.figures)} figures, {len(roster.plot_twists)} plot twists, {len(roster.victims)} victim "
+        f"archetypes, {len(roster.maps)} maps, {len(roster.armies)} armies"
+    )
+    if problems:
+        console.print(f"{len(problems)} problem(s) in {checked} file(s) checked ({counts} loaded)", markup=False)
+        raise typer.Exit(2)
+    console.print(f"ok: {checked} file(s) valid ({counts})", markup=False)
+
+
+def roster_list(
+    what: Annotated[
+        str, typer.Argument(help="figures, plot-twists, victims, maps or armies (default: figures).")
+    ] = "figures",
+    figure_class: Annotated[
+        list[str] | None,
+        typer.Option("--class", help="Only figures of this class, e.g. Undead or Vampire (repeat: all of them)."),
+    ] = None,
+    min_points: Annotated[
+        int | None, typer.Option("--min-points", min=0, help="Only figures of at least N points.")
+    ] = None,
+    max_points: Annotated[
+        int | None, typer.Option("--max-points", min=0, help="Only figures of at most N points.")
+    ] = None,
+    cabal: Annotated[
+        str | None, typer.Option("--cabal", metavar="CABAL", help="Only members of this cabal, e.g. 'Crimson Court'.")
+    ] = None,
+    rank: Annotated[
+        str | None, typer.Option("--rank", help="Only figures of this rank: rookie, experienced, veteran, unique, ...")
+    ] = None,
+    rosters: RostersOption = None,
+) -> None:
+    """List what the roster library holds; figures can be filtered by class, points, cabal and rank."""
+    from clix.analyzer.library import views
+
+    roster = library_for(rosters).roster
+    wanted = views.FigureFilter(tuple(figure_class or ()), min_points, max_points, cabal, rank)
+    console.print(views.listing(roster, what, wanted))
+
+
+def roster_show(
+    name: Annotated[
+        str,
+        typer.Argument(
+            metavar="NAME",
+            help="Figure id (e.g. countess-vey-v) or army id (e.g. butcher-shop), see `clix roster list`; "
+            "or a figure or army file.",
+        ),
+    ],
+    rosters: RostersOption = None,
+) -> None:
+    """Show a figure (base data, card sides with powers, dial) or an army (figures, points, crypt, victims)."""
+    from clix.analyzer.library import views
+
+    library = library_for(rosters, items=[name])
+    for renderable in views.show_view(library.roster, library.id(name)):
+        console.print(renderable)
+
+
+def roster_powers() -> None:
+    """List every power, ability and plot-twist effect the engine implements, with parameters and text."""
+    from clix.analyzer.library import views
+
+    for renderable in views.powers_view():
+        console.print(renderable)
+
+
+def map_show(
+    map_name: Annotated[str, typer.Argument(metavar="MAP", help="Map id (see `clix roster list maps`) or a map file.")],
+    png: Annotated[Path | None, typer.Option("--png", help="Also draw the map to this PNG file.")] = None,
+    rosters: RostersOption = None,
+) -> None:
+    """Draw a map as text (terrain, walls, starting areas, victim spaces); optionally as a PNG."""
+    from clix.analyzer.library import views
+
+    library = library_for(rosters, maps=[map_name])
+    game_map = views.find_map(library.roster, library.id(map_name))
+    console.print(views.map_text(game_map), markup=False)
+    if png is not None:
+        from clix.analyzer.library.mapdraw import draw_map_png
+
+        draw_map_png(game_map, png)
+        console.print(f"wrote {png}", markup=False)
+
+
+def scenario_run(
+    paths: Annotated[list[Path], typer.Argument(help="Scenario files, or directories (every *.yaml below them).")],
+    rosters: RostersOption = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also print each scenario's event log.")] = False,
+) -> None:
+    """Run scenario files: one line per scenario (PASS/FAIL with every expectation that differed).
+
+    Exit 0 if all pass, 1 if any fails, 2 if a file is not a valid scenario. The format is
+    described in docs/scenario-format.md.
+    """
+    from clix.analyzer.tools.scenarios import run_paths
+
+    raise typer.Exit(run_paths(paths, library_layers(rosters), verbose, console))
+
+
+def schema(
+    kind: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="KIND",
+            help="figure, army, map, plot-twists, victims or scenario; omit it with --out to write them all.",
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Write every format's schema into this folder as clix-KIND.schema.json."),
+    ] = None,
+) -> None:
+    """Print the JSON Schema of a roster or scenario file format, for editors that validate and complete YAML
+    (see docs/data-formats.md, "Editor support")."""
+    import json
+
+    from clix.analyzer.library.schema import KINDS, schema_for, write_schemas
+
+    if out is not None:
+        if kind is not None:
+            raise ClixError("give KIND to print one schema, or --out DIR to write them all, not both")
+        for path in write_schemas(out):
+            console.print(f"wrote {path}", markup=False)
+        return
+    if kind is None:
+        raise ClixError(f"name a format ({', '.join(KINDS)}), or pass --out DIR to write them all")
+    sys.stdout.write(json.dumps(schema_for(kind), indent=2) + "\n")

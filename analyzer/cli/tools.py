@@ -1,0 +1,175 @@
+"""Benchmark, compile, self-check, and the result store's runs (results list, show, export)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from clix.analyzer.cli.common import (
+    JobsOption,
+    RostersOption,
+    StoreOption,
+    TurnsOption,
+    console,
+    library_for,
+    stderr_console,
+)
+from clix.analyzer.common import checks
+from clix.analyzer.common.checks import MAX_GAMES
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.library.load import load_library
+
+
+def bench(
+    games: Annotated[
+        int | None,
+        typer.Option(
+            "--games",
+            help=f"Games per measurement, 2 to {MAX_GAMES:,} (default 200; with --instructions 8, each counted twice).",
+        ),
+    ] = None,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", help="Cores for the parallel measurement (0: all; more than the machine's are capped)."),
+    ] = 0,
+    rounds: Annotated[
+        int,
+        typer.Option(
+            "--rounds", help="Times to repeat both measurements (1 to 100); the median is reported (machines drift)."
+        ),
+    ] = 3,
+    profile: Annotated[bool, typer.Option("--profile", help="Also print the profile's top entries.")] = False,
+    meta: Annotated[
+        bool,
+        typer.Option(
+            "--meta",
+            help="Instead: time `clix meta` on a 10-army 100-point field (sample armies topped up with fixed-seed "
+            "random ones) to ±0.03 on every cell, with games played, cells settled early and the machine's load.",
+        ),
+    ] = False,
+    against: Annotated[
+        Path | None,
+        typer.Option(
+            "--against",
+            metavar="CHECKOUT",
+            help="Instead: this build and another clix checkout (e.g. `git worktree add ../base main`, compiled "
+            "there or not) side by side in one run, a core each in turn, --rounds rounds of --games games; prints "
+            "both speeds, their ratio with a 95% interval, and whether they played the same games. CLIX_PURE=1 "
+            "compares the pure-Python engines.",
+        ),
+    ] = None,
+    instructions: Annotated[
+        bool,
+        typer.Option(
+            "--instructions",
+            help="With --against: count the instructions each build executes for the games under valgrind's "
+            "callgrind instead of timing them (slow: minutes, but free of the machine's drift).",
+        ),
+    ] = False,
+    rosters: RostersOption = None,
+) -> None:
+    """Speed benchmark: the reference duel (two sample 100-point armies, default players, graveyard map) on
+    one core and on all cores; prints games/s and the parallel efficiency (median of the rounds). With
+    --against, this build against another checkout instead, timed or counted."""
+    from clix.analyzer.bench.command import REFERENCE, check_reference, run_bench
+
+    if instructions and against is None:
+        raise ClixError("--instructions counts side by side with another build: give --against CHECKOUT too")
+    if against is not None:
+        from clix.analyzer.bench import against as bench_against
+
+        other = bench_against.checkout_path(against)
+        checks.rounds(rounds)
+        count = checks.games(games if games is not None else (8 if instructions else 200))
+        library = library_for(rosters)
+        reference = REFERENCE[:3]
+        check_reference(library.layers, library.roster)
+        if instructions:
+            raise typer.Exit(bench_against.run_counted(other, library.layers, reference, count, console))
+        raise typer.Exit(bench_against.run_timed(other, library.layers, reference, count, rounds, console))
+    if meta:
+        from clix.analyzer.bench.meta import run_meta_bench
+
+        library = library_for(rosters)
+        raise typer.Exit(run_meta_bench(library.layers, library.roster, checks.jobs(jobs, stderr_console()), console))
+    checks.games(games if games is not None else 200)
+    checks.rounds(rounds)
+    cores = checks.jobs(jobs, stderr_console())
+    library = library_for(rosters)
+    raise typer.Exit(
+        run_bench(library.layers, games if games is not None else 200, cores, profile, console, rounds, library.roster)
+    )
+
+
+def compile_engine() -> None:
+    """Compile the engine's hot modules with mypyc (about 3x more games/s, the same games). Needs a C compiler and mypy:
+    python -m pip install -e ".\\[compile]". The build is used only while it matches the engine's sources:
+    after editing the engine, run this again (until then clix runs the pure-Python engine)."""
+    from clix.analyzer.tools.compile import run_compile
+
+    raise typer.Exit(run_compile(console))
+
+
+def selfcheck(
+    games: Annotated[int, typer.Option("--games", help=f"Number of random-play games, 1 to {MAX_GAMES:,}.")] = 1000,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Master seed (0 or more); per-game seeds are spawned from it.")
+    ] = 0,
+    jobs: JobsOption = 0,
+    turns: TurnsOption = 15,
+    rosters: RostersOption = None,
+) -> None:
+    """Play random games on random sample armies and every map, checking the engine's invariants after
+    every action; print the first problems (with the game index that replays them) and games/s."""
+    from clix.analyzer.tools.selfcheck import run_selfcheck
+
+    checks.games(games, minimum=1)
+    checks.turns(turns)
+    checks.seed(seed)
+    cores = checks.jobs(jobs, stderr_console())
+    library = load_library(rosters, everything=True)
+    raise typer.Exit(run_selfcheck(games, seed, cores, turns, library.layers, console, library.roster))
+
+
+def results_list(store: StoreOption = None) -> None:
+    """List the runs in the store: id, start, armies, map, players, games and A's score."""
+    from clix.analyzer.play.store import DEFAULT_STORE, Store
+    from clix.analyzer.results.command import print_list
+
+    print_list(Store.existing(store or DEFAULT_STORE), console)
+
+
+RunArgument = Annotated[str, typer.Argument(metavar="RUN", help="A run id from `clix results list`, or 'last'.")]
+
+
+def results_show(run: RunArgument, store: StoreOption = None) -> None:
+    """Print a run's summary, as `clix duel` printed it."""
+    from clix.analyzer.play.store import DEFAULT_STORE, Store
+    from clix.analyzer.results.command import print_run
+
+    print_run(Store.existing(store or DEFAULT_STORE), run, console)
+
+
+def results_export(
+    run: RunArgument,
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", help="The file to write: a new path, or a regular file it replaces (not a folder, FIFO or device)."
+        ),
+    ],
+    fmt: Annotated[
+        str | None, typer.Option("--format", help="csv or parquet (default: from the --out file's suffix).")
+    ] = None,
+    figures: Annotated[
+        bool, typer.Option("--figures", help="Export the figure rows (figures.csv) instead of the game rows.")
+    ] = False,
+    store: StoreOption = None,
+) -> None:
+    """Write a run's game rows (its games.csv table; or with --figures its figures.csv) as CSV or Parquet."""
+    from clix.analyzer.play.store import DEFAULT_STORE, Store
+    from clix.analyzer.results.command import export_run
+
+    written, rows = export_run(Store.existing(store or DEFAULT_STORE), run, fmt, out, figures)
+    console.print(f"wrote {rows} {'figure' if figures else 'game'} rows to {written}", markup=False)

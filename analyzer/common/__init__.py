@@ -1,0 +1,1 @@
+"""What every layer of the analyzer shares: the user error, checks of numbers, the progress bar."""

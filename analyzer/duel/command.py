@@ -1,0 +1,557 @@
+"""`clix duel`: one army against another over many seeded games, summarized and reported."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.progress import progress_bar, stage
+from clix.analyzer.duel.check import CHECK_GAMES, check_style, run_check
+from clix.analyzer.duel.check import summary_lines as check_summary_lines
+from clix.analyzer.library.views import army_contents
+from clix.analyzer.play.pool import close_pool
+from clix.analyzer.play.runner import (
+    GameRows,
+    Matchup,
+    RunResult,
+    ended_early,
+    engine_name,
+    player_factory,
+    report_line,
+    run_exit_code,
+    run_matchup,
+)
+from clix.analyzer.play.store import (
+    GameKey,
+    GameWriter,
+    RunRecord,
+    Store,
+    StoreBusy,
+    first_line,
+    game_key,
+    index_ranges,
+    utc_now,
+)
+from clix.analyzer.report.folder import Interrupted, Target, claim_output
+from clix.analyzer.stats.scoring import pair_means
+from clix.analyzer.stats.sequential import equivalence, run_to_precision
+from clix.engine import RULESET_VERSION, compiled
+from clix.engine.roster.loader import Roster
+from clix.engine.roster.problems import did_you_mean
+from rich.console import Console
+
+
+def _counts(column: Any) -> dict[str, int]:
+    """How often each value occurs, most often first (a categorical column's unused categories left out)."""
+    return {str(value): int(count) for value, count in column.value_counts().items() if count}
+
+
+def parse_players(spec: str) -> tuple[str, str]:
+    """ "A_STYLE,B_STYLE" (or one style for both)."""
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if len(names) == 1:
+        names *= 2
+    if len(names) != 2:
+        raise ClixError(f"--players takes two styles separated by a comma, like balanced,rusher (got {spec!r})")
+    for name in names:
+        player_factory(name)
+    return names[0], names[1]
+
+
+def run_duel(
+    roster: Roster,
+    library: Path | tuple[Path, ...],
+    army_a: str,
+    army_b: str,
+    *,
+    games: int,
+    map_name: str,
+    players: str,
+    seed: int,
+    jobs: int | None,
+    turns: int,
+    out: Path | Target,
+    as_json: bool,
+    console: Console,
+    ties: str = "break",
+    target_ci: float | None = None,
+    margin: float | None = None,
+    stop_on_error: bool = False,
+    pdf: bool = False,
+    store: Path | None = None,
+    fresh: bool = False,
+    check_with: str | None = None,
+) -> int:
+    """Play the duel, print its summary and write its outputs; return the exit code: 0, 1 when games failed
+    (each named on stderr; the outputs cover the others), 130 when interrupted.
+
+    `out` is claimed (checked, locked) before the first game and replaced atomically after the last. `pdf`
+    also writes report.pdf (WeasyPrint is loaded, and checked, before the first game). With a `store`
+    (analyzer.play.store) the games stored for this duel's key are taken from it (unless `fresh`), only the others
+    are played, each written to it as it finishes, and the run is recorded there. `check_with` (a style, as
+    search:200) replays the first games with it on both sides and compares the verdicts (analyzer.duel.check)."""
+    if ties not in ("break", "draw"):
+        raise ClixError(f"--ties takes 'break' (the cheaper army wins, HC-END-09) or 'draw' (got {ties!r})")
+    if target_ci is not None and not 0 < target_ci < 0.5:
+        raise ClixError(f"--target-ci is a half-width between 0 and 0.5, like 0.03 for ±3 points (got {target_ci})")
+    if margin is not None and not 0 < margin < 0.5:
+        raise ClixError(f"--margin is a band around 50% between 0 and 0.5, like 0.05 for 45-55% (got {margin})")
+    if players.strip() == "sweep":
+        from clix.analyzer.duel.sweep import run_sweep
+
+        if pdf:
+            raise ClixError(
+                "--pdf: --players sweep writes no report to render (sweep.csv and games.csv); leave out --pdf"
+            )
+        if check_with is not None:
+            raise ClixError("--check-with: --players sweep has no single verdict to check; leave out --check-with")
+
+        return run_sweep(
+            roster,
+            library,
+            army_a,
+            army_b,
+            games=games,
+            map_name=map_name,
+            players=players,
+            seed=seed,
+            jobs=jobs,
+            turns=turns,
+            out=out,
+            as_json=as_json,
+            console=console,
+            ties=ties,
+            stop_on_error=stop_on_error,
+        )
+    for army in (army_a, army_b):
+        if army not in roster.armies:
+            raise ClixError(did_you_mean("army", army, roster.armies, "`clix roster list armies` shows every army"))
+    if map_name not in roster.maps:
+        raise ClixError("--map: " + did_you_mean("map", map_name, roster.maps))
+    if roster.armies[army_a].build_total != roster.armies[army_b].build_total:
+        console.print(
+            f"note: the armies have different build totals ({roster.armies[army_a].build_total} and "
+            f"{roster.armies[army_b].build_total}); the game uses the larger",
+            markup=False,
+        )
+    style_a, style_b = parse_players(players)
+    checker = check_style(check_with)
+    if pdf:
+        from clix.analyzer.report.duel import check_pdf
+
+        check_pdf()
+    matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties)
+    with claim_output(out) as folder:
+        keeper = _Keeper.start(store, roster, matchup, seed, games + games % 2, fresh) if store is not None else None
+        try:
+            result, precision = _play(
+                matchup,
+                games,
+                seed,
+                jobs,
+                quiet=as_json,
+                console=console,
+                target=target_ci,
+                stop_on_error=stop_on_error,
+                known=keeper.known if keeper else None,
+                on_result=keeper.writer.add if keeper else None,
+                on_batch=keeper.writer.tick if keeper else None,
+            )
+        finally:
+            if keeper is not None:
+                keeper.writer.close()
+        if keeper is not None and result.interrupted and result.count:
+            again = "the same command without --fresh" if fresh else "the same command"
+            report_line(f"the finished games are kept in the store {store}: {again} plays only the rest")
+        if not result.count:
+            if result.interrupted or not result.crashed:
+                raise Interrupted()
+            report_line("no game finished before the crash: nothing to report")
+            return run_exit_code(False, True, True)
+        # the statistics and the report load here, not at import: a long duel plays its games without them
+        from clix.analyzer.report.duel import provenance_line, write_outputs
+        from clix.analyzer.stats.duel import summarize
+
+        close_pool()
+        with stage(console, f"summarizing {result.count:,} games", as_json):
+            # the rows in compact form, then freed: the statistics and the files come from the compact rows
+            figure_rows = result.figure_table.compact(release=True)
+            game_rows = result.game_table.compact(release=True)
+            games_df, figures_df = game_rows.frame, figure_rows.frame
+            summary = summarize(games_df, figures_df)
+        if precision is not None:
+            summary["precision"] = precision
+        if margin is not None:
+            alpha = 0.05 if precision is None else 1 - precision["confidence"]  # the per-look level under --target-ci
+            summary["equivalence"] = equivalence(pair_means(games_df), margin, alpha)
+        names = {"a": army_a, "b": army_b}
+        if checker is not None:
+            with progress_bar(console, f"check with {checker}", min(CHECK_GAMES, len(games_df)), as_json) as step:
+                summary["verdict_check"] = run_check(matchup, games_df, checker, seed, jobs, progress=step)
+        command = (
+            f"clix duel {army_a} {army_b} --games {games} --map {map_name} --players {style_a},{style_b} "
+            f"--seed {seed} --turns {turns}"
+            + (" --ties draw" if ties == "draw" else "")
+            + (f" --target-ci {target_ci}" if target_ci is not None else "")
+            + (f" --margin {margin}" if margin is not None else "")
+            + (f" --check-with {checker}" if checker is not None else "")
+        )
+        settings = {
+            "army_a": army_a,
+            "army_b": army_b,
+            "map": map_name,
+            "players": f"{style_a},{style_b}",
+            "games": len(games_df),
+            "seed": seed,
+            "turns": turns,
+            "ties": ties,
+            "ruleset": RULESET_VERSION,
+            "rosters": [str(layer.resolve()) for layer in ((library,) if isinstance(library, Path) else library)],
+            "version": _version(),
+            "jobs": jobs or os.cpu_count(),
+            "seconds": round(result.seconds, 2),
+            "games_per_second": round(result.played / max(result.seconds, 1e-9), 2) if result.played else None,
+            "played": result.played,
+            "from_store": result.from_store,
+            "store": None if keeper is None else str(store),
+            "fresh": fresh,
+            "run": None if keeper is None else keeper.run_id,
+            "engine": compiled.status,
+            "game_engines": _counts(games_df["engine"]) if "engine" in games_df else {},
+            "interrupted": result.interrupted,
+            "failed_games": result.failed,
+            "stopped_on_error": result.stopped and not result.crashed,
+            "stopped_at_crash": result.crashed,
+            "command": command,
+        }
+        provenance = provenance_line(roster, [army_a, army_b])
+        try:
+            with folder.staged() as staging, stage(console, "writing the tables and the report", as_json):
+                written = write_outputs(
+                    staging,
+                    games_df,
+                    figures_df,
+                    summary,
+                    settings,
+                    names,
+                    provenance,
+                    armies={"a": army_contents(roster, army_a), "b": army_contents(roster, army_b)},
+                    layout=roster.maps[map_name],
+                    rows=(game_rows, figure_rows),
+                )
+                if pdf:
+                    written["pdf"] = pdf_from(written["report"], staging / "report.pdf")
+        finally:  # recorded even when the outputs could not be written: its games are in the store
+            if keeper is not None:
+                document = {"settings": settings, "provenance": provenance, **summary}
+                keeper.record(result, document, folder.target)
+        written = {key: folder.final(path) for key, path in written.items()}
+    if as_json:
+        sys.stdout.write(json.dumps({"settings": settings, "provenance": provenance, **summary}, default=str) + "\n")
+    else:
+        _print_summary(console, summary, settings, names, provenance, written["report"])
+        if "pdf" in written:
+            console.print(f"pdf: {written['pdf']}", markup=False)
+        for line in _precision_lines(summary, names):
+            console.print(line, markup=False)
+        if "verdict_check" in summary:
+            for line in check_summary_lines(summary["verdict_check"], names):
+                console.print(line, markup=False)
+    return run_exit_code(result.interrupted, bool(result.failed), result.stopped)
+
+
+def pdf_from(report: Path, pdf: Path) -> Path:
+    """Render the HTML report written at `report` to `pdf` (both in the staging folder). The PDF engine failing
+    on it is a one-line ClixError (nothing is then published); a failed write names its file as usual."""
+    from clix.analyzer.report import duel as report_module
+
+    html = report.read_text(encoding="utf-8")
+    try:
+        return report_module.write_pdf(html, pdf)
+    except (OSError, ClixError):
+        raise
+    except Exception as exc:  # whatever the engine raised past write_pdf's own check
+        raise report_module.pdf_engine_error(exc, pdf) from None
+
+
+def _precision_lines(summary: dict[str, Any], names: dict[str, str]) -> list[str]:
+    """The --target-ci and --margin lines of the text summary."""
+    lines = []
+    found = summary.get("precision")
+    if found is not None:
+        looks = len(found["planned"])
+        outcome = "reached" if found["reached"] else "not reached within --games"
+        lines.append(
+            f"  precision: target ±{100 * found['target']:.1f} points {outcome} after {found['games']} games "
+            f"({found['games'] // 2} pairs, look {found['look']} of {looks}): {names['a']} scores "
+            f"{100 * found['score']:.1f}% [{100 * found['low']:.1f}–{100 * found['high']:.1f}], half-width "
+            f"{100 * found['half_width']:.1f} points (each look at {100 * found['confidence']:.1f}%, so the "
+            "interval stays 95% under optional stopping)"
+        )
+    tost = summary.get("equivalence")
+    if tost is not None and tost.get("low") is None:  # one pair: no interval to test
+        lines.append(
+            f"  equivalence: not tested within ±{100 * tost['margin']:.1f} points (the two one-sided tests need 2 "
+            "seat-swapped pairs or more: --games 4 or more)"
+        )
+    elif tost is not None:
+        low, high = tost["band"]
+        verdict = "balanced" if tost["equivalent"] else "not shown to be balanced"
+        lines.append(
+            f"  equivalence: {verdict} within ±{100 * tost['margin']:.1f} points ({names['a']}'s score "
+            f"{100 * low:.1f}–{100 * high:.1f}%): {100 * tost['confidence']:.0f}% interval "
+            f"[{100 * tost['low']:.1f}–{100 * tost['high']:.1f}], two one-sided tests p = {tost['p_value']:.3g}"
+        )
+    return lines
+
+
+def _play(
+    matchup: Matchup,
+    games: int,
+    seed: int,
+    jobs: int | None,
+    quiet: bool,
+    console: Console,
+    target: float | None,
+    stop_on_error: bool = False,
+    known: RunResult | None = None,
+    on_result: Callable[[int, GameRows], None] | None = None,
+    on_batch: Callable[[], None] | None = None,
+) -> tuple[RunResult, dict[str, Any] | None]:
+    """Play the duel (to `target` precision when given, `games` at most), with a progress bar unless quiet;
+    games in `known` are taken from it, `on_result` is told of each game played."""
+
+    def play(progress: Callable[[int], None] | None) -> tuple[RunResult, dict[str, Any] | None]:
+        if target is None:
+            played = run_matchup(
+                matchup,
+                games,
+                seed,
+                jobs,
+                progress=progress,
+                stop_on_error=stop_on_error,
+                known=known,
+                on_result=on_result,
+                on_batch=on_batch,
+            )
+            return played, None
+        return run_to_precision(
+            matchup,
+            target,
+            games,
+            seed,
+            jobs,
+            progress,
+            stop_on_error=stop_on_error,
+            known=known,
+            on_result=on_result,
+            on_batch=on_batch,
+        )
+
+    total = games + games % 2
+    with progress_bar(
+        console, f"{matchup.army_a} vs {matchup.army_b}", total, quiet, done=0 if known is None else known.count
+    ) as advance:
+        result, precision = play(advance)
+    ended_early(result.count, "games", result.interrupted, result.stopped, len(result.failed), result.crashed)
+    return result, precision
+
+
+def _pct(p: dict[str, Any]) -> str:
+    return f"{100 * p['rate']:.1f}% [{100 * p['low']:.1f}–{100 * p['high']:.1f}]"
+
+
+def _score(p: dict[str, Any], digits: int = 0) -> str:
+    """A score with its interval, "62% [58–66]"."""
+    if p.get("score") is None:
+        return "–"
+    f = f"{{:.{digits}f}}"
+    return f"{f.format(100 * p['score'])}% [{f.format(100 * p['low'])}–{f.format(100 * p['high'])}]"
+
+
+def _effect(d: dict[str, Any]) -> str:
+    """A difference of scores in percentage points, "+8 [+2, +14] points"."""
+    if d.get("difference") is None:
+        return "– points"
+    return f"{100 * d['difference']:+.0f} [{100 * d['low']:+.0f}, {100 * d['high']:+.0f}] points"
+
+
+def _print_summary(
+    console: Console,
+    summary: dict[str, Any],
+    settings: dict[str, Any],
+    names: dict[str, str],
+    provenance: str,
+    report: Path,
+) -> None:
+    o = summary["outcome"]
+    sc = summary["score"]
+    vp = summary["victory_points"]
+    rush = summary["victim_rush"]
+    fp = summary["first_player"]
+    tb = summary["tie_break"]
+    # a mirror duel names one army twice: tell the sides apart
+    label = {side: names[side] + (f" ({side.upper()})" if names["a"] == names["b"] else "") for side in ("a", "b")}
+    if not sc["excludes_half"]:
+        verdict = "neither army is shown to be favoured"
+    else:
+        favoured = label["a"] if sc["score"] > 0.5 else label["b"]
+        verdict = f"{favoured} is favoured"
+    if tb["ties"] == "draw":
+        level = f"{100 * tb['equal_vp'] / max(1, tb['games']):.1f}% of games ({tb['equal_vp']} of {tb['games']})"
+        ties = f"ties played as draws: {level} ended level on VP"
+    else:
+        ties = (
+            f"decided by the tie-break (equal VP, cheaper army wins): {100 * tb['share']:.1f}% of games "
+            f"({tb['count']} of {tb['games']})"
+        )
+    seat = fp["seat"]
+    speed = (
+        f"{settings['games_per_second']} games/s on {settings['jobs']} jobs"
+        if settings.get("games_per_second") is not None
+        else "no game played"
+    )
+    lines = [
+        f"{names['a']} vs {names['b']} on {settings['map']}: {o['games']} games, players {settings['players']}, "
+        f"seed {settings['seed']} ({speed}, engine {settings['engine']})",
+        f"  {label['a']} scores {_score(sc, 1)} (wins + ½ draws, 95% interval over {sc['pairs']} seat-swapped pairs)",
+        f"    wins {_pct(o['win'])}, draws {_pct(o['draw'])}, loses {_pct(o['loss'])} (95% Wilson)",
+        f"  the score's interval {'excludes' if sc['excludes_half'] else 'includes'} 50%: {verdict} "
+        f"(if games were independent: [{100 * sc['naive_low']:.1f}–{100 * sc['naive_high']:.1f}])",
+        f"  {ties}",
+        f"  victory points: {names['a']} {vp['a']['total']['mean']:.1f} (kills {vp['a']['kills']:.1f}, victims "
+        f"{vp['a']['victims']:.1f}, subplots {vp['a']['subplots']:.1f}), {names['b']} {vp['b']['total']['mean']:.1f} "
+        f"(kills {vp['b']['kills']:.1f}, victims {vp['b']['victims']:.1f}, subplots {vp['b']['subplots']:.1f})",
+        f"  VP per army point: {names['a']} {vp['a']['per_army_point']:.3f}, {names['b']} {vp['b']['per_army_point']:.3f}",
+        f"  victim rush: first slay round {rush['a']['first_slay']['mean']:.2f} vs {rush['b']['first_slay']['mean']:.2f}; "
+        f"share of victims {100 * rush['a']['share_of_victims']:.0f}% vs {100 * rush['b']['share_of_victims']:.0f}%",
+        f"  game length: mean {summary['game_length']['rounds']['mean']:.1f} rounds, "
+        f"{100 * summary['game_length']['timeouts']:.0f}% of games reach the turn limit",
+        f"  going first (HC-SETUP-03): the first player scores {_score(fp)} (either army, pairs as the unit)",
+    ]
+    for side in ("a", "b"):
+        army = fp["by_army"][side]
+        lines.append(
+            f"    {label[side]}: {_score(army['first'])} first vs {_score(army['second'])} second "
+            f"(effect {_effect(army['effect'])})"
+        )
+    lines.append(
+        f"    seats: {label['a']} {_score(seat['seat_1'])} in seat 1 vs {_score(seat['seat_2'])} in seat 2 "
+        f"(effect {_effect(seat['effect'])})"
+    )
+    play = summary.get("play")
+    if play:
+        # idle = a turn with no monster action, split (issue 32) into passed (a monster could act: the AI's choice,
+        # goal under 15%) and no legal action (action tokens); a duel won by passive play shows here
+        def share(p: dict[str, Any]) -> str:
+            return "–" if p["rate"] is None else f"{100 * p['rate']:.0f}%"
+
+        split = all("passed_share" in play[side] for side in ("a", "b"))  # summaries from before the split: idle
+        lines.append(
+            f"  how the AI played ({'passed: a monster could act, none did, goal under 15%; ' if split else ''}"
+            f"games with no attack at all: {100 * play['no_attack_games_share']:.0f}%):"
+        )
+        for side in ("a", "b"):
+            s = play[side]
+            idle = (
+                f"passed {share(s['passed_share'])} ({share(s['passed_share_with_victims'])} with victims), "
+                f"no legal action {share(s['no_action_share'])}"
+                if split
+                else f"idle {share(s['idle_share'])} of turns ({share(s['idle_share_with_victims'])} while victims remain)"
+            )
+            lines.append(
+                f"    {names[side]}: {idle}, {s['attacks_per_game']['total']:.1f} attacks/game "
+                f"({s['attacks_after_victims_per_game']:.1f} after the last victim)"
+            )
+    lines += [f"  {provenance}"]
+    if settings.get("store"):
+        taken = "--fresh: no games read" if settings.get("fresh") else f"{settings['from_store']} games"
+        lines.append(
+            f"  store: run {settings['run']} in {settings['store']}; {taken} from the store, "
+            f"{settings['played']} played"
+        )
+    lines.append(f"report: {report}")
+    note = engine_note(settings.get("game_engines") or {}, engine_name())
+    if note is not None:
+        lines.append(note)
+    if settings["engine"] != compiled.COMPILED:
+        lines.append("  (`clix compile` builds the compiled engine: the same games, about 3x faster; see README)")
+    for line in lines:
+        console.print(line, markup=False)
+
+
+class _Keeper:
+    """A duel's use of the result store: the games it already has, the writer of the new ones, the run's id."""
+
+    def __init__(self, store: Store, key: GameKey, known: RunResult | None, started: datetime) -> None:
+        self.store = store
+        self.key = key
+        self.known = known
+        self.started = started
+        self.run_id = store.new_run_id()
+        self.writer = GameWriter(store, key, report_line)
+
+    @classmethod
+    def start(cls, path: Path, roster: Roster, matchup: Matchup, seed: int, cap: int, fresh: bool) -> _Keeper:
+        """Open the store (a ClixError if it cannot be used) and read this duel's games below `cap`."""
+        store = Store.open(path)
+        key = game_key(roster, matchup, seed)
+        return cls(store, key, None if fresh else store.load_packed(key, below=cap), utc_now())
+
+    def record(self, result: RunResult, document: dict[str, Any], out: Path) -> None:
+        """Add the run to the store's `runs` (a warning if the store cannot be written now)."""
+        import duckdb
+
+        settings = document["settings"]
+        record = RunRecord(
+            id=self.run_id,
+            started=self.started,
+            seconds=round(result.seconds, 3),
+            command=settings["command"],
+            key=self.key.digest,
+            army_a=settings["army_a"],
+            army_b=settings["army_b"],
+            map=settings["map"],
+            players=settings["players"],
+            seed=str(settings["seed"]),
+            turns=settings["turns"],
+            ties=settings["ties"],
+            games=result.count,
+            from_store=result.from_store,
+            played=result.played,
+            interrupted=result.interrupted,
+            score=document["score"]["score"],
+            out=str(out),
+            indexes=json.dumps(index_ranges(result.indexes)),
+            document=json.dumps(document, default=str),
+        )
+        try:
+            self.store.record_run(record)
+        except (duckdb.Error, StoreBusy, ClixError) as exc:
+            report_line(
+                f"clix: warning: run {self.run_id} was not recorded in the store {self.store.path} ({first_line(exc)})"
+            )
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("clix")
+    except PackageNotFoundError:
+        return "dev"
+
+
+def engine_note(engines: dict[str, int], current: str) -> str | None:
+    """A line when games were played on another engine than this process's (a worker that found no usable
+    build, or games from the store): how many on each."""
+    if not set(engines) - {current}:
+        return None
+    played = ", ".join(f"{count} {name}" for name, count in sorted(engines.items()))
+    return f"  note: the games were played on the engines {played}; this process runs {current}"

@@ -1,0 +1,481 @@
+"""`clix ladder`: a round robin of player styles on mirror matchups, rated with a Bradley-Terry model.
+
+Every cell (style pair, army, map) plays army X with style s against army X with style t, so the armies
+cancel out and only the players' skill remains. Every cell uses the same master seed (common random
+numbers): the cells differ only in what is being compared. All cells' games are planned as one list of
+batches over both cores; each game depends only on its matchup, the seed and its index, so the results
+are the same for any number of jobs or batch size.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from clix.analyzer.common import checks
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.progress import progress_bar
+from clix.analyzer.play.pool import run_items
+from clix.analyzer.play.runner import (
+    PLAYER_STYLES,
+    SEARCH,
+    Matchup,
+    batch_size_for,
+    ended_early,
+    game_seed_path,
+    play_one,
+    report_line,
+    run_exit_code,
+    search_budget,
+)
+from clix.analyzer.report.folder import Interrupted, Target, claim_output
+from clix.analyzer.stats.scoring import mean_interval, pair_means, paired_score, percent
+from clix.engine import RULESET_VERSION, compiled
+from clix.engine.roster.loader import Roster
+from clix.engine.roster.problems import did_you_mean
+from rich.console import Console
+
+PAIR_KEY = ("army", "map", "pair")
+"""The columns naming a seat-swapped pair in a frame that holds several cells."""
+
+WIDTH = 100
+"""The console table must fit this many columns."""
+
+
+# --- playing many small cells -------------------------------------------------------------------------
+
+
+@dataclass
+class CellsResult:
+    """Each cell's game rows (in game order), which cells finished, and whether the run was cut short."""
+
+    games: list[list[dict[str, Any]]] = field(default_factory=list)
+    complete: list[bool] = field(default_factory=list)
+    """Every game of the cell was played or failed (none left out by an interruption)."""
+    interrupted: bool = False
+    seconds: float = 0.0
+    failed: list[dict[str, Any]] = field(default_factory=list)
+    """Games not played: {cell, game, seed_path, reason}."""
+    stopped: bool = False
+
+
+def _play_row(master_seed: int, item: tuple[Matchup, int]) -> dict[str, Any]:
+    matchup, index = item
+    return play_one(matchup, master_seed, index)[0]
+
+
+def describe_cell_game(matchup: Matchup, index: int) -> str:
+    """A failed game of a cell: "game 3 of rusher vs hunter, butcher-shop on graveyard (seed path 1)"."""
+    path = ":".join(map(str, game_seed_path(matchup, index)))
+    return (
+        f"game {index} of {matchup.style_a} vs {matchup.style_b}, {matchup.army_a} on {matchup.map_name} "
+        f"(seed path {path})"
+    )
+
+
+def run_cells(
+    matchups: Sequence[Matchup],
+    games: int,
+    master_seed: int,
+    jobs: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    batch_size: int | None = None,
+    report: Callable[[str], None] | None = None,
+    stop_on_error: bool = False,
+) -> CellsResult:
+    """Play `games` games (rounded up to pairs) of every matchup with the same master seed, in one pool.
+
+    Cell i's games are exactly `run_matchup(matchups[i], games, master_seed)`'s. A KeyboardInterrupt stops
+    the run and keeps what finished (`interrupted` is set; `complete` tells which cells have every game).
+    Games whose worker died twice, or that raised, are in `failed` and named on `report` (as in `run_matchup`).
+    """
+    games += games % 2
+    cores = jobs if jobs and jobs > 0 else (os.cpu_count() or 1)
+    keys = [(cell, index) for cell in range(len(matchups)) for index in range(games)]
+    items = [(matchups[cell], index) for cell, index in keys]
+    started = time.perf_counter()
+    outcome = run_items(
+        partial(_play_row, master_seed),
+        items,
+        cores,
+        batch_size or batch_size_for(len(items), cores),
+        describe=lambda position: describe_cell_game(*items[position]),
+        report=report or report_line,
+        progress=progress,
+        stop_on_error=stop_on_error,
+    )
+    result = CellsResult(games=[[] for _ in matchups], complete=[False] * len(matchups))
+    result.interrupted, result.stopped = outcome.interrupted, outcome.stopped
+    settled = [0] * len(matchups)
+    for position in sorted(outcome.results):
+        cell, _ = keys[position]
+        result.games[cell].append(outcome.results[position])
+        settled[cell] += 1
+    for position, why in sorted(outcome.failed.items()):
+        cell, index = keys[position]
+        path = ":".join(map(str, game_seed_path(matchups[cell], index)))
+        result.failed.append({"cell": cell, "game": index, "seed_path": path, "reason": why})
+        settled[cell] += 1
+    result.complete = [count == games for count in settled]
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+# --- ratings --------------------------------------------------------------------------------------------
+
+
+def fit_ratings(wins: np.ndarray, games: np.ndarray, prior: float = 1.0, tol: float = 1e-10) -> np.ndarray:
+    """Bradley-Terry ratings in Elo points (mean 0) by the MM iteration (Hunter 2004).
+
+    `wins[i, j]` is i's score against j (wins + ½ draws), `games[i, j]` the games they played. `prior`
+    adds that many virtual games, split evenly, to every pair that played: without it a style that never
+    scores gets a rating of minus infinity.
+    """
+    wins = np.asarray(wins, dtype=float)
+    games = np.asarray(games, dtype=float)
+    played = (games > 0) & ~np.eye(len(games), dtype=bool)
+    if not played.any(axis=1).all():
+        raise ValueError("every style needs at least one game against another")
+    w = np.where(played, wins + prior / 2, 0.0)
+    n = np.where(played, games + prior, 0.0)
+    total = w.sum(axis=1)
+    log_p = np.zeros(len(games))
+    for _ in range(100_000):
+        p = np.exp(log_p)
+        new = np.log(total / (n / (p[:, None] + p[None, :])).sum(axis=1))
+        new -= new.mean()
+        done = np.max(np.abs(new - log_p)) < tol
+        log_p = new
+        if done:
+            break
+    elo = 400 * log_p / np.log(10)
+    return elo - elo.mean()
+
+
+def _totals(cells: list[tuple[int, int, np.ndarray, np.ndarray]], styles: int) -> tuple[np.ndarray, np.ndarray]:
+    wins = np.zeros((styles, styles))
+    games = np.zeros((styles, styles))
+    for i, j, sums, counts in cells:
+        wins[i, j] += sums.sum()
+        wins[j, i] += counts.sum() - sums.sum()
+        games[i, j] += counts.sum()
+        games[j, i] += counts.sum()
+    return wins, games
+
+
+def ladder_summary(games_df: pd.DataFrame, styles: Sequence[str], seed: int, resamples: int = 200) -> dict[str, Any]:
+    """Scores, the score matrix and Bradley-Terry ratings with bootstrap intervals from the ladder's games.
+
+    `games_df` holds every game with columns style_a, style_b, army, map, pair and winner (from style_a's
+    side). Styles are returned ordered by rating, best first.
+    """
+    present = [s for s in styles if ((games_df["style_a"] == s) | (games_df["style_b"] == s)).any()]
+    index = {s: i for i, s in enumerate(present)}
+    pairs: list[dict[str, Any]] = []
+    matrix: dict[str, dict[str, dict[str, Any]]] = {s: {} for s in present}
+    field_means: dict[str, list[np.ndarray]] = {s: [] for s in present}
+    # per cell: style indexes and, per pair, style_a's summed score and the pair's number of games
+    cells: list[tuple[int, int, np.ndarray, np.ndarray]] = []
+    for (a, b), sub in games_df.groupby(["style_a", "style_b"], sort=False):
+        score = paired_score(sub, "A", PAIR_KEY)
+        pairs.append({"style_a": a, "style_b": b, **score})
+        matrix[a][b] = score
+        matrix[b][a] = {**score, "score": 1 - score["score"], "low": 1 - score["high"], "high": 1 - score["low"]}
+        field_means[a].append(pair_means(sub, "A", PAIR_KEY))
+        field_means[b].append(pair_means(sub, "B", PAIR_KEY))
+        for _, cell in sub.groupby(["army", "map"], sort=False):
+            won = (cell["winner"] == "A") + 0.5 * (cell["winner"] == "draw")
+            grouped = won.groupby(cell["pair"], sort=True)
+            cells.append((index[a], index[b], grouped.sum().to_numpy(float), grouped.size().to_numpy(float)))
+    elo = fit_ratings(*_totals(cells, len(present)))
+    rng = np.random.default_rng(seed)
+    boot = np.zeros((resamples, len(present)))
+    picks = [rng.integers(0, len(sums), size=(resamples, len(sums))) for _, _, sums, _ in cells]
+    for r in range(resamples):
+        resampled = [(i, j, sums[p[r]], counts[p[r]]) for (i, j, sums, counts), p in zip(cells, picks, strict=True)]
+        boot[r] = fit_ratings(*_totals(resampled, len(present)))
+    low, high = np.percentile(boot, [2.5, 97.5], axis=0) if resamples else (elo, elo)
+    ratings = []
+    for s in present:
+        i = index[s]
+        versus = mean_interval(np.concatenate(field_means[s]))
+        ratings.append(
+            {
+                "style": s,
+                "rating": float(elo[i]),
+                "low": float(low[i]),
+                "high": float(high[i]),
+                "score": versus["score"],
+                "score_low": versus["low"],
+                "score_high": versus["high"],
+                "pairs": versus["pairs"],
+                "games": int(((games_df["style_a"] == s) | (games_df["style_b"] == s)).sum()),
+            }
+        )
+    ratings.sort(key=lambda r: -r["rating"])
+    return {
+        "styles": [r["style"] for r in ratings],
+        "ratings": ratings,
+        "pairs": pairs,
+        "matrix": matrix,
+        "skill_trace": skill_trace(ratings, matrix),
+    }
+
+
+def skill_trace(ratings: list[dict[str, Any]], matrix: dict[str, dict[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The search styles by budget (issue 17): each one's rating and its score against the next smaller budget
+    played, and whether that score's interval is above 50% (`stronger`: True), below (False) or holds it (None:
+    the strength levels off there)."""
+    budgets = {r["style"]: search_budget(r["style"]) for r in ratings if r["style"].split(":")[0] == SEARCH}
+    trace: list[dict[str, Any]] = []
+    previous: str | None = None
+    by_style = {r["style"]: r for r in ratings}
+    for style in sorted(budgets, key=budgets.__getitem__):
+        versus = matrix[style].get(previous) if previous is not None else None
+        stronger = None
+        if versus is not None and versus.get("score") is not None:
+            stronger = True if versus["low"] > 0.5 else False if versus["high"] < 0.5 else None
+        trace.append(
+            {
+                "style": style,
+                "budget": budgets[style],
+                "rating": by_style[style]["rating"],
+                "low": by_style[style]["low"],
+                "high": by_style[style]["high"],
+                "smaller": previous,
+                "versus_smaller": versus,
+                "stronger": stronger,
+            }
+        )
+        previous = style
+    return trace
+
+
+# --- the command ----------------------------------------------------------------------------------------
+
+
+def _names(
+    spec: str | None, known: Sequence[str], what: str, option: str, listing: str = "", styles: bool = False
+) -> list[str]:
+    if spec is None:
+        return list(known)
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    if not names:
+        raise ClixError(f"{option}: name at least one {what}")
+    for name in names:
+        if styles and (name == SEARCH or name.startswith(SEARCH + ":")):
+            search_budget(name)  # a budget of the search player: checked, and any may be named
+        elif name not in known:
+            raise ClixError(f"{option}: " + did_you_mean(what, name, (*known, SEARCH) if styles else known, listing))
+        if names.count(name) > 1:
+            raise ClixError(f"{option}: {name} is named twice")
+    return names
+
+
+def ladder_matchups(
+    library: Path | tuple[Path, ...], styles: Sequence[str], armies: Sequence[str], maps: Sequence[str], turns: int
+) -> list[Matchup]:
+    """Every cell of the ladder: army X (style s) vs army X (style t) for every unordered style pair, army
+    and map. Ordered army, map, style pair, so that an interrupted run still covers every style pair."""
+    return [
+        Matchup(library, army, army, map_name, s, t, turns)
+        for army in armies
+        for map_name in maps
+        for s, t in itertools.combinations(styles, 2)
+    ]
+
+
+def run_ladder(
+    roster: Roster,
+    library: Path | tuple[Path, ...],
+    *,
+    players: str | None,
+    armies: str | None,
+    maps: str | None,
+    games: int,
+    seed: int,
+    jobs: int | None,
+    turns: int,
+    out: Path | Target,
+    as_json: bool,
+    console: Console,
+    resamples: int = 200,
+    stop_on_error: bool = False,
+    pdf: bool = False,
+) -> int:
+    """Play the ladder, print its table (or JSON) and write its outputs; return the exit code (as
+    `run_duel`'s). `out` is claimed before the first game and replaced atomically after the last; `pdf` also
+    writes ladder.pdf."""
+    styles = _names(players, PLAYER_STYLES, "player style", "--players", styles=True)
+    if len(styles) < 2:
+        raise ClixError("--players: a ladder needs at least two styles")
+    army_names = _names(armies, sorted(roster.armies), "army", "--armies", "`clix roster list armies` shows every army")
+    map_names = _names(maps, sorted(roster.maps), "map", "--maps")
+    matchups = ladder_matchups(library, styles, army_names, map_names, turns)
+    checks.cells_games(games, len(matchups))
+    if pdf:
+        from clix.analyzer.report.duel import check_pdf
+
+        check_pdf()
+    games += games % 2
+    total = len(matchups) * games
+    with claim_output(out) as folder:
+        with progress_bar(console, f"ladder of {len(styles)} styles", total, as_json) as advance:
+            played = run_cells(matchups, games, seed, jobs, progress=advance, stop_on_error=stop_on_error)
+        finished = [m for m, done in zip(matchups, played.complete, strict=True) if done]
+        ended_early(len(finished), f"of {len(matchups)} cells", played.interrupted, played.stopped, len(played.failed))
+        if not finished:
+            if played.interrupted:
+                raise Interrupted("interrupted before any cell finished")
+            report_line("no cell finished: each had a failed game (named above); nothing to report")
+            return run_exit_code(False, True, played.stopped)
+        games_df = ladder_games(matchups, played)
+        summary = ladder_summary(games_df, styles, seed, resamples)
+        played_games = len(games_df)
+        settings = {
+            "players": styles,
+            "armies": army_names,
+            "maps": map_names,
+            "games_per_cell": games,
+            "cells": len(finished),
+            "games": played_games,
+            "seed": seed,
+            "turns": turns,
+            "resamples": resamples,
+            "ruleset": RULESET_VERSION,
+            "jobs": jobs or os.cpu_count(),
+            "seconds": round(played.seconds, 2),
+            "games_per_second": round(played_games / max(played.seconds, 1e-9), 2),
+            "engine": compiled.status,
+            "interrupted": played.interrupted,
+            "failed_games": [_failed_row(matchups, f) for f in played.failed],
+            "stopped_on_error": played.stopped,
+            "command": (
+                f"clix ladder --players {','.join(styles)} --armies {','.join(army_names)} --maps {','.join(map_names)} "
+                f"--games {games} --seed {seed} --turns {turns}"
+            ),
+        }
+        with folder.staged() as staging:
+            written = write_ladder(staging, summary, games_df, settings, pdf=pdf)
+        written = {key: folder.final(path) for key, path in written.items()}
+    if as_json:
+        payload = {"settings": settings, **summary, "outputs": {k: str(v) for k, v in written.items()}}
+        sys.stdout.write(json.dumps(payload, default=str) + "\n")
+    else:
+        for line in ladder_lines(summary, settings):
+            console.print(line, markup=False)
+        console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
+    return run_exit_code(played.interrupted, bool(played.failed), played.stopped)
+
+
+def _failed_row(matchups: Sequence[Matchup], failed: dict[str, Any]) -> dict[str, Any]:
+    """A failed game of a cell as the outputs list it: its cell named by styles, army and map."""
+    m = matchups[failed["cell"]]
+    return {"style_a": m.style_a, "style_b": m.style_b, "army": m.army_a, "map": m.map_name, **failed}
+
+
+def ladder_games(matchups: Sequence[Matchup], played: CellsResult) -> pd.DataFrame:
+    """Every game of the finished cells, with columns style_a, style_b, army and map first."""
+    rows = [
+        {"style_a": m.style_a, "style_b": m.style_b, "army": m.army_a, **row}
+        for m, rows, done in zip(matchups, played.games, played.complete, strict=True)
+        if done
+        for row in rows
+    ]
+    frame = pd.DataFrame(rows)
+    first = ["style_a", "style_b", "army", "map"]
+    return frame[first + [c for c in frame.columns if c not in first]]
+
+
+def text_table(rows: list[list[str]], gap: int = 2) -> list[str]:
+    """Left-aligned columns, each as wide as its widest cell."""
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    return [(" " * gap).join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+
+
+def _rating(r: dict[str, Any]) -> str:
+    return f"{r['rating']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}]"
+
+
+def ladder_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]:
+    """The console report: a heading, the table of ratings and scores (within 100 columns), a legend."""
+    styles = summary["styles"]
+    by_style = {r["style"]: r for r in summary["ratings"]}
+    head = ["style", "rating [95%]", "vs field"]
+    body = [[s, _rating(by_style[s]), percent(_field(by_style[s]))] for s in styles]
+    matrix = [
+        [s] + [percent(summary["matrix"][s][t]) if t in summary["matrix"][s] else "–" for t in styles] for s in styles
+    ]
+    lines = [
+        f"ladder of {len(styles)} styles on mirror matchups ({_count(settings['armies'], 'army', 'armies')} x "
+        f"{_count(settings['maps'], 'map', 'maps')}): {settings['cells']} cells x {settings['games_per_cell']} games",
+        f"  {settings['games']} games, seed {settings['seed']}, turns {settings['turns']}, "
+        f"{settings['games_per_second']} games/s",
+    ]
+    for gap in (2, 1):
+        table = text_table([head + styles] + [b + m[1:] for b, m in zip(body, matrix, strict=True)], gap)
+        if max(len(line) for line in table) <= WIDTH:
+            lines += ["  " + line for line in table]
+            break
+    else:  # too many styles for one table: ratings, then the score matrix
+        lines += ["  " + line for line in text_table([head, *body])]
+        lines += ["  " + line for line in text_table([["score", *styles], *matrix], 1)]
+    lines += [
+        "  score: the row's style against the column's (wins + ½ draws), 95% interval over seat-swapped",
+        "  pairs; rating: Bradley-Terry in Elo points (mean 0), 95% bootstrap interval over pairs",
+    ]
+    trace = summary.get("skill_trace") or []
+    if len(trace) > 1:
+        steps = []
+        for step in trace[1:]:
+            versus = step["versus_smaller"]
+            verdict = {True: "stronger", False: "weaker", None: "not shown stronger"}[step["stronger"]]
+            shown = percent(versus) if versus else "not played"
+            steps.append(f"{step['style']} vs {step['smaller']} {shown} ({verdict})")
+        lines.append("  skill trace (search by budget): " + "; ".join(steps))
+    if settings["interrupted"]:
+        lines.append("  the run was interrupted: these results cover only the cells finished")
+    return lines
+
+
+def _count(names: Sequence[str], one: str, many: str) -> str:
+    return f"{len(names)} {one if len(names) == 1 else many}"
+
+
+def _field(r: dict[str, Any]) -> dict[str, Any]:
+    return {"score": r["score"], "low": r["score_low"], "high": r["score_high"]}
+
+
+def write_ladder(
+    out: Path, summary: dict[str, Any], games_df: pd.DataFrame, settings: dict[str, Any], pdf: bool = False
+) -> dict[str, Path]:
+    """Write ladder.csv (one row per style pair), games.csv and ladder.html (and with `pdf` ladder.pdf) to `out`;
+    return the paths. A failed write names its file."""
+    from clix.analyzer.report.duel import TEMPLATES, write_pdf
+    from clix.analyzer.report.folder import writing
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = {"ladder_csv": out / "ladder.csv", "games_csv": out / "games.csv", "report": out / "ladder.html"}
+    columns = ["style_a", "style_b", "games", "pairs", "score", "low", "high"]
+    with writing(written["ladder_csv"]):
+        pd.DataFrame(summary["pairs"], columns=columns).to_csv(written["ladder_csv"], index=False)
+    with writing(written["games_csv"]):
+        games_df.to_csv(written["games_csv"], index=False)
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
+    html = env.get_template("ladder.html.j2").render(summary=summary, settings=settings, percent=percent)
+    with writing(written["report"]):
+        written["report"].write_text(html, encoding="utf-8")
+    if pdf:
+        written["pdf"] = write_pdf(html, out / "ladder.pdf")
+    return written

@@ -1,0 +1,298 @@
+"""`clix tune`: tuning the heuristic's weights by self-play, by successive halving with paired seeds.
+
+Candidates are the current default weights and random log-normal perturbations of them. Every candidate
+plays the same games (common random numbers): each sample army's mirror on each map, seat-swapped pairs,
+against every style of the opponent pool. After each round the better half by score (wins + ½ draws)
+stays and plays twice as many pairs in the next. The winner is printed as a `Weights(...)` line to paste
+into engine/players/heuristic.py; docs/tuning.md records the run that gave the shipped default.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from clix.analyzer.play.conformance import roster_at
+from clix.engine.game import child_seed, play_game
+from clix.engine.players import RandomAgent
+from clix.engine.players.heuristic import STYLES, HeuristicAgent, Weights
+from joblib import Parallel, delayed
+
+TUNED_FIELDS = ("victims", "kills", "threat", "approach", "pressure", "tempo", "lockout", "urgency", "hold")
+"""The weights the search varies (noise stays as it is: it only breaks ties)."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One game of the design: army (mirror), map, opponent style, pair, and which seat the candidate has."""
+
+    army: str
+    map_name: str
+    opponent: str
+    pair: int
+    swapped: bool
+    key: int
+    """The game's seed index: the same for every candidate and opponent (common random numbers)."""
+
+
+def perturb(base: Weights, rng: np.random.Generator, spread: float) -> Weights:
+    """`base` with each tuned weight multiplied by exp(N(0, spread))."""
+    values = asdict(base)
+    for name in TUNED_FIELDS:
+        values[name] = round(float(values[name] * math.exp(rng.normal(0.0, spread))), 3)
+    return Weights(**values)
+
+
+def _agent_factory(style: str | Weights):  # type: ignore[no-untyped-def]
+    if isinstance(style, Weights):
+        return lambda rng: HeuristicAgent(rng, style, "candidate")
+    if style == "random":
+        return RandomAgent
+    weights = STYLES[style]
+    return lambda rng: HeuristicAgent(rng, weights, style)
+
+
+def play_cell(
+    library: Path,
+    weights: Weights | dict[str, float],
+    cell: Cell,
+    seed: int,
+    turns: int,
+    opponent: Weights | None = None,
+) -> float:
+    """The candidate's score (1, ½, 0) in one game of the design (weights as a record or its fields: the
+    compiled engine's records do not pickle, so workers get the fields)."""
+    if isinstance(weights, dict):
+        weights = Weights(**weights)
+    roster = roster_at(library)
+    army = roster.armies[cell.army]
+    factories = [_agent_factory(weights), _agent_factory(opponent if opponent is not None else cell.opponent)]
+    if cell.swapped:
+        factories.reverse()
+    game_seed = child_seed(seed, cell.key)
+    state = play_game(roster, [army, army], roster.maps[cell.map_name], factories, game_seed, turns)
+    mine = 2 if cell.swapped else 1
+    if state.winner is None:
+        return 0.5
+    return 1.0 if state.winner == mine else 0.0
+
+
+def _batch(
+    library: Path,
+    jobs: list[tuple[int, dict[str, float], Cell]],
+    seed: int,
+    turns: int,
+    base: dict[str, float] | None = None,
+) -> list[tuple[int, float]]:
+    opponent = Weights(**base) if base is not None else None
+    return [(index, play_cell(library, weights, cell, seed, turns, opponent)) for index, weights, cell in jobs]
+
+
+def design(armies: list[str], maps: list[str], opponents: list[str], pairs: range) -> list[Cell]:
+    """Every game of one round: each army's mirror on each map against each opponent, seats swapped."""
+    return [
+        Cell(army, map_name, opponent, pair, swapped, (a * len(maps) + m) * 100_000 + pair)
+        for a, army in enumerate(armies)
+        for m, map_name in enumerate(maps)
+        for opponent in opponents
+        for pair in pairs
+        for swapped in (False, True)
+    ]
+
+
+def tune(
+    library: Path,
+    base: Weights,
+    *,
+    candidates: int,
+    rounds: int,
+    first_pairs: int,
+    opponents: list[str],
+    seed: int,
+    spread: float = 0.35,
+    turns: int = 15,
+    jobs: int = -1,
+    log: Any = print,
+    extra: list[Weights] | None = None,
+) -> dict[str, Any]:
+    """Successive halving over `candidates` weight sets (`base`, `extra` ones, random perturbations of `base`);
+    returns the winner and every round's scores."""
+    roster = roster_at(library)
+    armies = sorted(roster.armies)
+    maps = sorted(roster.maps)
+    rng = np.random.default_rng(seed)
+    pool = [base, *(extra or [])]
+    pool += [perturb(base, rng, spread) for _ in range(candidates - len(pool))]
+    alive = list(range(len(pool)))
+    totals = {i: [0.0, 0] for i in alive}
+    history: list[dict[str, Any]] = []
+    pairs_done = 0
+    started = time.perf_counter()
+    with Parallel(n_jobs=jobs) as parallel:
+        for round_number in range(rounds):
+            pairs = first_pairs * 2**round_number
+            cells = design(armies, maps, opponents, range(pairs_done, pairs_done + pairs))
+            work = [(i, asdict(pool[i]), cell) for i in alive for cell in cells]
+            size = max(1, math.ceil(len(work) / (8 * max(1, jobs if jobs > 0 else 2))))
+            batches = [work[k : k + size] for k in range(0, len(work), size)]
+            for results in parallel(delayed(_batch)(library, b, seed, turns) for b in batches):
+                for index, score in results:
+                    totals[index][0] += score
+                    totals[index][1] += 1
+            pairs_done += pairs
+            ranked = sorted(alive, key=lambda i: -totals[i][0] / totals[i][1])
+            history.append(
+                {
+                    "round": round_number + 1,
+                    "games_each": totals[ranked[0]][1],
+                    "scores": {i: round(totals[i][0] / totals[i][1], 4) for i in ranked},
+                }
+            )
+            log(
+                f"round {round_number + 1}: {len(alive)} candidates x {len(cells)} games; best "
+                + ", ".join(f"#{i} {totals[i][0] / totals[i][1]:.3f}" for i in ranked[:4])
+                + f" ({time.perf_counter() - started:.0f} s)"
+            )
+            if len(ranked) > 1:
+                alive = ranked[: max(1, len(ranked) // 2)]
+    best = alive[0]
+    return {
+        "winner": pool[best],
+        "winner_index": best,
+        "score": totals[best][0] / totals[best][1],
+        "games": sum(t[1] for t in totals.values()),
+        "history": history,
+        "pool": pool,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+STEPS = (0.5, 1.0, 1.5, 2.0)
+
+
+def head_to_head(
+    library: Path, candidates: list[Weights], base: Weights, *, pairs: int, seed: int, turns: int = 15, jobs: int = -1
+) -> list[float]:
+    """Each candidate's score against `base` itself, over every army's mirror on every map (`pairs` pairs
+    each, the same seeds for every candidate)."""
+    roster = roster_at(library)
+    cells = design(sorted(roster.armies), sorted(roster.maps), ["base"], range(pairs))
+    work = [(i, asdict(weights), cell) for i, weights in enumerate(candidates) for cell in cells]
+    size = max(1, math.ceil(len(work) / 32))
+    batches = [work[k : k + size] for k in range(0, len(work), size)]
+    totals = [0.0] * len(candidates)
+    results = Parallel(n_jobs=jobs)(delayed(_batch)(library, b, seed, turns, asdict(base)) for b in batches)
+    for batch in results:
+        for index, score in batch:
+            totals[index] += score
+    return [t / len(cells) for t in totals]
+
+
+def climb(
+    library: Path,
+    base: Weights,
+    *,
+    iterations: int,
+    pairs: int,
+    seed: int,
+    factors: tuple[float, float] = (0.6, 1.6),
+    accept: float = 0.53,
+    log: Any = print,
+) -> tuple[Weights, list[dict[str, Any]]]:
+    """Hill climbing by deviations: every weight alone times each factor plays the current weights head to
+    head; the best deviation is taken when it scores at least `accept`, else the climb stops (every
+    single-weight deviation of the result loses to it)."""
+    history: list[dict[str, Any]] = []
+    current = base
+    for iteration in range(iterations):
+        candidates = []
+        labels = []
+        for name in TUNED_FIELDS:
+            for factor in factors:
+                values = asdict(current)
+                values[name] = round(values[name] * factor, 3)
+                candidates.append(Weights(**values))
+                labels.append(f"{name} x{factor}")
+        scores = head_to_head(library, candidates, current, pairs=pairs, seed=seed + iteration)
+        ranked = sorted(range(len(candidates)), key=lambda i: -scores[i])
+        history.append({"iteration": iteration + 1, "scores": {labels[i]: round(scores[i], 4) for i in ranked}})
+        log(f"climb {iteration + 1}: " + ", ".join(f"{labels[i]} {scores[i]:.3f}" for i in ranked[:5]))
+        best = ranked[0]
+        if scores[best] < accept:
+            break
+        current = candidates[best]
+    return current, history
+
+
+def toward(base: Weights, other: Weights, t: float) -> Weights:
+    """`base` moved `t` of the way (geometrically) toward `other`: each weight times (other/base)**t."""
+    values = asdict(base)
+    for name in TUNED_FIELDS:
+        if values[name] > 0 and getattr(other, name) > 0:
+            values[name] = round(values[name] * (getattr(other, name) / values[name]) ** t, 3)
+    return Weights(**values)
+
+
+def weights_source(weights: Weights) -> str:
+    """The weights as a `Weights(...)` expression."""
+    parts = ", ".join(f"{f.name}={getattr(weights, f.name)!r}" for f in fields(weights))
+    return f"Weights({parts})"
+
+
+def main() -> None:
+    """`python -m clix.analyzer.ladder.tune [--candidates N] [--rounds R] [--pairs P] [--seed S] [--opponents a,b]`."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--candidates", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--pairs", type=int, default=1, help="Pairs per army, map and opponent in round 1.")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--spread", type=float, default=0.35)
+    parser.add_argument("--base", default="balanced", help="The style whose weights the candidates perturb.")
+    parser.add_argument("--opponents", default="balanced,rusher,hunter")
+    parser.add_argument(
+        "--toward",
+        default="",
+        help="Also try the base moved 0.5x, 1x, 1.5x and 2x of the way toward these styles (comma-separated), "
+        "multiplying each weight by (style/base)**t.",
+    )
+    parser.add_argument("--rosters", type=Path, default=Path("rosters"))
+    parser.add_argument("--jobs", type=int, default=-1)
+    parser.add_argument("--climb", type=int, default=0, help="Hill-climb this many steps instead (see `climb`).")
+    parser.add_argument("--set", default="", help="Start from the base with these weights set: name=value,...")
+    args = parser.parse_args()
+    start = asdict(STYLES[args.base])
+    for item in filter(None, args.set.split(",")):
+        name, value = item.split("=")
+        start[name.strip()] = float(value)
+    if args.climb:
+        found, _ = climb(args.rosters, Weights(**start), iterations=args.climb, pairs=args.pairs, seed=args.seed)
+        print(weights_source(found))
+        return
+    result = tune(
+        args.rosters,
+        Weights(**start),
+        candidates=args.candidates,
+        rounds=args.rounds,
+        first_pairs=args.pairs,
+        opponents=args.opponents.split(","),
+        seed=args.seed,
+        spread=args.spread,
+        jobs=args.jobs,
+        extra=[toward(STYLES[args.base], STYLES[name], t) for name in args.toward.split(",") if name for t in STEPS],
+    )
+    print(f"winner #{result['winner_index']}: score {result['score']:.3f} over its games; {result['games']} games")
+    print(f"in {result['seconds']:.0f} s")
+    print(weights_source(result["winner"]))
+
+
+if __name__ == "__main__":
+    # run from the imported module, so workers unpickle its functions by reference, not by value
+    from clix.analyzer.ladder.tune import main as tune_main
+
+    tune_main()

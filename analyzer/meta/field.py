@@ -1,0 +1,83 @@
+"""The field of `clix meta` and its cells: the player styles, the armies (named, from folders, or every library army
+of a budget), and each unordered pair of armies on each map with each style."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.play.runner import (
+    Matchup,
+)
+from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES
+from clix.engine.roster.loader import Roster
+
+
+def field_styles(players: str | None) -> list[str]:
+    """The player styles of the meta's cells: the default style, one named style, or `sweep` (every heuristic
+    style); both sides of a cell play the same style."""
+    if players is None or players.strip() in ("", "default"):
+        return [DEFAULT_STYLE]
+    if players.strip() == "sweep":
+        return list(STYLES)
+    names = [n.strip() for n in players.split(",") if n.strip()]
+    known = ("random", *STYLES)
+    for name in names:
+        if name not in known:
+            raise ClixError(
+                f"--players: unknown player style '{name}'; use default, sweep or any of {', '.join(known)}"
+            )
+    if len(set(names)) != len(names):
+        raise ClixError("--players: a style is named twice")
+    return names
+
+
+def expand_army_arguments(arguments: Sequence[str]) -> list[str]:
+    """The field's army arguments with each folder replaced by the army files in it (sorted by name)."""
+    from clix.engine.roster.loader import ROSTER_SUFFIXES
+
+    expanded: list[str] = []
+    for argument in arguments:
+        folder = Path(argument)
+        if folder.is_dir():
+            files = sorted(str(p) for p in folder.iterdir() if p.is_file() and p.name.endswith(ROSTER_SUFFIXES))
+            if not files:
+                raise ClixError(f"{argument}: this folder holds no army files (*.yaml)")
+            expanded += files
+        else:
+            expanded.append(argument)
+    return expanded
+
+
+def field_armies(roster: Roster, named: Sequence[str], budget: int | None) -> list[str]:
+    """The field: the armies named (ids, in order) and, with `budget`, every library army of that build total."""
+    armies = list(dict.fromkeys(named))
+    if budget is not None:
+        armies += sorted(a for a, army in roster.armies.items() if army.build_total == budget and a not in armies)
+        if not armies:
+            totals = sorted({army.build_total for army in roster.armies.values()})
+            raise ClixError(
+                f"--budget {budget}: the library has no army of that build total (it has {', '.join(map(str, totals))})"
+            )
+    if len(armies) < 2:
+        raise ClixError("a field needs at least two armies: name them, or pass --budget 100|200|300")
+    return armies
+
+
+def field_cells(
+    library: Path | tuple[Path, ...],
+    armies: Sequence[str],
+    maps: Sequence[str],
+    styles: Sequence[str],
+    turns: int,
+    ties: str = "break",
+) -> list[Matchup]:
+    """Every cell: each unordered pair of armies (the earlier in the field as A) on each map with each style."""
+    return [
+        Matchup(library, a, b, map_name, style, style, turns, ties)
+        for i, a in enumerate(armies)
+        for b in armies[i + 1 :]
+        for map_name in maps
+        for style in styles
+    ]

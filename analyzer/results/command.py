@@ -1,0 +1,183 @@
+"""`clix results`: the runs recorded in the result store (analyzer.play.store), listed, shown and exported."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+from pathlib import Path
+
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.play.runner import RunResult
+from clix.analyzer.play.store import GameKey, RunRecord, Store, local_time
+from clix.engine.roster.problems import did_you_mean
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+FORMATS = ("csv", "parquet")
+SUMMARY_PARTS = ("outcome", "score", "victory_points", "victim_rush", "first_player", "tie_break", "game_length")
+"""What a duel's stored summary holds (and `clix results show` prints)."""
+
+
+def find_run(store: Store, run: str) -> RunRecord:
+    """The run named by its id (see `clix results list`) or `last`."""
+    runs = store.runs()
+    if not runs:
+        raise ClixError(f"--store {store.path}: no run recorded yet; `clix duel` records each run")
+    if run == "last":
+        return runs[-1]
+    by_id = {str(record.id): record for record in runs}
+    found = by_id.get(run.strip().lstrip("#"))
+    if found is None:
+        raise ClixError(did_you_mean("run", run, by_id, "`clix results list` shows every run (or say `last`)"))
+    return found
+
+
+def runs_table(runs: list[RunRecord]) -> Table:
+    """The runs as a table that fits 80 columns (cells fold rather than being cut)."""
+    table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    table.add_column("run", justify="right", width=3, overflow="fold")
+    table.add_column("started", width=10, overflow="fold")
+    table.add_column("duel", width=18, overflow="fold")
+    table.add_column("map", width=9, overflow="fold")
+    table.add_column("players", width=9, overflow="fold")
+    table.add_column("games", justify="right", width=6, overflow="fold")
+    table.add_column("A's score", justify="right", width=6, overflow="fold")
+    for record in runs:
+        score = "–" if record.score is None else f"{100 * record.score:.1f}%"
+        table.add_row(
+            str(record.id),
+            f"{local_time(record.started):%Y-%m-%d %H:%M}",
+            f"{record.army_a} vs {record.army_b}",
+            record.map,
+            record.players.replace(",", ", "),
+            f"{record.games}{'*' if record.interrupted else ''}",
+            score,
+        )
+    return table
+
+
+def print_list(store: Store, console: Console) -> None:
+    """`clix results list`."""
+    runs = store.runs()
+    if not runs:
+        console.print(f"no run recorded in {store.path} yet", markup=False)
+        return
+    console.print(runs_table(runs))
+    notes = [f"{len(runs)} run{'s' if len(runs) > 1 else ''} in {store.path}"]
+    if any(record.interrupted for record in runs):
+        notes.append("* interrupted: the games finished")
+    console.print("; ".join(notes), markup=False)
+
+
+def print_run(store: Store, run: str, console: Console) -> None:
+    """`clix results show RUN`: when and how the run was made, then the duel's own summary."""
+    from clix.analyzer.duel.command import _precision_lines, _print_summary
+
+    record = find_run(store, run)
+    try:
+        document = json.loads(record.document)
+        settings = document.pop("settings")
+        provenance = document.pop("provenance")
+        if not isinstance(settings, dict) or any(part not in document for part in SUMMARY_PARTS):
+            raise KeyError("settings")
+    except (TypeError, ValueError, KeyError, AttributeError):
+        raise ClixError(
+            f"run {record.id}: its summary in {store.path} is damaged; its folder {record.out} has its report, and "
+            f"`clix results export {record.id}` its games"
+        ) from None
+    names = {"a": record.army_a, "b": record.army_b}
+    console.print(
+        f"run {record.id}, started {local_time(record.started):%Y-%m-%d %H:%M:%S}: {record.command}"
+        + (" (interrupted)" if record.interrupted else ""),
+        markup=False,
+    )
+    _print_summary(console, document, settings, names, provenance, _shown(Path(record.out)) / "report.html")
+    for line in _precision_lines(document, names):
+        console.print(line, markup=False)
+
+
+def _shown(path: Path) -> Path:
+    """A stored (absolute) path as the user would type it: relative to the working directory when inside it."""
+    try:
+        return path.relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
+
+
+def run_tables(store: Store, record: RunRecord) -> RunResult:
+    """The run's games from the store, packed (`Store.load_packed`): its game and figure tables are the run's
+    games.csv and figures.csv."""
+    import numpy as np
+
+    indexes = np.array(record.game_indexes(), dtype=np.int64)
+    stored = store.load_packed(GameKey(record.key, {}), below=int(indexes.max(initial=-1)) + 1, warn=lambda line: None)
+    stored = stored.among(lambda keys: np.isin(keys, indexes))
+    missing = np.setdiff1d(indexes, np.frombuffer(stored.indexes, dtype=np.int64) if stored.count else [])
+    if len(missing):
+        raise ClixError(
+            f"run {record.id}: {len(missing)} of its {len(indexes)} games are missing or damaged in {store.path} "
+            f"(game {int(missing[0])} first); its folder {record.out} has its tables"
+        )
+    return stored
+
+
+def _export_target(out: Path) -> Path:
+    """The file `results export` writes: `out` when it is new or a regular file (a symbolic link's target, so the
+    link stays); anything else (a folder, a FIFO, a device, a socket) is refused with one line."""
+    target = Path(os.path.realpath(out)) if out.is_symlink() else out
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise ClixError(f"--out {out}: cannot be written ({exc.strerror or exc})") from None
+    if stat.S_ISREG(mode):
+        return target
+    kind = _KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    if stat.S_ISDIR(mode):
+        raise ClixError(f"--out {out}: is a folder; name the file to write (as {out / 'games.csv'})")
+    raise ClixError(
+        f"--out {out}: is {kind}; results export writes a regular file only (a new path, or a file it replaces)"
+    )
+
+
+_KINDS = {
+    stat.S_IFIFO: "a FIFO (named pipe)",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def export_run(store: Store, run: str, fmt: str | None, out: Path, figures: bool) -> tuple[Path, int]:
+    """`clix results export`: write the run's game rows (or figure rows) to `out`; return it and the row count."""
+    chosen = fmt or out.suffix.lstrip(".").lower()
+    if chosen not in FORMATS:
+        given = f"--format {fmt}" if fmt else f"--out {out}"
+        raise ClixError(f"{given}: choose --format csv or parquet (or end the file name in .csv or .parquet)")
+    out = _export_target(out)
+    record = find_run(store, run)
+    stored = run_tables(store, record)
+    table = (stored.figure_table if figures else stored.game_table).compact()
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ClixError(f"--out {out}: cannot create its folder ({exc.strerror or exc})") from None
+    staging = out.with_name(f".{out.name}.clix-new-{os.getpid()}")
+    try:
+        if chosen == "csv":
+            table.to_csv(staging)
+        else:
+            table.to_parquet(staging)
+        with contextlib.suppress(FileNotFoundError):  # a file replaced keeps its permissions
+            os.chmod(staging, stat.S_IMODE(out.stat().st_mode))
+        staging.replace(out)
+    except OSError as exc:  # named as the file asked for, not the hidden one written first
+        raise OSError(exc.errno, exc.strerror or str(exc), str(out)) from None
+    finally:
+        with contextlib.suppress(OSError):
+            staging.unlink()
+    return out, len(table)

@@ -1,0 +1,53 @@
+"""`clix scenario run`: run scenario files and report each one on a line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clix.analyzer.common.errors import ClixError
+from clix.engine.roster.loader import Roster, load_layers
+from clix.engine.roster.yaml_lines import path_problem
+from clix.engine.scenario import ScenarioFileError, run_scenario, scenario_files
+from rich.console import Console
+
+
+def run_paths(paths: list[Path], library: tuple[Path, ...], verbose: bool, console: Console) -> int:
+    """Run every scenario under `paths`; return the exit code (0 all pass, 1 a failure, 2 a bad file)."""
+    missing = [p for p in paths if not p.exists()]
+    if missing:
+        raise ClixError(f"{missing[0]}: {path_problem(missing[0]) or 'no such file or directory'}")
+    files = scenario_files(paths)
+    if not files:
+        raise ClixError(f"no scenario files (*.yaml) under {', '.join(map(str, paths))}")
+    roster = _library(library)
+    passed = failed = invalid = 0
+    for path in files:
+        try:
+            result = run_scenario(path, roster)
+        except ScenarioFileError as exc:
+            invalid += 1
+            for problem in exc.problems:
+                console.print(f"INVALID {problem}", markup=False)
+            continue
+        if result.passed:
+            passed += 1
+            console.print(f"pass  {path}: {result.name}", markup=False)
+        else:
+            failed += 1
+            console.print(f"FAIL  {path}: {result.name}", markup=False)
+            for failure in result.failures:
+                console.print(f"      {failure}", markup=False)
+    summary = f"{passed} passed, {failed} failed"
+    console.print(summary + (f", {invalid} invalid" if invalid else ""), markup=False)
+    if invalid:
+        return 2
+    return 1 if failed else 0
+
+
+def _library(library: tuple[Path, ...]) -> Roster | None:
+    """The roster library scenarios may name figures and maps from (None if there is none)."""
+    layers = [layer for layer in library if layer.exists()]
+    if not layers:
+        return None
+    roster, _ = load_layers(layers)
+    return roster

@@ -1,0 +1,180 @@
+"""`clix value`: what each figure and plot-twist card is worth, in points, from a designed experiment.
+
+Many random near-full legal armies of one budget (`value_design.full_army`: figures added while any still fits,
+over the library or a pool of figures) each play a few opponents among them, in seat-swapped pairs on every map and player style asked. An
+additive model of army strength is fitted to the games: a regularized logistic (Bradley-Terry) model,
+
+    logit P(A beats B) = s(A) - s(B) + seat,   s(army) = sum over figures f of n_f * beta_f + sum over cards c of gamma_c,
+    beta_f = theta * cost_f / 100 + d_f,
+
+with a normal prior on each d_f and gamma_c (each figure is fairly costed, each card worth nothing, until the
+games say otherwise). Every crypt holds six cards (more only with figures that grant them), so the games tell
+cards apart but not their common worth: a card's value is relative to the average card, which the prior
+centres on 0. Logits become points by one number, lambda, set so that one point of cost is worth one
+point on average over the figures the armies fielded (weighted by how often they did): value_f = beta_f /
+lambda, and the cost-curve residual is value_f - cost_f. Intervals are the 2.5% and 97.5% points of a
+bootstrap over the seat-swapped pairs (the whole fit, lambda included, is redone on each resample).
+
+A verdict (under-costed, over-costed; better or worse than the average card) is shown only where the fits to two
+random halves of the pairs both give it too; otherwise the row says "fair within the data (unstable)", and the run
+counts the verdicts that differ between the halves. Every run checks itself on a holdout: `--holdout` armies drawn
+outside the design (their own seed stream) play each other around a ring, and each pairing's measured score is set
+against the fit's prediction (the model's own link, with a bootstrap interval) and against cost alone.
+
+The swap test (`--swap FIGURE --in ARMY`) is the scale-factor view of one figure in one army: the army and
+variants with the figure replaced by equal points of alternatives play the same games (common random numbers)
+against a field, and the score change is reported with a paired interval.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.play.experiment import Played
+from clix.analyzer.play.runner import PLAYER_STYLES, ended_early, report_line, run_exit_code
+from clix.analyzer.play.store import Store
+from clix.analyzer.value.design import Design, design_games
+from clix.analyzer.value.measure import measure_values
+from clix.analyzer.value.model import RESAMPLES, Fit, predict_scores, prediction_interval
+from clix.analyzer.value.report import value_lines, write_value
+from clix.analyzer.value.swap import run_swap
+from clix.engine import RULESET_VERSION, compiled
+from clix.engine.roster.loader import Roster
+from clix.engine.roster.problems import did_you_mean
+from rich.console import Console
+
+__all__ = ["Design", "run_swap", "run_value"]
+"""What `clix value` (analyzer/cli/__init__.py) takes from here; the design, the model, the measuring, the outputs and the
+swap test live in value_design, value_model, value_measure, value_report and value_swap."""
+
+
+# --- the command ----------------------------------------------------------------------------------------
+
+
+def run_value(
+    roster: Roster,
+    library: Path | tuple[Path, ...],
+    design: Design,
+    *,
+    jobs: int | None,
+    out: Any,
+    store: Path | None,
+    as_json: bool,
+    console: Console,
+    resamples: int = RESAMPLES,
+    pdf: bool = False,
+    stop_on_error: bool = False,
+    predict: tuple[str, str] | None = None,
+) -> int:
+    """`clix value`: play the design, fit, print the table (or JSON), write value.csv, value.json, games.csv and
+    value.html (value.pdf with `pdf`) to `out`; return the exit code. `predict`, two of the roster's armies: also
+    the first's predicted score against the second (`predict_pair`)."""
+    from clix.analyzer.common.progress import progress_bar
+    from clix.analyzer.report.folder import claim_output
+
+    for style in design.styles:
+        if style not in PLAYER_STYLES:
+            raise ClixError("--players: " + did_you_mean("player style", style, PLAYER_STYLES))
+    if pdf:
+        from clix.analyzer.report.duel import check_pdf
+
+        check_pdf()
+    opened = Store.open(store) if store is not None else None
+    total = design_games(roster, design)
+    with claim_output(out) as folder:
+        with progress_bar(console, f"value at {design.budget} points", total, as_json) as advance:
+            result = measure_values(
+                roster,
+                library,
+                design,
+                jobs=jobs,
+                store=opened,
+                resamples=resamples,
+                progress=advance,
+                stop_on_error=stop_on_error,
+            )
+        played = result.played
+        assert played is not None
+        ended_early(len(result.games), "games", played.interrupted, played.stopped, len(played.failed), played.crashed)
+        if played.crashed and not result.rows:
+            report_line("too few games finished before the crash to fit the values: nothing to report")
+            return run_exit_code(played.interrupted, True, True)
+        if predict is not None and result.fit is not None:
+            result.prediction = predict_pair(roster, result.fit, result.holdout, *predict)
+        result.settings |= _run_settings(played, jobs, store)
+        result.settings["command"] = value_command(design) + (
+            f" --predict {predict[0]} {predict[1]}" if predict else ""
+        )
+        with folder.staged() as staging:
+            written = write_value(staging, result, pdf)
+        written = {k: folder.final(p) for k, p in written.items()}
+    if as_json:
+        payload = {
+            "settings": result.settings,
+            "model": result.model,
+            "values": result.rows,
+            "holdout": result.holdout,
+            "prediction": result.prediction,
+            "outputs": {k: str(v) for k, v in written.items()},
+        }
+        sys.stdout.write(json.dumps(payload, default=str) + "\n")
+    else:
+        for line in value_lines(result):
+            console.print(line, markup=False)
+        console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
+    return run_exit_code(played.interrupted, bool(played.failed), played.stopped)
+
+
+def predict_pair(roster: Roster, fit: Fit, holdout: dict[str, Any] | None, army_a: str, army_b: str) -> dict[str, Any]:
+    """`army_a`'s predicted score against `army_b` (over seat-swapped pairs, many games) from the fitted values,
+    with a 95% interval of the fit's bootstrap and the model's own error on the holdout (`model_error`; without a
+    measured holdout, the bootstrap alone, and `model_error` is None), and cost alone's prediction."""
+    found = predict_scores(roster, fit, [(roster.armies[army_a], roster.armies[army_b])])
+    score = float(found["score"][0])
+    error = None if not holdout or holdout.get("model_error") is None else holdout["model_error"] / 100
+    low, high = prediction_interval(
+        score, float(found["low"][0]), float(found["high"][0]), float("nan") if error is None else error
+    )
+    return {
+        "army_a": army_a,
+        "army_b": army_b,
+        "score": score,
+        "low": low,
+        "high": high,
+        "bootstrap_low": float(found["low"][0]),
+        "bootstrap_high": float(found["high"][0]),
+        "model_error": error,
+        "cost_alone": float(found["cost"][0]),
+    }
+
+
+def _run_settings(played: Played, jobs: int | None, store: Path | None) -> dict[str, Any]:
+    return {
+        "ruleset": RULESET_VERSION,
+        "engine": compiled.status,
+        "jobs": jobs or os.cpu_count(),
+        "seconds": round(played.seconds, 2),
+        "played": played.played,
+        "from_store": played.from_store,
+        "games_per_second": round(played.played / max(played.seconds, 1e-9), 1) if played.played else None,
+        "store": None if store is None else str(store),
+        "interrupted": played.interrupted,
+        "stopped_at_crash": played.crashed,
+        "failed_games": played.failed,
+    }
+
+
+def value_command(design: Design) -> str:
+    """The command line that plays this design again."""
+    text = (
+        f"clix value --budget {design.budget} --armies {design.armies} --opponents {design.opponents} "
+        f"--games {design.games} --maps {','.join(design.maps)} --players {','.join(design.styles)} "
+        f"--seed {design.seed} --turns {design.turns}"
+    )
+    text += f" --holdout {design.holdout} --holdout-games {design.holdout_games}"
+    return text + (f" --pool {','.join(design.pool)}" if design.pool else "")

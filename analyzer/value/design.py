@@ -1,0 +1,191 @@
+"""The design of `clix value`: how many random near-full legal armies of one budget (from the library or a pool of
+figures), who plays whom (a shuffled ring), the cells they play on every map and player style, and the holdout:
+armies outside the design, drawn from their own seed stream, that play each other to check the fitted values."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.play.experiment import Cell, given_matchup
+from clix.engine.armybuilder import draw_figure, random_army
+from clix.engine.roster.loader import Roster
+from clix.engine.roster.models import Army
+from clix.engine.roster.problems import did_you_mean
+
+
+@dataclass(frozen=True)
+class Design:
+    """What `clix value` plays: `armies` random armies of `budget`, each against `opponents` others, `games`
+    games (whole seat-swapped pairs) per matchup on every map and player style."""
+
+    budget: int
+    armies: int = 300
+    opponents: int = 6
+    games: int = 4
+    maps: tuple[str, ...] = ("graveyard",)
+    styles: tuple[str, ...] = ("tuned",)
+    turns: int = 15
+    seed: int = 0
+    pool: tuple[str, ...] = ()
+    """Figures the armies are drawn from (empty: every legal figure of the library)."""
+    holdout: int = 8
+    """Armies outside the design that play each other to check the fit (0: no holdout)."""
+    holdout_games: int = 40
+    """Games (whole seat-swapped pairs) per holdout pairing, map and style."""
+
+
+def pool_roster(roster: Roster, pool: Sequence[str], budget: int) -> Roster:
+    """The roster whose figures are the pool's (all legal ones when the pool is empty); a ClixError names an
+    unknown figure or a pool with no figure that fits the budget."""
+    for name in pool:
+        if name not in roster.figures:
+            raise ClixError(
+                "--pool: " + did_you_mean("figure", name, roster.figures, "`clix roster list` shows every figure")
+            )
+    figures = {k: f for k, f in roster.figures.items() if (not pool or k in pool) and f.rank != "demo"}
+    if not any(f.points <= budget for f in figures.values()):
+        raise ClixError(f"--budget {budget}: no figure of the pool costs {budget} points or less; raise --budget")
+    return Roster(
+        figures=figures,
+        plot_twists=roster.plot_twists,
+        victims=roster.victims,
+        maps=roster.maps,
+        armies=roster.armies,
+        sources=roster.sources,
+    )
+
+
+def full_army(roster: Roster, budget: int, rng: np.random.Generator) -> Army:
+    """A random legal army that spends its budget: `random_army`'s draw, then figures added (each chosen at
+    random among those that still fit, a unique figure once) until none fits, so it spends more than the budget
+    minus the cheapest figure it could still take. Cards granted by an added figure join the crypt (never a
+    second subplot)."""
+    army = random_army(roster, budget, rng)
+    figures = list(army.figures)
+    legal = sorted((f for f in roster.figures.values() if f.rank != "demo"), key=lambda f: f.id)
+    spent = sum(roster.figures[e.figure].points for e in figures)
+    uniques = {e.figure for e in figures if roster.figures[e.figure].unique}
+    crypt = list(army.crypt)
+    while True:
+        fits = [f for f in legal if f.points <= budget - spent and f.id not in uniques]
+        if not fits:
+            break
+        figure, entry = draw_figure(fits, rng)
+        figures.append(entry)
+        spent += figure.points
+        if figure.unique:
+            uniques.add(figure.id)
+        if figure.grants_plot_twists:
+            free = sorted(c.name for c in roster.plot_twists.values() if c.kind != "subplot" and c.name not in crypt)
+            crypt += [str(n) for n in rng.choice(free, size=min(figure.grants_plot_twists, len(free)), replace=False)]
+    return army.model_copy(update={"figures": figures, "crypt": crypt})
+
+
+def random_armies(roster: Roster, design: Design, *, holdout: bool = False) -> dict[str, Army]:
+    """The design's random near-full legal armies (`full_army`), named random-0001 ..., drawn from a generator
+    seeded by the master seed (the same design gives the same armies); with `holdout`, the design.holdout armies
+    outside the design, named holdout-01 ..., from a seed stream of their own."""
+    view = pool_roster(roster, design.pool, design.budget)
+    count, prefix, stream = (design.holdout, "holdout", 5) if holdout else (design.armies, "random", 1)
+    rng = np.random.default_rng([design.seed, design.budget, stream])
+    width = max(2, len(str(count))) if holdout else len(str(count))
+    armies = {}
+    for i in range(count):
+        army = full_army(view, design.budget, rng)
+        name = f"{prefix}-{i + 1:0{width}d}"
+        armies[name] = army.model_copy(update={"name": name, "provenance": f"{prefix} army (clix value)"})
+    return armies
+
+
+def handicap_armies(roster: Roster, armies: dict[str, Army], design: Design) -> dict[str, Army]:
+    """Each design army with one of its figures taken out (drawn at random, seeded; never one that grants plot
+    twists, and never the last figure), named NAME-less. Near-full armies all spend about the budget, so their
+    games alone cannot tell what a point of cost is worth; an army against itself a figure short measures that
+    figure's worth directly, which ties the values to points."""
+    rng = np.random.default_rng([design.seed, design.budget, 6])
+    short = {}
+    for name, army in armies.items():
+        removable = [k for k, e in enumerate(army.figures) if not roster.figures[e.figure].grants_plot_twists]
+        if len(army.figures) < 2 or not removable:
+            continue
+        drop = removable[int(rng.integers(len(removable)))]
+        figures = [e for k, e in enumerate(army.figures) if k != drop]
+        short[f"{name}-less"] = army.model_copy(update={"name": f"{name}-less", "figures": figures})
+    return short
+
+
+def design_games(roster: Roster, design: Design) -> int:
+    """The games the design and its holdout play: each army's ring matchups, its handicap matchup and the holdout's
+    pairings, on every map and style."""
+    short = handicap_armies(roster, random_armies(roster, design), design)
+    per_cell = len(design.maps) * len(design.styles)
+    matchups = design.armies * ((design.opponents + 1) // 2) + len(short)
+    return per_cell * (matchups * design.games + len(holdout_pairings(design.holdout)) * design.holdout_games)
+
+
+def least_spent(roster: Roster, armies: dict[str, Army]) -> int:
+    """The fewest points any of `armies` spends."""
+    return min((sum(roster.figures[e.figure].points for e in a.figures) for a in armies.values()), default=0)
+
+
+def pairings(count: int, opponents: int, seed: int) -> list[tuple[int, int]]:
+    """Each of `count` armies against `opponents` others (rounded up to even): a shuffled ring, every army
+    meeting the ones 1 .. opponents/2 places further along it, so no pair meets twice."""
+    half = max(1, (opponents + 1) // 2)
+    if count < 2 * half + 1:
+        raise ClixError(
+            f"--armies {count}: each army meets {2 * half} others, so at least {2 * half + 1} armies are needed"
+        )
+    order = np.random.default_rng([seed, 2]).permutation(count)
+    return [(int(order[t]), int(order[(t + d) % count])) for d in range(1, half + 1) for t in range(count)]
+
+
+def design_cells(
+    library: Path | tuple[Path, ...],
+    armies: dict[str, Army],
+    design: Design,
+    handicaps: dict[str, Army] | None = None,
+) -> tuple[list[Cell], list[dict[str, str]]]:
+    """The cells of the design (every pairing on every map and style), with each cell's labels; with
+    `handicaps` (`handicap_armies`), each army against itself a figure short too."""
+    names = list(armies)
+    cells, labels = [], []
+    matches = [(names[i], names[j]) for i, j in pairings(len(names), design.opponents, design.seed)]
+    matches += [(name, f"{name}-less") for name in names if f"{name}-less" in (handicaps or {})]
+    everyone = armies | (handicaps or {})
+    for a, b in matches:
+        for map_name in design.maps:
+            for style in design.styles:
+                matchup = given_matchup(library, (a, b), everyone, map_name, (style, style), design.turns)
+                cells.append(Cell(matchup, 0, design.games))
+                labels.append({"map": map_name, "style": style})
+    return cells, labels
+
+
+def holdout_pairings(count: int) -> list[tuple[int, int]]:
+    """The holdout's pairings: each army against the next one around a ring (each meets two others); two armies
+    meet once."""
+    if count < 2:
+        return []
+    if count == 2:
+        return [(0, 1)]
+    return [(t, (t + 1) % count) for t in range(count)]
+
+
+def holdout_cells(
+    library: Path | tuple[Path, ...], armies: dict[str, Army], design: Design
+) -> tuple[list[Cell], list[dict[str, str]]]:
+    """The holdout's cells: every holdout pairing on every map and style, design.holdout_games games each."""
+    names = list(armies)
+    cells, labels = [], []
+    for i, j in holdout_pairings(len(names)):
+        for map_name in design.maps:
+            for style in design.styles:
+                matchup = given_matchup(library, (names[i], names[j]), armies, map_name, (style, style), design.turns)
+                cells.append(Cell(matchup, 0, design.holdout_games))
+                labels.append({"map": map_name, "style": style})
+    return cells, labels

@@ -1,0 +1,263 @@
+"""The outputs of `clix value`: the console report, and value.csv, value.json, games.csv, the plots and
+value.html (value.pdf)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from clix.analyzer.value.measure import ValueResult
+
+
+def _num(x: float | None, form: str = "{:+.0f}") -> str:
+    return "–" if x is None or not np.isfinite(x) else form.format(x)
+
+
+def value_lines(result: ValueResult) -> list[str]:
+    """The console report: heading, the figures' table, the cards' table, a legend."""
+    s, m = result.settings, result.model
+    lines = [
+        f"value of figures at {s['budget']} points: {s['armies_played']} random armies, {s['matchups']} matchups x "
+        f"{s['games']} games on {','.join(s['maps'])}, players {','.join(s['styles'])} ({m['games']} games, "
+        f"seed {s['seed']}, engine {s['engine']})",
+        f"  one point of cost = {m['logits_per_point']:.4f} logits [{m['logits_per_point_low']:.4f}, "
+        f"{m['logits_per_point_high']:.4f}]: a 10-point edge wins {100 * m['ten_points_edge']:.0f}% of games",
+    ]
+    if s.get("near_full"):
+        lines.append(
+            f"  near-full armies: {s['near_full']} (figures are added while any still fits; spent "
+            f"{m['armies_spent']['min']:.0f}-{m['armies_spent']['max']:.0f}, mean {m['armies_spent']['mean']:.0f})"
+        )
+    if m.get("verdicts_compared"):
+        lines.append(
+            f"  stability: {m['verdicts_differ']} of {m['verdicts_compared']} verdicts differ between halves of the "
+            "data; a verdict is shown only where both halves give it too"
+        )
+    lines += holdout_lines(result.holdout)
+    lines += prediction_lines(result.prediction)
+    styles = s["styles"] if len(s["styles"]) > 1 else []
+    head = ["figure", "cost", "fielded", "value [95%]", "residual [95%]", "verdict"] + (
+        ["styles range"] if styles else []
+    )
+    body = []
+    for r in result.rows:
+        if r["kind"] != "figure":
+            continue
+        cells = [r["name"], str(r["cost"]), str(r["fielded"])]
+        if r["value"] is None:
+            cells += ["–", "–", r["verdict"]]
+        else:
+            cells += [
+                f"{r['value']:.0f} [{_num(r['low'], '{:.0f}')}, {_num(r['high'], '{:.0f}')}]",
+                f"{r['residual']:+.0f} [{_num(r['residual_low'])}, {_num(r['residual_high'])}]",
+                r["verdict"],
+            ]
+        if styles:
+            rng = r.get("style_range")
+            cells.append("–" if not rng else f"{rng[0]:.0f}–{rng[1]:.0f}")
+        body.append(cells)
+    lines += ["  " + line for line in _table([head, *body])]
+    cards = [r for r in result.rows if r["kind"] == "plot twist"]
+    if cards:
+        cards = sorted(cards, key=lambda r: -r["value"])
+        lines.append("  plot twists (points-equivalent of holding the card instead of an average card):")
+        table = [["card", "held", "value [95%]", "verdict"]] + [
+            [r["name"], str(r["fielded"]), f"{r['value']:+.1f} [{r['low']:+.1f}, {r['high']:+.1f}]", r["verdict"]]
+            for r in cards
+        ]
+        lines += ["  " + line for line in _table(table)]
+    lines += [
+        "  value: a figure's worth in points (one point of cost is worth one point on average); residual: value -",
+        "  cost (over 0: under-costed); 95% intervals from a bootstrap over seat-swapped pairs; (unstable): all the",
+        "  data give a verdict that a fit to one half of the pairs does not",
+    ]
+    return lines
+
+
+def holdout_lines(holdout: dict[str, Any] | None) -> list[str]:
+    """The holdout check in two lines (none without a holdout)."""
+    if not holdout:
+        return []
+    if not holdout["measured"]:
+        return [
+            f"  holdout: {holdout['pairings']} pairings of {holdout['armies']} armies outside the design, none played"
+        ]
+    return [
+        f"  holdout: predicted vs measured, mean miss {holdout['mean_miss']:.1f} points (cost alone: "
+        f"{holdout['cost_mean_miss']:.1f} points), {holdout['held']} of {holdout['measured']} measured intervals hold "
+        "the prediction",
+        f"    ({holdout['measured']} pairings of {holdout['armies']} near-full armies outside the design, "
+        f"{holdout['games_per_pairing']} games each; measurement noise alone would miss by about "
+        f"{holdout['noise_miss']:.1f} points, largest miss {holdout['max_miss']:.1f})",
+        *_prediction_line(holdout),
+    ]
+
+
+def prediction_lines(prediction: dict[str, Any] | None) -> list[str]:
+    """`--predict A B`: A's predicted score against B with its interval, in one line (none without)."""
+    if not prediction:
+        return []
+    p = prediction
+    what = (
+        "the fit's bootstrap and the model's own error on the holdout"
+        if p["model_error"] is not None
+        else "the fit's bootstrap alone: the holdout measured too little to add the model's own error"
+    )
+    return [
+        f"  predicted: {p['army_a']} scores {100 * p['score']:.0f}% [95% {100 * p['low']:.0f}–{100 * p['high']:.0f}] "
+        f"against {p['army_b']} ({what}; cost alone: {100 * p['cost_alone']:.0f}%)"
+    ]
+
+
+def _prediction_line(holdout: dict[str, Any]) -> list[str]:
+    """How the model's own error and its prediction intervals fared on the holdout (none with too few pairings)."""
+    checked = holdout.get("predictions_checked")
+    if not checked or holdout.get("model_error") is None:
+        return []
+    return [
+        f"    the model's own error beyond noise: {holdout['model_error']:.1f} points; 95% prediction intervals "
+        f"(fit + model error + the pairing's noise, the error taken from the other pairings) hold "
+        f"{holdout['predictions_held']} of {checked} measured scores"
+    ]
+
+
+def _table(rows: list[list[str]]) -> list[str]:
+    from clix.analyzer.ladder.command import text_table
+
+    return text_table(rows)
+
+
+def write_value(out: Path, result: ValueResult, pdf: bool = False) -> dict[str, Path]:
+    """value.csv (one row per figure and card), value.json, games.csv, the plots and value.html (value.pdf)."""
+    from clix.analyzer.report.folder import writing
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = {
+        "value_csv": out / "value.csv",
+        "value_json": out / "value.json",
+        "games_csv": out / "games.csv",
+        "report": out / "value.html",
+    }
+    table = pd.DataFrame(result.rows)
+    if "verdict_halves" in table:
+        table["verdict_halves"] = [
+            " / ".join(str(v) for v in h) if isinstance(h, list) else h for h in table["verdict_halves"]
+        ]
+    if "by_style" in table:
+        for style in result.settings["styles"]:
+            table[f"value_{style}"] = [(r.get("by_style") or {}).get(style) for r in result.rows]
+        table = table.drop(columns=["by_style", "style_range"])
+    with writing(written["value_csv"]):
+        table.to_csv(written["value_csv"], index=False)
+    with writing(written["value_json"]):
+        written["value_json"].write_text(
+            json.dumps(
+                {
+                    "settings": result.settings,
+                    "model": result.model,
+                    "values": result.rows,
+                    "holdout": result.holdout,
+                    "prediction": result.prediction,
+                },
+                indent=1,
+                default=str,
+            )
+        )
+    with writing(written["games_csv"]):
+        result.games.to_csv(written["games_csv"], index=False)
+    plots = {
+        "scatter": value_plot(result.rows, out / "value-vs-cost.png"),
+        "residuals": residual_plot(result.rows, out / "residuals.png"),
+    }
+    html = _render(
+        "value.html.j2", result=result, plots={k: _data_uri(p) for k, p in plots.items()}, lines=value_lines(result)
+    )
+    with writing(written["report"]):
+        written["report"].write_text(html, encoding="utf-8")
+    written |= {f"{k}_png": p for k, p in plots.items()}
+    if pdf:
+        from clix.analyzer.report.duel import write_pdf
+
+        written["pdf"] = write_pdf(html, out / "value.pdf")
+    return written
+
+
+def _render(template: str, **context: Any) -> str:
+    from clix.analyzer.report.duel import TEMPLATES
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
+    return env.get_template(template).render(**context)
+
+
+def _data_uri(path: Path) -> str:
+    import base64
+
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode("ascii")
+
+
+def value_plot(rows: list[dict[str, Any]], path: Path) -> Path:
+    """Value against cost per figure with 95% intervals, and the line value = cost."""
+    from matplotlib.figure import Figure as Plot
+
+    shown = [r for r in rows if r["kind"] == "figure" and r["value"] is not None]
+    fig = Plot(figsize=(7, 5), dpi=100)
+    ax = fig.add_subplot()
+    if shown:
+        cost = np.array([r["cost"] for r in shown], dtype=float)
+        value = np.array([r["value"] for r in shown])
+        low = np.array([r["low"] for r in shown])
+        high = np.array([r["high"] for r in shown])
+        colour = [
+            "#2f6690" if r["verdict"] == "under-costed" else "#b23a48" if r["verdict"] == "over-costed" else "#777777"
+            for r in shown
+        ]
+        ax.errorbar(
+            cost,
+            value,
+            yerr=[np.maximum(value - low, 0), np.maximum(high - value, 0)],
+            fmt="none",
+            ecolor="#bbbbbb",
+            zorder=1,
+        )
+        ax.scatter(cost, value, c=colour, zorder=2, s=18)
+        for r, x, y in zip(shown, cost, value, strict=True):
+            ax.annotate(r["name"], (x, y), fontsize=6, xytext=(3, 2), textcoords="offset points")
+        top = float(max(cost.max(), np.nanmax(high)))
+        ax.plot([0, top], [0, top], color="#555555", lw=1, ls="--", label="value = cost")
+        ax.legend(loc="upper left", fontsize=8)
+    ax.set_xlabel("cost (points)")
+    ax.set_ylabel("value (points-equivalent, 95% interval)")
+    ax.set_title("Value against cost (blue: under-costed, red: over-costed)")
+    fig.tight_layout()
+    fig.savefig(path)
+    return path
+
+
+def residual_plot(rows: list[dict[str, Any]], path: Path) -> Path:
+    """Each figure's residual (value - cost) with its 95% interval, sorted."""
+    from matplotlib.figure import Figure as Plot
+
+    shown = sorted((r for r in rows if r["kind"] == "figure" and r["value"] is not None), key=lambda r: r["residual"])
+    fig = Plot(figsize=(7, max(3, 0.22 * len(shown) + 1)), dpi=100)
+    ax = fig.add_subplot()
+    if shown:
+        y = np.arange(len(shown))
+        res = np.array([r["residual"] for r in shown])
+        low = np.array([r["residual_low"] for r in shown])
+        high = np.array([r["residual_high"] for r in shown])
+        colour = ["#2f6690" if lo > 0 else "#b23a48" if hi < 0 else "#999999" for lo, hi in zip(low, high, strict=True)]
+        ax.barh(y, res, color=colour)
+        ax.errorbar(
+            res, y, xerr=[np.maximum(res - low, 0), np.maximum(high - res, 0)], fmt="none", ecolor="black", lw=0.8
+        )
+        ax.set_yticks(y, [r["name"] for r in shown], fontsize=7)
+    ax.axvline(0, color="#555555", lw=1)
+    ax.set_xlabel("residual: value - cost (points, 95% interval)")
+    ax.set_title("Cost-curve residuals")
+    fig.tight_layout()
+    fig.savefig(path)
+    return path
