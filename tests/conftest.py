@@ -46,6 +46,10 @@ PLUMBING = frozenset(
         "test_store.py",
         "test_user_data.py",
         "test_validation.py",
+        "test_validation_armies.py",
+        "test_validation_cards.py",
+        "test_validation_files.py",
+        "test_validation_maps.py",
         "test_value_plumbing.py",
     }
 )

@@ -110,7 +110,7 @@ def test_each_game_row_says_which_engine_played_it():
 
 
 def test_the_summary_names_games_played_on_another_engine():
-    from clix.analyzer.duel.command import engine_note
+    from clix.analyzer.duel.console import engine_note
 
     assert engine_note({"compiled": 4}, "compiled") is None
     assert engine_note({"compiled": 3, "pure": 1}, "compiled") == (

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from clix.analyzer.duel.command import _print_summary
+from clix.analyzer.duel.console import print_summary
 from clix.analyzer.stats.duel import (
     difference_interval,
     figure_efficiency,
@@ -291,7 +291,7 @@ def test_text_summary_leads_with_the_score(duel_json: tuple[dict, Path]) -> None
     summary, out = duel_json
     text = io.StringIO()
     names = {"a": "butcher-shop", "b": "firing-line"}
-    _print_summary(Console(file=text, width=300), summary, summary["settings"], names, "provenance", out / "r.html")
+    print_summary(Console(file=text, width=300), summary, summary["settings"], names, "provenance", out / "r.html")
     lines = text.getvalue().splitlines()
     assert lines[1].startswith("  butcher-shop scores ") and "seat-swapped pairs" in lines[1]
     assert lines[2].startswith("    wins ") and "draws" in lines[2] and "loses" in lines[2]
@@ -305,7 +305,7 @@ def test_text_summary_leads_with_the_score(duel_json: tuple[dict, Path]) -> None
     assert all(len(line) <= 120 for line in [*lines[1:4], *lines[going_first : going_first + 4]])
     draws = {**summary, "tie_break": {**summary["tie_break"], "ties": "draw"}}
     text = io.StringIO()
-    _print_summary(Console(file=text, width=300), draws, summary["settings"], names, "provenance", out / "r.html")
+    print_summary(Console(file=text, width=300), draws, summary["settings"], names, "provenance", out / "r.html")
     assert "  ties played as draws: " in text.getvalue()
 
 

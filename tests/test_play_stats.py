@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from clix.analyzer.duel.command import _print_summary
+from clix.analyzer.duel.console import print_summary
 from clix.analyzer.play.runner import Matchup, game_rows, play_one, play_state, start_state
 from clix.analyzer.stats.duel import play_style
 from clix.engine import rules
@@ -386,7 +386,7 @@ def test_duel_json_report_and_summary_show_how_the_ai_played(tmp_path):
 
     text = io.StringIO()
     names = {"a": "butcher-shop", "b": "firing-line"}
-    _print_summary(
+    print_summary(
         Console(file=text, width=300), summary, summary["settings"], names, "provenance", out / "report.html"
     )
     lines = text.getvalue().splitlines()
@@ -409,5 +409,5 @@ def test_duel_json_report_and_summary_show_how_the_ai_played(tmp_path):
         for key in [k for k in old["play"][side] if k.startswith(("passed_", "no_action_"))]:
             del old["play"][side][key]
     text = io.StringIO()
-    _print_summary(Console(file=text, width=300), old, old["settings"], names, "provenance", out / "report.html")
+    print_summary(Console(file=text, width=300), old, old["settings"], names, "provenance", out / "report.html")
     assert "    butcher-shop: idle " in text.getvalue()

@@ -100,7 +100,7 @@ def test_special_rule_armies_keep_the_invariants(roster, players):
 
 ARMY_BUILDING_ONLY = {"HC-CARD-11", "HC-CARD-13"}
 """Rank rings and demo figures decide what an army may hold, which a scenario (a board, not an army) cannot
-show; tests/test_validation.py checks them (HC-CARD-11-unknown-rank, HC-SETUP-01-HC-CARD-13-demo-figure)."""
+show; tests/test_validation*.py check them (HC-CARD-11-unknown-rank, HC-SETUP-01-HC-CARD-13-demo-figure)."""
 
 
 def test_every_card_and_special_rule_has_a_scenario():

@@ -24,9 +24,12 @@ import pandas as pd
 import pytest
 from clix.analyzer.library.load import load_checked
 from clix.analyzer.play import rowtable, store
+from clix.analyzer.play import writer as store_writer
 from clix.analyzer.play.pool import run_items
-from clix.analyzer.play.runner import Matchup, RunResult, run_matchup
-from clix.analyzer.play.store import GameKey, GameWriter, Store, game_key, index_ranges
+from clix.analyzer.play.result import RunResult
+from clix.analyzer.play.runner import Matchup, run_matchup
+from clix.analyzer.play.store import GameKey, Store, game_key, index_ranges
+from clix.analyzer.play.writer import GameWriter
 from clix.engine.players import heuristic
 from helpers import run_main
 from test_faults import none_left, playing, start, until
@@ -379,8 +382,8 @@ def test_writer_batches_and_the_store_gives_the_rows_back_exactly(tmp_path, monk
         original(self, key, games)
 
     monkeypatch.setattr(Store, "save", counting)
-    monkeypatch.setattr(store, "FLUSH_GAMES", 4)
-    monkeypatch.setattr(store, "FLUSH_SECONDS", 3600.0)
+    monkeypatch.setattr(store_writer, "FLUSH_GAMES", 4)
+    monkeypatch.setattr(store_writer, "FLUSH_SECONDS", 3600.0)
     writer = GameWriter(kept, key, print)
     played = run_matchup(matchup, 10, 2**70, jobs=1, on_result=writer.add)
     assert saves == [4, 4] and writer.close() and saves == [4, 4, 2]

@@ -1,10 +1,10 @@
 """The newer surfaces fail safely (issue 31, parts 5 and 6): an interruption at any moment exits 130, `--out`
 keeps a folder's permissions (or refuses a read-only one), `results export` writes only regular files, `--force`
-replaces any folder clix wrote, a wrong or lost Dask scheduler is one line, and what used to end in a traceback
+replaces any folder clix wrote, and what used to end in a traceback
 (a store that cannot be written or is damaged, `--margin` over one pair, a PDF engine failing) is one line.
 
-Small duels run in this process (`run_main`: 3 turns, 1 job); the Dask cases use a cluster in this process
-(no worker processes) and TCP servers opened here on 127.0.0.1; every wait is bounded.
+Small duels run in this process (`run_main`: 3 turns, 1 job); every wait is bounded. The Dask cases:
+tests/test_surfaces_dask.py.
 """
 
 from __future__ import annotations
@@ -12,13 +12,8 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import stat
-import subprocess
-import sys
-import threading
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -28,8 +23,8 @@ from clix.analyzer.build.race import REFERENCE_GAMES
 from clix.analyzer.cli import analyses
 from clix.analyzer.common.checks import MAX_GAMES
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.duel import command as duel
-from clix.analyzer.play import cluster, runner
+from clix.analyzer.duel.console import precision_lines
+from clix.analyzer.play import runner
 from clix.analyzer.play.pool import Outcome
 from clix.analyzer.play.store import STORE_NAME, Store
 from clix.analyzer.report import duel as report
@@ -281,136 +276,6 @@ def test_what_a_build_writes_is_its_own(tmp_path, capsys):
         pass
 
 
-# --- 5. Dask: a wrong address, a lost scheduler, --jobs --------------------------------------------------------
-
-
-@pytest.fixture
-def garbage_server() -> Iterator[str]:
-    """A TCP server on 127.0.0.1 that answers any connection as a web server would refuse it; yields its address."""
-    server = socket.create_server(("127.0.0.1", 0))
-    server.settimeout(0.2)
-    stop = threading.Event()
-
-    def serve() -> None:
-        while not stop.is_set():
-            try:
-                connection, _ = server.accept()
-            except OSError:
-                continue
-            with connection:
-                connection.settimeout(2)
-                try:
-                    connection.recv(4096)
-                    connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-                except OSError:
-                    pass
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
-    finally:
-        stop.set()
-        thread.join(5)
-        server.close()
-
-
-@pytest.fixture
-def silent_server() -> Iterator[str]:
-    """A TCP server on 127.0.0.1 that accepts connections and never says anything; yields its address."""
-    server = socket.create_server(("127.0.0.1", 0))
-    try:
-        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
-    finally:
-        server.close()
-
-
-def test_a_port_that_is_no_scheduler_is_one_line(garbage_server, silent_server):
-    pytest.importorskip("distributed")
-    with pytest.raises(ClixError, match="the port is open, but no Dask scheduler answers there"):
-        cluster.check_scheduler(garbage_server, timeout=5)
-    with pytest.raises(ClixError, match=r"no Dask scheduler answers there \(no answer within 1 s\)"):
-        cluster.check_scheduler(silent_server, timeout=1)
-    closed = socket.create_server(("127.0.0.1", 0))
-    port = closed.getsockname()[1]
-    closed.close()
-    with pytest.raises(ClixError, match="cannot reach the Dask scheduler"):
-        cluster.check_scheduler(f"tcp://127.0.0.1:{port}", timeout=5)
-
-
-def test_a_scheduler_passes_the_check_and_a_worker_does_not():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as local:
-        cluster.check_scheduler(local.scheduler_address, timeout=5)
-        worker = next(iter(local.workers.values())).address
-        with pytest.raises(ClixError, match="that port answers, but as a Dask Worker, not a Dask scheduler"):
-            cluster.check_scheduler(worker, timeout=5)
-
-
-@pytest.mark.parametrize("address", ["tcp://nope:notaport", "::::", "http://127.0.0.1:8786", "tcp://host:70000", " "])
-def test_a_malformed_scheduler_address_is_one_line(address):
-    pytest.importorskip("distributed")
-    with pytest.raises(ClixError, match="not a scheduler address"):
-        cluster.check_scheduler(address, timeout=5)
-
-
-def meta_on(address: str, tmp_path: Path) -> list[str]:
-    command = ["meta", "butcher-shop", "firing-line", "--maps", "graveyard", "--games", "2", "--turns", "3"]
-    command += ["--backend", "dask", "--scheduler", address, "--rosters", ROSTERS, "--out", str(tmp_path / "o")]
-    return [sys.executable, "-m", "clix.analyzer.cli", *command, "--store", str(tmp_path / STORE_NAME)]
-
-
-@pytest.mark.parametrize("case", ["web server", "malformed"])
-def test_meta_on_a_wrong_scheduler_is_one_line_in_a_real_process(case, garbage_server, tmp_path):
-    """In a process of its own (as a user runs it): one line, exit 2, no traceback, and no stall after it (the
-    timeout bounds the wait; it used to hang, or print the line and a traceback 40 s later)."""
-    pytest.importorskip("distributed")
-    address = garbage_server if case == "web server" else "tcp://nope:notaport"
-    done = subprocess.run(meta_on(address, tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=90)
-    assert done.returncode == 2
-    one_error(done.stderr, f"--scheduler {address}: ")
-    assert not (tmp_path / "o").exists()
-
-
-def test_a_scheduler_lost_mid_run_is_one_line_and_keeps_the_games(tmp_path, capsys, monkeypatch):
-    """The scheduler goes away after the first batch: the meta reports the games finished, exit code 1, and says
-    what happened in one line (it used to print thousands)."""
-    distributed = pytest.importorskip("distributed")
-    local = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
-    completed = distributed.as_completed
-
-    def then_lost(futures: list, **kwargs: object) -> Iterator:
-        for n, future in enumerate(completed(futures, **kwargs)):
-            yield future
-            if n == 0:
-                local.close()  # after the first batch is kept
-
-    monkeypatch.setattr(distributed, "as_completed", then_lost)
-    monkeypatch.setattr(cluster, "BATCH", 2)
-    try:
-        command = ["meta", "butcher-shop", "firing-line", "--maps", "graveyard", "--games", "8", "--turns", "3"]
-        command += ["--backend", "dask", "--scheduler", local.scheduler_address, "--rosters", ROSTERS]
-        command += ["--out", str(tmp_path / "o"), "--store", str(tmp_path / STORE_NAME), "--json"]
-        code, out, err = run_main(command, capsys)
-    finally:
-        local.close()
-    assert code == 1, err
-    lost = [line for line in err.splitlines() if "was lost mid-run" in line]
-    assert len(lost) == 1 and lost[0].startswith(f"clix: error: the Dask scheduler {local.scheduler_address}")
-    assert len(err.strip().splitlines()) <= 3 and "Traceback" not in err
-    summary = json.loads(out)
-    assert 0 < summary["settings"]["games"] < 8 and (tmp_path / "o" / "games.csv").exists()
-
-
-def test_a_lost_scheduler_is_not_a_failed_game():
-    from concurrent.futures import CancelledError
-
-    running = type("Client", (), {"status": "running"})()
-    assert cluster.lost(running, CancelledError("scheduler-connection-lost"))
-    assert cluster.lost(type("Client", (), {"status": "closed"})(), RuntimeError("no scheduler"))
-    assert not cluster.lost(running, RuntimeError("a game raised"))
-
-
 # --- 6. what ended in tracebacks -------------------------------------------------------------------------------
 
 
@@ -560,9 +425,9 @@ def test_the_build_help_gives_the_bounds_the_checks_use():
     assert inspect.signature(analyses.build).parameters["candidates"].default == Search().candidates
 
 
-def test_duel_module_keeps_its_names():
+def test_results_show_prints_the_duels_own_precision_lines():
     """`results show` prints through the duel's own summary lines (the margin line among them)."""
-    lines = duel._precision_lines({"equivalence": {"margin": 0.05, "band": (0.45, 0.55), "low": None}}, {"a": "A"})
+    lines = precision_lines({"equivalence": {"margin": 0.05, "band": (0.45, 0.55), "low": None}}, {"a": "A"})
     assert lines == [
         "  equivalence: not tested within ±5.0 points (the two one-sided tests need 2 seat-swapped pairs or more: "
         "--games 4 or more)"

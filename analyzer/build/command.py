@@ -43,7 +43,8 @@ from clix.analyzer.build.report import build_lines, document, write_build
 from clix.analyzer.build.summary import OBJECTIVES
 from clix.analyzer.common.checks import MAX_GAMES
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.play.runner import PLAYER_STYLES, ended_early, report_line, run_exit_code
+from clix.analyzer.play.result import ended_early, report_line, run_exit_code
+from clix.analyzer.play.runner import PLAYER_STYLES
 from clix.analyzer.play.store import Store
 from clix.engine import RULESET_VERSION, compiled
 from clix.engine.roster.loader import Roster

@@ -35,7 +35,7 @@ if _as_program() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
     signal.signal(signal.SIGTERM, _terminate)  # from the first moment: a SIGTERM while clix loads exits 130 too
 try:
     import typer
-    from clix.analyzer.cli import analyses, play, rosters, tools
+    from clix.analyzer.cli import analyses, meta, play, rosters, tools
     from clix.analyzer.cli.common import console, stderr_console
     from clix.analyzer.common.errors import ClixError
     from clix.analyzer.report.folder import Interrupted
@@ -105,7 +105,7 @@ COMMANDS: tuple[tuple[str, Callable[..., None]], ...] = (
     ("ladder", play.ladder),
     ("value", analyses.value),
     ("build", analyses.build),
-    ("meta", analyses.meta),
+    ("meta", meta.meta),
     ("bench", tools.bench),
     ("schema", rosters.schema),
     ("compile", tools.compile_engine),

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from clix.analyzer.common.checks import MAX_TURNS
 from clix.analyzer.library.load import Library, load_library
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from clix.engine.roster.loader import Roster
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -90,3 +93,8 @@ def did_you_mean_card(kind: str, name: str, known: Any) -> str:
 def split_names(spec: str | None) -> list[str]:
     """A comma-separated option's names."""
     return [name.strip() for name in (spec or "").split(",") if name.strip()]
+
+
+def of_total(roster: Roster, budget: int) -> list[str]:
+    """The library's armies of build total `budget`, by id (the field a command plays when none is named)."""
+    return sorted(a for a, x in roster.armies.items() if x.build_total == budget)

@@ -21,7 +21,8 @@ from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.progress import progress_bar
 from clix.analyzer.ladder.command import run_cells, text_table
-from clix.analyzer.play.runner import Matchup, ended_early, report_line, run_exit_code
+from clix.analyzer.play.result import ended_early, report_line, run_exit_code
+from clix.analyzer.play.runner import Matchup
 from clix.analyzer.report.folder import Interrupted, Target, claim_output, writing
 from clix.analyzer.stats.duel import pair_score
 from clix.analyzer.stats.scoring import percent

@@ -26,16 +26,14 @@ from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.progress import progress_bar
 from clix.analyzer.play.pool import run_items
+from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.runner import (
     PLAYER_STYLES,
     SEARCH,
     Matchup,
     batch_size_for,
-    ended_early,
     game_seed_path,
     play_one,
-    report_line,
-    run_exit_code,
     search_budget,
 )
 from clix.analyzer.report.folder import Interrupted, Target, claim_output

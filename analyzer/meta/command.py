@@ -33,13 +33,8 @@ from clix.analyzer.meta.field import expand_army_arguments, field_armies, field_
 from clix.analyzer.meta.play import FieldRun, Runner, field_games, local_runner, play_field
 from clix.analyzer.meta.report import meta_lines, write_meta
 from clix.analyzer.meta.summary import RESAMPLES, field_document, meta_summary
-from clix.analyzer.play.runner import (
-    GameRows,
-    Matchup,
-    ended_early,
-    report_line,
-    run_exit_code,
-)
+from clix.analyzer.play.result import GameRows, ended_early, report_line, run_exit_code
+from clix.analyzer.play.runner import Matchup
 from clix.analyzer.report.folder import Interrupted, Target, claim_output
 from clix.engine import RULESET_VERSION, compiled
 from clix.engine.players.heuristic import STYLES

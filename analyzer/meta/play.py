@@ -13,14 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from clix.analyzer.play.pool import Outcome, run_items
-from clix.analyzer.play.runner import (
-    GameRows,
-    Matchup,
-    batch_size_for,
-    game_seed_path,
-    play_one,
-    report_line,
-)
+from clix.analyzer.play.result import GameRows, report_line
+from clix.analyzer.play.runner import Matchup, batch_size_for, game_seed_path, play_one
 from clix.analyzer.stats.scoring import CONFIDENCE, pair_means
 from clix.analyzer.stats.sequential import look_confidence, mean_interval_at, planned_looks
 

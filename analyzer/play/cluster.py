@@ -27,7 +27,8 @@ from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.play.pool import Outcome
-from clix.analyzer.play.runner import Matchup, play_one, report_line
+from clix.analyzer.play.result import report_line
+from clix.analyzer.play.runner import Matchup, play_one
 from clix.engine.roster.loader import Roster
 
 BATCH = 16

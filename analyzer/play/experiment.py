@@ -23,18 +23,10 @@ from typing import Any, Literal, cast
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.signals import signals_held
 from clix.analyzer.play.pool import run_items
-from clix.analyzer.play.runner import Matchup, batch_size_for, game_seed_path, play_one, report_line
-from clix.analyzer.play.store import (
-    FLUSH_GAMES,
-    FLUSH_SECONDS,
-    GameKey,
-    Store,
-    StoreBusy,
-    _text,
-    code_fields,
-    game_key,
-    stored_game,
-)
+from clix.analyzer.play.result import report_line
+from clix.analyzer.play.runner import Matchup, batch_size_for, game_seed_path, play_one
+from clix.analyzer.play.store import GameKey, Store, StoreBusy, _text, code_fields, game_key, stored_game
+from clix.analyzer.play.writer import FLUSH_GAMES, FLUSH_SECONDS
 from clix.engine.legality import CRYPT_SIZE, VICTIMS_PER_GAME, army_problems
 from clix.engine.roster.loader import Roster
 from clix.engine.roster.models import Army, ArmyEntry, Figure

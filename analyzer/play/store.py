@@ -6,7 +6,7 @@ keys each game by a hash of all of that (`game_key`) plus its index, and keeps i
 JSON text, so a table rebuilt from the store is the table a fresh run makes, value for value and type for type.
 
 A run reads the games its key already has and plays only the missing indexes; the games it plays are written
-as they finish (`GameWriter`: one transaction per batch, at least every `FLUSH_SECONDS`, and at the end, with
+as they finish (`writer.GameWriter`: one transaction per batch, at least every `FLUSH_SECONDS`, and at the end, with
 Ctrl-C and SIGTERM held back while a batch is written), so an interrupted run loses nothing it finished. Every
 run is recorded in `runs` (what `clix results` lists, shows and exports).
 
@@ -32,7 +32,8 @@ from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.signals import signals_held
-from clix.analyzer.play.runner import Matchup, RunResult
+from clix.analyzer.play.result import RunResult
+from clix.analyzer.play.runner import Matchup
 from clix.engine.roster.loader import Roster
 
 SCHEMA_VERSION = "1"
@@ -40,10 +41,6 @@ STORE_NAME = "clix.duckdb"
 DEFAULT_STORE = Path("clix-out") / STORE_NAME
 """Where `clix duel` keeps its games by default (beside the default output folders) and `clix results` looks."""
 
-FLUSH_SECONDS = 1.0
-"""Finished games wait at most this long (while the run goes on) before they are written to the store."""
-FLUSH_GAMES = 500
-"""... or until this many are waiting."""
 LOAD_BATCH = 10_000
 """Stored games read from the database at a time (their JSON text: some 30 MB)."""
 CONNECTION: dict[str, Any] = {"threads": 1, "memory_limit": "128MB"}
@@ -357,7 +354,7 @@ class Store:
     def load_packed(
         self, key: GameKey, below: int | None = None, warn: Callable[[str], None] | None = None
     ) -> RunResult:
-        """`load`'s games as a run's packed rows (`runner.RunResult`, every game from the store): read a batch at a
+        """`load`'s games as a run's packed rows (`result.RunResult`, every game from the store): read a batch at a
         time, a million stored games take a few hundred MB instead of the ~9 GB of their dicts."""
         result = RunResult()
         for index, rows in self._stored(key, below, warn):
@@ -489,61 +486,6 @@ def _warn(line: str) -> None:
 def _text(value: Any) -> str:
     """A row as JSON text; json gives floats back exactly and keeps the keys' order (the table's columns)."""
     return json.dumps(value, ensure_ascii=False, allow_nan=True)
-
-
-class GameWriter:
-    """Finished games on their way to the store: `add` as they finish, written in batches; `close` at the end.
-
-    A batch that cannot be written (the store busy for long) stays waiting for the next; at `close` a failure
-    is reported as a warning, since the run's own outputs are still written."""
-
-    def __init__(self, store: Store, key: GameKey, warn: Any) -> None:
-        self.store = store
-        self.key = key
-        self.warn = warn
-        self.pending: list[tuple[int, GameResult]] = []
-        self.written = 0
-        self.last = time.monotonic()
-        self.problem = ""
-
-    def add(self, index: int, result: GameResult) -> None:
-        """A finished game (called in the parent process as games finish)."""
-        self.pending.append((index, result))
-        if len(self.pending) >= FLUSH_GAMES or time.monotonic() - self.last >= FLUSH_SECONDS:
-            self.flush()
-
-    def tick(self) -> None:
-        """After a batch of games: write the waiting ones if the last write is FLUSH_SECONDS old (a batch's
-        games arrive together, so `add` alone would leave all but its first waiting for the next batch)."""
-        if self.pending and time.monotonic() - self.last >= FLUSH_SECONDS:
-            self.flush()
-
-    def flush(self) -> bool:
-        """Write the waiting games in one transaction; False (keeping them waiting) if that failed."""
-        import duckdb
-
-        self.last = time.monotonic()
-        if not self.pending:
-            return True
-        with signals_held():  # a Ctrl-C comes after the bookkeeping too: a stored game is not written twice
-            try:
-                self.store.save(self.key, self.pending)
-            except (duckdb.Error, StoreBusy, ClixError, OSError) as exc:
-                self.problem = str(exc)
-                return False
-            self.written += len(self.pending)
-            self.pending = []
-        return True
-
-    def close(self) -> bool:
-        """Write what is left; warn (and return False) if some games could not be stored."""
-        if self.flush():
-            return True
-        self.warn(
-            f"clix: warning: {len(self.pending)} finished games were not written to the store {self.store.path} "
-            f"({self.problem}); the outputs have them, a later run plays them again"
-        )
-        return False
 
 
 def utc_now() -> datetime:

@@ -12,7 +12,7 @@ import pandas as pd
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.mapdraw import draw_map_png
 from clix.analyzer.library.views import ArmyContents
-from clix.analyzer.play.rowtable import CompactRows
+from clix.analyzer.play.compact import CompactRows
 from clix.analyzer.report import charts
 from clix.analyzer.report.folder import writing
 from clix.engine import horrorclix

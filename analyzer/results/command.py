@@ -9,7 +9,7 @@ import stat
 from pathlib import Path
 
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.play.runner import RunResult
+from clix.analyzer.play.result import RunResult
 from clix.analyzer.play.store import GameKey, RunRecord, Store, local_time
 from clix.engine.roster.problems import did_you_mean
 from rich import box
@@ -74,7 +74,7 @@ def print_list(store: Store, console: Console) -> None:
 
 def print_run(store: Store, run: str, console: Console) -> None:
     """`clix results show RUN`: when and how the run was made, then the duel's own summary."""
-    from clix.analyzer.duel.command import _precision_lines, _print_summary
+    from clix.analyzer.duel.console import precision_lines, print_summary
 
     record = find_run(store, run)
     try:
@@ -94,8 +94,8 @@ def print_run(store: Store, run: str, console: Console) -> None:
         + (" (interrupted)" if record.interrupted else ""),
         markup=False,
     )
-    _print_summary(console, document, settings, names, provenance, _shown(Path(record.out)) / "report.html")
-    for line in _precision_lines(document, names):
+    print_summary(console, document, settings, names, provenance, _shown(Path(record.out)) / "report.html")
+    for line in precision_lines(document, names):
         console.print(line, markup=False)
 
 

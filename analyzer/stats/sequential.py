@@ -19,7 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from clix.analyzer.play.runner import GameRows, Matchup, RunResult, run_matchup
+from clix.analyzer.play.result import GameRows, RunResult
+from clix.analyzer.play.runner import Matchup, run_matchup
 from clix.analyzer.stats.scoring import pair_interval, pair_means
 
 FIRST_PAIRS = 50

@@ -36,7 +36,8 @@ from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.play.experiment import Played
-from clix.analyzer.play.runner import PLAYER_STYLES, ended_early, report_line, run_exit_code
+from clix.analyzer.play.result import ended_early, report_line, run_exit_code
+from clix.analyzer.play.runner import PLAYER_STYLES
 from clix.analyzer.play.store import Store
 from clix.analyzer.value.design import Design, design_games
 from clix.analyzer.value.measure import measure_values

@@ -13,7 +13,7 @@ from typing import Any
 import pandas as pd
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.play.experiment import Cell, given_matchup, legal_army, play_cells, with_armies
-from clix.analyzer.play.runner import ended_early, report_line, run_exit_code
+from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.store import Store
 from clix.analyzer.stats.scoring import game_scores, mean_interval
 from clix.analyzer.value.report import _table

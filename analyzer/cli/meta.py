@@ -1,0 +1,183 @@
+"""`clix meta`: balance across a whole field of armies, its options checked and its run started."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from clix.analyzer.cli.common import (
+    CellSeedOption,
+    ForceOption,
+    JsonOption,
+    PdfOption,
+    RostersOption,
+    StopOption,
+    TurnsOption,
+    console,
+    library_for,
+    of_total,
+    split_names,
+    stderr_console,
+)
+from clix.analyzer.common import checks
+from clix.analyzer.common.errors import ClixError
+
+if TYPE_CHECKING:
+    pass
+
+
+def meta(
+    armies: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="[ARMIES]...",
+            help="Armies of the field: ids, army files or folders of army files (with --budget: added).",
+        ),
+    ] = None,
+    budget: Annotated[
+        int | None,
+        typer.Option("--budget", help="Every library army of this build total joins the field (100, 200, 300)."),
+    ] = None,
+    maps: Annotated[str | None, typer.Option("--maps", help="Maps, comma-separated (default: every map).")] = None,
+    players: Annotated[
+        str,
+        typer.Option(
+            "--players",
+            help="Player style of both sides: default (tuned), a style, styles comma-separated, or sweep (every "
+            "heuristic style; the report shows each army's range over them).",
+        ),
+    ] = "default",
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", help="Games per cell (army pair, map, style), rounded up to pairs; the cap with --target-ci."
+        ),
+    ] = 200,
+    target_ci: Annotated[
+        float | None,
+        typer.Option(
+            "--target-ci",
+            help="Play each cell in growing looks until its interval's half-width is at most this (e.g. 0.03) or it "
+            "lies wholly off 50%, up to --games per cell.",
+        ),
+    ] = None,
+    seed: CellSeedOption = 0,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs",
+            help="Worker processes (0: all cores, the default; more than the machine's cores are capped to them); "
+            "not with --backend dask, whose workers are the cluster's.",
+        ),
+    ] = None,
+    turns: TurnsOption = 15,
+    ties: Annotated[
+        str, typer.Option("--ties", help="Equal VP: 'break' (HC-END-09, the default) or 'draw'.")
+    ] = "break",
+    resamples: Annotated[
+        int,
+        typer.Option("--resamples", min=0, max=10_000, help="Bootstrap resamples for ratings and the Nash support."),
+    ] = 200,
+    backend: Annotated[
+        str, typer.Option("--backend", help="local (this machine's cores) or dask (an existing Dask cluster).")
+    ] = "local",
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="With --backend dask: the scheduler's address, tcp://HOST:8786.")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Output directory (default: a new folder clix-out/meta/run-YYYYMMDD-HHMMSS for each run); one "
+            "holding an earlier run is refused unless --force.",
+        ),
+    ] = None,
+    force: ForceOption = False,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            "--store",
+            help="Result store (default: clix.duckdb beside the --out folder, clix-out/clix.duckdb for the default "
+            "--out): each cell's games are the duel's, read from it and added to it.",
+        ),
+    ] = None,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
+    ] = False,
+    as_json: JsonOption = False,
+    pdf: PdfOption = False,
+    stop_on_error: StopOption = False,
+    rosters: RostersOption = None,
+) -> None:
+    """Balance across a field of armies: every pair plays on every map (the same seeds in every cell). Prints the
+    score matrix, each army's score against the field, ratings, the Nash mixture of the matchup game, outliers,
+    dominated armies, first-player, map and plot-twist balance; writes cells and games (CSV, Parquet), heatmap,
+    meta.html (meta.pdf with --pdf), summary.json and field.json (the Nash mixture) to --out."""
+    from clix.analyzer.meta.command import MetaOptions, expand_army_arguments, field_armies, field_styles, run_meta
+    from clix.analyzer.play.store import DEFAULT_STORE, STORE_NAME
+    from clix.analyzer.report.folder import Target
+
+    checks.games(games, what="per cell")
+    checks.turns(turns)
+    checks.seed(seed)
+    if budget is not None:
+        checks.budget(budget)
+    if backend == "dask":
+        if jobs is not None:
+            raise ClixError(
+                f"--jobs {jobs}: with --backend dask the cluster's workers play the games; leave out --jobs (the "
+                "cluster's size is set where it is started)"
+            )
+        cores: int | None = None
+    else:
+        cores = checks.jobs(0 if jobs is None else jobs, stderr_console())
+    named = expand_army_arguments(armies or [])
+    library = library_for(
+        rosters,
+        armies=named,
+        maps=split_names(maps),
+        choose=lambda roster: {
+            "armies": of_total(roster, budget) if budget is not None else [],
+            "maps": [] if split_names(maps) else sorted(roster.maps),
+        },
+    )
+    field = field_armies(library.roster, [library.id(a) for a in named], budget)
+    map_names = [library.id(m) for m in split_names(maps)] or sorted(library.roster.maps)
+    styles = field_styles(players)
+    cells = len(field) * (len(field) - 1) // 2 * len(map_names) * len(styles)
+    checks.cells_games(games, cells)
+    options = MetaOptions(
+        games=games,
+        seed=seed,
+        jobs=cores,
+        turns=turns,
+        ties=ties,
+        target_ci=target_ci,
+        budget=budget,
+        resamples=resamples,
+        stop_on_error=stop_on_error,
+        pdf=pdf,
+        store=store or (DEFAULT_STORE if out is None else out.parent / STORE_NAME),
+        fresh=fresh,
+        backend=backend,
+        scheduler=scheduler,
+    )
+    if backend == "dask" and scheduler:
+        from clix.analyzer.play.cluster import check_scheduler
+
+        check_scheduler(scheduler)  # a bounded look before any game: a wrong address is one line, not a hang
+    target = Target(Path("clix-out/meta"), new_run=True) if out is None else Target(out, force=force)
+    raise typer.Exit(
+        run_meta(
+            library.roster,
+            library.layers,
+            field,
+            map_names,
+            styles,
+            options,
+            out=target,
+            as_json=as_json,
+            console=console,
+        )
+    )
