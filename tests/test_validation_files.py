@@ -1,11 +1,4 @@
-"""Roster validation (reading the files themselves: YAML, encodings, kinds): every rule in engine/roster (models, dial, loader, legality, yaml_lines) has a
-test, here and in the other tests/test_validation*.py.
-
-Each test starts from the valid mini roster (tests/fixtures/mini_roster, copied to a temporary directory),
-breaks exactly one thing, and asserts the one problem reported against that file: its field, its line and
-the words of its message. Removing a rule therefore makes its test fail. Rule IDs are from
-docs/horrorclix_rules.md and appear in the test ids.
-"""
+"""Roster validation: reading the files themselves: YAML, encodings, kinds (how each case works: tests/validation_cases.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,11 @@
-"""The broken-roster cases of the validation tests (tests/test_validation*.py): the mini roster's files, and a
-case (`case`) and its check (`check_case`): break one thing, expect one problem naming its field, line and words."""
+"""The broken-roster cases of the validation tests (tests/test_validation*.py): every rule in engine/roster (models,
+dial, loader, legality, yaml_lines) has a test.
+
+Each test starts from the valid mini roster (tests/fixtures/mini_roster, copied to a temporary directory), breaks
+exactly one thing (`case`), and asserts the one problem reported against that file (`check_case`): its field, its
+line and the words of its message. Removing a rule therefore makes its test fail. Rule IDs are from
+docs/horrorclix_rules.md and appear in the test ids.
+"""
 
 from __future__ import annotations
 
