@@ -140,16 +140,15 @@ class RowTable:
         import pyarrow as pa
 
         last = self._chunks[-MERGE_CHUNKS:]
-        if len(last) < MERGE_CHUNKS or any(len(chunk) > ROW_CHUNK for chunk, _ in last):
+        names = last[0][1].names if last else []
+        if len(last) < MERGE_CHUNKS or any(len(c) > ROW_CHUNK or s.names != names for c, s in last):
             return
         fields = []
-        for position, name in enumerate(last[0][1].names):
-            kinds = {schema.field(position).type for _, schema in last if schema.names == last[0][1].names}
-            if len(kinds) != 1 and len(kinds - {pa.null()}) != 1:
+        for position, name in enumerate(names):
+            kinds = {schema.field(position).type for _, schema in last} - {pa.null()}
+            if len(kinds) > 1:
                 return
-            fields.append(pa.field(name, next(iter(kinds - {pa.null()}), pa.null())))
-        if any(schema.names != last[0][1].names for _, schema in last):
-            return
+            fields.append(pa.field(name, next(iter(kinds), pa.null())))
         schema = pa.schema(fields)
         whole = pa.concat_tables([chunk.cast(schema) for chunk, _ in last]).combine_chunks()
         self._chunks[-MERGE_CHUNKS:] = [(_packed(whole), schema)]

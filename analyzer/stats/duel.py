@@ -192,13 +192,10 @@ def figure_efficiency(
     seen = np.unique(figures["game"].to_numpy(dtype=np.int64) * len(first_rows) + group)  # each (game, group) once
     grouped["games"] = np.bincount(seen % len(first_rows), minlength=len(first_rows))
     grouped["copies"] = copies
-    for column in ("damage_dealt", "damage_taken", "kills", "kill_vp", "victims", "victim_vp"):
-        grouped[column] = (
-            np.bincount(group, weights=figures[column].to_numpy(dtype=float), minlength=len(copies)) / copies
-        )
-    grouped["survival"] = (
-        np.bincount(group, weights=figures["survived"].to_numpy(dtype=float), minlength=len(copies)) / copies
-    )
+    means = {c: c for c in ("damage_dealt", "damage_taken", "kills", "kill_vp", "victims", "victim_vp")}
+    for name, column in {**means, "survival": "survived"}.items():
+        weights = figures[column].to_numpy(dtype=float)
+        grouped[name] = np.bincount(group, weights=weights, minlength=len(copies)) / copies
     grouped["vp"] = grouped["kill_vp"] + grouped["victim_vp"]
     for column in ("damage_dealt", "kills", "vp"):
         grouped[f"{column}_per_point"] = grouped[column] / grouped["points"]
