@@ -249,8 +249,8 @@ def _simulated(seed: int, armies: int = 120, games: int = 4000) -> tuple[Feature
     return features, table, strength
 
 
-def test_the_halves_split_the_pairs_and_a_verdict_is_shown_only_where_both_halves_agree() -> None:
-    from clix.analyzer.value.model import UNSTABLE, Stability, half_verdicts, shown_verdict, split_halves
+def test_the_halves_split_the_pairs_and_count_the_verdicts_that_contradict() -> None:
+    from clix.analyzer.value.model import half_verdicts, split_halves
 
     features, table, _ = _simulated(3)
     one, two = split_halves(table, seed=1)
@@ -262,12 +262,55 @@ def test_the_halves_split_the_pairs_and_a_verdict_is_shown_only_where_both_halve
     stability = half_verdicts(features, table, resamples=30, seed=1)
     assert stability.compared == 5 and 0 <= stability.differ <= 5
     assert all(h is not None and h["f3"] == "under-costed" for h in stability.halves)  # 40 points under-costed
-    split = Stability(({"f0": "under-costed"}, {"f0": "fair (within the data)"}), 1, 1)
-    assert shown_verdict("f0", "under-costed", split) == UNSTABLE
-    assert shown_verdict("f0", "fair (within the data)", split) == "fair (within the data)"
-    agreed = Stability(({"f0": "over-costed"}, {"f0": "over-costed"}), 0, 1)
-    assert shown_verdict("f0", "over-costed", agreed) == "over-costed"
-    assert shown_verdict("f0", "over-costed", Stability((None, {"f0": "over-costed"}), 1, 1)) == UNSTABLE
+
+
+@pytest.mark.parametrize(
+    ("one", "two", "contradict"),
+    [
+        ("under-costed", "under-costed", False),
+        ("under-costed", "leans under-costed", False),  # the evidence differs, not the answer
+        ("leans over-costed", "fair (within the data)", False),  # neither is a finding
+        ("under-costed", "fair (within the data)", True),
+        ("fair (within the data)", "over-costed", True),
+        ("leans under-costed", "leans over-costed", True),  # opposite ways
+        ("better than the average card", "not told from the average card", True),
+        ("worse than the average card", "leans worse than the average card", False),
+    ],
+)
+def test_two_verdicts_contradict_when_a_finding_is_not_leaned_to_or_they_point_opposite_ways(
+    one: str, two: str, contradict: bool
+) -> None:
+    from clix.analyzer.value.model import contradicts
+
+    assert contradicts(one, two) is contradict
+    assert contradicts(two, one) is contradict
+
+
+def test_a_finding_needs_three_standard_errors_and_the_95_interval_alone_only_leans() -> None:
+    from clix.analyzer.value.model import STRONG, Z95, card_verdict, verdict
+
+    sd = 2.0  # a 95% interval of ±1.96 sd
+    assert verdict(STRONG * sd - Z95 * sd, STRONG * sd + Z95 * sd, STRONG * sd) == "under-costed"
+    assert verdict(2.5 * sd - Z95 * sd, 2.5 * sd + Z95 * sd, 2.5 * sd) == "leans under-costed"
+    assert verdict(-1.0, 3.0, 1.0) == "fair (within the data)"
+    assert verdict(-4 * sd - Z95 * sd, -4 * sd + Z95 * sd, -4 * sd) == "over-costed"
+    assert card_verdict(-2.5 * sd - Z95 * sd, -2.5 * sd + Z95 * sd, -2.5 * sd) == "leans worse than the average card"
+    assert card_verdict(-1.0, 1.0, 0.0) == "not told from the average card"
+
+
+def test_the_bootstrap_draws_an_army_with_its_variants_and_weighs_a_game_by_both_armies_draws() -> None:
+    """An army and its variant a figure short form one group; a bootstrap over armies (not pairs) moves the
+    values as another draw of armies would."""
+    from clix.analyzer.value.model import army_features, game_weights
+
+    roster = load_library([Path(__file__).resolve().parent.parent / "rosters"], everything=True).roster
+    names = sorted(roster.armies)[:3]
+    armies = {name: roster.armies[name] for name in names} | {f"{names[0]}-less": roster.armies[names[0]]}
+    features = army_features(roster, armies, {f"{names[0]}-less": names[0]})
+    assert features.groups is not None and features.groups.tolist() == [0, 1, 2, 0]
+    picked = np.array([2.0, 0.0, 3.0])
+    first, second = np.array([0, 0, 1, 2]), np.array([0, 2, 2, 2])
+    assert game_weights(picked, first, second).tolist() == [2.0, 6.0, 0.0, 3.0]
 
 
 def test_predicted_scores_follow_the_model_link_and_carry_a_bootstrap_interval() -> None:

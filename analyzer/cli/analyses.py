@@ -37,14 +37,17 @@ MAX_RESAMPLES = 10_000
 point, more only cost time (as `clix meta --resamples`)."""
 MAX_HOLDOUT = 200
 """`clix value --holdout` at most: the check's armies play around a ring, one pairing per army."""
+HOLDOUT_GAMES = 100
+"""`clix value --holdout-games` by default: a pairing measured to about ±7 points, so the check's miss is mostly
+the model's (at 40 games measurement noise alone missed by 6 points)."""
 MAX_ALTERNATIVES = 50
 """`clix value --swap --alternatives` at most: each replacement plays every field army on every map."""
 
 
 def value(
     budget: Annotated[int, typer.Option("--budget", help="Build total of the random armies (100, 200, ...).")] = 100,
-    armies: Annotated[int, typer.Option("--armies", help="Random legal armies to draw.")] = 500,
-    opponents: Annotated[int, typer.Option("--opponents", help="Other armies each army plays (even).")] = 8,
+    armies: Annotated[int, typer.Option("--armies", help="Random legal armies to draw.")] = 1500,
+    opponents: Annotated[int, typer.Option("--opponents", help="Other armies each army plays (even).")] = 6,
     games: Annotated[
         int | None,
         typer.Option(
@@ -97,13 +100,13 @@ def value(
             help="Near-full armies outside the design that play each other (each against two others) to check the "
             "fitted values: predicted against measured (0: no check).",
         ),
-    ] = 8,
+    ] = 16,
     holdout_games: Annotated[
         int | None,
         typer.Option(
             "--holdout-games",
-            help="Games per holdout pairing, map and style, in seat-swapped pairs (default: about a tenth of the "
-            "design's games over the holdout, 2 to 40 a pairing, so the check adds at most about a tenth).",
+            help="Games per holdout pairing, map and style, in seat-swapped pairs (default 100, fewer when the design "
+            "is small: the check adds at most about a fifth of the design's games, 2 or more a pairing).",
         ),
     ] = None,
     predict: Annotated[
@@ -200,9 +203,9 @@ def value(
         )
     if holdout == 1 or not 0 <= holdout <= MAX_HOLDOUT:
         raise ClixError(f"--holdout takes 0 (no check) or 2 to {MAX_HOLDOUT} armies (got {holdout:,})")
-    if holdout_games is None:  # about a tenth of the design's games (ring and handicap matchups), 2 to 40 a pairing
-        tenth = armies * ((opponents + 1) // 2 + 1) * per_matchup // (10 * max(holdout, 1))
-        holdout_games = min(40, max(2, tenth))
+    if holdout_games is None:  # at most about a fifth of the design's games (ring and handicap matchups), 2 to 100
+        fifth = armies * ((opponents + 1) // 2 + 1) * per_matchup // (5 * max(holdout, 1))
+        holdout_games = min(HOLDOUT_GAMES, max(2, fifth))
     elif holdout:
         holdout_games = checks.games(holdout_games, "--holdout-games", what="per holdout pairing")
     checks.cells_games(

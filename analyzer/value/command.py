@@ -13,11 +13,13 @@ cards apart but not their common worth: a card's value is relative to the averag
 centres on 0. Logits become points by one number, lambda, set so that one point of cost is worth one
 point on average over the figures the armies fielded (weighted by how often they did): value_f = beta_f /
 lambda, and the cost-curve residual is value_f - cost_f. Intervals are the 2.5% and 97.5% points of a
-bootstrap over the seat-swapped pairs (the whole fit, lambda included, is redone on each resample).
+bootstrap over the random armies (each army drawn with its variant a figure short; a game weighs as many times
+as both its armies were drawn; the whole fit, lambda included, is redone on each resample): another draw of
+armies moves the values beyond what the games' own noise does, and a bootstrap over pairs missed that.
 
-A verdict (under-costed, over-costed; better or worse than the average card) is shown only where the fits to two
-random halves of the pairs both give it too; otherwise the row says "fair within the data (unstable)", and the run
-counts the verdicts that differ between the halves. Every run checks itself on a holdout: `--holdout` armies drawn
+A verdict (under-costed, over-costed; better or worse than the average card) needs the estimate `STRONG` (3)
+bootstrap standard errors from zero; "leans ..." when only the 95% interval excludes zero. The run counts the
+verdicts that contradict each other between fits to two random halves of the pairs. Every run checks itself on a holdout: `--holdout` armies drawn
 outside the design (their own seed stream) play each other around a ring, and each pairing's measured score is set
 against the fit's prediction (the model's own link, with a bootstrap interval) and against cost alone.
 

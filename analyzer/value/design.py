@@ -23,18 +23,18 @@ class Design:
     games (whole seat-swapped pairs) per matchup on every map and player style."""
 
     budget: int
-    armies: int = 300
+    armies: int = 1500
     opponents: int = 6
-    games: int = 4
+    games: int = 2
     maps: tuple[str, ...] = ("graveyard",)
     styles: tuple[str, ...] = ("tuned",)
     turns: int = 15
     seed: int = 0
     pool: tuple[str, ...] = ()
     """Figures the armies are drawn from (empty: every legal figure of the library)."""
-    holdout: int = 8
+    holdout: int = 16
     """Armies outside the design that play each other to check the fit (0: no holdout)."""
-    holdout_games: int = 40
+    holdout_games: int = 100
     """Games (whole seat-swapped pairs) per holdout pairing, map and style."""
 
 

@@ -26,7 +26,9 @@ from clix.analyzer.value.design import (
 from clix.analyzer.value.model import (
     CARD_PRIOR,
     FIGURE_PRIOR,
+    FINDINGS,
     RESAMPLES,
+    STRONG,
     Fit,
     _interval,
     army_features,
@@ -91,7 +93,7 @@ def measure_values(
     if not rows and not played.crashed:
         raise ClixError("no game finished: each failed (named above); nothing to report")
     games = pd.DataFrame(rows)
-    features = army_features(roster, armies | short)
+    features = army_features(roster, armies | short, {f"{name}-less": name for name in armies})
     try:
         table = game_table(games, features)
         fit = fit_values(features, table, resamples, design.seed)
@@ -132,7 +134,8 @@ def measure_values(
         "armies_spent": _spent(roster, armies),
         "verdicts_differ": stability.differ,
         "verdicts_compared": stability.compared,
-        "verdicts_shown": sum(1 for r in result_rows if r.get("verdict_all") is not None),
+        "verdicts_shown": sum(1 for r in result_rows if r["verdict"] in FINDINGS),
+        "strong_at": STRONG,
     }
     spend = least_spent(roster, armies)
     settings = {

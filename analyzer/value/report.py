@@ -33,8 +33,8 @@ def value_lines(result: ValueResult) -> list[str]:
         )
     if m.get("verdicts_compared"):
         lines.append(
-            f"  stability: {m['verdicts_differ']} of {m['verdicts_compared']} verdicts differ between halves of the "
-            "data; a verdict is shown only where both halves give it too"
+            f"  stability: {m['verdicts_differ']} of {m['verdicts_compared']} verdicts contradict each other between "
+            "two halves of the data (each half has half the games: a rerun of the whole changes fewer)"
         )
     lines += holdout_lines(result.holdout)
     lines += prediction_lines(result.prediction)
@@ -71,8 +71,9 @@ def value_lines(result: ValueResult) -> list[str]:
         lines += ["  " + line for line in _table(table)]
     lines += [
         "  value: a figure's worth in points (one point of cost is worth one point on average); residual: value -",
-        "  cost (over 0: under-costed); 95% intervals from a bootstrap over seat-swapped pairs; (unstable): all the",
-        "  data give a verdict that a fit to one half of the pairs does not",
+        "  cost (over 0: under-costed); 95% intervals from a bootstrap over the random armies (another draw of armies",
+        f"  moves the values too); a verdict needs the estimate {m.get('strong_at', 3):g} standard errors from 0, "
+        "'leans' only the 95% interval",
     ]
     return lines
 
@@ -211,10 +212,13 @@ def value_plot(rows: list[dict[str, Any]], path: Path) -> Path:
         value = np.array([r["value"] for r in shown])
         low = np.array([r["low"] for r in shown])
         high = np.array([r["high"] for r in shown])
-        colour = [
-            "#2f6690" if r["verdict"] == "under-costed" else "#b23a48" if r["verdict"] == "over-costed" else "#777777"
-            for r in shown
-        ]
+        shades = {
+            "under-costed": "#2f6690",
+            "leans under-costed": "#8fb3d0",
+            "over-costed": "#b23a48",
+            "leans over-costed": "#dc9aa4",
+        }
+        colour = [shades.get(r["verdict"], "#777777") for r in shown]
         ax.errorbar(
             cost,
             value,
@@ -231,7 +235,7 @@ def value_plot(rows: list[dict[str, Any]], path: Path) -> Path:
         ax.legend(loc="upper left", fontsize=8)
     ax.set_xlabel("cost (points)")
     ax.set_ylabel("value (points-equivalent, 95% interval)")
-    ax.set_title("Value against cost (blue: under-costed, red: over-costed)")
+    ax.set_title("Value against cost (blue: under-costed, red: over-costed; pale: leans)")
     fig.tight_layout()
     fig.savefig(path)
     return path
