@@ -28,8 +28,8 @@ from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library import load as library
 from clix.analyzer.play.runner import Matchup, run_matchup
 from clix.analyzer.stats.duel import summarize
-from clix.engine.roster.loader import Roster
-from clix.engine.roster.models import Army
+from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.horrorclix.roster.models import Army
 
 
 @dataclass

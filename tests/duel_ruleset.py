@@ -5,7 +5,7 @@ adjacent figure (2d6 + attack against defense; a hit deals damage clicks), or pa
 loses; at the turn limit the least damaged figure wins. It has no victims, no plot twists and no setup phase,
 and its two powers are HeroClix-like (002/004): its *Regeneration* is not HorrorClix's (roll a d6, heal the
 result minus 2), and *Toughness* reduces damage by 1. It runs on the engine's core alone: the core state
-(`engine.core_state.State`, no victims, no plot twists), the driver, the stepping and dice, and the effect hooks.
+(`engine.core.state.State`, no victims, no plot twists), the driver, the stepping and dice, and the effect hooks.
 """
 
 from __future__ import annotations
@@ -15,18 +15,17 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from clix.engine import decisions, effects
-from clix.engine.core_state import State
-from clix.engine.dice import Dice
-from clix.engine.effects import Params, PowerHandler, handles
-from clix.engine.figures import stats_from_dial
-from clix.engine.geometry import Geometry
-from clix.engine.pending import Decision
-from clix.engine.pieces import Figure, Player
-from clix.engine.registry.powers import PowerSpec
-from clix.engine.roster.maps import MapLayout
-from clix.engine.roster.models import parse_dial
-from clix.engine.ruleset import Ruleset
+from clix.engine.core import decisions, effects
+from clix.engine.core.dice import Dice
+from clix.engine.core.effects import Params, PowerHandler, handles
+from clix.engine.core.geometry import Geometry
+from clix.engine.core.pending import Decision
+from clix.engine.core.pieces import Figure, Player, stats_from_dial
+from clix.engine.core.ruleset import Ruleset
+from clix.engine.core.state import State
+from clix.engine.horrorclix.registry.powers import PowerSpec
+from clix.engine.horrorclix.roster.maps import MapLayout
+from clix.engine.horrorclix.roster.models import parse_dial
 
 NAME = "duel-on-a-grid"
 PHASES = ("action", "over")

@@ -10,8 +10,8 @@ import yaml
 from clix.analyzer.build.candidates import Constraints
 from clix.analyzer.build.race import Search, search_builds
 from clix.analyzer.library.load import load_library
-from clix.engine.legality import army_problems
-from clix.engine.roster.models import Army
+from clix.engine.horrorclix.legality import army_problems
+from clix.engine.horrorclix.roster.models import Army
 from helpers import run_main
 from value_library import planted_library
 

@@ -25,7 +25,7 @@ from clix.analyzer.build.summary import (
     worst_case,
 )
 from clix.analyzer.stats.scoring import game_scores, mean_interval
-from clix.engine.roster.models import Army
+from clix.engine.horrorclix.roster.models import Army
 from helpers import run_main
 from value_library import ROSTERS, planted_library
 

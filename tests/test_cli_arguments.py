@@ -21,7 +21,7 @@ from clix.analyzer.meta import play as meta_play
 from clix.analyzer.play import experiment, runner
 from clix.analyzer.play.runner import Matchup, play_one, play_state
 from clix.analyzer.tools import selfcheck
-from clix.engine.game import MAX_DECISIONS
+from clix.engine.horrorclix.game import MAX_DECISIONS
 from helpers import run_main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def _engine_status(**env: str) -> list[str]:
     """In a fresh process: the engine's status and where two compiled modules were loaded from."""
     code = (
-        "import clix.engine.rules as r, clix.engine.players.heuristic as h, clix.engine.compiled as c; "
+        "import clix.engine.horrorclix.rules as r, clix.engine.horrorclix.players.heuristic as h, clix.engine.compiled as c; "
         "print(c.status); print(r.__file__); print(h.__file__)"
     )
     done = subprocess.run(
@@ -45,29 +45,33 @@ def test_any_edit_of_an_engine_source_changes_the_fingerprint(tmp_path):
     shutil.copytree(compiled.ENGINE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
     before = compiled.source_fingerprint(copy)
     assert before == compiled.source_fingerprint()
-    rules = copy / "rules.py"
+    rules = copy / "horrorclix" / "rules.py"
     rules.write_text(rules.read_text() + "\n# an edit\n")
     assert compiled.source_fingerprint(copy) != before
-    (copy / "players" / "new_player.py").write_text("")
-    rules.write_text((compiled.ENGINE_DIR / "rules.py").read_text())
+    (copy / "core" / "players" / "new_player.py").write_text("")
+    rules.write_text((compiled.ENGINE_DIR / "horrorclix" / "rules.py").read_text())
     assert compiled.source_fingerprint(copy) != before  # a new file counts too
 
 
 def test_clix_pure_runs_the_python_sources():
     status, rules_file, heuristic_file = _engine_status(CLIX_PURE="1")
     assert status.startswith(compiled.PURE) and "CLIX_PURE" in status
-    assert rules_file.endswith("engine/rules.py") and heuristic_file.endswith("engine/players/heuristic.py")
+    assert rules_file.endswith("engine/horrorclix/rules.py") and heuristic_file.endswith(
+        "engine/horrorclix/players/heuristic.py"
+    )
 
 
 def test_the_engine_in_use_is_the_build_when_it_is_fresh_and_the_sources_otherwise():
     status, rules_file, heuristic_file = _engine_status(CLIX_PURE="")
     if compiled.build_problem() is None:
         assert status == compiled.COMPILED
-        assert Path(rules_file).parent == compiled.BUILD_DIR / compiled.PACKAGE_PATH
-        assert Path(heuristic_file).parent == compiled.BUILD_DIR / compiled.PACKAGE_PATH / "players"
+        assert Path(rules_file).parent == compiled.BUILD_DIR / compiled.PACKAGE_PATH / "horrorclix"
+        assert Path(heuristic_file).parent == compiled.BUILD_DIR / compiled.PACKAGE_PATH / "horrorclix" / "players"
     else:
         assert status.startswith(compiled.PURE)
-        assert rules_file.endswith("engine/rules.py") and heuristic_file.endswith("engine/players/heuristic.py")
+        assert rules_file.endswith("engine/horrorclix/rules.py") and heuristic_file.endswith(
+            "engine/horrorclix/players/heuristic.py"
+        )
 
 
 def test_the_build_depends_on_the_compiled_modules_and_what_they_import_only(tmp_path):
@@ -76,14 +80,25 @@ def test_the_build_depends_on_the_compiled_modules_and_what_they_import_only(tmp
     copy = tmp_path / "engine"
     shutil.copytree(compiled.ENGINE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
     names = {p.relative_to(copy).as_posix() for p in compiled.build_sources(copy)}
-    assert {"rules.py", "state.py", "players/heuristic.py", "players/__init__.py", "__init__.py"} <= names
-    assert "roster/models.py" in names  # imported, not compiled: its types shape the compiled code
-    assert "scenario.py" not in names and "invariants.py" not in names
+    assert {
+        "horrorclix/rules.py",
+        "horrorclix/state.py",
+        "core/state.py",
+        "horrorclix/players/heuristic.py",
+        "horrorclix/players/__init__.py",
+        "horrorclix/__init__.py",
+        "core/__init__.py",
+        "__init__.py",
+    } <= names
+    assert "horrorclix/roster/models.py" in names  # imported, not compiled: its types shape the compiled code
+    assert "horrorclix/scenario.py" not in names and "horrorclix/invariants.py" not in names
     before = compiled.build_fingerprint(copy)
     assert before == compiled.build_fingerprint()
-    (copy / "scenario.py").write_text((copy / "scenario.py").read_text() + "\n# an edit\n")
+    harness = copy / "horrorclix" / "scenario.py"
+    harness.write_text(harness.read_text() + "\n# an edit\n")
     assert compiled.build_fingerprint(copy) == before
-    (copy / "roster" / "models.py").write_text((copy / "roster" / "models.py").read_text() + "\n# an edit\n")
+    models = copy / "horrorclix" / "roster" / "models.py"
+    models.write_text(models.read_text() + "\n# an edit\n")
     assert compiled.build_fingerprint(copy) != before
 
 
@@ -123,7 +138,7 @@ def test_importing_the_engine_leaves_the_search_path_alone():
     """Issue 16, part 4: no sys.path changes at import, with the compiled engine (whose shared runtime is
     loaded from its file) or without it."""
     code = (
-        "import sys; before = list(sys.path); import clix.engine.rules, clix.engine.players.heuristic; "
+        "import sys; before = list(sys.path); import clix.engine.horrorclix.rules, clix.engine.horrorclix.players.heuristic; "
         "from clix.engine import compiled; print(compiled.status); print(sys.path == before)"
     )
     for env in ({}, {"CLIX_PURE": "1"}):

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 from clix.analyzer.duel.replay import replay_seed
 from clix.analyzer.play.runner import PLAYER_STYLES
-from clix.engine.actions import EndTurn, Move
-from clix.engine.dice import Dice
+from clix.engine.core.dice import Dice
+from clix.engine.horrorclix.actions import EndTurn, Move
 from golden.record import (
     DICE,
     GOLDEN_DIR,

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clix.engine import rules
-from clix.engine.actions import ChooseVictim
-from clix.engine.armybuilder import random_army
-from clix.engine.game import settle
-from clix.engine.players import Decision
-from clix.engine.players import heuristic as heuristic_module
-from clix.engine.players.heuristic import HeuristicAgent, _Context
-from clix.engine.setup import new_game
+from clix.engine.core.players import Decision
+from clix.engine.horrorclix import rules
+from clix.engine.horrorclix.actions import ChooseVictim
+from clix.engine.horrorclix.armybuilder import random_army
+from clix.engine.horrorclix.game import settle
+from clix.engine.horrorclix.players import heuristic as heuristic_module
+from clix.engine.horrorclix.players.heuristic import HeuristicAgent, _Context
+from clix.engine.horrorclix.setup import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

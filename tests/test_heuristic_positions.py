@@ -1,6 +1,6 @@
 """The heuristic player on hand-built positions with a known best option (issue 12).
 
-Each position is built with the scenario machinery (engine/scenario.py, docs/scenario-format.md) and put
+Each position is built with the scenario machinery (engine/horrorclix/scenario.py, docs/scenario-format.md) and put
 to `HeuristicAgent` with its noise off, so what is checked is the scoring: every option valued in expected
 victory points against the position as it stands (ending the turn is worth 0). Each test also shows that the
 choice turns on what it claims to check: with the relevant weight off, or the score reversed, the choice
@@ -17,16 +17,23 @@ from typing import Any
 import numpy as np
 import pytest
 from clix.analyzer.play.conformance import roster_at
-from clix.engine import plots, rules
-from clix.engine.actions import Close, EndTurn, Move
-from clix.engine.figures import compile_figure
-from clix.engine.game import settle
-from clix.engine.players.base import Decision
-from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES, HeuristicAgent, Weights, _Context, live_clicks_left
-from clix.engine.roster.loader import Roster
-from clix.engine.scenario import Scenario, build_state
-from clix.engine.setup import new_game
-from clix.engine.state import GameState, Monster
+from clix.engine.core.players.base import Decision
+from clix.engine.horrorclix import plots, rules
+from clix.engine.horrorclix.actions import Close, EndTurn, Move
+from clix.engine.horrorclix.figures import compile_figure
+from clix.engine.horrorclix.game import settle
+from clix.engine.horrorclix.players.heuristic import (
+    DEFAULT_STYLE,
+    STYLES,
+    HeuristicAgent,
+    Weights,
+    _Context,
+    live_clicks_left,
+)
+from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.horrorclix.scenario import Scenario, build_state
+from clix.engine.horrorclix.setup import new_game
+from clix.engine.horrorclix.state import GameState, Monster
 
 ROOT = Path(__file__).resolve().parent.parent
 STYLE_NAMES = sorted(STYLES, key=lambda name: (name != DEFAULT_STYLE, name))
@@ -488,8 +495,8 @@ def test_crossroads_side_is_put_to_the_player_and_scored(library: Roster) -> Non
 def test_the_nearest_piece_is_read_from_one_row_kept_with_the_map(monkeypatch):
     """`_Spots.nearest` (spaces counted as in HC-MOVE-03) reads the minimum of the pieces' distance rows, kept
     by their positions: the same as the nearest piece counted one by one, 99 with no piece or all farther."""
-    from clix.engine import geometry as geometry_module
-    from clix.engine.players import position
+    from clix.engine.core import geometry as geometry_module
+    from clix.engine.horrorclix.players import position
 
     roster = roster_at(ROOT / "rosters")
     geo = geometry_module.Geometry(roster.maps["graveyard"])

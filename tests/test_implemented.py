@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clix.engine import horrorclix, plots
-from clix.engine.legality import implementation_problems
-from clix.engine.roster.loader import load_roster
+from clix.engine.horrorclix import plots
+from clix.engine.horrorclix import ruleset as horrorclix
+from clix.engine.horrorclix.legality import implementation_problems
+from clix.engine.horrorclix.roster.loader import load_roster
 
 ROOT = Path(__file__).resolve().parent.parent
 

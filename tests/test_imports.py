@@ -1,8 +1,8 @@
 """The import contracts (issue 16, part 4), checked with import-linter on the package as it is installed:
 the API over the analyzer over the engine; inside the analyzer, the CLI over the commands by question over the shared
-machinery (issue 33); inside the engine, the harness and tools over the driver over the
-players over the setup over the rules over the state over the data formats; and no circles among the modules
-of any package (pyproject.toml, [tool.importlinter])."""
+machinery (issue 33); inside the engine, the rulesets over the core (the core imports no ruleset, issue 33), and
+within each the layers from the players down to the data notation; and no circles among the modules of any package
+(pyproject.toml, [tool.importlinter])."""
 
 from __future__ import annotations
 
@@ -25,6 +25,11 @@ def _installed_layout(target: Path) -> Path:
     return target
 
 
+def _said(result: subprocess.CompletedProcess[str]) -> str:
+    """What import-linter printed, its wrapped lines joined (a long module path may wrap)."""
+    return " ".join(result.stdout.split())
+
+
 def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
     code = "import sys; from importlinter.cli import lint_imports; sys.exit(lint_imports(config_filename=sys.argv[1]))"
     environment = {**os.environ, "PYTHONPATH": str(tree)}
@@ -41,18 +46,35 @@ def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
 def test_the_import_contracts_are_kept(tmp_path):
     result = _lint(_installed_layout(tmp_path))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
-    assert "4 kept, 0 broken" in result.stdout
+    assert "6 kept, 0 broken" in _said(result)
 
 
 def test_a_circle_breaks_the_contract(tmp_path):
-    """The check can fail: the state importing the rules (a circle, and a lower layer importing a higher one)."""
+    """The check can fail: HorrorClix's state importing its rules (a circle, and a lower layer importing a higher one)."""
     tree = _installed_layout(tmp_path)
-    state = tree / "clix" / "engine" / "state.py"
-    state.write_text(state.read_text(encoding="utf-8") + "\nfrom clix.engine import rules  # noqa\n", encoding="utf-8")
+    state = tree / "clix" / "engine" / "horrorclix" / "state.py"
+    state.write_text(
+        state.read_text(encoding="utf-8") + "\nfrom clix.engine.horrorclix import rules  # noqa\n", encoding="utf-8"
+    )
     result = _lint(tree)
     assert result.returncode != 0
-    assert "clix.engine.state is not allowed to import clix.engine.rules" in result.stdout
-    assert "No cycles are allowed in clix.engine" in result.stdout
+    assert "clix.engine.horrorclix.state is not allowed to import clix.engine.horrorclix.rules" in _said(result)
+    assert "No cycles are allowed in clix.engine.horrorclix" in _said(result)
+
+
+def test_the_core_importing_a_ruleset_breaks_the_contract(tmp_path):
+    """The core imports no ruleset: the driver importing HorrorClix's rules is refused, and so is a core module
+    importing a ruleset's data format at run time (a type-only import under TYPE_CHECKING is not counted)."""
+    tree = _installed_layout(tmp_path)
+    driver = tree / "clix" / "engine" / "core" / "driver.py"
+    driver.write_text(driver.read_text(encoding="utf-8") + "\nfrom clix.engine.horrorclix import rules  # noqa\n")
+    dice = tree / "clix" / "engine" / "core" / "dice.py"
+    dice.write_text(dice.read_text(encoding="utf-8") + "\nfrom clix.engine.horrorclix.roster import models  # noqa\n")
+    result = _lint(tree)
+    assert result.returncode != 0
+    assert "clix.engine.core is not allowed to import clix.engine.horrorclix" in _said(result)
+    assert "clix.engine.core.driver -> clix.engine.horrorclix.rules" in _said(result)
+    assert "clix.engine.core.dice -> clix.engine.horrorclix.roster.models" in _said(result)
 
 
 def test_shared_machinery_reaching_up_to_a_command_breaks_the_contract(tmp_path):
@@ -65,6 +87,6 @@ def test_shared_machinery_reaching_up_to_a_command_breaks_the_contract(tmp_path)
     value.write_text(value.read_text(encoding="utf-8") + "\nfrom clix.analyzer.meta import nash  # noqa\n")
     result = _lint(tree)
     assert result.returncode != 0
-    assert "clix.analyzer.play is not allowed to import clix.analyzer.duel" in result.stdout
-    assert "clix.analyzer.play.runner -> clix.analyzer.duel.command" in result.stdout
-    assert "clix.analyzer.value is not allowed to import clix.analyzer.meta" in result.stdout
+    assert "clix.analyzer.play is not allowed to import clix.analyzer.duel" in _said(result)
+    assert "clix.analyzer.play.runner -> clix.analyzer.duel.command" in _said(result)
+    assert "clix.analyzer.value is not allowed to import clix.analyzer.meta" in _said(result)

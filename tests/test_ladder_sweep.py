@@ -26,7 +26,7 @@ from clix.analyzer.ladder.command import fit_ratings, ladder_matchups, ladder_su
 from clix.analyzer.library.load import load_checked
 from clix.analyzer.play.runner import Matchup, run_matchup
 from clix.analyzer.stats.scoring import game_scores, pair_interval, paired_score
-from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES
+from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE, STYLES
 from rich.console import Console
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clix.engine import rules
-from clix.engine.actions import Move, MoveVictim
-from clix.engine.armybuilder import random_army
-from clix.engine.game import settle
-from clix.engine.options import MoveBlock, Options, VictimMoveBlock
-from clix.engine.players import Decision, RandomAgent
-from clix.engine.players.heuristic import HeuristicAgent
-from clix.engine.setup import new_game
+from clix.engine.core.players import Decision, RandomAgent
+from clix.engine.horrorclix import rules
+from clix.engine.horrorclix.actions import Move, MoveVictim
+from clix.engine.horrorclix.armybuilder import random_army
+from clix.engine.horrorclix.game import settle
+from clix.engine.horrorclix.options import MoveBlock, Options, VictimMoveBlock
+from clix.engine.horrorclix.players.heuristic import HeuristicAgent
+from clix.engine.horrorclix.setup import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,9 +66,9 @@ def test_declaring_a_dependant_power_changes_the_power_alone():
     record without one (another ruleset's)."""
     import dataclasses
 
-    from clix.engine import effects
-    from clix.engine.actions import Close, Frenzy, LureVictim, Ranged, Smash
-    from clix.engine.movement import Reach
+    from clix.engine.core import effects
+    from clix.engine.horrorclix.actions import Close, Frenzy, LureVictim, Ranged, Smash
+    from clix.engine.horrorclix.movement import Reach
 
     reach = Reach(3, 0b1000, [])
     actions = [

@@ -1,4 +1,4 @@
-"""The sample maps (rosters/maps), wall geometry (engine.board) and the map drawings (analyzer.report.mapdraw)."""
+"""The sample maps (rosters/maps), wall geometry (engine.core.board) and the map drawings (analyzer.report.mapdraw)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 from clix.analyzer.library.mapdraw import draw_map_png, map_text
-from clix.engine.board import edge, is_indoor, line_edges, portal_sites, starting_zone, wall_edges
-from clix.engine.roster.loader import load_roster
-from clix.engine.roster.models import MapFile, MapLayout
+from clix.engine.core.board import edge, is_indoor, line_edges, wall_edges
+from clix.engine.horrorclix.roster.loader import load_roster
+from clix.engine.horrorclix.roster.models import MapFile, MapLayout
+from clix.engine.horrorclix.zones import portal_sites, starting_zone
 
 REPO_ROOT = Path(__file__).parent.parent
 MAPS_DIR = REPO_ROOT / "rosters" / "maps"
@@ -117,7 +118,7 @@ def test_graveyard_mausoleum_is_walled_indoors(sample_maps: dict[str, MapFile]) 
     assert is_indoor(graveyard, x1, y1) and not is_indoor(graveyard, x1 - 1, y1)
 
 
-# --- engine.board ----------------------------------------------------------------------------------
+# --- engine.core.board ----------------------------------------------------------------------------------
 
 
 def small_layout(**extra: object) -> MapLayout:

@@ -26,11 +26,11 @@ BYTES_PER_GAME = 2_000
 
 
 def _drop_row_caches() -> None:
-    """Empty the maps' nearest-distance row caches (engine.players.position: bounded, emptied when full). The
+    """Empty the maps' nearest-distance row caches (engine.horrorclix.players.position: bounded, emptied when full). The
     compiled engine's allocations have no Python frame of their own, so tracemalloc charges them to the runner's
     line that started the game: left in, a cache that filled (or started again) during the run counted as kept."""
-    from clix.engine.geometry import Geometry
-    from clix.engine.players.position import NEAREST_ROWS
+    from clix.engine.core.geometry import Geometry
+    from clix.engine.horrorclix.players.position import NEAREST_ROWS
 
     for thing in gc.get_objects():
         if isinstance(thing, Geometry):

@@ -8,13 +8,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clix.engine import combat, rules
-from clix.engine.armybuilder import random_army
-from clix.engine.game import settle
-from clix.engine.movement import MoveContext, VictimContext, _search_by_steps, _slow_steps, check_path, search
-from clix.engine.players import Decision, RandomAgent
-from clix.engine.setup import new_game
-from clix.engine.state import HOVERING, SOARING
+from clix.engine.core.players import Decision, RandomAgent
+from clix.engine.horrorclix import combat, rules
+from clix.engine.horrorclix.armybuilder import random_army
+from clix.engine.horrorclix.game import settle
+from clix.engine.horrorclix.movement import (
+    MoveContext,
+    VictimContext,
+    _search_by_steps,
+    _slow_steps,
+    check_path,
+    search,
+)
+from clix.engine.horrorclix.setup import new_game
+from clix.engine.horrorclix.state import HOVERING, SOARING
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -55,8 +55,9 @@ def test_the_wheel_holds_one_namespace_with_its_data(wheel):
     assert tops == {"clix"}, tops  # no top-level engine/ or analyzer/ to collide with other projects
     for needed in (
         "clix/__init__.py",
-        "clix/engine/rules.py",
-        "clix/engine/players/heuristic.py",
+        "clix/engine/horrorclix/rules.py",
+        "clix/engine/core/state.py",
+        "clix/engine/horrorclix/players/heuristic.py",
         "clix/analyzer/cli/__init__.py",
         "clix/analyzer/cli/play.py",
         "clix/reports/duel.html.j2",
@@ -104,7 +105,7 @@ def test_a_duel_runs_from_the_installed_wheel(wheel, tmp_path):
     work.mkdir()
     environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CLIX_ROSTERS")}
     where = subprocess.run(
-        [str(python), "-c", "import clix, clix.engine.rules as r; print(clix.__file__); print(r.__file__)"],
+        [str(python), "-c", "import clix, clix.engine.horrorclix.rules as r; print(clix.__file__); print(r.__file__)"],
         cwd=work, capture_output=True, text=True, env=environment,
     )  # fmt: skip
     assert where.returncode == 0, where.stderr

@@ -16,11 +16,11 @@ import pytest
 from clix.analyzer.duel.console import print_summary
 from clix.analyzer.play.runner import Matchup, game_rows, play_one, play_state, start_state
 from clix.analyzer.stats.duel import play_style
-from clix.engine import rules
-from clix.engine.actions import EndTurn, SkipSuspense
-from clix.engine.legal import legal_actions, monster_could_act
-from clix.engine.pending import Decision
-from clix.engine.state import Event, GameState, Phase
+from clix.engine.core.pending import Decision
+from clix.engine.horrorclix import rules
+from clix.engine.horrorclix.actions import EndTurn, SkipSuspense
+from clix.engine.horrorclix.legal import legal_actions, monster_could_act
+from clix.engine.horrorclix.state import Event, GameState, Phase
 from rich.console import Console
 
 ROOT = Path(__file__).resolve().parent.parent

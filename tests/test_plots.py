@@ -1,4 +1,4 @@
-"""Plot twists (engine/plots.py): every registered effect is implemented, every card of the roster has a
+"""Plot twists (engine/horrorclix/plots.py): every registered effect is implemented, every card of the roster has a
 scenario that fails when its effect is taken away, every PLOT rule has a scenario, and random players play
 cards in every window."""
 
@@ -10,14 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clix.engine import plot_table, plots, rules, subplots
-from clix.engine.game import play_game, settle
-from clix.engine.invariants import violations
-from clix.engine.players import RandomAgent
-from clix.engine.registry.plot_effects import DURATIONS, PLOT_EFFECTS, SUBPLOT_CONDITIONS, TARGETS
-from clix.engine.roster.loader import load_roster
-from clix.engine.scenario import load_scenario, run_scenario, scenario_files
-from clix.engine.setup import new_game
+from clix.engine.core.players import RandomAgent
+from clix.engine.horrorclix import plot_table, plots, rules, subplots
+from clix.engine.horrorclix.game import play_game, settle
+from clix.engine.horrorclix.invariants import violations
+from clix.engine.horrorclix.registry.plot_effects import DURATIONS, PLOT_EFFECTS, SUBPLOT_CONDITIONS, TARGETS
+from clix.engine.horrorclix.roster.loader import load_roster
+from clix.engine.horrorclix.scenario import load_scenario, run_scenario, scenario_files
+from clix.engine.horrorclix.setup import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDS = ROOT / "tests" / "scenarios" / "plot" / "cards"
@@ -86,7 +86,7 @@ def test_every_plot_rule_has_a_scenario():
 
 
 def test_hunting_cards_are_legal_actions(roster):
-    from clix.engine.scenario import build_state
+    from clix.engine.horrorclix.scenario import build_state
 
     scenario, _ = load_scenario(CARDS / "just-a-little-bit-further.yaml")
     assert scenario is not None
@@ -101,7 +101,7 @@ def test_hunting_cards_are_legal_actions(roster):
 def test_random_players_play_cards_in_every_window(roster):
     """The random player picks among the options, so listing cards as options is all it needs; games with
     the sample armies play cards in every window and keep the invariants."""
-    from clix.engine.armybuilder import random_army
+    from clix.engine.horrorclix.armybuilder import random_army
 
     windows: Counter[str] = Counter()
     maps = [roster.maps[name] for name in sorted(roster.maps)]

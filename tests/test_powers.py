@@ -1,4 +1,4 @@
-"""Power handlers (engine/powers): every registered power has one; healing limits; the action shapes of
+"""Power handlers (engine/horrorclix/powers): every registered power has one; healing limits; the action shapes of
 Pounce and Lure agree between `legal_actions`, `why_not` and `apply`. The behaviour of each power is
 checked by the scenarios in tests/scenarios/powers (one or more per power, failing if its effect goes)."""
 
@@ -7,18 +7,20 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from clix.engine import combat, effects, horrorclix, rules
-from clix.engine.actions import Close, LureVictim, Move
-from clix.engine.registry.powers import POWERS
-from clix.engine.scenario import Scenario, build_state
-from clix.engine.state import GameState
+from clix.engine.core import effects
+from clix.engine.horrorclix import combat, rules
+from clix.engine.horrorclix import ruleset as horrorclix
+from clix.engine.horrorclix.actions import Close, LureVictim, Move
+from clix.engine.horrorclix.registry.powers import POWERS
+from clix.engine.horrorclix.scenario import Scenario, build_state
+from clix.engine.horrorclix.state import GameState
 
 FILLER = ["6 8 15 2"] * 6 + ["x"]
 HANDLERS = horrorclix.load().handlers
 
 
 def test_every_registered_power_has_a_handler():
-    """Issue 4: every power is implemented. Needs both power modules (engine/powers/combat.py and the
+    """Issue 4: every power is implemented. Needs both power modules (engine/horrorclix/powers/combat.py and the
     special powers' module); fails while either is missing a handler."""
     missing = sorted(set(POWERS) - set(HANDLERS))
     assert not missing, f"powers with no handler in the HorrorClix ruleset: {missing}"

@@ -10,8 +10,8 @@ import pytest
 from clix.analyzer.cli import app
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library import views
-from clix.engine.registry import ABILITIES, PLOT_EFFECTS, POWERS
-from clix.engine.roster.loader import Roster, load_roster
+from clix.engine.horrorclix.registry import ABILITIES, PLOT_EFFECTS, POWERS
+from clix.engine.horrorclix.roster.loader import Roster, load_roster
 from rich.console import Console
 from typer.testing import CliRunner
 

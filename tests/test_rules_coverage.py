@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from clix.engine.scenario import load_scenario, scenario_files
+from clix.engine.horrorclix.scenario import load_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKLIST = ROOT / "docs" / "horrorclix_rules.md"

@@ -11,11 +11,12 @@ from pathlib import Path
 import duel_ruleset as duel
 import numpy as np
 import pytest
-from clix.engine import driver, effects, horrorclix
-from clix.engine.core_state import State
-from clix.engine.dice import Dice, ForcedDice
-from clix.engine.ruleset import Ruleset, load_ruleset
-from clix.engine.scenario import Scenario, build_state
+from clix.engine.core import driver, effects
+from clix.engine.core.dice import Dice, ForcedDice
+from clix.engine.core.ruleset import Ruleset, load_ruleset
+from clix.engine.core.state import State
+from clix.engine.horrorclix import ruleset as horrorclix
+from clix.engine.horrorclix.scenario import Scenario, build_state
 
 REGENERATION = {"Regeneration": {}}
 
@@ -33,7 +34,7 @@ def test_two_rulesets_hold_the_same_power_name_with_their_own_handlers():
 
 
 def test_each_ruleset_plays_its_own_regeneration_in_one_process():
-    """HC's Regeneration heals 1 on a 5-6 (engine/registry/powers.py); the duel's heals the roll minus 2."""
+    """HC's Regeneration heals 1 on a 5-6 (engine/horrorclix/registry/powers.py); the duel's heals the roll minus 2."""
     hc_state = build_state(
         Scenario.model_validate(
             {
@@ -127,8 +128,8 @@ def test_the_duel_needs_none_of_horrorclixs_rules():
     code = (
         "import sys, numpy as np\n"
         "import duel_ruleset as duel\n"
-        "from clix.engine import driver\n"
-        "from clix.engine.dice import Dice\n"
+        "from clix.engine.core import driver\n"
+        "from clix.engine.core.dice import Dice\n"
         "state = duel.new_duel(Dice(np.random.default_rng(1)), ({'Regeneration': {}}, {}))\n"
         "driver.play(state, [duel.RandomChooser(np.random.default_rng(s)) for s in (1, 2)])\n"
         "assert state.over\n"
@@ -139,10 +140,34 @@ def test_the_duel_needs_none_of_horrorclixs_rules():
     )
     assert done.returncode == 0, done.stderr
     loaded = set(done.stdout.split())
-    assert "clix.engine.driver" in loaded
+    assert "clix.engine.core.driver" in loaded
     horrorclix_rules = {
-        "rules", "legal", "combat", "movement", "plots", "subplots", "cards", "setup", "horrorclix", "state", "players",
+        "rules", "legal", "combat", "movement", "plots", "subplots", "cards", "setup", "ruleset", "state", "players",
         "monsters", "events",
     }  # fmt: skip
-    assert not loaded & {f"clix.engine.{name}" for name in horrorclix_rules}
-    assert not any(name.startswith("clix.engine.powers") for name in loaded)
+    assert not loaded & {f"clix.engine.horrorclix.{name}" for name in horrorclix_rules}
+    # what it still borrows from HorrorClix: the map and dial formats and the power spec (issue 33 moves them)
+    assert {m for m in loaded if m.startswith("clix.engine.horrorclix.")} <= {
+        "clix.engine.horrorclix.registry",
+        "clix.engine.horrorclix.registry.params",
+        "clix.engine.horrorclix.registry.plot_effects",
+        "clix.engine.horrorclix.registry.powers",
+        "clix.engine.horrorclix.roster",
+        "clix.engine.horrorclix.roster.common",
+        "clix.engine.horrorclix.roster.maps",
+        "clix.engine.horrorclix.roster.models",
+        "clix.engine.horrorclix.roster.problems",
+    }
+    assert not any(name.startswith("clix.engine.horrorclix.powers") for name in loaded)
+
+
+def test_rulesets_are_found_by_name_and_horrorclix_is_the_default(monkeypatch):
+    """Issue 33, part 3: the core's registry names each ruleset by its loader; asking loads it, once a process."""
+    from clix.engine.core import ruleset as core_ruleset
+
+    assert core_ruleset.ruleset_named() is horrorclix.load()
+    assert core_ruleset.ruleset_named("horrorclix") is horrorclix.load()
+    monkeypatch.setitem(core_ruleset.RULESETS, duel.NAME, "duel_ruleset:load")
+    assert core_ruleset.ruleset_named(duel.NAME) is duel.load()
+    with pytest.raises(KeyError, match="no ruleset is called 'heroclix'; clix plays duel-on-a-grid, horrorclix"):
+        core_ruleset.ruleset_named("heroclix")

@@ -6,11 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
-from clix.engine.figures import HOURGLASS, compile_figure
-from clix.engine.legality import reference_problems
-from clix.engine.registry import ABILITIES, POWERS
-from clix.engine.roster.loader import load_roster
-from clix.engine.roster.models import MAJOR_CLASSES
+from clix.engine.core.pieces import HOURGLASS
+from clix.engine.horrorclix.figures import compile_figure
+from clix.engine.horrorclix.legality import reference_problems
+from clix.engine.horrorclix.registry import ABILITIES, POWERS
+from clix.engine.horrorclix.roster.loader import load_roster
+from clix.engine.horrorclix.roster.models import MAJOR_CLASSES
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKLIST = (ROOT / "docs" / "horrorclix_rules.md").read_text(encoding="utf-8")

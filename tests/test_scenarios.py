@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from clix.engine.scenario import run_scenario, scenario_files
+from clix.engine.horrorclix.scenario import run_scenario, scenario_files
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = scenario_files([ROOT / "tests" / "scenarios"])

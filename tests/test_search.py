@@ -12,15 +12,15 @@ from clix.analyzer.common.errors import ClixError
 from clix.analyzer.duel.check import favoured
 from clix.analyzer.play.conformance import roster_at
 from clix.analyzer.play.runner import Matchup, play_state, player_factory
-from clix.engine import plots, rules
-from clix.engine.actions import Close
-from clix.engine.players.base import Decision
-from clix.engine.players.heuristic import TUNED, HeuristicAgent
-from clix.engine.players.lookahead import sampled_world
-from clix.engine.players.search import SearchAgent
-from clix.engine.roster.loader import Roster
-from clix.engine.scenario import Scenario, build_state
-from clix.engine.state import HIDDEN_CARD, GameState
+from clix.engine.core.players.base import Decision
+from clix.engine.horrorclix import plots, rules
+from clix.engine.horrorclix.actions import Close
+from clix.engine.horrorclix.players.heuristic import TUNED, HeuristicAgent
+from clix.engine.horrorclix.players.lookahead import sampled_world
+from clix.engine.horrorclix.players.search import SearchAgent
+from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.horrorclix.scenario import Scenario, build_state
+from clix.engine.horrorclix.state import HIDDEN_CARD, GameState
 from helpers import run_main
 
 ROOT = Path(__file__).resolve().parent.parent

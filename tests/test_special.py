@@ -9,14 +9,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clix.engine import combat, rules
-from clix.engine.actions import Close, Move
-from clix.engine.game import child_seeds, play, settle
-from clix.engine.invariants import violations
-from clix.engine.players import RandomAgent
-from clix.engine.roster.loader import load_roster
-from clix.engine.scenario import build_state, load_scenario, scenario_files
-from clix.engine.setup import new_game
+from clix.engine.core.players import RandomAgent
+from clix.engine.horrorclix import combat, rules
+from clix.engine.horrorclix.actions import Close, Move
+from clix.engine.horrorclix.game import child_seeds, play, settle
+from clix.engine.horrorclix.invariants import violations
+from clix.engine.horrorclix.roster.loader import load_roster
+from clix.engine.horrorclix.scenario import build_state, load_scenario, scenario_files
+from clix.engine.horrorclix.setup import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios"

@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from clix.analyzer.library.load import REPO_ROSTERS
 from clix.analyzer.play.runner import Matchup, play_state, start_state
-from clix.engine import decisions
-from clix.engine.dice import Dice, ForcedDice
-from clix.engine.game import play, step
-from clix.engine.pending import Chance, Decision
-from clix.engine.state import HIDDEN_CARD, GameState
+from clix.engine.core import decisions
+from clix.engine.core.dice import Dice, ForcedDice
+from clix.engine.core.pending import Chance, Decision
+from clix.engine.horrorclix.game import play, step
+from clix.engine.horrorclix.state import HIDDEN_CARD, GameState
 
 MATCHUPS = [
     Matchup(REPO_ROSTERS, "butcher-shop", "firing-line", "graveyard"),
@@ -287,7 +287,7 @@ def test_copied_dice_roll_the_same_future_independently():
     """`Dice.copy` (a new bit generator given the state, not a deep copy): the same rolls from now on, and
     rolling one leaves the other's future as it was."""
     import numpy as np
-    from clix.engine.dice import Dice, copied_generator
+    from clix.engine.core.dice import Dice, copied_generator
 
     dice = Dice(np.random.default_rng(11))
     [dice.d6() for _ in range(300)]  # past the first batch: the generator's state has moved

@@ -30,7 +30,7 @@ from clix.analyzer.play.result import RunResult
 from clix.analyzer.play.runner import Matchup, run_matchup
 from clix.analyzer.play.store import GameKey, Store, game_key, index_ranges
 from clix.analyzer.play.writer import GameWriter
-from clix.engine.players import heuristic
+from clix.engine.horrorclix.players import heuristic
 from helpers import run_main
 from test_faults import none_left, playing, start, until
 

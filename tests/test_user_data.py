@@ -18,8 +18,8 @@ import yaml
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import load_library
 from clix.analyzer.library.schema import KINDS, schema_for
-from clix.engine.roster.loader import KINDS as FILE_KINDS
-from clix.engine.roster.models import Army
+from clix.engine.horrorclix.roster.loader import KINDS as FILE_KINDS
+from clix.engine.horrorclix.roster.models import Army
 from helpers import run_main
 
 import clix

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from clix.engine.roster.loader import load_roster
+from clix.engine.horrorclix.roster.loader import load_roster
 from validation_cases import ARMY, CROSSROADS, FIGURE, KEEPER, case, check_case
 
 # --- the valid roster ----------------------------------------------------------------------------------------

@@ -359,7 +359,7 @@ def test_plot_twist_rule(mini, edits, file, field, at, message):
 
 NOT_SO_FAST = "    windows: [slaying]\n    effect: {name: prevent_slaying}\n"
 
-# Checks between a card's kind, windows and effect (engine/registry/plot_effects.py card_problems).
+# Checks between a card's kind, windows and effect (engine/horrorclix/registry/plot_effects.py card_problems).
 EFFECT_FIT_CASES = [
     case(
         "HC-PLOT-07-effect-played-outside-its-windows",

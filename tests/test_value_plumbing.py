@@ -19,8 +19,8 @@ from clix.analyzer.play.runner import Matchup
 from clix.analyzer.play.store import game_key
 from clix.analyzer.value.design import pairings
 from clix.analyzer.value.model import Features, GameTable, fit_values, predict_scores
-from clix.engine.legality import army_problems
-from clix.engine.roster.models import Army, ArmyEntry
+from clix.engine.horrorclix.legality import army_problems
+from clix.engine.horrorclix.roster.models import Army, ArmyEntry
 from helpers import run_main
 from value_library import ARMY, planted_library
 

@@ -1,4 +1,4 @@
-"""The broken-roster cases of the validation tests (tests/test_validation*.py): every rule in engine/roster (models,
+"""The broken-roster cases of the validation tests (tests/test_validation*.py): every rule in engine/horrorclix/roster (models,
 dial, loader, legality, yaml_lines) has a test.
 
 Each test starts from the valid mini roster (tests/fixtures/mini_roster, copied to a temporary directory), breaks

@@ -14,11 +14,12 @@ from pathlib import Path
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import library_text
 from clix.analyzer.play.runner import Matchup, play_one, run_matchup, start_state
-from clix.engine import compiled, game
-from clix.engine.players import Decision
-from clix.engine.players.heuristic import DEFAULT_STYLE
-from clix.engine.roster.loader import Roster
-from clix.engine.state import GameState
+from clix.engine import compiled
+from clix.engine.core.players import Decision
+from clix.engine.horrorclix import game
+from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE
+from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.horrorclix.state import GameState
 from joblib import Parallel, delayed
 from rich.console import Console
 

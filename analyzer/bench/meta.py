@@ -1,7 +1,7 @@
 """`clix bench --meta`: the time a 10-army field takes to reach a target precision on every cell (issue 18).
 
 The field is the library's 100-point armies and, when there are fewer than ten, benchmark-only armies drawn by
-`engine.armybuilder.random_army` from the library's figures with a fixed seed (written to a temporary roster
+`engine.horrorclix.armybuilder.random_army` from the library's figures with a fixed seed (written to a temporary roster
 layer, so the workers load them like any army); every pair plays on one map with the default players until its
 interval's half-width is at most the target or the cell is clear (`analyzer.meta.play`), with a fresh result store.
 """
@@ -21,8 +21,8 @@ from clix.analyzer.meta.field import field_cells
 from clix.analyzer.meta.play import local_runner, play_field
 from clix.analyzer.play.store import Store, game_key
 from clix.engine import compiled
-from clix.engine.armybuilder import random_army
-from clix.engine.roster.loader import Roster, load_layers
+from clix.engine.horrorclix.armybuilder import random_army
+from clix.engine.horrorclix.roster.loader import Roster, load_layers
 from rich.console import Console
 
 FIELD = 10

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import is_file_argument
-from clix.engine.roster.loader import ROSTER_SUFFIXES
+from clix.engine.horrorclix.roster.loader import ROSTER_SUFFIXES
 
 
 @dataclass(frozen=True)

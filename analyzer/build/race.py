@@ -29,8 +29,8 @@ from clix.analyzer.common.errors import ClixError
 from clix.analyzer.play.experiment import Cell, Played, given_matchup, legal_army, play_cells, with_armies
 from clix.analyzer.play.store import Store
 from clix.analyzer.stats.scoring import game_scores
-from clix.engine.roster.loader import Roster
-from clix.engine.roster.models import Army
+from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.horrorclix.roster.models import Army
 
 FINAL_SEED_KEY = 4
 """The final measurement's master seed is derived from the master seed with this key (fresh games)."""

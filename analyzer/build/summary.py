@@ -9,8 +9,8 @@ from typing import Any
 
 import pandas as pd
 from clix.analyzer.stats.scoring import game_scores, mean_interval
-from clix.engine.roster.loader import Roster
-from clix.engine.roster.models import Army
+from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.horrorclix.roster.models import Army
 
 WINS_ABOVE = 0.5
 """A build "wins" (its report says why it wins) when its score against the field has its interval's low end

@@ -29,7 +29,7 @@ from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
 
 if TYPE_CHECKING:
-    from clix.engine.roster.loader import Roster
+    from clix.engine.horrorclix.roster.loader import Roster
 
 MIN_RESAMPLES = 10
 MAX_RESAMPLES = 10_000

@@ -11,7 +11,7 @@ from clix.analyzer.library.load import Library, load_library
 from rich.console import Console
 
 if TYPE_CHECKING:
-    from clix.engine.roster.loader import Roster
+    from clix.engine.horrorclix.roster.loader import Roster
 
 console = Console(highlight=False, soft_wrap=True)
 
@@ -85,7 +85,7 @@ def store_for(store: Path | None, out: Path | None) -> Path:
 
 def did_you_mean_card(kind: str, name: str, known: Any) -> str:
     """A message for an unknown plot twist (or other card): the closest known name, else where the list is."""
-    from clix.engine.roster.problems import did_you_mean
+    from clix.engine.horrorclix.roster.problems import did_you_mean
 
     return did_you_mean(kind, name, known, "`clix roster list plot-twists` shows every card")
 

@@ -261,7 +261,7 @@ def replay(
     """Play one game of a duel again and print it turn by turn: game --game of the run in --run (checked
     against its games.csv row, exit 1 if it differs), or of `clix duel ARMY_A ARMY_B` with these options."""
     from clix.analyzer.duel.replay import replay_run, replay_seed
-    from clix.engine.players.heuristic import DEFAULT_STYLE
+    from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE
 
     checks.game_index(game)
     if seed is not None:

@@ -4,7 +4,7 @@ Candidates are the current default weights and random log-normal perturbations o
 plays the same games (common random numbers): each sample army's mirror on each map, seat-swapped pairs,
 against every style of the opponent pool. After each round the better half by score (wins + ½ draws)
 stays and plays twice as many pairs in the next. The winner is printed as a `Weights(...)` line to paste
-into engine/players/heuristic.py; docs/tuning.md records the run that gave the shipped default.
+into engine/horrorclix/players/heuristic.py; docs/tuning.md records the run that gave the shipped default.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 from clix.analyzer.play.conformance import roster_at
-from clix.engine.game import child_seed, play_game
-from clix.engine.players import RandomAgent
-from clix.engine.players.heuristic import STYLES, HeuristicAgent, Weights
+from clix.engine.core.players import RandomAgent
+from clix.engine.horrorclix.game import child_seed, play_game
+from clix.engine.horrorclix.players.heuristic import STYLES, HeuristicAgent, Weights
 from joblib import Parallel, delayed
 
 TUNED_FIELDS = ("victims", "kills", "threat", "approach", "pressure", "tempo", "lockout", "urgency", "hold")

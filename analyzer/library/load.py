@@ -19,10 +19,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clix.analyzer.common.errors import ClixError
-from clix.engine.legality import reference_problems
-from clix.engine.roster.loader import ROSTER_SUFFIXES, Failed, Roster, find_roster_files, load_layers, load_roster
-from clix.engine.roster.problems import Problem, did_you_mean, relative
-from clix.engine.roster.yaml_lines import path_problem
+from clix.engine.horrorclix.legality import reference_problems
+from clix.engine.horrorclix.roster.loader import (
+    ROSTER_SUFFIXES,
+    Failed,
+    Roster,
+    find_roster_files,
+    load_layers,
+    load_roster,
+)
+from clix.engine.horrorclix.roster.problems import Problem, did_you_mean, relative
+from clix.engine.horrorclix.roster.yaml_lines import path_problem
 
 REPO_ROSTERS = Path(__file__).resolve().parents[2] / "rosters"
 """The sample library: the repository's rosters/ in a checkout, the package's copy in an installed clix."""

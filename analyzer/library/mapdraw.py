@@ -1,7 +1,7 @@
 """Maps drawn for people: as text for a terminal (`map_text`) and as a PNG picture (`draw_map_png`).
 
 Coordinates follow the scenario format: x the column from the left, y the row from the top, both from 0.
-Walls come from `engine.board.wall_edges`, so `walls` and `wall_lines` draw the same way.
+Walls come from `engine.core.board.wall_edges`, so `walls` and `wall_lines` draw the same way.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from clix.engine.board import Edge, is_indoor, wall_edges
-from clix.engine.roster.models import MapLayout
+from clix.engine.core.board import Edge, is_indoor, wall_edges
+from clix.engine.horrorclix.roster.models import MapLayout
 
 OBJECT_CHARS = {"tombstone": "T", "tree": "Y", "portal": "P"}
 PORTAL_SIDE_CHARS = {"north": "n", "south": "s", "east": "e", "west": "w"}

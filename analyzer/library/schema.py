@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from clix.analyzer.common.errors import ClixError
-from clix.engine.roster.models import Army, Figure, MapFile, PlotTwistFile, VictimFile
-from clix.engine.scenario import Scenario
+from clix.engine.horrorclix.roster.models import Army, Figure, MapFile, PlotTwistFile, VictimFile
+from clix.engine.horrorclix.scenario import Scenario
 from pydantic import BaseModel
 
 KINDS: dict[str, type[BaseModel]] = {

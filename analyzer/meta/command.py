@@ -37,8 +37,8 @@ from clix.analyzer.play.result import GameRows, ended_early, report_line, run_ex
 from clix.analyzer.play.runner import Matchup
 from clix.analyzer.report.folder import Interrupted, Target, claim_output
 from clix.engine import RULESET_VERSION, compiled
-from clix.engine.players.heuristic import STYLES
-from clix.engine.roster.loader import Roster
+from clix.engine.horrorclix.players.heuristic import STYLES
+from clix.engine.horrorclix.roster.loader import Roster
 from rich.console import Console
 
 __all__ = [

@@ -10,8 +10,8 @@ from clix.analyzer.common.errors import ClixError
 from clix.analyzer.play.runner import (
     Matchup,
 )
-from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES
-from clix.engine.roster.loader import Roster
+from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE, STYLES
+from clix.engine.horrorclix.roster.loader import Roster
 
 
 def field_styles(players: str | None) -> list[str]:
@@ -35,7 +35,7 @@ def field_styles(players: str | None) -> list[str]:
 
 def expand_army_arguments(arguments: Sequence[str]) -> list[str]:
     """The field's army arguments with each folder replaced by the army files in it (sorted by name)."""
-    from clix.engine.roster.loader import ROSTER_SUFFIXES
+    from clix.engine.horrorclix.roster.loader import ROSTER_SUFFIXES
 
     expanded: list[str] = []
     for argument in arguments:

@@ -30,7 +30,7 @@ from clix.analyzer.meta.stats import (
 from clix.analyzer.play.runner import (
     Matchup,
 )
-from clix.engine.roster.loader import Roster
+from clix.engine.horrorclix.roster.loader import Roster
 
 OUTLIER_HIGH, OUTLIER_LOW = 0.60, 0.40
 """An army whose field score interval lies wholly above 60% or below 40% is an outlier to look at."""

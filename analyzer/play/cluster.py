@@ -29,7 +29,7 @@ from clix.analyzer.common.errors import ClixError
 from clix.analyzer.play.pool import Outcome
 from clix.analyzer.play.result import report_line
 from clix.analyzer.play.runner import Matchup, play_one
-from clix.engine.roster.loader import Roster
+from clix.engine.horrorclix.roster.loader import Roster
 
 BATCH = 16
 """Games per task."""

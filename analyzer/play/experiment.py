@@ -27,9 +27,9 @@ from clix.analyzer.play.result import report_line
 from clix.analyzer.play.runner import Matchup, batch_size_for, game_seed_path, play_one
 from clix.analyzer.play.store import GameKey, Store, StoreBusy, _text, code_fields, game_key, stored_game
 from clix.analyzer.play.writer import FLUSH_GAMES, FLUSH_SECONDS
-from clix.engine.legality import CRYPT_SIZE, VICTIMS_PER_GAME, army_problems
-from clix.engine.roster.loader import Roster
-from clix.engine.roster.models import Army, ArmyEntry, Figure
+from clix.engine.horrorclix.legality import CRYPT_SIZE, VICTIMS_PER_GAME, army_problems
+from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.horrorclix.roster.models import Army, ArmyEntry, Figure
 
 GameRows = tuple[dict[str, Any], list[dict[str, Any]]]
 

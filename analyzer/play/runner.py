@@ -1,6 +1,6 @@
 """Playing many seeded games of one matchup in parallel and turning each into flat rows.
 
-Per-game seeds are derived in the parent from one master seed (`engine.game.child_seeds`), and
+Per-game seeds are derived in the parent from one master seed (`engine.horrorclix.game.child_seeds`), and
 games come in pairs sharing a seed with the armies' seats swapped (the usual way to cut variance and
 to measure the first-player advantage). Results are identical for any number of jobs and any batch
 size, and when a dead worker's games are played again (`analyzer.play.pool`): each game depends only on its
@@ -27,20 +27,20 @@ from clix.analyzer.play.conformance import roster_at
 from clix.analyzer.play.pool import Outcome, run_items
 from clix.analyzer.play.result import GameRows, RunResult, report_line
 from clix.engine import RULESET_VERSION, compiled
-from clix.engine.game import Watch, child_seed, play, start_game
-from clix.engine.players import Agent, RandomAgent
-from clix.engine.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
-from clix.engine.players.search import DEFAULT_BUDGET, search_factory
-from clix.engine.roster.models import Army
-from clix.engine.roster.problems import did_you_mean
-from clix.engine.state import GameState
+from clix.engine.core.players import Agent, RandomAgent
+from clix.engine.horrorclix.game import Watch, child_seed, play, start_game
+from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
+from clix.engine.horrorclix.players.search import DEFAULT_BUDGET, search_factory
+from clix.engine.horrorclix.roster.models import Army
+from clix.engine.horrorclix.roster.problems import did_you_mean
+from clix.engine.horrorclix.state import GameState
 from numpy.random import SeedSequence
 
 if TYPE_CHECKING:
     pass
 
 SEARCH = "search"
-"""The lookahead player (`engine.players.search`); `search:N` searches N playouts a decision."""
+"""The lookahead player (`engine.horrorclix.players.search`); `search:N` searches N playouts a decision."""
 PLAYER_STYLES = ("random", *STYLES)
 """The fast styles (a ladder's default, the golden games' pairings); `search` and `search:N` are named on demand."""
 

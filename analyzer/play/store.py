@@ -34,7 +34,7 @@ from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.signals import signals_held
 from clix.analyzer.play.result import RunResult
 from clix.analyzer.play.runner import Matchup
-from clix.engine.roster.loader import Roster
+from clix.engine.horrorclix.roster.loader import Roster
 
 SCHEMA_VERSION = "1"
 STORE_NAME = "clix.duckdb"
@@ -100,7 +100,7 @@ def data_hash(roster: Roster, armies: Sequence[str], map_name: str) -> str:
 
 def style_weights(style: str) -> dict[str, float] | None:
     """The weights a player style plays with (None for the random player)."""
-    from clix.engine.players.heuristic import STYLES
+    from clix.engine.horrorclix.players.heuristic import STYLES
 
     return asdict(STYLES[style]) if style in STYLES else None
 

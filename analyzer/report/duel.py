@@ -15,9 +15,9 @@ from clix.analyzer.library.views import ArmyContents
 from clix.analyzer.play.compact import CompactRows
 from clix.analyzer.report import charts
 from clix.analyzer.report.folder import writing
-from clix.engine import horrorclix
-from clix.engine.roster.loader import Roster
-from clix.engine.roster.models import MapLayout
+from clix.engine.core.ruleset import ruleset_named
+from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.horrorclix.roster.models import MapLayout
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "reports"
@@ -28,7 +28,7 @@ def provenance_line(roster: Roster, army_ids: list[str]) -> str:
     figures = [roster.figures[e.figure] for a in army_ids for e in roster.armies[a].figures]
     sample = sorted({f.id for f in figures if "sample" in f.provenance.lower()})
     names = {p.name for f in figures for side in f.card.sides().values() for p in side.powers}
-    unsupported = sorted(horrorclix.load().unsupported_powers(names))
+    unsupported = sorted(ruleset_named().unsupported_powers(names))
     parts = []
     if sample:
         parts.append(

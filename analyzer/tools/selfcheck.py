@@ -12,8 +12,8 @@ from clix.analyzer.library.load import library_text
 from clix.analyzer.play.conformance import GameCheck, check_game
 from clix.analyzer.play.pool import run_items
 from clix.analyzer.play.runner import batch_size_for
-from clix.engine.game import child_seed
-from clix.engine.roster.loader import Roster
+from clix.engine.horrorclix.game import child_seed
+from clix.engine.horrorclix.roster.loader import Roster
 from rich.console import Console
 
 

@@ -42,8 +42,8 @@ from clix.analyzer.value.model import (
     value_rows,
 )
 from clix.engine import compiled
-from clix.engine.roster.loader import Roster
-from clix.engine.roster.models import Army
+from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.horrorclix.roster.models import Army
 
 
 @dataclass

@@ -12,8 +12,8 @@ import numpy as np
 import pandas as pd
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.stats.scoring import game_scores
-from clix.engine.roster.loader import Roster
-from clix.engine.roster.models import Army
+from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.horrorclix.roster.models import Army
 from scipy.optimize import minimize
 
 FIGURE_PRIOR = 1.0

@@ -1,0 +1,107 @@
+"""A ruleset: what a game's rules are, as one object the core reaches through `state.ruleset` (issue 16).
+
+The core (the state and its copies, the stepping and decisions, the game driver, the effect hooks) knows no
+game's rules. It asks the state's ruleset which actions are legal and to apply one, and it looks up the powers
+in effect in the ruleset's own registries. HorrorClix is one ruleset (`engine.horrorclix.ruleset.load`); a test builds
+another (tests/duel_ruleset.py), and the two can hold the same power name with different texts.
+
+Nothing registers itself on import: a ruleset's registries are built when it is loaded, by its loader.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+
+class Ruleset:
+    """One game's rules: its phases, its turn flow, its scoring, its data formats and its registries.
+
+    - `powers`: the powers a figure may carry, by name (each spec names its `trigger`); `handlers`: the
+      `effects.PowerHandler` playing each of them (a power with no handler changes nothing).
+    - `registries`: the ruleset's other named tables (abilities, plot-twist effects...), for its data formats.
+    - `legal_actions(state)`, `apply(state, action, listed)`: what the driver asks (`engine.horrorclix.game`).
+    - `begin_turn(state)`, `end_turn(state)`: the turn flow through `phases`.
+    - `score(state)`: each team's victory points, as the game stands.
+    - `roll_responders`: functions `(state, attacker, targets, dice) -> dice` called after each attack roll.
+    - `load_roster(path)`: the ruleset's data format for figures, cards and maps.
+    - `loader`: "module:function" returning this ruleset, so an unpickled state (in a worker process) finds
+      the same object again.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        loader: str,
+        phases: tuple[str, ...],
+        powers: Mapping[str, Any],
+        handlers: Mapping[str, Any],
+        legal_actions: Callable[[Any], Sequence[Any]],
+        apply: Callable[..., None],
+        begin_turn: Callable[[Any], None],
+        end_turn: Callable[[Any], None],
+        score: Callable[[Any], dict[int, int]],
+        roll_responders: Iterable[Callable[..., tuple[int, int]]] = (),
+        registries: Mapping[str, Mapping[str, Any]] | None = None,
+        load_roster: Callable[..., Any] | None = None,
+    ) -> None:
+        unknown = sorted(set(handlers) - set(powers))
+        if unknown:
+            raise KeyError(f"ruleset {name}: handlers for powers it does not name: {', '.join(unknown)}")
+        self.name = name
+        self.version = version
+        self.loader = loader
+        self.phases = phases
+        self.powers = dict(powers)
+        self.handlers = dict(handlers)
+        self.legal_actions = legal_actions
+        self.apply = apply
+        self.begin_turn = begin_turn
+        self.end_turn = end_turn
+        self.score = score
+        self.roll_responders = tuple(roll_responders)
+        self.registries = dict(registries or {})
+        self.load_roster = load_roster
+        self.showing: dict[str | None, dict[int, tuple[Any, tuple[Any, ...]]]] = {}
+        """`effects` keeps here, by hook and dial click, the handlers of the powers showing (a cache)."""
+
+    def unsupported_powers(self, names: Iterable[str]) -> set[str]:
+        """Of `names`, the powers this ruleset names but plays with no effect yet."""
+        return {n for n in names if n not in self.handlers}
+
+    def forget(self) -> None:
+        """Drop the cache of handlers by dial click (after changing `handlers`, as a test may)."""
+        self.showing.clear()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its loader, so every state unpickled in a process shares that process's ruleset."""
+        return (load_ruleset, (self.loader,))
+
+    def __repr__(self) -> str:
+        return f"Ruleset({self.name!r}, {self.version!r})"
+
+
+RULESETS: dict[str, str] = {"horrorclix": "clix.engine.horrorclix.ruleset:load"}
+"""Every ruleset clix plays, by name: its loader ("module:function"). A name, not an import: the core imports no
+ruleset, and a ruleset is imported only when one is asked for."""
+DEFAULT_RULESET = "horrorclix"
+"""The ruleset of a file or command that names none (every file written before there were two)."""
+
+
+def ruleset_named(name: str = DEFAULT_RULESET) -> Ruleset:
+    """The ruleset called `name` (`RULESETS`), loaded once per process; a KeyError names the ones there are."""
+    loader = RULESETS.get(name)
+    if loader is None:
+        raise KeyError(f"no ruleset is called {name!r}; clix plays {', '.join(sorted(RULESETS))}")
+    return load_ruleset(loader)
+
+
+def load_ruleset(loader: str) -> Ruleset:
+    """The ruleset a "module:function" loader returns (the loader caches it: one object per process)."""
+    module_name, _, function = loader.partition(":")
+    found = getattr(importlib.import_module(module_name), function)()
+    if not isinstance(found, Ruleset):
+        raise TypeError(f"{loader} returned {type(found).__name__}, not a Ruleset")
+    return found
