@@ -135,9 +135,10 @@ def value(
     """What each figure and plot twist is worth in points, with 95% intervals: random legal armies of --budget
     play each other in seat-swapped pairs and an additive logistic model of army strength is fitted, calibrated
     so one point of cost is worth one point on average. Prints each figure's value and its cost-curve residual
-    (value - cost: under-costed, over-costed, or fair within the data); writes value.csv, value.json, games.csv
-    and value.html (value.pdf with --pdf). With --swap FIGURE --in ARMY: the score change from replacing the
-    figure by equal points of alternatives."""
+    (value - cost: under- or over-costed at three standard errors, "leans" at the 95% interval, else fair within the
+    data; intervals from a bootstrap over the armies); checks itself on a holdout of armies it never saw; writes
+    value.csv, value.json, games.csv and value.html (value.pdf with --pdf). With --swap FIGURE --in ARMY: the score
+    change from replacing the figure by equal points of alternatives."""
     from clix.analyzer.report.folder import Target
     from clix.analyzer.value.command import Design, run_swap, run_value
 
