@@ -175,7 +175,7 @@ def mini(tmp_path: Path) -> MiniRoster:
     return MiniRoster(root)
 
 
-SAMPLE_ROSTERS = Path(__file__).resolve().parent.parent / "rosters"
+SAMPLE_ROSTERS = Path(__file__).resolve().parent.parent / "rosters" / "horrorclix"
 
 
 @pytest.fixture(scope="module")

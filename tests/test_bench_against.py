@@ -58,7 +58,7 @@ def test_games_that_differ_between_the_builds_are_reported():
 def test_counting_needs_valgrind(monkeypatch):
     monkeypatch.setattr(bench_against.shutil, "which", lambda name: None)
     with pytest.raises(ClixError, match="apt-get install valgrind"):
-        bench_against.run_counted(ROOT, [ROOT / "rosters"], ("a", "b", "m"), 2, Console())
+        bench_against.run_counted(ROOT, [ROOT / "rosters" / "horrorclix"], ("a", "b", "m"), 2, Console())
 
 
 def test_the_other_checkout_comes_first_on_the_workers_search_path(monkeypatch):

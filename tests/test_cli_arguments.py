@@ -25,7 +25,7 @@ from clix.engine.horrorclix.game import MAX_DECISIONS
 from helpers import run_main
 
 ROOT = Path(__file__).resolve().parent.parent
-ROSTERS = str(ROOT / "rosters")
+ROSTERS = str(ROOT / "rosters" / "horrorclix")
 DUEL = ["duel", "butcher-shop", "firing-line"]
 LADDER = ["ladder", "--players", "random,tuned,rusher", "--armies", "butcher-shop", "--maps", "graveyard"]
 SWEEP = [*DUEL, "--players", "sweep"]

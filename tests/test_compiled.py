@@ -118,7 +118,7 @@ def test_each_game_row_says_which_engine_played_it():
 
     import clix
 
-    result = clix.duel("butcher-shop", "firing-line", games=2, turns=2, jobs=2, rosters=ROOT / "rosters")
+    result = clix.duel("butcher-shop", "firing-line", games=2, turns=2, jobs=2, rosters=ROOT / "rosters" / "horrorclix")
     expected = "compiled" if compiled.status == compiled.COMPILED else "pure"
     assert engine_name() == expected
     assert list(result.games["engine"]) == [expected, expected]

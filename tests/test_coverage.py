@@ -13,7 +13,7 @@ from clix.analyzer.play.runner import Matchup, run_matchup
 from clix.analyzer.stats.duel import first_player_effects, score
 
 ROOT = Path(__file__).resolve().parent.parent
-LIBRARY = ROOT / "rosters"
+LIBRARY = ROOT / "rosters" / "horrorclix"
 
 RUNS = 200
 GAMES = 60

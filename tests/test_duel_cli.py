@@ -35,7 +35,7 @@ def test_duel_writes_every_output_and_json(tmp_path):
         str(out),
         "--json",
         "--rosters",
-        str(ROOT / "rosters"),
+        str(ROOT / "rosters" / "horrorclix"),
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
@@ -62,7 +62,7 @@ def test_duel_writes_every_output_and_json(tmp_path):
 
 
 def test_duel_mistakes_are_one_line_errors(tmp_path):
-    done = clix("duel", "butcher-shop", "nosuch", "--games", "2", "--rosters", str(ROOT / "rosters"), cwd=tmp_path)
+    done = clix("duel", "butcher-shop", "nosuch", "--games", "2", "--rosters", str(ROOT / "rosters" / "horrorclix"), cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.strip().startswith("clix: error: no army named 'nosuch'")
     done = clix(
@@ -74,7 +74,7 @@ def test_duel_mistakes_are_one_line_errors(tmp_path):
         "--games",
         "2",
         "--rosters",
-        str(ROOT / "rosters"),
+        str(ROOT / "rosters" / "horrorclix"),
         cwd=tmp_path,
     )
     assert done.returncode == 2 and "genius" in done.stderr and "Traceback" not in done.stderr
@@ -82,7 +82,7 @@ def test_duel_mistakes_are_one_line_errors(tmp_path):
 
 def test_bench_reports_both_rates_and_identical_results(tmp_path):
     done = clix(
-        "bench", "--games", "4", "--jobs", "2", "--rounds", "2", "--rosters", str(ROOT / "rosters"), cwd=tmp_path
+        "bench", "--games", "4", "--jobs", "2", "--rounds", "2", "--rosters", str(ROOT / "rosters" / "horrorclix"), cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()

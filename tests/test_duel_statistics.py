@@ -247,7 +247,7 @@ def duel_json(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
             "--out",
             str(out),
             "--rosters",
-            str(ROOT / "rosters"),
+            str(ROOT / "rosters" / "horrorclix"),
         ],
         cwd=out,
         capture_output=True,

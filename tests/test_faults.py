@@ -36,7 +36,7 @@ from helpers import stored_games, until
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc (Linux)")
 
 ROOT = Path(__file__).resolve().parent.parent
-ROSTERS = ROOT / "rosters"
+ROSTERS = ROOT / "rosters" / "horrorclix"
 DUEL = ["duel", "butcher-shop", "firing-line", "--turns", "4", "--json", "--rosters", str(ROSTERS)]
 MATCHUP = Matchup(ROSTERS, "butcher-shop", "firing-line", "graveyard", turn_limit=4)
 

@@ -22,7 +22,7 @@ from clix.analyzer.play import pool, runner
 from helpers import run_main
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "rosters"
+SAMPLE = ROOT / "rosters" / "horrorclix"
 ARMY = "butcher-shop"  # meatlocker-butcher-v and crimson-thrall-e; its crypt and victims in the list files
 FIGURE = "figures/meatlocker-butcher-v.yaml"
 TARGETS = {

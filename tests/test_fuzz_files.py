@@ -35,7 +35,7 @@ from fuzz_faults import (
 from typer.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "rosters"
+SAMPLE = ROOT / "rosters" / "horrorclix"
 TIME_LIMIT = 10.0
 """Processor seconds a case may take; every case takes well under one on this machine."""
 SCENARIO = """\

@@ -13,7 +13,7 @@ from clix.engine.horrorclix.game import child_seed, child_seeds, play_game
 from clix.engine.horrorclix.invariants import violations
 
 ROOT = Path(__file__).resolve().parent.parent
-LIBRARY = ROOT / "rosters"
+LIBRARY = ROOT / "rosters" / "horrorclix"
 
 
 def play(roster, seed: int, army_a: str = "butcher-shop", army_b: str = "firing-line", map_name: str = "graveyard"):

@@ -111,7 +111,7 @@ def _play_choice(
 @pytest.fixture(scope="module")
 def library() -> Roster:
     """The sample roster library (the plot twists in the crypts)."""
-    return roster_at(ROOT / "rosters")
+    return roster_at(ROOT / "rosters" / "horrorclix")
 
 
 # --- 1. attack the enemy that would otherwise kill us ------------------------------------------------
@@ -498,7 +498,7 @@ def test_the_nearest_piece_is_read_from_one_row_kept_with_the_map(monkeypatch):
     from clix.engine.core import geometry as geometry_module
     from clix.engine.horrorclix.players import position
 
-    roster = roster_at(ROOT / "rosters")
+    roster = roster_at(ROOT / "rosters" / "horrorclix")
     geo = geometry_module.Geometry(roster.maps["graveyard"])
     rng = np.random.default_rng(7)
     for count in (0, 1, 2, 5, 12):

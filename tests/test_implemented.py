@@ -13,13 +13,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_every_sample_power_and_effect_is_implemented():
-    roster, problems = load_roster([ROOT / "rosters"])
+    roster, problems = load_roster([ROOT / "rosters" / "horrorclix"])
     assert problems == []
     assert implementation_problems(roster) == []
 
 
 def test_a_power_without_a_handler_is_a_problem(monkeypatch):
-    roster, _ = load_roster([ROOT / "rosters"])
+    roster, _ = load_roster([ROOT / "rosters" / "horrorclix"])
     monkeypatch.delitem(horrorclix.load().handlers, "Slash")
     problems = implementation_problems(roster)
     assert problems and all("'Slash'" in p.message for p in problems)
@@ -28,7 +28,7 @@ def test_a_power_without_a_handler_is_a_problem(monkeypatch):
 
 
 def test_an_effect_without_an_implementation_is_a_problem(monkeypatch):
-    roster, _ = load_roster([ROOT / "rosters"])
+    roster, _ = load_roster([ROOT / "rosters" / "horrorclix"])
     monkeypatch.delitem(plots.EFFECTS, "reroll_attack")
     problems = implementation_problems(roster)
     expected = sum(card.effect.name == "reroll_attack" for card in roster.plot_twists.values())

@@ -30,7 +30,7 @@ from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE, STYLES
 from rich.console import Console
 
 ROOT = Path(__file__).resolve().parent.parent
-ROSTERS = ROOT / "rosters"
+ROSTERS = ROOT / "rosters" / "horrorclix"
 ARMY, OTHER, MAP, TURNS, GAMES = "butcher-shop", "firing-line", "graveyard", 4, 4
 
 

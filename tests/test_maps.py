@@ -1,4 +1,4 @@
-"""The sample maps (rosters/maps), wall geometry (engine.core.board) and the map drawings (analyzer.report.mapdraw)."""
+"""The sample maps (rosters/horrorclix/maps), wall geometry (engine.core.board) and the map drawings (analyzer.report.mapdraw)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from clix.engine.horrorclix.roster.models import MapFile, MapLayout
 from clix.engine.horrorclix.zones import portal_sites, starting_zone
 
 REPO_ROOT = Path(__file__).parent.parent
-MAPS_DIR = REPO_ROOT / "rosters" / "maps"
+MAPS_DIR = REPO_ROOT / "rosters" / "horrorclix" / "maps"
 SAMPLE_MAPS = ("mansion", "graveyard")
 OPPOSITE = {"north": "south", "south": "north", "west": "east", "east": "west"}
 

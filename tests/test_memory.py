@@ -19,7 +19,7 @@ from clix.analyzer.play import pool, rowtable, runner
 from clix.analyzer.play.rowtable import RowTable
 from clix.analyzer.play.runner import Matchup, play_one, run_matchup
 
-ROSTERS = Path(__file__).resolve().parent.parent / "rosters"
+ROSTERS = Path(__file__).resolve().parent.parent / "rosters" / "horrorclix"
 MATCHUP = Matchup(ROSTERS, "butcher-shop", "firing-line", "graveyard", turn_limit=2)
 BYTES_PER_GAME = 2_000
 """What a finished game may keep in the main process (as dicts its rows took ~9,000 bytes; packed, ~400)."""

@@ -61,13 +61,13 @@ def test_the_wheel_holds_one_namespace_with_its_data(wheel):
         "clix/analyzer/cli/__init__.py",
         "clix/analyzer/cli/play.py",
         "clix/reports/duel.html.j2",
-        "clix/rosters/armies/butcher-shop.yaml",
-        "clix/rosters/plot_twists.yaml",
-        "clix/rosters/maps/graveyard.yaml",
+        "clix/rosters/horrorclix/armies/butcher-shop.yaml",
+        "clix/rosters/horrorclix/plot_twists.yaml",
+        "clix/rosters/horrorclix/maps/graveyard.yaml",
     ):
         assert needed in names, needed
     shipped = {name for name in names if name.startswith("clix/rosters/")}
-    assert len(shipped) == len(list((ROOT / "rosters").rglob("*.yaml")))
+    assert len(shipped) == len(list((ROOT / "rosters" / "horrorclix").rglob("*.yaml")))
 
 
 def fresh_venv(env_dir: Path) -> Path:

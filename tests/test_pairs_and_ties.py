@@ -10,7 +10,7 @@ from clix.engine.horrorclix import rules
 from clix.engine.horrorclix.scenario import Scenario, build_state
 
 ROOT = Path(__file__).resolve().parent.parent
-LIBRARY = ROOT / "rosters"
+LIBRARY = ROOT / "rosters" / "horrorclix"
 
 
 def _log_of(matchup: Matchup, index: int) -> list[str]:

@@ -25,7 +25,7 @@ from rich.console import Console
 
 ROOT = Path(__file__).resolve().parent.parent
 MATCHUP = Matchup(
-    library=ROOT / "rosters", army_a="butcher-shop", army_b="firing-line", map_name="graveyard", turn_limit=6
+    library=ROOT / "rosters" / "horrorclix", army_a="butcher-shop", army_b="firing-line", map_name="graveyard", turn_limit=6
 )
 SEED = 3
 COUNTED = (
@@ -319,7 +319,7 @@ def test_one_monster_with_a_single_token_can_still_act():
 
 
 SPLIT_MATCHUPS = [
-    Matchup(library=ROOT / "rosters", army_a=a, army_b=b, map_name="graveyard", turn_limit=15)
+    Matchup(library=ROOT / "rosters" / "horrorclix", army_a=a, army_b=b, map_name="graveyard", turn_limit=15)
     for a, b in (("haunting", "lantern-watch"), ("butcher-shop", "crimson-court"), ("drowned-choir", "firing-line"))
 ]
 
@@ -365,7 +365,7 @@ def test_duel_json_report_and_summary_show_how_the_ai_played(tmp_path):
             "--out",
             str(out),
             "--rosters",
-            str(ROOT / "rosters"),
+            str(ROOT / "rosters" / "horrorclix"),
         ],
         cwd=tmp_path,
         capture_output=True,

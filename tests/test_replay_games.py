@@ -16,7 +16,7 @@ from clix.analyzer.duel.replay import replay_run, replay_seed
 from clix.analyzer.play.runner import Matchup, game_rows, play_one, play_state
 
 ROOT = Path(__file__).resolve().parent.parent
-LIBRARY = ROOT / "rosters"
+LIBRARY = ROOT / "rosters" / "horrorclix"
 TURNS = "5"
 
 

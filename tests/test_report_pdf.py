@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def clix(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "clix", *args, "--rosters", str(ROOT / "rosters")],
+        [sys.executable, "-m", "clix", *args, "--rosters", str(ROOT / "rosters" / "horrorclix")],
         cwd=cwd,
         capture_output=True,
         text=True,

@@ -15,7 +15,7 @@ from clix.engine.horrorclix.roster.loader import Roster, load_roster
 from rich.console import Console
 from typer.testing import CliRunner
 
-ROSTERS = Path(__file__).resolve().parent.parent / "rosters"
+ROSTERS = Path(__file__).resolve().parent.parent / "rosters" / "horrorclix"
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ CHECKLIST = (ROOT / "docs" / "horrorclix_rules.md").read_text(encoding="utf-8")
 
 @pytest.fixture(scope="module")
 def roster():
-    loaded, problems = load_roster([ROOT / "rosters"])
+    loaded, problems = load_roster([ROOT / "rosters" / "horrorclix"])
     assert problems == []
     assert reference_problems(loaded) == []
     return loaded

@@ -68,7 +68,7 @@ def test_equivalence_needs_the_whole_90_percent_interval_inside_the_band() -> No
 def test_run_to_precision_plays_the_same_games_as_a_plain_run() -> None:
     """The looks continue one another: the games of a run stopped at a look are the plain run's first games;
     a loose target stops at the first look, an unreachable one plays to the cap and says so."""
-    matchup = Matchup(ROOT / "rosters", "butcher-shop", "firing-line", "graveyard", turn_limit=6)
+    matchup = Matchup(ROOT / "rosters" / "horrorclix", "butcher-shop", "firing-line", "graveyard", turn_limit=6)
     loose, info = run_to_precision(matchup, 0.5, 24, 4, jobs=1, first_pairs=2)
     assert info["planned"] == [4, 8, 16, 24]
     assert info["reached"] and info["look"] == 1 and info["games"] == len(loose.games) == 4
@@ -94,7 +94,7 @@ def test_duel_reports_precision_and_equivalence(tmp_path: Path) -> None:
     the equivalence test found; out-of-range values are one clear line, exit 2."""
     import json
 
-    common = ["duel", "butcher-shop", "firing-line", "--turns", "4", "--jobs", "1", "--rosters", str(ROOT / "rosters")]
+    common = ["duel", "butcher-shop", "firing-line", "--turns", "4", "--jobs", "1", "--rosters", str(ROOT / "rosters" / "horrorclix")]
     done = _clix(
         *common,
         "--games",

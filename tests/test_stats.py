@@ -12,7 +12,7 @@ from clix.analyzer.stats.duel import outcome, proportion, summarize, victim_rush
 from scipy import stats as st
 
 ROOT = Path(__file__).resolve().parent.parent
-LIBRARY = ROOT / "rosters"
+LIBRARY = ROOT / "rosters" / "horrorclix"
 
 
 @pytest.mark.parametrize("method", ["wilson", "exact"])

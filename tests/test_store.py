@@ -35,7 +35,7 @@ from helpers import run_main
 from test_faults import none_left, playing, start, until
 
 ROOT = Path(__file__).resolve().parent.parent
-ROSTERS = ROOT / "rosters"
+ROSTERS = ROOT / "rosters" / "horrorclix"
 DUEL = ["duel", "butcher-shop", "firing-line", "--turns", "3", "--jobs", "1"]
 
 

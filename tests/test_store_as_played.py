@@ -26,7 +26,7 @@ from clix.analyzer.play.runner import Matchup, run_matchup
 from helpers import run_main, stored_games, until
 
 ROOT = Path(__file__).resolve().parent.parent
-ROSTERS = ROOT / "rosters"
+ROSTERS = ROOT / "rosters" / "horrorclix"
 META = ["meta", "butcher-shop", "firing-line", "--turns", "12", "--jobs", "1", "--json", "--rosters", str(ROSTERS)]
 META_GAMES = 400
 """Games per cell of the killed meta (two cells, one per map): several seconds of play even on the compiled

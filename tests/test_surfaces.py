@@ -33,7 +33,7 @@ from helpers import run_main, until
 from test_faults import none_left, playing, start
 
 ROOT = Path(__file__).resolve().parent.parent
-ROSTERS = str(ROOT / "rosters")
+ROSTERS = str(ROOT / "rosters" / "horrorclix")
 DUEL = ["duel", "butcher-shop", "firing-line", "--games", "2", "--turns", "3", "--jobs", "1", "--rosters", ROSTERS]
 
 

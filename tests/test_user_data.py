@@ -25,7 +25,7 @@ from helpers import run_main
 import clix
 
 ROOT = Path(__file__).resolve().parent.parent
-ROSTERS = ROOT / "rosters"
+ROSTERS = ROOT / "rosters" / "horrorclix"
 SCENARIOS = ROOT / "tests" / "scenarios"
 NIGHT_SHIFT = """\
 name: Night Shift

@@ -30,7 +30,7 @@ def test_valid_mini_roster_has_no_problems(mini):
 
 def test_template_figure_loads_without_problems():
     """The template figure shipped in rosters/ is itself valid (red starting line, HC-SETUP-07)."""
-    path = Path(__file__).resolve().parent.parent / "rosters" / "figures" / "countess-vey-v.yaml"
+    path = Path(__file__).resolve().parent.parent / "rosters" / "horrorclix" / "figures" / "countess-vey-v.yaml"
     roster, problems = load_roster([path])
     assert problems == []
     assert roster.figures["countess-vey-v"].red_start == 2

@@ -206,7 +206,7 @@ def test_value_estimates_guide_half_of_the_candidates(tmp_path: Path) -> None:
 def test_the_design_draws_near_full_legal_armies_and_a_holdout_of_its_own() -> None:
     from clix.analyzer.value.design import Design, design_games, handicap_armies, random_armies
 
-    roster = load_library([Path(__file__).resolve().parent.parent / "rosters"], everything=True).roster
+    roster = load_library([Path(__file__).resolve().parent.parent / "rosters" / "horrorclix"], everything=True).roster
     design = Design(budget=100, armies=40, opponents=4, games=2, seed=5, holdout=6, holdout_games=4)
     armies = random_armies(roster, design)
     extra = random_armies(roster, design, holdout=True)
@@ -303,7 +303,7 @@ def test_the_bootstrap_draws_an_army_with_its_variants_and_weighs_a_game_by_both
     values as another draw of armies would."""
     from clix.analyzer.value.model import army_features, game_weights
 
-    roster = load_library([Path(__file__).resolve().parent.parent / "rosters"], everything=True).roster
+    roster = load_library([Path(__file__).resolve().parent.parent / "rosters" / "horrorclix"], everything=True).roster
     names = sorted(roster.armies)[:3]
     armies = {name: roster.armies[name] for name in names} | {f"{names[0]}-less": roster.armies[names[0]]}
     features = army_features(roster, armies, {f"{names[0]}-less": names[0]})
@@ -318,7 +318,7 @@ def test_predicted_scores_follow_the_model_link_and_carry_a_bootstrap_interval()
 
     features, table, strength = _simulated(4)
     fit = fit_values(features, table, resamples=40, seed=2)
-    roster = load_library([Path(__file__).resolve().parent.parent / "rosters"], everything=True).roster
+    roster = load_library([Path(__file__).resolve().parent.parent / "rosters" / "horrorclix"], everything=True).roster
     figures = sorted(roster.figures)[:5]  # stand-ins named as the fit's figures
     features.figures[:] = figures
     army = [

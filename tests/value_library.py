@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-ROSTERS = Path(__file__).resolve().parent.parent / "rosters"
+ROSTERS = Path(__file__).resolve().parent.parent / "rosters" / "horrorclix"
 ARMY = {
     "build_total": 100,
     "crypt": ["Trip", "Bad Luck", "Tricky Tricky Monster", "Look Left Dodge Right", "Fire Axe", "Broad Daylight"],

@@ -31,8 +31,8 @@ from clix.engine.horrorclix.roster.loader import (
 from clix.engine.horrorclix.roster.problems import Problem, did_you_mean, relative
 from clix.engine.horrorclix.roster.yaml_lines import path_problem
 
-REPO_ROSTERS = Path(__file__).resolve().parents[2] / "rosters"
-"""The sample library: the repository's rosters/ in a checkout, the package's copy in an installed clix."""
+REPO_ROSTERS = Path(__file__).resolve().parents[2] / "rosters" / "horrorclix"
+"""The sample library: the repository's rosters/horrorclix/ in a checkout, the package's copy in an installed clix."""
 SAMPLE = "sample"
 """`--rosters sample` names the sample library shipped with clix (unless a folder of that name exists)."""
 

@@ -31,7 +31,7 @@ from clix.engine.horrorclix.game import child_seed
 from clix.engine.horrorclix.state import GameState
 
 GOLDEN_DIR = Path(__file__).resolve().parent
-LIBRARY = GOLDEN_DIR.parent.parent / "rosters"
+LIBRARY = GOLDEN_DIR.parent.parent / "rosters" / "horrorclix"
 MASTER_SEED = 16
 """The duels' master seed (issue 16 asked for the golden games)."""
 TURNS = 10

@@ -2,7 +2,7 @@
 
 A file's kind is told by its keys (a figure has `dial`, a map `rows`, an army `build_total`, a
 plot-twist file `plot_twists`, a victim file `victims`), so files may live anywhere; the sample
-data keeps them in rosters/figures, maps, armies and two list files.
+data keeps them in rosters/horrorclix/figures, maps, armies and two list files.
 """
 
 from __future__ import annotations
