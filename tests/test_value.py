@@ -155,6 +155,9 @@ def test_the_value_command_writes_its_table_and_report(
     html = (out / "value.html").read_text()
     assert "Residuals" in html and "data:image/png;base64," in html and "Holdout: predicted against measured" in html
     assert "Predicted: brawlers against pluses" in html and "95% prediction interval" in html
+    text = " ".join(html.split())  # the report says how the intervals and the verdicts are made, as the console does
+    assert "bootstrap resamples of the random armies" in text and "3 standard errors from zero" in text
+    assert f"{payload['model']['verdicts_differ']} of {payload['model']['verdicts_compared']} verdicts contradict" in text
     # the games went to the result store beside --out: a second run plays none
     code, stdout, _ = run_main([*args[:-3], "--out", str(tmp_path / "again"), "--json"], capsys)
     assert code == 0
