@@ -308,12 +308,13 @@ errors from zero; one whose 95% interval only just excludes zero "leans". Measur
 
 FAIR = "fair (within the data)"
 NOT_TOLD = "not told from the average card"
-FINDINGS = ("under-costed", "over-costed", "better than the average card", "worse than the average card")
-"""The verdicts that are findings: each also comes as "leans ..." when the evidence is weaker."""
+FINDINGS = {"under-costed": 1, "better than the average card": 1, "over-costed": -1, "worse than the average card": -1}
+"""The verdicts that are findings, with their direction (worth above cost or the average card: +1); each also
+comes as "leans ..." when the evidence is weaker."""
 
 
 def _tiered(low: float, high: float, estimate: float, above: str, below: str, neither: str) -> str:
-    sd = (high - low) / (2 * Z95)
+    sd = float(bootstrap_sd(low, high))
     if low > 0:
         return above if estimate >= STRONG * sd else f"leans {above}"
     if high < 0:
@@ -334,12 +335,7 @@ def card_verdict(low: float, high: float, estimate: float) -> str:
 
 def direction(found: str) -> int:
     """+1 for a verdict of worth above cost (or the average card), -1 below, 0 for fair or not told."""
-    return {
-        "under-costed": 1,
-        "better than the average card": 1,
-        "over-costed": -1,
-        "worse than the average card": -1,
-    }.get(found.removeprefix("leans "), 0)
+    return FINDINGS.get(found.removeprefix("leans "), 0)
 
 
 def contradicts(one: str, two: str) -> bool:
