@@ -19,9 +19,9 @@ import pytest
 if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ.pop("COLUMNS", None)
     os.environ.pop("LINES", None)
+from clix.engine.core.files.problems import Problem
 from clix.engine.horrorclix.legality import reference_problems
 from clix.engine.horrorclix.roster.loader import Roster, load_roster
-from clix.engine.horrorclix.roster.problems import Problem
 
 PLUMBING = frozenset(
     {

@@ -199,7 +199,7 @@ def test_broken_file_gives_one_line(case: Case, library: Path, monkeypatch: pyte
 def test_deep_nesting_is_refused_in_linear_time(nested, monkeypatch):
     """Issue 31: a deep-nested file is refused without the pure-Python reparse, whose work grows with the square
     of the depth (10,000 deep took 18 s); the bound is processor time with a margin of hundreds."""
-    from clix.engine.horrorclix.roster import yaml_lines
+    from clix.engine.core.files import yaml_lines
 
     def reparsed(text: str) -> None:
         raise AssertionError("the slow pure-Python reparse ran on deep-nested text")

@@ -156,7 +156,6 @@ def test_the_duel_needs_none_of_horrorclixs_rules():
         "clix.engine.horrorclix.roster.common",
         "clix.engine.horrorclix.roster.maps",
         "clix.engine.horrorclix.roster.models",
-        "clix.engine.horrorclix.roster.problems",
     }
     assert not any(name.startswith("clix.engine.horrorclix.powers") for name in loaded)
 

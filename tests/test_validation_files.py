@@ -15,7 +15,7 @@ from validation_cases import (
     VICTIM,
 )
 
-# --- reading files: YAML, repeated keys, file kinds (engine/horrorclix/roster/yaml_lines.py, loader.py) ----------------------
+# --- reading files: YAML, repeated keys, file kinds (engine/core/files/yaml_lines.py, loader.py) ----------------------
 
 
 @pytest.mark.parametrize(
@@ -154,7 +154,7 @@ def test_yml_suffix_is_loaded(mini):
 
 def test_problem_text_without_line_or_field():
     """Problem renders as file:line: field: message, dropping the parts it does not know."""
-    from clix.engine.horrorclix.roster.problems import Problem
+    from clix.engine.core.files.problems import Problem
 
     assert str(Problem("a.yaml", 3, "rank", "bad")) == "a.yaml:3: rank: bad"
     assert str(Problem("a.yaml", 0, "", "bad")) == "a.yaml: bad"

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 from clix.analyzer.common.errors import ClixError
+from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.roster.loader import Roster
 from clix.engine.horrorclix.roster.models import Figure
-from clix.engine.horrorclix.roster.problems import did_you_mean
 
 ENUMERATE_LIMIT = 200_000
 """Maximal builds listed at most; beyond this the candidates are random fills."""

@@ -47,8 +47,8 @@ from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.runner import PLAYER_STYLES
 from clix.analyzer.play.store import Store
 from clix.engine import RULESET_VERSION, compiled
+from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.problems import did_you_mean
 from rich.console import Console
 
 __all__ = ["Constraints", "Search", "field_entries", "resolve_field", "run_build"]

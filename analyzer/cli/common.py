@@ -85,7 +85,7 @@ def store_for(store: Path | None, out: Path | None) -> Path:
 
 def did_you_mean_card(kind: str, name: str, known: Any) -> str:
     """A message for an unknown plot twist (or other card): the closest known name, else where the list is."""
-    from clix.engine.horrorclix.roster.problems import did_you_mean
+    from clix.engine.core.files.problems import did_you_mean
 
     return did_you_mean(kind, name, known, "`clix roster list plot-twists` shows every card")
 

@@ -25,8 +25,8 @@ from clix.analyzer.report.folder import Interrupted, Target, claim_output
 from clix.analyzer.stats.scoring import pair_means
 from clix.analyzer.stats.sequential import equivalence, run_to_precision
 from clix.engine import RULESET_VERSION, compiled
+from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.problems import did_you_mean
 from rich.console import Console
 
 

@@ -22,8 +22,8 @@ from clix.analyzer.library.load import load_library
 from clix.analyzer.play.conformance import roster_at
 from clix.analyzer.play.runner import Matchup, game_rows, game_seed_path, play_state, player_factory
 from clix.engine import RULESET_VERSION
+from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE
-from clix.engine.horrorclix.roster.problems import did_you_mean
 from clix.engine.horrorclix.state import GameState
 
 # the columns of a game row the replay needs, with the type to read them as

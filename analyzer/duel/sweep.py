@@ -27,9 +27,9 @@ from clix.analyzer.report.folder import Interrupted, Target, claim_output, writi
 from clix.analyzer.stats.duel import pair_score
 from clix.analyzer.stats.scoring import percent
 from clix.engine import RULESET_VERSION, compiled
+from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE, STYLES
 from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.problems import did_you_mean
 from rich.console import Console
 
 ROBUST = "robust"

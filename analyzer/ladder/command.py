@@ -39,8 +39,8 @@ from clix.analyzer.play.runner import (
 from clix.analyzer.report.folder import Interrupted, Target, claim_output
 from clix.analyzer.stats.scoring import mean_interval, pair_means, paired_score, percent
 from clix.engine import RULESET_VERSION, compiled
+from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.problems import did_you_mean
 from rich.console import Console
 
 PAIR_KEY = ("army", "map", "pair")

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clix.analyzer.common.errors import ClixError
+from clix.engine.core.files.problems import Problem, did_you_mean, relative
+from clix.engine.core.files.yaml_lines import path_problem
 from clix.engine.horrorclix.legality import reference_problems
 from clix.engine.horrorclix.roster.loader import (
     ROSTER_SUFFIXES,
@@ -28,8 +30,6 @@ from clix.engine.horrorclix.roster.loader import (
     load_layers,
     load_roster,
 )
-from clix.engine.horrorclix.roster.problems import Problem, did_you_mean, relative
-from clix.engine.horrorclix.roster.yaml_lines import path_problem
 
 REPO_ROSTERS = Path(__file__).resolve().parents[2] / "rosters" / "horrorclix"
 """The sample library: the repository's rosters/horrorclix/ in a checkout, the package's copy in an installed clix."""

@@ -8,11 +8,11 @@ from typing import get_args
 
 from clix.analyzer.common.errors import ClixError
 from clix.engine.core.dial import SLOTS, Click
+from clix.engine.core.files.problems import did_you_mean
+from clix.engine.core.files.yaml_lines import path_problem
 from clix.engine.horrorclix.registry import ABILITIES, PLOT_EFFECTS, POWERS, AbilitySpec, ParamSpec, PowerSpec
 from clix.engine.horrorclix.roster.loader import Roster, load_roster
 from clix.engine.horrorclix.roster.models import CardSide, Figure, MapFile, MapLayout, Rank
-from clix.engine.horrorclix.roster.problems import did_you_mean
-from clix.engine.horrorclix.roster.yaml_lines import path_problem
 from rich import box
 from rich.console import RenderableType
 from rich.table import Table

@@ -11,7 +11,7 @@ from pathlib import Path
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.play.result import RunResult
 from clix.analyzer.play.store import GameKey, RunRecord, Store, local_time
-from clix.engine.horrorclix.roster.problems import did_you_mean
+from clix.engine.core.files.problems import did_you_mean
 from rich import box
 from rich.console import Console
 from rich.table import Table

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from clix.analyzer.common.errors import ClixError
+from clix.engine.core.files.yaml_lines import path_problem
 from clix.engine.horrorclix.roster.loader import Roster, load_layers
-from clix.engine.horrorclix.roster.yaml_lines import path_problem
 from clix.engine.horrorclix.scenario import ScenarioFileError, run_scenario, scenario_files
 from rich.console import Console
 

@@ -47,8 +47,8 @@ from clix.analyzer.value.model import RESAMPLES, Fit, predict_scores, prediction
 from clix.analyzer.value.report import value_lines, write_value
 from clix.analyzer.value.swap import run_swap
 from clix.engine import RULESET_VERSION, compiled
+from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.problems import did_you_mean
 from rich.console import Console
 
 __all__ = ["Design", "run_swap", "run_value"]

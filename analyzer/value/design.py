@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.play.experiment import Cell, given_matchup
+from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.armybuilder import draw_figure, random_army
 from clix.engine.horrorclix.roster.loader import Roster
 from clix.engine.horrorclix.roster.models import Army
-from clix.engine.horrorclix.roster.problems import did_you_mean
 
 
 @dataclass(frozen=True)

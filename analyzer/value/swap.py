@@ -17,9 +17,9 @@ from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.store import Store
 from clix.analyzer.stats.scoring import game_scores, mean_interval
 from clix.analyzer.value.report import _table
+from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.roster.loader import Roster
 from clix.engine.horrorclix.roster.models import Army, Figure
-from clix.engine.horrorclix.roster.problems import did_you_mean
 from rich.console import Console
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 
+from clix.engine.core.files.problems import Problem, did_you_mean
 from clix.engine.horrorclix import ruleset as horrorclix
 from clix.engine.horrorclix.roster.loader import Roster
 from clix.engine.horrorclix.roster.models import Army
-from clix.engine.horrorclix.roster.problems import Problem, did_you_mean
 
 VICTIMS_PER_GAME = 12  # HC-VICTIM-02
 CRYPT_SIZE = 6  # HC-PLOT-01, HC-PLOT-14

@@ -12,6 +12,7 @@ from typing import Any, cast
 from clix.engine.core import decisions
 from clix.engine.core.board import STEPS
 from clix.engine.core.dice import DiceExhausted, ForcedDice
+from clix.engine.core.files.problems import Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pending import Decision
 from clix.engine.core.pieces import Stats, stats_from_dial
@@ -36,7 +37,6 @@ from clix.engine.horrorclix.roster.loader import Roster
 from clix.engine.horrorclix.roster.models import (
     parse_dial,
 )
-from clix.engine.horrorclix.roster.problems import Problem
 from clix.engine.horrorclix.scenario_format import (  # noqa: F401  (load_scenario, scenario_files: this module's API too)
     FLIGHT_CODES,
     Coord,

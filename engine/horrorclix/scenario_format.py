@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from clix.engine.core.dial import MAX_CLICKS
+from clix.engine.core.files.problems import Problem, did_you_mean, from_validation_error
+from clix.engine.core.files.yaml_lines import YamlError, read_yaml
 from clix.engine.horrorclix.registry import ABILITIES, POWERS
 from clix.engine.horrorclix.roster.loader import walk_folder
 from clix.engine.horrorclix.roster.models import (
@@ -21,8 +23,6 @@ from clix.engine.horrorclix.roster.models import (
     parse_dial,
     raise_all,
 )
-from clix.engine.horrorclix.roster.problems import Problem, did_you_mean, from_validation_error
-from clix.engine.horrorclix.roster.yaml_lines import YamlError, read_yaml
 from clix.engine.horrorclix.state import (
     HOVERING,
     SOARING,

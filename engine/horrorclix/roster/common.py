@@ -7,8 +7,8 @@ import re
 from typing import Annotated, Any, Literal, NoReturn
 
 from clix.engine.core.dial import MAX_VALUE
+from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.registry import check_params
-from clix.engine.horrorclix.roster.problems import did_you_mean
 from pydantic import BaseModel, ConfigDict, Field
 
 Rank = Literal["rookie", "experienced", "veteran", "unique", "limited_edition", "demo"]

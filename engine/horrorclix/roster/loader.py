@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from clix.engine.core.files.problems import LineMap, Loc, Problem, field_text, from_validation_error, relative
+from clix.engine.core.files.yaml_lines import YamlError, decode, load_yaml, path_problem, read_bytes
 from clix.engine.horrorclix.roster.models import (
     Army,
     Figure,
@@ -23,8 +25,6 @@ from clix.engine.horrorclix.roster.models import (
     VictimArchetype,
     VictimFile,
 )
-from clix.engine.horrorclix.roster.problems import LineMap, Loc, Problem, field_text, from_validation_error, relative
-from clix.engine.horrorclix.roster.yaml_lines import YamlError, decode, load_yaml, path_problem, read_bytes
 from pydantic import BaseModel, ValidationError
 
 KINDS: tuple[tuple[str, type[BaseModel]], ...] = (

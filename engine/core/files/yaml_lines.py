@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from clix.engine.horrorclix.roster.problems import LineMap, Loc
+from clix.engine.core.files.problems import LineMap, Loc
 from yaml.composer import Composer
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.resolver import Resolver
