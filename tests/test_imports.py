@@ -1,7 +1,8 @@
 """The import contracts (issue 16, part 4), checked with import-linter on the package as it is installed:
 the API over the analyzer over the engine; inside the analyzer, the CLI over the commands by question over the shared
 machinery (issue 33); inside the engine, the rulesets over the core (the core imports no ruleset, issue 33), and
-within each the layers from the players down to the data notation; and no circles among the modules of any package
+within each the layers from the players down to the data notation; the analyzer's shared machinery reaching a
+ruleset only through the core's registry; and no circles among the modules of any package
 (pyproject.toml, [tool.importlinter])."""
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
 def test_the_import_contracts_are_kept(tmp_path):
     result = _lint(_installed_layout(tmp_path))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
-    assert "6 kept, 0 broken" in _said(result)
+    assert "7 kept, 0 broken" in _said(result)
 
 
 def test_a_circle_breaks_the_contract(tmp_path):
@@ -90,3 +91,15 @@ def test_shared_machinery_reaching_up_to_a_command_breaks_the_contract(tmp_path)
     assert "clix.analyzer.play is not allowed to import clix.analyzer.duel" in _said(result)
     assert "clix.analyzer.play.runner -> clix.analyzer.duel.command" in _said(result)
     assert "clix.analyzer.value is not allowed to import clix.analyzer.meta" in _said(result)
+
+
+def test_shared_machinery_importing_a_ruleset_breaks_the_contract(tmp_path):
+    """The scenario runner reaches HorrorClix only through the core's registry: importing its harness directly
+    is refused (a type-only import under TYPE_CHECKING is not counted)."""
+    tree = _installed_layout(tmp_path)
+    runner = tree / "clix" / "analyzer" / "tools" / "scenarios.py"
+    runner.write_text(runner.read_text(encoding="utf-8") + "\nfrom clix.engine.horrorclix import scenario  # noqa\n")
+    result = _lint(tree)
+    assert result.returncode != 0
+    assert "clix.analyzer.tools is not allowed to import clix.engine.horrorclix" in _said(result)
+    assert "clix.analyzer.tools.scenarios -> clix.engine.horrorclix.scenario" in _said(result)

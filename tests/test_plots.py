@@ -10,13 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from clix.engine.core.files.folders import yaml_files
 from clix.engine.core.players import RandomAgent
 from clix.engine.horrorclix import plot_table, plots, rules, subplots
 from clix.engine.horrorclix.game import play_game, settle
 from clix.engine.horrorclix.invariants import violations
 from clix.engine.horrorclix.registry.plot_effects import DURATIONS, PLOT_EFFECTS, SUBPLOT_CONDITIONS, TARGETS
 from clix.engine.horrorclix.roster.loader import load_roster
-from clix.engine.horrorclix.scenario import load_scenario, run_scenario, scenario_files
+from clix.engine.horrorclix.scenario import load_scenario, run_scenario
 from clix.engine.horrorclix.setup import new_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,7 +77,7 @@ def test_every_plot_rule_has_a_scenario():
     wanted = set(re.findall(r"\*\*(HC-PLOT-\d+)\*\*", text))
     assert len(wanted) == 14
     cited: set[str] = set()
-    for path in scenario_files([PLOT_SCENARIOS]):
+    for path in yaml_files([PLOT_SCENARIOS]):
         scenario, problems = load_scenario(path)
         assert scenario is not None, problems
         cited.update(scenario.rules)

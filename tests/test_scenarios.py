@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from clix.engine.horrorclix.scenario import run_scenario, scenario_files
+from clix.engine.core.files.folders import yaml_files
+from clix.engine.horrorclix.scenario import run_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = scenario_files([ROOT / "tests" / "scenarios"])
+SCENARIOS = yaml_files([ROOT / "tests" / "scenarios"])
 
 
 def test_there_are_scenarios():

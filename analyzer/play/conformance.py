@@ -10,10 +10,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from clix.engine.core.dice import child_seeds
 from clix.engine.core.players import Decision, RandomAgent
 from clix.engine.horrorclix import rules
 from clix.engine.horrorclix.armybuilder import random_army
-from clix.engine.horrorclix.game import child_seeds, settle
+from clix.engine.horrorclix.game import settle
 from clix.engine.horrorclix.invariants import violations
 from clix.engine.horrorclix.roster.loader import Roster, load_layers
 from clix.engine.horrorclix.setup import new_game

@@ -27,9 +27,10 @@ from clix.analyzer.play.conformance import roster_at
 from clix.analyzer.play.pool import Outcome, run_items
 from clix.analyzer.play.result import GameRows, RunResult, report_line
 from clix.engine import RULESET_VERSION, compiled
+from clix.engine.core.dice import child_seed
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.core.players import Agent, RandomAgent
-from clix.engine.horrorclix.game import Watch, child_seed, play, start_game
+from clix.engine.horrorclix.game import Watch, play, start_game
 from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
 from clix.engine.horrorclix.players.search import DEFAULT_BUDGET, search_factory
 from clix.engine.horrorclix.roster.models import Army

@@ -6,7 +6,7 @@ import base64
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from clix.analyzer.common.errors import ClixError
@@ -16,9 +16,11 @@ from clix.analyzer.play.compact import CompactRows
 from clix.analyzer.report import charts
 from clix.analyzer.report.folder import writing
 from clix.engine.core.ruleset import ruleset_named
-from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.models import MapLayout
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.roster.loader import Roster
+    from clix.engine.horrorclix.roster.models import MapLayout
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "reports"
 

@@ -1,13 +1,18 @@
-"""`clix scenario run`: run scenario files and report each one on a line."""
+"""`clix scenario run`: run scenario files and report each one on a line.
+
+Each file is played by the ruleset it names (its top-level `ruleset`; HorrorClix when it names none), found
+through the core's registry, with that ruleset's library of figures and maps (loaded once, when first needed)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from clix.analyzer.common.errors import ClixError
+from clix.engine.core.files.folders import yaml_files
+from clix.engine.core.files.problems import InvalidFile
 from clix.engine.core.files.yaml_lines import path_problem
-from clix.engine.horrorclix.roster.loader import Roster, load_layers
-from clix.engine.horrorclix.scenario import ScenarioFileError, run_scenario, scenario_files
+from clix.engine.core.ruleset import Ruleset, file_ruleset, ruleset_named
 from rich.console import Console
 
 
@@ -16,15 +21,18 @@ def run_paths(paths: list[Path], library: tuple[Path, ...], verbose: bool, conso
     missing = [p for p in paths if not p.exists()]
     if missing:
         raise ClixError(f"{missing[0]}: {path_problem(missing[0]) or 'no such file or directory'}")
-    files = scenario_files(paths)
+    files = yaml_files(paths)
     if not files:
         raise ClixError(f"no scenario files (*.yaml) under {', '.join(map(str, paths))}")
-    roster = _library(library)
+    libraries: dict[str, Any] = {}
     passed = failed = invalid = 0
     for path in files:
         try:
-            result = run_scenario(path, roster)
-        except ScenarioFileError as exc:
+            ruleset = ruleset_named(file_ruleset(path))
+            if ruleset.name not in libraries:
+                libraries[ruleset.name] = _library(ruleset, library)
+            result = ruleset.run_scenario(path, libraries[ruleset.name])
+        except InvalidFile as exc:
             invalid += 1
             for problem in exc.problems:
                 console.print(f"INVALID {problem}", markup=False)
@@ -44,10 +52,10 @@ def run_paths(paths: list[Path], library: tuple[Path, ...], verbose: bool, conso
     return 1 if failed else 0
 
 
-def _library(library: tuple[Path, ...]) -> Roster | None:
-    """The roster library scenarios may name figures and maps from (None if there is none)."""
+def _library(ruleset: Ruleset, library: tuple[Path, ...]) -> Any:
+    """The ruleset's library scenarios may name figures and maps from (None if there is none)."""
     layers = [layer for layer in library if layer.exists()]
     if not layers:
         return None
-    roster, _ = load_layers(layers)
+    roster, _ = ruleset.load_library(layers)
     return roster

@@ -6,15 +6,18 @@ import time
 from collections import Counter
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import library_text
 from clix.analyzer.play.conformance import GameCheck, check_game
 from clix.analyzer.play.pool import run_items
 from clix.analyzer.play.runner import batch_size_for
-from clix.engine.horrorclix.game import child_seed
-from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.core.dice import child_seed
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.roster.loader import Roster
 
 
 def check_at(library: Path | tuple[Path, ...], seed: int, turns: int, index: int) -> GameCheck:

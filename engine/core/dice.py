@@ -100,3 +100,15 @@ def _restored_forced(queue: list[int], rolled: int) -> ForcedDice:
     dice = ForcedDice(queue)
     dice.rolled = rolled
     return dice
+
+
+def child_seeds(seed: int | np.random.SeedSequence, count: int) -> list[np.random.SeedSequence]:
+    """The first `count` children of `seed`, derived without mutating it (`SeedSequence.spawn` counts
+    its calls, so spawning twice from one object would give different games)."""
+    return [child_seed(seed, k) for k in range(count)]
+
+
+def child_seed(seed: int | np.random.SeedSequence, k: int) -> np.random.SeedSequence:
+    """Child `k` of `seed`: the same as `child_seeds(seed, k + 1)[k]`, without making the others."""
+    parent = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    return np.random.SeedSequence(parent.entropy, spawn_key=(*parent.spawn_key, k), pool_size=parent.pool_size)

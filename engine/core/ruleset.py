@@ -12,7 +12,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
+
+from clix.engine.core.files.problems import InvalidFile, LineMap, Problem
+from clix.engine.core.files.yaml_lines import YamlError, read_yaml
 
 
 class Ruleset:
@@ -26,6 +30,10 @@ class Ruleset:
     - `score(state)`: each team's victory points, as the game stands.
     - `roll_responders`: functions `(state, attacker, targets, dice) -> dice` called after each attack roll.
     - `load_roster(path)`: the ruleset's data format for figures, cards and maps.
+    - the tools' entry points, each a function or a "module:function" imported when first asked for (so the
+      rules a worker plays with do not import the tools): `load_library(layers)`, its data folders layered one
+      over another (a homebrew folder over the sample data) as the analyzer loads them; `run_scenario(path,
+      library)`, one scenario file played with forced dice and checked (`clix scenario run`).
     - `loader`: "module:function" returning this ruleset, so an unpickled state (in a worker process) finds
       the same object again.
     """
@@ -46,6 +54,8 @@ class Ruleset:
         roll_responders: Iterable[Callable[..., tuple[int, int]]] = (),
         registries: Mapping[str, Mapping[str, Any]] | None = None,
         load_roster: Callable[..., Any] | None = None,
+        load_library: str | Callable[[list[Path]], tuple[Any, list[Problem]]] | None = None,
+        run_scenario: str | Callable[[Path, Any], Any] | None = None,
     ) -> None:
         unknown = sorted(set(handlers) - set(powers))
         if unknown:
@@ -64,8 +74,21 @@ class Ruleset:
         self.roll_responders = tuple(roll_responders)
         self.registries = dict(registries or {})
         self.load_roster = load_roster
+        self.library_loader = load_library
+        self.scenario_runner = run_scenario
         self.showing: dict[str | None, dict[int, tuple[Any, tuple[Any, ...]]]] = {}
         """`effects` keeps here, by hook and dial click, the handlers of the powers showing (a cache)."""
+
+    def load_library(self, layers: list[Path]) -> tuple[Any, list[Problem]]:
+        """This ruleset's data under the folders or files `layers`, a later one over an earlier, and every
+        problem found."""
+        return _entry(self, "load_library", self.library_loader)(layers)
+
+    def run_scenario(self, path: Path, library: Any) -> Any:
+        """The scenario file at `path` played and checked (a result with `name`, `passed` and `failures`);
+        `library` is `load_library`'s data (None: none), for scenarios naming figures or maps from it. An
+        invalid file raises InvalidFile."""
+        return _entry(self, "run_scenario", self.scenario_runner)(path, library)
 
     def unsupported_powers(self, names: Iterable[str]) -> set[str]:
         """Of `names`, the powers this ruleset names but plays with no effect yet."""
@@ -81,6 +104,17 @@ class Ruleset:
 
     def __repr__(self) -> str:
         return f"Ruleset({self.name!r}, {self.version!r})"
+
+
+def _entry(ruleset: Ruleset, what: str, target: str | Callable[..., Any] | None) -> Callable[..., Any]:
+    """The function an entry point names (imported when it is a "module:function" string)."""
+    if target is None:
+        raise NotImplementedError(f"ruleset {ruleset.name} has no {what} yet")
+    if isinstance(target, str):
+        module_name, _, function = target.partition(":")
+        found: Callable[..., Any] = getattr(importlib.import_module(module_name), function)
+        return found
+    return target
 
 
 RULESETS: dict[str, str] = {"horrorclix": "clix.engine.horrorclix.ruleset:load"}
@@ -105,3 +139,35 @@ def load_ruleset(loader: str) -> Ruleset:
     if not isinstance(found, Ruleset):
         raise TypeError(f"{loader} returned {type(found).__name__}, not a Ruleset")
     return found
+
+
+RULESET_KEY = "ruleset"
+"""The top-level key by which a data or scenario file names its ruleset (none: `DEFAULT_RULESET`)."""
+
+
+def named_ruleset(data: object, lines: LineMap, file: str) -> str:
+    """The ruleset a file's top-level mapping `data` names (`RULESET_KEY`; `DEFAULT_RULESET` when it names none,
+    or is not a mapping: its own loader then says what is wrong); an InvalidFile when it names one clix does
+    not play."""
+    if not isinstance(data, Mapping) or RULESET_KEY not in data:
+        return DEFAULT_RULESET
+    value = data[RULESET_KEY]
+    if isinstance(value, str) and value in RULESETS:
+        return value
+    plays = f"clix plays {', '.join(sorted(RULESETS))} (a file without '{RULESET_KEY}' is {DEFAULT_RULESET})"
+    message = (
+        f"'{value}' is not a ruleset clix plays; {plays}"
+        if isinstance(value, str)
+        else f"'{RULESET_KEY}' is the name of a ruleset; {plays}"
+    )
+    raise InvalidFile([Problem(file, lines.line((RULESET_KEY,)), RULESET_KEY, message)])
+
+
+def file_ruleset(path: Path, file: str | None = None) -> str:
+    """The ruleset the file at `path` names (`named_ruleset`); a file that cannot be read as YAML is left to
+    the default ruleset's loader, which says what is wrong with it. `file` is how problems name it."""
+    try:
+        data, lines, _ = read_yaml(path)
+    except (YamlError, OSError):
+        return DEFAULT_RULESET
+    return named_ruleset(data, lines, str(path) if file is None else file)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+from clix.engine.core.dice import child_seeds
 from clix.engine.core.driver import MAX_DECISIONS, GameStuck, Watch, play, settle, step
 from clix.engine.horrorclix.roster.loader import Roster
 from clix.engine.horrorclix.roster.models import Army, MapLayout
@@ -20,26 +21,12 @@ __all__ = [
     "MAX_DECISIONS",
     "GameStuck",
     "Watch",
-    "child_seed",
-    "child_seeds",
     "play",
     "play_game",
     "settle",
     "start_game",
     "step",
 ]
-
-
-def child_seeds(seed: int | np.random.SeedSequence, count: int) -> list[np.random.SeedSequence]:
-    """The first `count` children of `seed`, derived without mutating it (`SeedSequence.spawn` counts
-    its calls, so spawning twice from one object would give different games)."""
-    return [child_seed(seed, k) for k in range(count)]
-
-
-def child_seed(seed: int | np.random.SeedSequence, k: int) -> np.random.SeedSequence:
-    """Child `k` of `seed`: the same as `child_seeds(seed, k + 1)[k]`, without making the others."""
-    parent = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    return np.random.SeedSequence(parent.entropy, spawn_key=(*parent.spawn_key, k), pool_size=parent.pool_size)
 
 
 def play_game(

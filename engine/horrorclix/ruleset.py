@@ -10,10 +10,11 @@ from clix.engine import RULESET_VERSION
 from clix.engine.core.ruleset import Ruleset
 from clix.engine.horrorclix import plots, powers, rules
 from clix.engine.horrorclix.registry import ABILITIES, PLOT_EFFECTS, POWERS
-from clix.engine.horrorclix.roster.loader import load_roster
+from clix.engine.horrorclix.roster.common import RULESET_NAME
+from clix.engine.horrorclix.roster.loader import load_layers, load_roster
 from clix.engine.horrorclix.state import PHASES
 
-NAME = "horrorclix"
+NAME = RULESET_NAME
 ABILITIES_REGISTRY = "abilities"
 PLOT_EFFECTS_REGISTRY = "plot_effects"
 PLOT_EFFECT_HANDLERS = "plot_effect_handlers"
@@ -43,4 +44,6 @@ def load() -> Ruleset:
             PLOT_EFFECT_HANDLERS: plots.EFFECTS,
         },
         load_roster=load_roster,
+        load_library=load_layers,
+        run_scenario="clix.engine.horrorclix.scenario:run_scenario",
     )

@@ -12,7 +12,7 @@ from typing import Any, cast
 from clix.engine.core import decisions
 from clix.engine.core.board import STEPS
 from clix.engine.core.dice import DiceExhausted, ForcedDice
-from clix.engine.core.files.problems import Problem
+from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pending import Decision
 from clix.engine.core.pieces import Stats, stats_from_dial
@@ -37,7 +37,7 @@ from clix.engine.horrorclix.roster.loader import Roster
 from clix.engine.horrorclix.roster.models import (
     parse_dial,
 )
-from clix.engine.horrorclix.scenario_format import (  # noqa: F401  (load_scenario, scenario_files: this module's API too)
+from clix.engine.horrorclix.scenario_format import (
     FLIGHT_CODES,
     Coord,
     Expect,
@@ -45,7 +45,6 @@ from clix.engine.horrorclix.scenario_format import (  # noqa: F401  (load_scenar
     ScenarioMonster,
     ScenarioResult,
     load_scenario,
-    scenario_files,
 )
 from clix.engine.horrorclix.state import (
     FLIGHT_NAMES,
@@ -339,10 +338,10 @@ def _answer_from_steps(steps: list[dict[str, Any]], cursor: list[int], decision:
 
 
 def run_scenario(path: Path, roster: Roster | None) -> ScenarioResult:
-    """Run one scenario file; a file that is not a valid scenario raises ScenarioFileError."""
+    """Run one scenario file; a file that is not a valid scenario raises InvalidFile."""
     scenario, problems = load_scenario(path)
     if scenario is None:
-        raise ScenarioFileError(problems)
+        raise InvalidFile(problems)
     result = ScenarioResult(str(path), scenario.name, rules=list(scenario.rules))
     steps = scenario.steps
     # the next step to play, and the last plot_twist step; answers to the engine's questions consume steps too
@@ -354,7 +353,7 @@ def run_scenario(path: Path, roster: Roster | None) -> ScenarioResult:
 
         state, monster_ids, victim_ids = build_state(scenario, roster, answer)
     except ScenarioError as exc:
-        raise ScenarioFileError([Problem(str(path), 0, "", str(exc))]) from exc
+        raise InvalidFile([Problem(str(path), 0, "", str(exc))]) from exc
     expect = scenario.expect
     refused_at: int | None = None
     reason = ""
@@ -378,7 +377,7 @@ def run_scenario(path: Path, roster: Roster | None) -> ScenarioResult:
             try:
                 action = step_action(state, step, monster_ids, victim_ids, fly)
             except ScenarioError as exc:
-                raise ScenarioFileError([Problem(str(path), 0, f"steps[{index}]", str(exc))]) from exc
+                raise InvalidFile([Problem(str(path), 0, f"steps[{index}]", str(exc))]) from exc
             fly = None
             reason = rules.why_not(state, action)
             if reason:
@@ -395,12 +394,6 @@ def run_scenario(path: Path, roster: Roster | None) -> ScenarioResult:
     return result
 
 
-class ScenarioFileError(Exception):
-    """A scenario file that is not valid; carries every problem found."""
-
-    def __init__(self, problems: list[Problem]) -> None:
-        super().__init__("; ".join(map(str, problems)))
-        self.problems = problems
 
 
 def _compare(

@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from clix.engine.core.dial import MAX_CLICKS
-from clix.engine.core.files.problems import Problem, did_you_mean, from_validation_error
+from clix.engine.core.files.problems import InvalidFile, Problem, did_you_mean, from_validation_error
 from clix.engine.core.files.yaml_lines import YamlError, read_yaml
+from clix.engine.core.ruleset import RULESET_KEY, named_ruleset
 from clix.engine.horrorclix.registry import ABILITIES, POWERS
-from clix.engine.horrorclix.roster.loader import walk_folder
+from clix.engine.horrorclix.roster.common import RULESET_NAME
 from clix.engine.horrorclix.roster.models import (
     BUILD_TOTALS,
     MAX_POINTS,
@@ -313,22 +314,22 @@ def load_scenario(path: Path) -> tuple[Scenario | None, list[Problem]]:
     if not isinstance(data, dict):
         return None, [*problems, Problem(name, 1, "", "a scenario file is a mapping of keys (name, steps, expect...)")]
     try:
+        ruleset = named_ruleset(data, lines, name)
+    except InvalidFile as exc:
+        return None, problems + exc.problems
+    if ruleset != RULESET_NAME:
+        return None, [
+            *problems,
+            Problem(
+                name,
+                lines.line((RULESET_KEY,)),
+                RULESET_KEY,
+                f"a {ruleset} scenario; HorrorClix cannot play it (`clix scenario run` picks each file's ruleset)",
+            ),
+        ]
+    data = {k: v for k, v in data.items() if k != RULESET_KEY}
+    try:
         scenario = Scenario.model_validate(data)
     except ValidationError as exc:
         return None, problems + from_validation_error(name, exc, lines, Scenario)
     return (None if problems else scenario), problems
-
-
-def scenario_files(paths: list[Path]) -> list[Path]:
-    """Every scenario file named by `paths` (directories: every *.yaml below them).
-
-    Paths that hide files below a directory (a folder that cannot be read or is named like a file, a broken
-    or looping link) are listed too: loading one reports what is wrong with it."""
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            files, hidden = walk_folder(path)
-            found.extend(sorted([*(p for p in files if p.suffix == ".yaml"), *(p for p, _ in hidden)]))
-        else:
-            found.append(path)
-    return found

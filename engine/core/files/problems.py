@@ -1,4 +1,4 @@
-"""Problems found in roster files: where (file, line, field) and what is wrong."""
+"""Problems found in a ruleset's data and scenario files: where (file, line, field) and what is wrong."""
 
 from __future__ import annotations
 
@@ -27,6 +27,14 @@ class Problem:
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
         return f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+
+
+class InvalidFile(Exception):
+    """A file that is not valid (a scenario, a data file asked for by name); carries every problem found."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("; ".join(map(str, problems)))
+        self.problems = problems
 
 
 def field_text(loc: Loc) -> str:

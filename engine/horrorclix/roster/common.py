@@ -11,6 +11,9 @@ from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.registry import check_params
 from pydantic import BaseModel, ConfigDict, Field
 
+RULESET_NAME = "horrorclix"
+"""HorrorClix's name in the core's registry, and what its files may say as their `ruleset` (or leave out)."""
+
 Rank = Literal["rookie", "experienced", "veteran", "unique", "limited_edition", "demo"]
 SpeedMode = Literal["boot", "wing", "fin"]
 Slot = Literal["speed", "attack", "defense", "damage"]

@@ -14,8 +14,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from clix.engine.core.files.problems import LineMap, Loc, Problem, field_text, from_validation_error, relative
+from clix.engine.core.files.folders import YAML_SUFFIXES, walk_folder
+from clix.engine.core.files.problems import (
+    InvalidFile,
+    LineMap,
+    Loc,
+    Problem,
+    field_text,
+    from_validation_error,
+    relative,
+)
 from clix.engine.core.files.yaml_lines import YamlError, decode, load_yaml, path_problem, read_bytes
+from clix.engine.core.ruleset import RULESET_KEY, named_ruleset
+from clix.engine.horrorclix.roster.common import RULESET_NAME
 from clix.engine.horrorclix.roster.models import (
     Army,
     Figure,
@@ -34,7 +45,7 @@ KINDS: tuple[tuple[str, type[BaseModel]], ...] = (
     ("plot_twists", PlotTwistFile),
     ("victims", VictimFile),
 )
-ROSTER_SUFFIXES = (".yaml", ".yml")
+ROSTER_SUFFIXES = YAML_SUFFIXES
 TABLES = ("figures", "plot_twists", "victims", "maps", "armies")
 _TABLE_OF_MODEL: dict[type[BaseModel], str] = {
     Figure: "figures",
@@ -157,52 +168,6 @@ def find_roster_files(paths: list[Path]) -> tuple[list[Path], list[Problem]]:
     return list(unique), list(dict.fromkeys(problems))
 
 
-def walk_folder(root: Path) -> tuple[list[Path], list[tuple[Path, str]]]:
-    """The roster files below `root` (sorted), and the paths below it that hide files, with why."""
-    files: list[Path] = []
-    hidden: list[tuple[Path, str]] = []
-    stack: list[tuple[Path, tuple[Path, ...]]] = [(root, (root.resolve(),))]
-    while stack:
-        folder, ancestors = stack.pop()
-        try:
-            with os.scandir(folder) as listing:
-                entries = sorted(listing, key=lambda e: e.name)
-        except OSError:
-            hidden.append((folder, path_problem(folder) or "cannot read this folder, so its files were not checked"))
-            continue
-        for entry in entries:
-            path = Path(entry.path)
-            roster_like = path.suffix in ROSTER_SUFFIXES
-            if entry.is_symlink() and not path.exists():
-                if roster_like or not path.suffix:  # a link without a suffix may have named a folder
-                    hidden.append((path, path_problem(path) or "broken symbolic link; fix it or remove it"))
-                continue
-            if _is_dir(entry):
-                real = path.resolve()
-                if real in ancestors:
-                    hidden.append(
-                        (
-                            path,
-                            f"symbolic link back to the folder '{relative(real)}' above it, which would "
-                            "loop forever; remove the link",
-                        )
-                    )
-                    continue
-                if roster_like:
-                    hidden.append((path, path_problem(path) or "this is a folder, not a file"))
-                stack.append((path, (*ancestors, real)))
-            elif roster_like:
-                files.append(path)
-    return sorted(files), hidden
-
-
-def _is_dir(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir()
-    except OSError:
-        return False
-
-
 def load_roster(paths: list[Path]) -> tuple[Roster, list[Problem]]:
     """Load and validate every file under `paths`; return what loaded and every problem found."""
     roster = Roster()
@@ -304,6 +269,16 @@ def _load_file(path: Path, roster: Roster) -> list[Problem]:
         roster.unknown |= _tables_of(path, "")
         roster.failed.extend(_failed(path, _tables_of(path, "")))
         return [*problems, Problem(name, 1, "", "a roster file must be a mapping of keys (like 'name: ...')")]
+    try:
+        ruleset = named_ruleset(data, lines, name)
+    except InvalidFile as exc:
+        roster.unknown |= _tables_of(path, "")
+        roster.failed.extend(_failed(path, _tables_of(path, "")))
+        return problems + exc.problems
+    if ruleset != RULESET_NAME:  # another game's file in the same folder: not HorrorClix's to read
+        roster.files.remove(name)
+        return problems
+    data = {k: v for k, v in data.items() if k != RULESET_KEY}
     model = next((m for key, m in KINDS if key in data), None)
     if model is None:
         roster.unknown |= _tables_of(path, "")
