@@ -16,6 +16,7 @@ from functools import cache
 
 import numpy as np
 from clix.engine.core import decisions, effects
+from clix.engine.core.dial import parse_click
 from clix.engine.core.dice import Dice
 from clix.engine.core.effects import Params, PowerHandler, handles
 from clix.engine.core.geometry import Geometry
@@ -23,19 +24,62 @@ from clix.engine.core.pending import Decision
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.core.ruleset import Ruleset
 from clix.engine.core.state import State
-from clix.engine.horrorclix.registry.powers import PowerSpec
-from clix.engine.horrorclix.roster.maps import MapLayout
-from clix.engine.horrorclix.roster.models import parse_dial
 
 NAME = "duel-on-a-grid"
 PHASES = ("action", "over")
+
+
+@dataclass(frozen=True)
+class PowerSpec:
+    """A power the duel knows: the core reads its `trigger` (when its handler runs)."""
+
+    name: str
+    trigger: str
+    summary: str
+    source: str
+
+
 POWERS = {
     "Regeneration": PowerSpec(
-        "Regeneration", "turn_start", "At the start of its turn, roll a d6 and heal the result minus 2.", source="002"
+        "Regeneration", "turn_start", "At the start of its turn, roll a d6 and heal the result minus 2.", "002"
     ),
-    "Toughness": PowerSpec("Toughness", "damaged", "Damage dealt to this figure is reduced by 1.", source="004"),
+    "Toughness": PowerSpec("Toughness", "damaged", "Damage dealt to this figure is reduced by 1.", "004"),
 }
-BOARD = ["1.....", "......", "......", ".....2"]
+
+
+@dataclass(frozen=True)
+class Board:
+    """The duel's map format: an open board of clear spaces, a player's corner marked by its number. It has what
+    the core's `board.Layout` reads, and nothing of HorrorClix's map files."""
+
+    rows: tuple[str, ...]
+    kind: str = "outdoor"
+    walls: tuple[object, ...] = ()
+    wall_lines: tuple[tuple[int, int, int, int], ...] = ()
+    indoor: tuple[tuple[int, int, int, int], ...] = ()
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0])
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    def terrain(self, x: int, y: int) -> str:
+        return "clear"
+
+    def inside(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def starting_areas(self) -> dict[int, list[tuple[int, int]]]:
+        return {int(c): [(x, y)] for y, row in enumerate(self.rows) for x, c in enumerate(row) if c.isdigit()}
+
+    def victim_spaces(self) -> list[tuple[int, int]]:
+        return []
+
+
+BOARD = Board(("1.....", "......", "......", ".....2"))
 
 
 @dataclass(frozen=True)
@@ -176,9 +220,8 @@ def load() -> Ruleset:
 
 def new_duel(dice: Dice | None, powers: tuple[dict[str, dict], dict[str, dict]] = ({}, {}), turns: int = 20) -> State:
     """A duel between two identical figures carrying `powers`, ready for player 1's first action."""
-    layout = MapLayout(rows=BOARD)
-    geometry = Geometry(layout)
-    dial = parse_dial(["8 9 16 2", "8 9 16 2", "7 9 15 2", "7 8 15 1", "6 8 14 1", "x"])
+    geometry = Geometry(BOARD)
+    dial = [parse_click(entry) for entry in ("8 9 16 2", "8 9 16 2", "7 9 15 2", "7 8 15 1", "6 8 14 1", "x")]
     figures = []
     for player, (corner, shown) in enumerate(zip((0, geometry.size - 1), powers, strict=True), 1):
         stats = stats_from_dial(f"F{player}", dial, powers=shown)

@@ -103,3 +103,16 @@ def test_shared_machinery_importing_a_ruleset_breaks_the_contract(tmp_path):
     assert result.returncode != 0
     assert "clix.analyzer.tools is not allowed to import clix.engine.horrorclix" in _said(result)
     assert "clix.analyzer.tools.scenarios -> clix.engine.horrorclix.scenario" in _said(result)
+
+
+def test_the_core_names_no_ruleset_even_in_type_hints():
+    """The contract leaves out imports under TYPE_CHECKING; the core has none of a ruleset either (issue 33: a map
+    is any `board.Layout`, a player an `Agent` of any state)."""
+    core = ROOT / "engine" / "core"
+    naming = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted(core.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if line.lstrip().startswith(("from clix.engine.horrorclix", "import clix.engine.horrorclix"))
+    ]
+    assert naming == []

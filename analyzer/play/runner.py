@@ -30,9 +30,10 @@ from clix.engine import RULESET_VERSION, compiled
 from clix.engine.core.dice import child_seed
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.core.players import Agent, RandomAgent
+from clix.engine.core.players.search import DEFAULT_BUDGET
 from clix.engine.horrorclix.game import Watch, play, start_game
 from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
-from clix.engine.horrorclix.players.search import DEFAULT_BUDGET, search_factory
+from clix.engine.horrorclix.players.search import search_factory
 from clix.engine.horrorclix.roster.models import Army
 from clix.engine.horrorclix.state import GameState
 from numpy.random import SeedSequence

@@ -1,6 +1,6 @@
 """Board geometry shared by the rules engine and the map drawings: walls as blocked edges, indoor spaces.
 
-A map's walls come in two spellings (`engine.horrorclix.roster.models.MapLayout`): `walls`, one edge of one space
+A map's walls come in two spellings (`Layout`; HorrorClix's map format is one): `walls`, one edge of one space
 (`{at: [x, y], side: north}`), and `wall_lines`, runs along grid lines (`[x1, y1, x2, y2]` in grid points,
 0..width by 0..height). Both become the same thing here: an `Edge`, the sorted pair of the two spaces the
 wall separates. A wall on the map border pairs its space with the off-map space beyond it (like `(-1, 3)`),
@@ -10,13 +10,49 @@ top (HC-TERRAIN-12: a wall has all the effects of blocking terrain along that ed
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # the map models use this module (walls, indoor spaces) to check a map file
-    from clix.engine.horrorclix.roster.models import MapLayout
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 Space = tuple[int, int]
 Edge = tuple[Space, Space]
+
+
+class Layout(Protocol):
+    """What the core reads of a ruleset's map format (HorrorClix's `roster.maps.MapLayout` is one): its size,
+    terrain, walls, indoor rectangles, and where pieces start and victims may stand."""
+
+    @property
+    def kind(self) -> str:
+        """ "outdoor", "indoor" or "indoor_outdoor"."""
+        ...
+
+    @property
+    def width(self) -> int: ...
+
+    @property
+    def height(self) -> int: ...
+
+    @property
+    def walls(self) -> Sequence[Any]:
+        """Walls on one side of one space, each with `at` (x, y) and `side` (north, south, east, west)."""
+        ...
+
+    @property
+    def wall_lines(self) -> Sequence[tuple[int, int, int, int]]: ...
+
+    @property
+    def indoor(self) -> Sequence[tuple[int, int, int, int]]: ...
+
+    def terrain(self, x: int, y: int) -> str:
+        """ "clear", "hindering", "water" or "blocking"."""
+        ...
+
+    def inside(self, x: int, y: int) -> bool: ...
+
+    def starting_areas(self) -> Mapping[int, Sequence[Space]]: ...
+
+    def victim_spaces(self) -> Sequence[Space]: ...
+
 
 STEPS: dict[str, Space] = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}
 """The step from a space to its neighbour across each side."""
@@ -48,7 +84,7 @@ def line_edges(x1: int, y1: int, x2: int, y2: int) -> list[Edge]:
     raise ValueError(f"wall line {[x1, y1, x2, y2]} is not straight")
 
 
-def wall_edges(layout: MapLayout) -> set[Edge]:
+def wall_edges(layout: Layout) -> set[Edge]:
     """Every wall of the map (its `walls` and `wall_lines`) as the set of edges it blocks."""
     edges = {side_edge(wall.at, wall.side) for wall in layout.walls}
     for line in layout.wall_lines:
@@ -56,7 +92,7 @@ def wall_edges(layout: MapLayout) -> set[Edge]:
     return edges
 
 
-def is_indoor(layout: MapLayout, x: int, y: int) -> bool:
+def is_indoor(layout: Layout, x: int, y: int) -> bool:
     """Whether a space is indoors: anywhere on an indoor map, inside an `indoor` rectangle otherwise (HC-TERRAIN-24)."""
     if layout.kind == "indoor":
         return True

@@ -11,12 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
-from clix.engine.core.board import is_indoor, wall_edges
-
-if TYPE_CHECKING:  # a ruleset's map format (HorrorClix's today): what it reads of one is duck-typed
-    from clix.engine.horrorclix.roster.models import MapLayout
+from clix.engine.core.board import Layout, is_indoor, wall_edges
 
 # Final: the compiled engine reads them as constants, not module attributes, in its inner loops
 CLEAR: Final = 0
@@ -65,7 +62,7 @@ class Geometry:
     def __hash__(self) -> int:
         return hash((self.kind, self.width, self.height))
 
-    def __init__(self, layout: MapLayout) -> None:
+    def __init__(self, layout: Layout) -> None:
         self.layout = layout
         self.kind = layout.kind
         self.width = width = layout.width

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import numpy as np
 from clix.engine.core import decisions
@@ -28,6 +29,11 @@ _GEOMETRY: dict[int, tuple[Geometry, list[tuple[int, str]], frozenset[int]]] = {
 def geometry_for(layout: MapLayout) -> Geometry:
     """The geometry of a map, computed once per map object and shared by every game on it."""
     return _map_facts(layout)[0]
+
+
+def map_of(geometry: Geometry) -> MapLayout:
+    """The HorrorClix map a geometry was built from (the core reads any ruleset's map as a `board.Layout`)."""
+    return cast(MapLayout, geometry.layout)
 
 
 def _map_facts(layout: MapLayout) -> tuple[Geometry, list[tuple[int, str]], frozenset[int]]:
@@ -119,7 +125,7 @@ def _choose_areas(state: GameState, first: int) -> dict[int, int]:
     areas = geo.starting_areas
     edges: dict[int, str | None] = geo.cached(  # the map's alone: worked out once per map
         "area_edges",
-        lambda: {label: area_edge(geo.layout, [geo.xy(s) for s in spaces]) for label, spaces in areas.items()},
+        lambda: {label: area_edge(map_of(geo), [geo.xy(s) for s in spaces]) for label, spaces in areas.items()},
     )
     count = len(state.players)
     chosen: dict[int, int] = {}
@@ -165,9 +171,9 @@ def _place_victims(state: GameState, armies: Sequence[Army], order: list[int], r
 
 def _place_objects(state: GameState, armies: Sequence[Army], order: list[int], areas: dict[int, int]) -> None:
     """Each player may place up to two objects on clear terrain away from starting areas (HC-SETUP-06)."""
-    geo, sites, zone = _map_facts(state.geometry.layout)
+    geo, sites, zone = _map_facts(map_of(state.geometry))
     taken = {v.pos for v in state.victims}
-    for obj in geo.layout.objects:  # objects printed on the map
+    for obj in map_of(geo).objects:  # objects printed on the map
         _add_object(state, obj.kind, geo.index(*obj.at), obj.side)
     for number in order:
         for kind in armies[number - 1].objects:

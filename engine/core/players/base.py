@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol, TypeVar
 
 from clix.engine.core.pending import Decision
-
-if TYPE_CHECKING:
-    from clix.engine.horrorclix.state import GameState
+from clix.engine.core.state import State
 
 __all__ = ["Agent", "Decision"]
 
+StateT = TypeVar("StateT", bound=State, contravariant=True)
+"""The state a player reads: a ruleset's own (`Agent[GameState]`); a bare `Agent` takes any."""
 
-class Agent(Protocol):
+
+class Agent(Protocol[StateT]):
     """A player: returns the index of the option it picks."""
 
     name: str
 
-    def choose(self, state: GameState, decision: Decision) -> int: ...
+    def choose(self, state: StateT, decision: Decision) -> int: ...

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from clix.engine.core.players.base import Decision
-
-if TYPE_CHECKING:
-    from clix.engine.horrorclix.state import GameState
+from clix.engine.core.state import State
 
 
 class RandomAgent:
@@ -22,5 +20,5 @@ class RandomAgent:
     def __reduce__(self) -> tuple[Any, ...]:
         return (RandomAgent, (self.rng,))
 
-    def choose(self, state: GameState, decision: Decision) -> int:
+    def choose(self, state: State, decision: Decision) -> int:
         return int(self.rng.integers(len(decision.options)))
