@@ -59,3 +59,11 @@ def stored_games(path: Path) -> int:
             return int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
     except (StoreBusy, ClixError):
         return 0
+
+
+def horrorclix_files(paths: list[Path]) -> list[Path]:
+    """The scenario files under `paths` that HorrorClix plays (those naming no other ruleset), sorted."""
+    from clix.engine.core.files.folders import yaml_files
+    from clix.engine.core.ruleset import DEFAULT_RULESET, file_ruleset
+
+    return sorted(p for p in yaml_files(paths) if file_ruleset(p) == DEFAULT_RULESET)

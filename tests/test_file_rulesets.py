@@ -52,8 +52,8 @@ def test_a_scenario_naming_horrorclix_plays_as_one_naming_none(tmp_path):
 @pytest.mark.parametrize(
     ("value", "said"),
     [
-        ("heroclix-2005", "'heroclix-2005' is not a ruleset clix plays; clix plays horrorclix (a file without"),
-        ("horroclix", "'horroclix' is not a ruleset clix plays; clix plays horrorclix"),
+        ("heroclix-2006", "'heroclix-2006' is not a ruleset clix plays; clix plays heroclix-2005, horrorclix (a file"),
+        ("horroclix", "'horroclix' is not a ruleset clix plays; clix plays heroclix-2005, horrorclix"),
         ("[1, 2]", "'ruleset' is the name of a ruleset"),
     ],
 )
@@ -120,7 +120,7 @@ def test_a_roster_file_naming_an_unknown_ruleset_is_one_problem(tmp_path):
     assert roster.figures == {}
     assert len(problems) == 1
     assert (problems[0].line, problems[0].field) == (1, "ruleset")
-    assert problems[0].message.startswith("'horrorclicks' is not a ruleset clix plays; clix plays horrorclix")
+    assert problems[0].message.startswith("'horrorclicks' is not a ruleset clix plays; clix plays heroclix-2005, horrorclix")
 
 
 def test_another_rulesets_file_in_a_horrorclix_folder_is_not_read_as_horrorclix(tmp_path, two_rulesets):
@@ -134,6 +134,7 @@ def test_another_rulesets_file_in_a_horrorclix_folder_is_not_read_as_horrorclix(
 
 @pytest.mark.parametrize("kind", list(KINDS))
 def test_every_schema_lets_a_file_name_its_ruleset(kind):
+    """These are HorrorClix's formats: the one ruleset their files may name is HorrorClix."""
     validator = jsonschema.Draft202012Validator(schema_for(kind))
     property_schema = schema_for(kind)["properties"]["ruleset"]
     assert property_schema["enum"] == ["horrorclix"]

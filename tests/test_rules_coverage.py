@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from clix.engine.core.files.folders import yaml_files
+from helpers import horrorclix_files
 from clix.engine.horrorclix.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -22,7 +22,7 @@ def rule_ids(sections: tuple[str, ...]) -> set[str]:
 
 def cited_rules() -> set[str]:
     cited: set[str] = set()
-    for path in yaml_files([ROOT / "tests" / "scenarios"]):
+    for path in horrorclix_files([ROOT / "tests" / "scenarios"]):
         scenario, problems = load_scenario(path)
         assert scenario is not None, problems
         cited.update(scenario.rules)

@@ -1,4 +1,5 @@
-"""Every scenario file in tests/scenarios is a rules test (the format: docs/scenario-format.md)."""
+"""Every scenario file in tests/scenarios is a rules test, played by the ruleset it names (the formats:
+docs/scenario-format.md; ../shared/scenario-format-heroclix.md for `ruleset: heroclix-2005` under heroclix/)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from clix.engine.core.files.folders import yaml_files
-from clix.engine.horrorclix.scenario import run_scenario
+from clix.engine.core.ruleset import DEFAULT_RULESET, file_ruleset, ruleset_named
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = yaml_files([ROOT / "tests" / "scenarios"])
@@ -18,7 +19,8 @@ def test_there_are_scenarios():
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[str(p.relative_to(ROOT / "tests" / "scenarios")) for p in SCENARIOS])
 def test_scenario(path: Path, roster) -> None:
-    result = run_scenario(path, roster)
+    ruleset = ruleset_named(file_ruleset(path))
+    result = ruleset.run_scenario(path, roster if ruleset.name == DEFAULT_RULESET else None)
     assert result.failures == [], f"{path.name} ({', '.join(result.rules)}): {result.name}"
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from clix.engine.core.dice import child_seeds
-from clix.engine.core.files.folders import yaml_files
+from helpers import horrorclix_files
 from clix.engine.core.players import RandomAgent
 from clix.engine.horrorclix import combat, rules
 from clix.engine.horrorclix.actions import Close, Move
@@ -110,7 +110,7 @@ def test_every_card_and_special_rule_has_a_scenario():
     text = (ROOT / "docs" / "horrorclix_rules.md").read_text(encoding="utf-8")
     wanted = {m for m in re.findall(r"\*\*(HC-[A-Z]+-\d+)\*\*", text) if m.split("-")[1] in ("CARD", "SPECIAL")}
     cited: set[str] = set()
-    for path in yaml_files([SCENARIOS]):
+    for path in horrorclix_files([SCENARIOS]):
         scenario, problems = load_scenario(path)
         assert scenario is not None, problems
         cited.update(scenario.rules)

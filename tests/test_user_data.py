@@ -20,7 +20,7 @@ from clix.analyzer.library.load import load_library
 from clix.analyzer.library.schema import KINDS, schema_for
 from clix.engine.horrorclix.roster.loader import KINDS as FILE_KINDS
 from clix.engine.horrorclix.roster.models import Army
-from helpers import run_main
+from helpers import horrorclix_files, run_main
 
 import clix
 
@@ -170,7 +170,7 @@ def test_every_sample_file_and_scenario_satisfies_its_schema():
     validators = {kind: jsonschema.Draft202012Validator(schema_for(kind)) for kind in KINDS}
     for kind in KINDS:
         jsonschema.Draft202012Validator.check_schema(schema_for(kind))
-    for path in sorted(ROSTERS.rglob("*.yaml")) + sorted(SCENARIOS.rglob("*.yaml")):
+    for path in sorted(ROSTERS.rglob("*.yaml")) + horrorclix_files([SCENARIOS]):
         data = yaml.safe_load(path.read_text())
         kind = "scenario" if SCENARIOS in path.parents else _file_kind(data)
         errors = [e.message for e in validators[kind].iter_errors(data)]

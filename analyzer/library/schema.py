@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from clix.analyzer.common.errors import ClixError
-from clix.engine.core.ruleset import DEFAULT_RULESET, RULESET_KEY, RULESETS
+from clix.engine.core.ruleset import DEFAULT_RULESET, RULESET_KEY
 from clix.engine.horrorclix.roster.models import Army, Figure, MapFile, PlotTwistFile, VictimFile
 from clix.engine.horrorclix.scenario import Scenario
 from pydantic import BaseModel
@@ -48,8 +48,9 @@ def schema_for(kind: str) -> dict[str, Any]:
         _file_forms(definition)
     schema.setdefault("properties", {})[RULESET_KEY] = {
         "type": "string",
-        "enum": sorted(RULESETS),
-        "description": f"The game this file is for; a file without it is {DEFAULT_RULESET} (docs/data-formats.md)",
+        "enum": [DEFAULT_RULESET],
+        "description": f"The game this file is for: these formats are {DEFAULT_RULESET}'s, and a file without it is "
+        f"{DEFAULT_RULESET} too (docs/data-formats.md)",
     }
     schema = {"$schema": SCHEMA_DIALECT, "$id": f"clix-{kind}.schema.json", **schema}
     return schema

@@ -55,7 +55,7 @@ def run_paths(paths: list[Path], library: tuple[Path, ...], verbose: bool, conso
 def _library(ruleset: Ruleset, library: tuple[Path, ...]) -> Any:
     """The ruleset's library scenarios may name figures and maps from (None if there is none)."""
     layers = [layer for layer in library if layer.exists()]
-    if not layers:
+    if not layers or ruleset.library_loader is None:
         return None
     roster, _ = ruleset.load_library(layers)
     return roster

@@ -1,0 +1,127 @@
+"""HeroClix's map format: the HorrorClix board's rows, walls and indoor rectangles, plus elevation, ladders and
+light and heavy objects (../shared/scenario-format-heroclix.md, section 3). It is what the core's `board.Layout`
+reads, so the core's `Geometry` (adjacency, walls, lines of fire) serves it unchanged."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from clix.engine.core.board import is_indoor
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Coord = tuple[int, int]
+Side = Literal["north", "south", "east", "west"]
+MAX_MAP_SIDE = 100
+TERRAIN_CHARS = {".": "clear", "h": "hindering", "~": "water", "#": "blocking", "1": "clear", "2": "clear",
+                 "3": "clear", "4": "clear"}  # fmt: skip
+"""The legend of `rows`: terrain, and a player's starting area (`1`-`4`, clear) (HX-TERRAIN-02, -24)."""
+
+
+class Strict(BaseModel):
+    """Unknown keys are errors, so typos never pass silently."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Wall(Strict):
+    """A wall along one edge of a square (HX-TERRAIN-16)."""
+
+    at: Coord
+    side: Side
+
+
+class Ladder(Strict):
+    """A ladder or stair step linking two touching squares at different levels (HX-ELEV)."""
+
+    bottom: Coord
+    top: Coord
+
+
+class MapObject(Strict):
+    """A light (yellow ring) or heavy (red ring) object lying on the map (HX-OBJECT)."""
+
+    kind: Literal["light", "heavy"]
+    at: Coord
+
+
+class HeroMap(Strict):
+    """A HeroClix battlefield: terrain per square, its elevation, walls, indoor rectangles, ladders, objects."""
+
+    kind: Literal["outdoor", "indoor", "indoor_outdoor"] = "outdoor"
+    rows: list[str] = Field(min_length=1, max_length=MAX_MAP_SIDE)
+    elevation: list[str] | None = None
+    ladders: list[Ladder] = Field(default_factory=list)
+    walls: list[Wall] = Field(default_factory=list)
+    wall_lines: list[tuple[int, int, int, int]] = Field(default_factory=list)
+    indoor: list[tuple[int, int, int, int]] = Field(default_factory=list)
+    objects: list[MapObject] = Field(default_factory=list)
+
+    @property
+    def width(self) -> int:
+        return len(self.rows[0])
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    def terrain(self, x: int, y: int) -> str:
+        """The terrain for movement and lines of fire: the printed type, hindering where an object lies on clear
+        terrain (HX-OBJECT-03, HX-MOVE-21)."""
+        printed = TERRAIN_CHARS[self.rows[y][x]]
+        if printed == "clear" and any(o.at == (x, y) for o in self.objects):
+            return "hindering"
+        return printed
+
+    def printed(self, x: int, y: int) -> str:
+        """The terrain type of a square, objects aside."""
+        return TERRAIN_CHARS[self.rows[y][x]]
+
+    def inside(self, x: int, y: int) -> bool:
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def level(self, x: int, y: int) -> int:
+        """The elevation digit of a square (0: ground level)."""
+        return int(self.elevation[y][x]) if self.elevation else 0
+
+    def starting_areas(self) -> dict[int, list[Coord]]:
+        areas: dict[int, list[Coord]] = {}
+        for y, row in enumerate(self.rows):
+            for x, char in enumerate(row):
+                if char.isdigit():
+                    areas.setdefault(int(char), []).append((x, y))
+        return areas
+
+    def victim_spaces(self) -> list[Coord]:
+        return []
+
+    def indoor_at(self, x: int, y: int) -> bool:
+        return is_indoor(self, x, y)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> HeroMap:
+        problems: list[str] = []
+        width = len(self.rows[0])
+        if not 1 <= width <= MAX_MAP_SIDE:
+            problems.append(f"rows: a row is 1 to {MAX_MAP_SIDE} squares wide")
+        for y, row in enumerate(self.rows):
+            if len(row) != width:
+                problems.append(f"rows: row {y} is {len(row)} squares wide, row 0 is {width}; every row is as wide")
+            bad = sorted(set(row) - set(TERRAIN_CHARS))
+            if bad:
+                problems.append(f"rows: row {y} has {', '.join(map(repr, bad))}; the legend is . h ~ # and 1-4")
+        if self.elevation is not None:
+            if len(self.elevation) != len(self.rows) or any(len(r) != width for r in self.elevation):
+                problems.append("elevation: it has the shape of rows (as many rows, each as wide)")
+            elif any(not r.isdigit() for r in self.elevation):
+                problems.append("elevation: one digit 0-9 per square")
+        for name, spots in (
+            ("walls", [w.at for w in self.walls]),
+            ("objects", [o.at for o in self.objects]),
+            ("ladders", [p for ladder in self.ladders for p in (ladder.bottom, ladder.top)]),
+        ):
+            for x, y in spots:
+                if not (0 <= x < width and 0 <= y < len(self.rows)):
+                    problems.append(f"{name}: [{x}, {y}] is off the map ({width} x {len(self.rows)})")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self

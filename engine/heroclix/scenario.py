@@ -1,0 +1,279 @@
+"""Running a heroclix-2005 scenario file: the position it describes, its steps played with its forced dice, and its
+expectations checked (../shared/scenario-format-heroclix.md). What the engine does not play yet is refused by name
+(an invalid file), never played as nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+from clix.engine.core.board import side_edge
+from clix.engine.core.dial import Click, parse_click
+from clix.engine.core.dice import DiceExhausted, ForcedDice
+from clix.engine.core.files.problems import InvalidFile, Problem
+from clix.engine.core.geometry import Geometry
+from clix.engine.core.pieces import Figure, Player, stats_from_dial
+from clix.engine.heroclix import rules
+from clix.engine.heroclix.maps import HeroMap
+from clix.engine.heroclix.ruleset import load
+from clix.engine.heroclix.scenario_format import Expect, Scenario, ScenarioCharacter, load_scenario
+from clix.engine.heroclix.state import DIRECTIONS, KNOCKBACK, PUSHING, Action, Close, EndTurn, HeroState, Move, Ranged
+
+NOT_YET = "is not implemented yet (HeroClix part 1, issue 34)"
+
+
+class ScenarioError(Exception):
+    """A file the format allows that names something this engine cannot set up or play."""
+
+
+@dataclass
+class ScenarioResult:
+    """What running one scenario found: `failures` empty when every expectation held."""
+
+    path: str
+    name: str
+    rules: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def run_scenario(path: Path, library: Any = None) -> ScenarioResult:
+    """Run one heroclix-2005 scenario file; an invalid one (or one naming what is not played yet) raises
+    InvalidFile. `library` is unused until HeroClix has a roster library."""
+    scenario = load_scenario(path)
+    try:
+        state, ids = build_state(scenario)
+    except ScenarioError as exc:
+        raise InvalidFile([Problem(str(path), 0, "", str(exc))]) from exc
+    result = ScenarioResult(str(path), scenario.name, list(scenario.rules))
+    refused_at: int | None = None
+    reason = ""
+    try:
+        for index, step in enumerate(scenario.steps):
+            try:
+                action = step_action(state, step, ids)
+            except ScenarioError as exc:
+                raise InvalidFile([Problem(str(path), 0, f"steps[{index}]", str(exc))]) from exc
+            reason = rules.why_not(state, action)
+            if reason:
+                refused_at = index
+                break
+            rules.apply(state, action, listed=True)
+    except DiceExhausted as exc:
+        result.failures.append(f"dice: {exc}")
+        return result
+    _compare(result, scenario.expect, state, ids, refused_at, reason)
+    return result
+
+
+def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
+    """The position a scenario describes, ready for the active player's next action; the characters' uids by id."""
+    layout = scenario.map
+    if layout.ladders or (layout.elevation and any(c != "0" for row in layout.elevation for c in row)):
+        raise ScenarioError(f"map: elevated terrain {NOT_YET}")
+    if layout.kind != "outdoor":
+        raise ScenarioError(f"map: {layout.kind} maps {NOT_YET}")
+    geometry = Geometry(layout)
+    players = sorted({c.player for c in scenario.characters})
+    state = HeroState(
+        geometry,
+        ForcedDice(list(scenario.dice)),
+        [Player(p, p) for p in players],
+        build_total=scenario.build_total,
+        active=scenario.active_player,
+        turn=scenario.turn,
+        ruleset=load(),
+    )
+    ids: dict[str, int] = {}
+    taken: dict[int, str] = {}
+    for uid, spec in enumerate(scenario.characters):
+        x, y = spec.at
+        if not layout.inside(x, y):
+            raise ScenarioError(f"characters: {spec.id} at [{x}, {y}] is off the map")
+        square = geometry.index(x, y)
+        if square in taken:
+            raise ScenarioError(f"characters: {spec.id} and {taken[square]} share [{x}, {y}] (HX-MOVE-06)")
+        if layout.printed(x, y) == "blocking":
+            raise ScenarioError(f"characters: {spec.id} stands on blocking terrain at [{x}, {y}] (HX-TERRAIN-11)")
+        taken[square] = spec.id
+        figure = _character(uid, spec, square)
+        state.monsters.append(figure)
+        ids[spec.id] = uid
+        state.forces[spec.player] = state.forces.get(spec.player, 0) + spec.points
+    for spec in scenario.characters:
+        unknown = [a for a in spec.archenemies if a not in ids]
+        if unknown:
+            raise ScenarioError(f"characters: {spec.id}'s archenemies name no character: {', '.join(unknown)}")
+        state.archenemies[ids[spec.id]] = frozenset(ids[a] for a in spec.archenemies)
+    if scenario.active_player not in players:
+        raise ScenarioError(f"active_player: player {scenario.active_player} has no character")
+    rules.begin_turn(state)
+    state.actions_left -= sum(1 for c in state.monsters if c.acted and c.controller == state.active)
+    return state, ids
+
+
+def _character(uid: int, spec: ScenarioCharacter, square: int) -> Figure:
+    if spec.speed_mode == "wing" or spec.flight is not None:
+        raise ScenarioError(f"characters: {spec.id}: flight {NOT_YET}")
+    if spec.holding is not None:
+        raise ScenarioError(f"characters: {spec.id}: holding an object {NOT_YET}")
+    named = list(spec.powers) + [p for entry in spec.dial if not isinstance(entry, str) for p in entry.powers]
+    if named:
+        raise ScenarioError(f"characters: {spec.id}: the power {named[0]} {NOT_YET} (powers come in part 2)")
+    dial = [
+        _click(spec.id, index, entry if isinstance(entry, str) else entry.values)
+        for index, entry in enumerate(spec.dial)
+    ]
+    if spec.start >= len(dial) or dial[spec.start].killed:
+        raise ScenarioError(f"characters: {spec.id}: start {spec.start} is not a click with values on its dial")
+    click = spec.start if spec.click is None else spec.click
+    if click >= len(dial) or dial[click].killed:
+        raise ScenarioError(f"characters: {spec.id}: click {click} is not a click with values on its dial")
+    stats = stats_from_dial(
+        spec.id, dial, start=spec.start, range_=spec.range, bolts=spec.bolts, speed_mode=spec.speed_mode,
+        points=spec.points,
+    )  # fmt: skip
+    figure = Figure(uid, spec.id, stats, spec.player, spec.player, square, click, "start", spec.start)
+    figure.tokens = spec.tokens
+    figure.acted = spec.acted_this_turn
+    return figure
+
+
+def _click(character: str, index: int, text: str) -> Click:
+    try:
+        click = parse_click(text)
+    except ValueError as exc:
+        raise ScenarioError(f"characters: {character}: dial[{index}]: {exc}") from exc
+    if click.hourglass:
+        raise ScenarioError(f"characters: {character}: dial[{index}]: HeroClix dials have no hourglass 'h'")
+    if click.values is not None and any(v.colour for v in click.values):
+        raise ScenarioError(f"characters: {character}: dial[{index}]: HeroClix powers are named, not coloured")
+    return click
+
+
+def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int]) -> Action:
+    """The action a step describes (contract section 5); ScenarioError for what is not played yet."""
+    for key, what in (("use", "powers"), ("cancel", "canceling powers"), ("carry", "carrying"),
+                      ("pick_up", "picking up objects"), ("destroy", "attacks on terrain, walls and objects")):  # fmt: skip
+        if key in step:
+            raise ScenarioError(f"'{key}': {what} {NOT_YET}")
+    for kind in ("throw_object", "power", "fly"):
+        if kind in step:
+            raise ScenarioError(f"'{kind}' steps {NOT_YET}")
+    if "end_turn" in step:
+        return EndTurn()
+    geometry = state.geometry
+
+    def uid(name: object) -> int:
+        if not isinstance(name, str) or name not in ids:
+            raise ScenarioError(f"no character has the id {name!r}; ids: {', '.join(ids)}")
+        return ids[name]
+
+    def square(spot: object) -> int:
+        if not (isinstance(spot, (list, tuple)) and len(spot) == 2 and all(isinstance(v, int) for v in spot)):
+            raise ScenarioError(f"{spot!r} is not a square [x, y]")
+        x, y = spot
+        if not (0 <= x < geometry.width and 0 <= y < geometry.height):
+            raise ScenarioError(f"[{x}, {y}] is off the map")
+        return geometry.index(x, y)
+
+    knockback = tuple((uid(name), str(way)) for name, way in (step.get("knockback") or {}).items())
+    for _, way in knockback:
+        if way not in DIRECTIONS:
+            raise ScenarioError(f"knockback: {way!r} is not one of {', '.join(DIRECTIONS)}")
+    if "move" in step:
+        mover = uid(step["move"])
+        if "path" in step:
+            return Move(mover, tuple(square(s) for s in step["path"] or []))
+        if "to" in step:
+            goal = square(step["to"])
+            path = rules.reachable(state, state.monsters[mover]).get(goal)
+            return Move(mover, path if path is not None else (goal,))
+        raise ScenarioError("a move step gives 'path' (the squares entered) or 'to'")
+    if "close" in step:
+        if "targets" in step:
+            raise ScenarioError(f"several close attacks in one action (Flurry) {NOT_YET}")
+        return Close(uid(step["close"]), uid(step.get("target")), knockback)
+    targets = step.get("targets")
+    if targets is None and "target" in step:
+        targets = [step["target"]]
+    if not isinstance(targets, list):
+        raise ScenarioError("a ranged step names its 'targets' (a list of ids)")
+    split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
+    return Ranged(uid(step["ranged"]), tuple(uid(t) for t in targets), split, knockback)
+
+
+def _compare(
+    result: ScenarioResult, expect: Expect, state: HeroState, ids: dict[str, int], refused_at: int | None, reason: str
+) -> None:
+    fail = result.failures.append
+    if expect.illegal_step is None and refused_at is not None:
+        fail(f"steps[{refused_at}] was refused: {reason}")
+    if expect.illegal_step is not None:
+        if refused_at != expect.illegal_step:
+            fail(f"illegal_step: expected step {expect.illegal_step} refused, got {refused_at} ({reason or 'none'})")
+        elif expect.reason_contains and expect.reason_contains.lower() not in reason.lower():
+            fail(f"reason_contains: {expect.reason_contains!r} not in {reason!r}")
+    geometry = state.geometry
+    layout = cast(HeroMap, geometry.layout)
+    for name, wanted in expect.characters.items():
+        if name not in ids:
+            fail(f"characters: no character {name!r}")
+            continue
+        character = state.monsters[ids[name]]
+        if wanted.ko is not None and wanted.ko == character.alive:
+            fail(f"{name}.ko: expected {wanted.ko}, got {not character.alive}")
+        if not character.alive:
+            continue
+        found = {
+            "at": geometry.xy(character.pos),
+            "level": layout.level(*geometry.xy(character.pos)),
+            "click": character.click,
+            "tokens": character.tokens,
+            "damage_taken": character.damage_taken,
+            "pushing_damage": state.tally(character, PUSHING),
+            "knockback_damage": state.tally(character, KNOCKBACK),
+            "flight": None,
+            "holding": None,
+            "controller": character.controller,
+        }
+        for key in sorted(wanted.model_fields_set - {"ko"}):  # only the fields written are checked
+            expected = getattr(wanted, key)
+            if isinstance(expected, list | tuple):
+                expected = tuple(expected)
+            if expected != found[key]:
+                fail(f"{name}.{key}: expected {expected}, got {found[key]}")
+    if expect.objects is not None:
+        lying = sorted((o.kind, tuple(o.at)) for o in layout.objects)
+        if sorted((o.kind, tuple(o.at)) for o in expect.objects) != lying:
+            fail(
+                f"objects: expected {[(k, list(a)) for k, a in sorted((o.kind, tuple(o.at)) for o in expect.objects)]}, got {lying}"
+            )
+    for spot in expect.terrain:
+        x, y = spot.at
+        found_terrain = layout.printed(x, y)
+        if found_terrain != spot.is_:
+            fail(f"terrain at [{x}, {y}]: expected {spot.is_}, got {found_terrain}")
+    if expect.walls is not None:
+        edges = {frozenset(side_edge(tuple(w.at), w.side)) for w in layout.walls}  # type: ignore[arg-type]
+        wanted_edges = {frozenset(side_edge(tuple(w.at), w.side)) for w in expect.walls}  # type: ignore[arg-type]
+        if edges != wanted_edges:
+            fail(f"walls: expected {len(wanted_edges)} walls as listed, the map has {len(edges)} others")
+    if expect.vp is not None:
+        for player, points in expect.vp.items():
+            got = state.points.get(player, 0.0)
+            if got != points:
+                fail(f"vp[{player}]: expected {points:g}, got {got:g}")
+    if expect.game_over is not None and expect.game_over != state.over:
+        fail(f"game_over: expected {expect.game_over}, got {state.over}")
+    if expect.winner is not None and state.over and expect.winner != state.winner:
+        fail(f"winner: expected {expect.winner}, got {state.winner}")
+    if expect.active_player is not None and expect.active_player != state.active:
+        fail(f"active_player: expected {expect.active_player}, got {state.active}")
+    left = state.dice.left if isinstance(state.dice, ForcedDice) else 0
+    if left != (expect.dice_left or 0):
+        fail(f"dice_left: expected {expect.dice_left or 0} unused dice, {left} were left")

@@ -1,0 +1,179 @@
+"""The scenario file format of `ruleset: heroclix-2005` (../shared/scenario-format-heroclix.md, a contract: files
+written to it by others must run unchanged) and its validation. A file reports every problem with its line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from clix.engine.core.files.problems import InvalidFile, Problem, from_validation_error
+from clix.engine.core.files.yaml_lines import YamlError, read_yaml
+from clix.engine.core.ruleset import RULESET_KEY
+from clix.engine.heroclix.maps import Coord, HeroMap, Side, Wall
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+RULESET_NAME = "heroclix-2005"
+MAX_CLICKS = 30
+MAX_TURNS = 1000
+PlayerNumber = int
+DEFAULT_MAP = HeroMap(rows=["." * 12] * 12)
+
+HORRORCLIX_ONLY = {
+    "phase": "HeroClix has no phases",
+    "crypts": "HeroClix has no plot twists",
+    "victims": "HeroClix has no victims",
+    "monsters": "a HeroClix file lists 'characters'",
+    "red_start": "HeroClix dials have no red starting line (HX-CHAR-05)",
+    "blooded": "HeroClix has no blooded monsters",
+    "victims_slain": "HeroClix has no victims",
+}
+"""HorrorClix keys a heroclix-2005 file may not hold, with why (contract section 2)."""
+HORRORCLIX_STEPS = ("frenzy", "smash", "move_victim", "plot_twist", "pass")
+STEP_KINDS = ("move", "close", "ranged", "throw_object", "power", "fly", "end_turn")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _horrorclix_keys(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            found = [key for key in data if key in HORRORCLIX_ONLY]
+            if found:
+                raise ValueError("; ".join(f"'{k}' is HorrorClix's: {HORRORCLIX_ONLY[k]}" for k in found))
+        return data
+
+
+class DialEntry(_Strict):
+    """A click with the powers that show on it: `{values: "8 9 16 2", powers: [Toughness]}`."""
+
+    values: str
+    powers: list[str] = Field(default_factory=list)
+
+
+class ScenarioCharacter(_Strict):
+    """A character on the scenario's map (contract section 4)."""
+
+    id: str = Field(min_length=1)
+    player: PlayerNumber = Field(ge=1, le=8)
+    dial: list[str | DialEntry] = Field(min_length=1, max_length=MAX_CLICKS)
+    start: int = Field(0, ge=0, lt=MAX_CLICKS)
+    range: int = Field(0, ge=0, le=20)
+    bolts: int = Field(1, ge=1, le=3)
+    speed_mode: Literal["boot", "wing", "dolphin"] = "boot"
+    points: int = Field(50, ge=0, le=1000)
+    team: str | None = None
+    archenemies: list[str] = Field(default_factory=list)
+    powers: list[str] = Field(default_factory=list)
+    at: Coord
+    click: int | None = Field(None, ge=0, lt=MAX_CLICKS)
+    tokens: int = Field(0, ge=0, le=2)
+    acted_this_turn: bool = False
+    flight: Literal["hovering", "soaring"] | None = None
+    holding: Literal["light", "heavy"] | None = None
+
+
+class ExpectCharacter(_Strict):
+    at: Coord | None = None
+    level: int | None = None
+    click: int | None = None
+    tokens: int | None = None
+    ko: bool | None = None
+    damage_taken: int | None = None
+    pushing_damage: int | None = None
+    knockback_damage: int | None = None
+    flight: Literal["hovering", "soaring"] | None = None
+    holding: Literal["light", "heavy"] | None = None
+    controller: PlayerNumber | None = None
+
+
+class ExpectObject(_Strict):
+    kind: Literal["light", "heavy"]
+    at: Coord
+
+
+class ExpectTerrain(_Strict):
+    at: Coord
+    is_: Literal["clear", "hindering", "water", "blocking"] = Field(alias="is")
+
+
+class Expect(_Strict):
+    """What must hold after the steps (contract section 7); only the fields written are checked."""
+
+    illegal_step: int | None = Field(None, ge=0)
+    reason_contains: str | None = None
+    characters: dict[str, ExpectCharacter] = Field(default_factory=dict)
+    objects: list[ExpectObject] | None = None
+    terrain: list[ExpectTerrain] = Field(default_factory=list)
+    walls: list[Wall] | None = None
+    vp: dict[PlayerNumber, float] | None = None
+    game_over: bool | None = None
+    winner: PlayerNumber | None = None
+    active_player: PlayerNumber | None = None
+    dice_left: int | None = Field(None, ge=0)
+
+
+class Scenario(_Strict):
+    """A heroclix-2005 scenario file."""
+
+    ruleset: Literal["heroclix-2005"]
+    name: str = Field(min_length=1)
+    rules: list[str] = Field(default_factory=list)
+    build_total: int = Field(100, ge=100, le=10_000, multiple_of=100)
+    active_player: PlayerNumber = Field(1, ge=1, le=8)
+    turn: int = Field(1, ge=1, le=MAX_TURNS)
+    map: HeroMap = DEFAULT_MAP
+    characters: list[ScenarioCharacter] = Field(default_factory=list)
+    dice: list[int] = Field(default_factory=list)
+    steps: list[dict[str, Any]] = Field(default_factory=list)
+    expect: Expect
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Scenario:
+        problems: list[str] = []
+        bad = [d for d in self.dice if not 1 <= d <= 6]
+        if bad:
+            problems.append(f"dice: d6 results are 1-6; {bad} are not")
+        ids = [c.id for c in self.characters]
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        if repeated:
+            problems.append(f"characters: ids used twice: {', '.join(repeated)}")
+        for index, step in enumerate(self.steps):
+            kinds = [k for k in STEP_KINDS if k in step]
+            old = [k for k in HORRORCLIX_STEPS if k in step]
+            if old:
+                problems.append(
+                    f"steps[{index}]: '{old[0]}' is a HorrorClix step; HeroClix steps are {', '.join(STEP_KINDS)}"
+                )
+            elif len(kinds) != 1:
+                problems.append(f"steps[{index}]: a step is exactly one of {', '.join(STEP_KINDS)}")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+
+def load_scenario(path: Path) -> Scenario:
+    """Read and validate one heroclix-2005 scenario file; an InvalidFile names every problem."""
+    name = str(path)
+    try:
+        data, lines, yaml_problems = read_yaml(path)
+    except YamlError as exc:
+        raise InvalidFile([Problem(name, exc.line, "", exc.message)]) from exc
+    problems = [Problem(name, line, ".".join(map(str, loc)), message) for line, loc, message in yaml_problems]
+    if not isinstance(data, dict):
+        raise InvalidFile([*problems, Problem(name, 1, "", "a scenario file is a mapping of keys (name, steps...)")])
+    if data.get(RULESET_KEY) != RULESET_NAME:
+        raise InvalidFile(
+            [*problems, Problem(name, lines.line((RULESET_KEY,)), RULESET_KEY, f"not a {RULESET_NAME} file")]
+        )
+    try:
+        scenario = Scenario.model_validate(data)
+    except ValidationError as exc:
+        raise InvalidFile(problems + from_validation_error(name, exc, lines, Scenario)) from exc
+    if problems:
+        raise InvalidFile(problems)
+    return scenario
+
+
+__all__ = ["Coord", "Expect", "HeroMap", "Scenario", "ScenarioCharacter", "Side", "load_scenario"]

@@ -1,0 +1,100 @@
+"""A HeroClix game in progress: the core state (characters are core `Figure`s) plus what HeroClix keeps of its
+own: each character's pushing and knockback damage, who damaged it last (HX-DAMAGE-10), the victory points scored
+so far (HX-END-05, -08: fractions when split) and each force's build points (HX-END-11); and the actions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clix.engine.core.dice import Dice
+from clix.engine.core.pieces import Figure
+from clix.engine.core.state import State
+
+PHASES = ("actions", "over")
+PUSHING = "pushing"
+KNOCKBACK = "knockback"
+DIRECTIONS = {
+    "north": (0, -1), "northeast": (1, -1), "east": (1, 0), "southeast": (1, 1),
+    "south": (0, 1), "southwest": (-1, 1), "west": (-1, 0), "northwest": (-1, -1),
+}  # fmt: skip
+"""Knockback directions a step may name (contract section 5), as (dx, dy) with y growing southward."""
+
+
+class HeroState(State):
+    """The core state with HeroClix's own bookkeeping (see the module)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.tallies: dict[int, dict[str, int]] = {}
+        """Per character uid: clicks taken from pushing and from knockback."""
+        self.damaged_by: dict[int, int] = {}
+        """Per character uid: the opposing player whose character damaged it most recently."""
+        self.points: dict[int, float] = {}
+        """Victory points scored so far, by player."""
+        self.forces: dict[int, int] = {}
+        """Each player's force total in points (the tie-break, HX-END-11)."""
+        self.archenemies: dict[int, frozenset[int]] = {}
+        """Per character uid: the uids of its archenemies (HX-BUILD-04, HX-END-06)."""
+
+    def _empty(self, dice: Dice | None) -> HeroState:
+        return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
+
+    def _copy_rules(self, twin: State) -> None:
+        assert isinstance(twin, HeroState)
+        twin.tallies = {uid: dict(kinds) for uid, kinds in self.tallies.items()}
+        twin.damaged_by = dict(self.damaged_by)
+        twin.points = dict(self.points)
+        twin.forces = self.forces
+        twin.archenemies = self.archenemies
+
+    def _refresh_rules(self, seen: State, player: int) -> None:
+        assert isinstance(seen, HeroState)
+        seen.tallies = self.tallies
+        seen.damaged_by = self.damaged_by
+        seen.points = self.points
+        seen.forces = self.forces
+        seen.archenemies = self.archenemies
+
+    def tally(self, figure: Figure, kind: str) -> int:
+        """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
+        return self.tallies.get(figure.uid, {}).get(kind, 0)
+
+    def standing(self) -> list[Figure]:
+        """The characters on the map (not KO'd)."""
+        return [c for c in self.monsters if c.alive]
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move action along `path` (the squares entered, in order; HX-MOVE-01)."""
+
+    character: int
+    path: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Close:
+    """A close combat action against an adjacent opposing character (HX-COMBAT-07)."""
+
+    character: int
+    target: int
+    knockback: tuple[tuple[int, str], ...] = ()
+    """Knockback directions chosen for targets off the straight lines from the attacker (HX-KNOCK-04)."""
+
+
+@dataclass(frozen=True)
+class Ranged:
+    """A ranged combat action against up to `bolts` targets (HX-COMBAT-09, -21), damage divided by `split`."""
+
+    character: int
+    targets: tuple[int, ...]
+    split: tuple[tuple[int, int], ...] = ()
+    knockback: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class EndTurn:
+    """The active player ends its turn (HX-TURN-10)."""
+
+
+Action = Move | Close | Ranged | EndTurn

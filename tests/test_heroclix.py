@@ -1,0 +1,154 @@
+"""HeroClix 2005, part 1's first slice (issue 34): the ruleset is found by the name its files give, plays the
+contract's own example, refuses by name what it does not play yet, and plays games to their end through the core's
+driver that replay from their seed. The rule scenarios are in tests/scenarios/heroclix (run by test_scenarios.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from clix.engine.core import driver
+from clix.engine.core.dice import Dice
+from clix.engine.core.files.problems import InvalidFile
+from clix.engine.core.players import RandomAgent
+from clix.engine.core.ruleset import file_ruleset, ruleset_named
+from clix.engine.heroclix import rules
+from clix.engine.heroclix.scenario import build_state, run_scenario
+from clix.engine.heroclix.scenario_format import Scenario
+from clix.engine.heroclix.state import Close, EndTurn, Ranged
+
+ROOT = Path(__file__).resolve().parent.parent
+CONTRACT = ROOT.parent / "shared" / "scenario-format-heroclix.md"
+CHECKLIST = ROOT.parent / "shared" / "rules" / "heroclix_rules.md"
+HEROCLIX_SCENARIOS = ROOT / "tests" / "scenarios" / "heroclix"
+
+TWO_FORCES = {
+    "ruleset": "heroclix-2005",
+    "name": "two small forces on an outdoor map with hindering terrain, water, blocking terrain and a wall",
+    "expect": {},
+    "build_total": 200,
+    "map": {
+        "rows": ["..........", "...h..#...", "..........", "....~~....", "..#.....h.", "..........", ".........."],
+        "walls": [{"at": [5, 5], "side": "north"}],
+    },
+    "characters": [
+        {"id": "A1", "player": 1, "dial": ["8 10 17 3", "7 9 16 2", "7 9 16 2", "6 8 15 2", "6 8 15 1", "x"],
+         "at": [0, 0], "range": 6, "bolts": 2, "points": 50},
+        {"id": "A2", "player": 1, "dial": ["7 9 16 2", "6 9 16 2", "6 8 15 1", "x"], "at": [1, 0], "points": 30},
+        {"id": "B1", "player": 2, "dial": ["9 10 16 2", "8 9 16 2", "7 9 15 2", "6 8 15 1", "x"], "at": [9, 6],
+         "range": 5, "points": 45},
+        {"id": "B2", "player": 2, "dial": ["6 8 18 3", "6 8 17 2", "5 7 16 2", "x"], "at": [8, 6],
+         "speed_mode": "dolphin", "points": 35},
+    ],
+}  # fmt: skip
+
+
+def _write(folder: Path, data: dict, name: str = "scenario.yaml") -> Path:
+    path = folder / name
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
+
+
+def test_heroclix_is_found_by_the_name_its_files_give(tmp_path):
+    path = _write(tmp_path, {**TWO_FORCES, "characters": TWO_FORCES["characters"][:1]})
+    assert file_ruleset(path) == "heroclix-2005"
+    assert ruleset_named("heroclix-2005").name == "heroclix-2005"
+
+
+@pytest.mark.skipif(not CONTRACT.exists(), reason="shared/ is not beside this clone")
+def test_the_contracts_own_example_passes(tmp_path):
+    """Section 8 of ../shared/scenario-format-heroclix.md, read from the contract itself."""
+    text = CONTRACT.read_text(encoding="utf-8")
+    example = re.search(r"## 8\. Example\n```yaml\n(.*?)```", text, re.DOTALL)
+    assert example is not None
+    path = tmp_path / "example.yaml"
+    path.write_text(example.group(1), encoding="utf-8")
+    result = run_scenario(path)
+    assert result.failures == [], result.failures
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Toughness"]}]},
+         "the power Toughness is not implemented yet"),
+        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "speed_mode": "wing"}]},
+         "flight is not implemented yet"),
+        ({"map": {"rows": ["..", ".."], "elevation": ["01", "00"]}}, "elevated terrain is not implemented yet"),
+        ({"steps": [{"power": "A", "use": "Regeneration"}]}, "'use': powers is not implemented yet"),
+        ({"victims": [{"id": "V", "at": [1, 1]}]}, "'victims' is HorrorClix's: HeroClix has no victims"),
+        ({"steps": [{"frenzy": "A"}]}, "'frenzy' is a HorrorClix step"),
+        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 h 2", "x"], "at": [0, 0]}]}, "no hourglass"),
+    ],
+)  # fmt: skip
+def test_what_is_not_played_yet_is_refused_by_name(tmp_path, change, said):
+    base = {
+        "ruleset": "heroclix-2005",
+        "name": "refused",
+        "characters": [
+            {"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0]},
+            {"id": "B", "player": 2, "dial": ["8 9 16 2", "x"], "at": [1, 1]},
+        ],
+        "expect": {},
+    }
+    path = _write(tmp_path, base | change)
+    with pytest.raises(InvalidFile) as refused:
+        run_scenario(path)
+    assert said in str(refused.value)
+    assert all(p.file == str(path) for p in refused.value.problems)
+
+
+def _game(seed: int) -> list[tuple[str, int, int, tuple]]:
+    state, _ = build_state(Scenario.model_validate(TWO_FORCES))
+    state.dice = Dice(np.random.default_rng([seed, 0]))
+    state.turn_limit = 30
+    agents = [RandomAgent(np.random.default_rng([seed, seat])) for seat in (1, 2)]
+    driver.play(state, agents)
+    assert state.over and state.end_reason
+    assert state.winner in (1, 2, None)
+    return [(e.kind, e.turn, e.player, e.detail) for e in state.log]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_two_forces_play_to_the_end_through_the_driver_and_replay_from_the_seed(seed):
+    first = _game(seed)
+    assert any(kind == "moved" for kind, *_ in first)
+    assert _game(seed) == first
+
+
+def test_every_action_listed_is_legal_and_no_character_shares_a_square():
+    """A game's invariants at every decision: what `legal_actions` lists `why_not` accepts; tokens 0-2, clicks on
+    the dial, one character a square (HX-MOVE-06). The player attacks whenever it may, else acts at random."""
+    state, _ = build_state(Scenario.model_validate(TWO_FORCES))
+    state.dice = Dice(np.random.default_rng(7))
+    rng = np.random.default_rng(8)
+    for _ in range(400):
+        if state.over:
+            break
+        listed = rules.legal_actions(state)
+        assert listed[-1] == EndTurn()
+        for action in listed:
+            assert rules.why_not(state, action) == "", action
+        attacks = [a for a in listed if isinstance(a, Close | Ranged)]
+        pool = attacks or listed
+        rules.apply(state, pool[int(rng.integers(len(pool)))], listed=True)
+        standing = state.standing()
+        assert len({c.pos for c in standing}) == len(standing)
+        assert all(0 <= c.tokens <= 2 and 0 <= c.click < c.stats.clicks for c in state.monsters)
+    assert state.over
+    kinds = {event.kind for event in state.log}
+    assert {"moved", "attack", "damage", "ko"} <= kinds, kinds
+
+
+@pytest.mark.skipif(not CHECKLIST.exists(), reason="shared/ is not beside this clone")
+def test_scenarios_cite_only_rules_the_checklist_has():
+    known = set(re.findall(r"\*\*(HX-[A-Z]+-\d+)\*\*", CHECKLIST.read_text(encoding="utf-8")))
+    cited = set()
+    for path in sorted(HEROCLIX_SCENARIOS.rglob("*.yaml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        cited.update(r for r in data.get("rules", []) if r.startswith("HX-"))
+    assert cited, "no HeroClix scenario cites a rule"
+    assert cited <= known, sorted(cited - known)
