@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from helpers import horrorclix_files
 from clix.engine.horrorclix.scenario import load_scenario
+from helpers import horrorclix_files
 
 ROOT = Path(__file__).resolve().parent.parent
 CHECKLIST = ROOT / "docs" / "horrorclix_rules.md"

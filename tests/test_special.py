@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from clix.engine.core.dice import child_seeds
-from helpers import horrorclix_files
 from clix.engine.core.players import RandomAgent
 from clix.engine.horrorclix import combat, rules
 from clix.engine.horrorclix.actions import Close, Move
@@ -19,6 +18,7 @@ from clix.engine.horrorclix.invariants import violations
 from clix.engine.horrorclix.roster.loader import load_roster
 from clix.engine.horrorclix.scenario import build_state, load_scenario
 from clix.engine.horrorclix.setup import new_game
+from helpers import horrorclix_files
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios"

@@ -128,9 +128,12 @@ def _must_stop(state: HeroState, character: Figure, here: int, square: int, swim
     if entered in (HINDERING, WATER) and entered != left:
         return True
     flanks = geometry.diagonal_flanks.get((here, square))
-    if flanks is not None and left not in (HINDERING, WATER):
-        if all(_kind(state, f, swims) in (HINDERING, WATER) for f in flanks):
-            return True
+    if (
+        flanks is not None
+        and left not in (HINDERING, WATER)
+        and all(_kind(state, f, swims) in (HINDERING, WATER) for f in flanks)
+    ):
+        return True
     return any(c.uid not in broke_from for c in adjacent_opponents(state, character, square))
 
 
