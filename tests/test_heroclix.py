@@ -152,3 +152,57 @@ def test_scenarios_cite_only_rules_the_checklist_has():
         cited.update(r for r in data.get("rules", []) if r.startswith("HX-"))
     assert cited, "no HeroClix scenario cites a rule"
     assert cited <= known, sorted(cited - known)
+
+
+def _heroclix_failures() -> dict[str, list[str]]:
+    """Each HeroClix scenario that fails now, by its path under tests/scenarios/heroclix, with its failures."""
+    failed = {}
+    for path in sorted(HEROCLIX_SCENARIOS.rglob("*.yaml")):
+        try:
+            result = run_scenario(path)
+        except (InvalidFile, ValueError) as exc:
+            failed[str(path.relative_to(HEROCLIX_SCENARIOS))] = [str(exc)]
+            continue
+        if result.failures:
+            failed[str(path.relative_to(HEROCLIX_SCENARIOS))] = result.failures
+    return failed
+
+
+def test_the_heroclix_scenarios_pass():
+    assert _heroclix_failures() == {}
+    assert len(list(HEROCLIX_SCENARIOS.rglob("*.yaml"))) >= 70
+
+
+MUTANTS = {
+    "HX-TURN-02": ("POINTS_PER_ACTION", 50, "turn/03-second-action-at-100-illegal.yaml"),
+    "HX-TURN-11": ("PUSHING_DAMAGE", 0, "turn/08-push-second-token-and-click.yaml"),
+    "HX-MOVE-08": ("BREAK_AWAY", 3, "move/07-break-away-fails.yaml"),
+    "HX-TERRAIN-07": ("HINDERED_DEFENSE", 0, "combat/22-hindering-lof-defense-plus-one.yaml"),
+    "HX-COMBAT-04": ("CRITICAL_HIT_DAMAGE", 0, "combat/05-critical-hit.yaml"),
+    "HX-COMBAT-03": ("CRITICAL_MISS_CLICKS", 0, "combat/04-critical-miss.yaml"),
+    "HX-KNOCK-06": ("OBSTACLE_KNOCKBACK_DAMAGE", 0, "knock/03-wall-stops-figure-9.yaml"),
+}
+"""A rule changed on purpose (a constant of engine/heroclix/rules.py), and a scenario that must then fail."""
+
+
+@pytest.mark.parametrize("rule", sorted(MUTANTS))
+def test_a_changed_rule_fails_its_scenario(rule, monkeypatch):
+    name, value, scenario = MUTANTS[rule]
+    monkeypatch.setattr(rules, name, value)
+    failed = _heroclix_failures()
+    assert scenario in failed, f"{rule} changed ({name} = {value}) and {scenario} still passes"
+
+
+@pytest.mark.parametrize(
+    ("rule", "function", "replacement", "scenario"),
+    [
+        ("HX-MOVE-05", "_must_stop", lambda *args: False, "move/03-stop-entering-adjacent-illegal.yaml"),
+        ("HX-TERRAIN-06", "move_speed", lambda state, character: character.speed,
+         "move/19-hindering-start-speed-limit-illegal.yaml"),
+        ("HX-KNOCK-01", "knock_back", lambda *args: None, "knock/01-doubles-knock-back-orthogonal.yaml"),
+        ("HX-END-07", "finish", lambda state, reason: setattr(state, "over", True), "end/01-last-character-ko-ends-game.yaml"),
+    ],
+)  # fmt: skip
+def test_a_rule_taken_out_fails_its_scenario(rule, function, replacement, scenario, monkeypatch):
+    monkeypatch.setattr(rules, function, replacement)
+    assert scenario in _heroclix_failures(), f"{rule} taken out ({function}) and {scenario} still passes"

@@ -26,6 +26,22 @@ from clix.engine.heroclix.state import (
     Ranged,
 )
 
+POINTS_PER_ACTION = 100
+"""One action a turn per 100 points of the build total (HX-TURN-02)."""
+PUSHING_DAMAGE = 1
+"""Clicks a character takes when its second action token is placed (HX-TURN-11, -12)."""
+BREAK_AWAY = 4
+"""The lowest d6 that breaks away (HX-MOVE-08)."""
+HINDERED_DEFENSE = 1
+"""Defense added when a line of fire crosses hindering terrain (HX-TERRAIN-07)."""
+CRITICAL_HIT_DAMAGE = 1
+"""Damage added to each target of a critical hit (HX-COMBAT-04)."""
+CRITICAL_MISS_CLICKS = 1
+"""Clicks the attacker takes on a critical miss (HX-COMBAT-03)."""
+OBSTACLE_KNOCKBACK_DAMAGE = 1
+"""Damage a character knocked back into a wall, the edge or blocking terrain takes (HX-KNOCK-06)."""
+
+
 # --- who may act ----------------------------------------------------------------------------------
 
 
@@ -60,9 +76,8 @@ def _cannot_act(state: HeroState, character: Figure) -> str:
     if character.tokens >= 2:
         return f"{character.label} has two action tokens and may take no action this turn (HX-TURN-06, -13)"
     if state.actions_left <= 0:
-        return (
-            f"no action left this turn: {state.build_total // 100} per turn at {state.build_total} points (HX-TURN-02)"
-        )
+        per_turn = state.build_total // POINTS_PER_ACTION
+        return f"no action left this turn: {per_turn} per turn at {state.build_total} points (HX-TURN-02)"
     return ""
 
 
@@ -322,7 +337,7 @@ def _after_action(state: HeroState, character: Figure) -> None:
         return
     character.tokens += 1
     if character.tokens == 2:
-        take_damage(state, character, 1, PUSHING, None)  # HX-TURN-14 OPEN: never reduced (docs/rulings.md)
+        take_damage(state, character, PUSHING_DAMAGE, PUSHING, None)  # HX-TURN-14 OPEN: never reduced
 
 
 def _move(state: HeroState, character: Figure, path: tuple[int, ...]) -> None:
@@ -330,8 +345,8 @@ def _move(state: HeroState, character: Figure, path: tuple[int, ...]) -> None:
     -08: 1-3 fails, the character stays and its action ends), then along `path`."""
     if path and adjacent_opponents(state, character):
         roll = decisions.d6(state)
-        state.emit("break_away", character=character.label, roll=roll, broke=roll >= 4)
-        if roll <= 3:
+        state.emit("break_away", character=character.label, roll=roll, broke=roll >= BREAK_AWAY)
+        if roll < BREAK_AWAY:
             return
     if path:
         character.pos = path[-1]
@@ -351,20 +366,20 @@ def _attack(state: HeroState, attacker: Figure, action: Close | Ranged) -> None:
     hits = []
     for target in targets:
         hindered = isinstance(action, Ranged) and line_of_fire(state, attacker, target)[1]
-        defense = target.defense + (1 if hindered else 0)  # HX-TERRAIN-07
+        defense = target.defense + (HINDERED_DEFENSE if hindered else 0)
         if critical_hit or (not critical_miss and total >= defense):
             hits.append(target)
     state.emit("attack", attacker=attacker.label, dice=(first, second), total=total,
                hit=tuple(t.label for t in hits))  # fmt: skip
     if critical_miss:
-        take_damage(state, attacker, 1, "critical miss", None)  # HX-COMBAT-03 OPEN: a direct click
+        take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN: direct
         return
     if not hits:
         return
     shares = _shares(hits, attacker.damage, dict(action.split) if isinstance(action, Ranged) else {})
     taken: dict[int, int] = {}
     for target in hits:
-        dealt = shares[target.uid] + (1 if critical_hit else 0)
+        dealt = shares[target.uid] + (CRITICAL_HIT_DAMAGE if critical_hit else 0)
         taken[target.uid] = take_damage(state, target, dealt, "attack", attacker)
     if first == second:
         chosen = dict(action.knockback)
@@ -409,7 +424,7 @@ def knock_back(state: HeroState, attacker: Figure, target: Figure, distance: int
         ):
             target.pos = here
             state.emit("knocked_back", character=target.label, to=(x, y), stopped="obstacle")
-            take_damage(state, target, 1, KNOCKBACK, attacker)
+            take_damage(state, target, OBSTACLE_KNOCKBACK_DAMAGE, KNOCKBACK, attacker)
             return
         if geometry.index(nx, ny) in occupied:
             break
@@ -474,7 +489,7 @@ def _score(state: HeroState, points: dict[int, float]) -> None:
 def begin_turn(state: HeroState) -> None:
     """A turn's actions: one per 100 points of the build total (HX-TURN-02)."""
     state.phase = PHASES[0]
-    state.actions_left = state.build_total // 100
+    state.actions_left = state.build_total // POINTS_PER_ACTION
 
 
 def end_turn(state: HeroState) -> None:
