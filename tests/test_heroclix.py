@@ -15,7 +15,7 @@ from clix.engine.core.dice import Dice
 from clix.engine.core.files.problems import InvalidFile
 from clix.engine.core.players import RandomAgent
 from clix.engine.core.ruleset import file_ruleset, ruleset_named
-from clix.engine.heroclix import rules
+from clix.engine.heroclix import combat, movement, rules, scoring, sides
 from clix.engine.heroclix.scenario import build_state, run_scenario
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.state import Close, EndTurn, Ranged
@@ -75,9 +75,9 @@ def test_the_contracts_own_example_passes(tmp_path):
     [
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Toughness"]}]},
          "the power Toughness is not implemented yet"),
-        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "speed_mode": "wing"}]},
-         "flight is not implemented yet"),
-        ({"map": {"rows": ["..", ".."], "elevation": ["01", "00"]}}, "elevated terrain is not implemented yet"),
+        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "holding": "light"}]},
+         "holding an object is not implemented yet"),
+        ({"map": {"rows": ["..", ".."], "kind": "indoor"}}, "indoor maps is not implemented yet"),
         ({"steps": [{"power": "A", "use": "Regeneration"}]}, "'use': powers is not implemented yet"),
         ({"victims": [{"id": "V", "at": [1, 1]}]}, "'victims' is HorrorClix's: HeroClix has no victims"),
         ({"steps": [{"frenzy": "A"}]}, "'frenzy' is a HorrorClix step"),
@@ -174,35 +174,38 @@ def test_the_heroclix_scenarios_pass():
 
 
 MUTANTS = {
-    "HX-TURN-02": ("POINTS_PER_ACTION", 50, "turn/03-second-action-at-100-illegal.yaml"),
-    "HX-TURN-11": ("PUSHING_DAMAGE", 0, "turn/08-push-second-token-and-click.yaml"),
-    "HX-MOVE-08": ("BREAK_AWAY", 3, "move/07-break-away-fails.yaml"),
-    "HX-TERRAIN-07": ("HINDERED_DEFENSE", 0, "combat/22-hindering-lof-defense-plus-one.yaml"),
-    "HX-COMBAT-04": ("CRITICAL_HIT_DAMAGE", 0, "combat/05-critical-hit.yaml"),
-    "HX-COMBAT-03": ("CRITICAL_MISS_CLICKS", 0, "combat/04-critical-miss.yaml"),
-    "HX-KNOCK-06": ("OBSTACLE_KNOCKBACK_DAMAGE", 0, "knock/03-wall-stops-figure-9.yaml"),
+    "HX-TURN-02": (sides, "POINTS_PER_ACTION", 50, "turn/03-second-action-at-100-illegal.yaml"),
+    "HX-TURN-11": (rules, "PUSHING_DAMAGE", 0, "turn/08-push-second-token-and-click.yaml"),
+    "HX-MOVE-08": (movement, "BREAK_AWAY", 3, "move/07-break-away-fails.yaml"),
+    "HX-MOVE-13": (movement, "MODE_CHANGE_SPEED", 0, "flight/"),
+    "HX-TERRAIN-07": (combat, "HINDERED_DEFENSE", 0, "combat/22-hindering-lof-defense-plus-one.yaml"),
+    "HX-COMBAT-04": (combat, "CRITICAL_HIT_DAMAGE", 0, "combat/05-critical-hit.yaml"),
+    "HX-COMBAT-03": (combat, "CRITICAL_MISS_CLICKS", 0, "combat/04-critical-miss.yaml"),
+    "HX-KNOCK-06": (combat, "OBSTACLE_KNOCKBACK_DAMAGE", 0, "knock/03-wall-stops-figure-9.yaml"),
 }
-"""A rule changed on purpose (a constant of engine/heroclix/rules.py), and a scenario that must then fail."""
+"""A rule changed on purpose (a constant of the HeroClix engine), and a scenario (or a folder of them, one of
+which) that must then fail."""
 
 
 @pytest.mark.parametrize("rule", sorted(MUTANTS))
 def test_a_changed_rule_fails_its_scenario(rule, monkeypatch):
-    name, value, scenario = MUTANTS[rule]
-    monkeypatch.setattr(rules, name, value)
+    module, name, value, scenario = MUTANTS[rule]
+    monkeypatch.setattr(module, name, value)
     failed = _heroclix_failures()
-    assert scenario in failed, f"{rule} changed ({name} = {value}) and {scenario} still passes"
+    assert any(path.startswith(scenario) for path in failed), f"{rule} changed ({name} = {value}); {scenario} passes"
 
 
 @pytest.mark.parametrize(
-    ("rule", "function", "replacement", "scenario"),
+    ("rule", "module", "function", "replacement", "scenario"),
     [
-        ("HX-MOVE-05", "_must_stop", lambda *args: False, "move/03-stop-entering-adjacent-illegal.yaml"),
-        ("HX-TERRAIN-06", "move_speed", lambda state, character: character.speed,
+        ("HX-MOVE-05", movement, "must_stop", lambda *args: False, "move/03-stop-entering-adjacent-illegal.yaml"),
+        ("HX-TERRAIN-06", movement, "move_speed", lambda state, character, mode=None: character.speed,
          "move/19-hindering-start-speed-limit-illegal.yaml"),
-        ("HX-KNOCK-01", "knock_back", lambda *args: None, "knock/01-doubles-knock-back-orthogonal.yaml"),
-        ("HX-END-07", "finish", lambda state, reason: setattr(state, "over", True), "end/01-last-character-ko-ends-game.yaml"),
+        ("HX-KNOCK-01", combat, "knock_back", lambda *args: None, "knock/01-doubles-knock-back-orthogonal.yaml"),
+        ("HX-END-07", scoring, "finish", lambda state, reason: setattr(state, "over", True),
+         "end/01-last-character-ko-ends-game.yaml"),
     ],
 )  # fmt: skip
-def test_a_rule_taken_out_fails_its_scenario(rule, function, replacement, scenario, monkeypatch):
-    monkeypatch.setattr(rules, function, replacement)
+def test_a_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
+    monkeypatch.setattr(module, function, replacement)
     assert scenario in _heroclix_failures(), f"{rule} taken out ({function}) and {scenario} still passes"

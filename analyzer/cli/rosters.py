@@ -13,7 +13,7 @@ from clix.analyzer.cli.common import (
     library_for,
 )
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.library.load import library_layers, load_for_check
+from clix.analyzer.library.load import library_layers, load_for_check, other_rulesets
 
 
 def roster_check(
@@ -27,12 +27,15 @@ def roster_check(
     library = library_layers(rosters)
     targets = paths or list(library)
     roster, problems, checked = load_for_check(targets, library)
-    for problem in problems:
-        console.print(str(problem), markup=False, soft_wrap=True)
     counts = (
         f"{len(roster.figures)} figures, {len(roster.plot_twists)} plot twists, {len(roster.victims)} victim "
         f"archetypes, {len(roster.maps)} maps, {len(roster.armies)} armies"
     )
+    for other, found, more in other_rulesets(targets):
+        problems = list(dict.fromkeys([*problems, *more]))
+        counts += f"; {other}: {found.summary()}"
+    for problem in problems:
+        console.print(str(problem), markup=False, soft_wrap=True)
     if problems:
         console.print(f"{len(problems)} problem(s) in {checked} file(s) checked ({counts} loaded)", markup=False)
         raise typer.Exit(2)

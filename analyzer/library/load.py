@@ -17,10 +17,12 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.engine.core.files.problems import Problem, did_you_mean, relative
 from clix.engine.core.files.yaml_lines import path_problem
+from clix.engine.core.ruleset import DEFAULT_RULESET, RULESETS, ruleset_named
 from clix.engine.horrorclix.legality import reference_problems
 from clix.engine.horrorclix.roster.loader import (
     ROSTER_SUFFIXES,
@@ -319,4 +321,26 @@ def load_checked(library: Path | Sequence[Path]) -> Roster:
     return load_library(layers, everything=True).roster
 
 
-__all__ = ["Library", "default_roster_dir", "library_layers", "load_checked", "load_library", "load_roster"]
+def other_rulesets(targets: Sequence[Path]) -> list[tuple[str, Any, list[Problem]]]:
+    """The files of every ruleset but HorrorClix under `targets`, each loaded by its own ruleset (found through
+    the core's registry): (its name, its library, its problems), for the rulesets that have files there."""
+    found = []
+    for name in sorted(RULESETS):
+        ruleset = ruleset_named(name)
+        if name == DEFAULT_RULESET or ruleset.library_loader is None:
+            continue
+        library, problems = ruleset.load_library([Path(t) for t in targets if Path(t).exists()])
+        if library.files or problems:
+            found.append((name, library, problems))
+    return found
+
+
+__all__ = [
+    "Library",
+    "default_roster_dir",
+    "library_layers",
+    "load_checked",
+    "load_library",
+    "load_roster",
+    "other_rulesets",
+]

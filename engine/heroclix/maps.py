@@ -122,6 +122,13 @@ class HeroMap(Strict):
             for x, y in spots:
                 if not (0 <= x < width and 0 <= y < len(self.rows)):
                     problems.append(f"{name}: [{x}, {y}] is off the map ({width} x {len(self.rows)})")
+        if not problems:
+            for ladder in self.ladders:
+                (bx, by), (tx, ty) = ladder.bottom, ladder.top
+                if max(abs(bx - tx), abs(by - ty)) != 1:
+                    problems.append(f"ladders: [{bx}, {by}] and [{tx}, {ty}] do not touch; a ladder joins two")
+                elif self.level(bx, by) >= self.level(tx, ty):
+                    problems.append(f"ladders: its top [{tx}, {ty}] is not above its bottom [{bx}, {by}]")
         if problems:
             raise ValueError("; ".join(problems))
         return self

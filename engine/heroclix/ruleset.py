@@ -29,5 +29,6 @@ def load() -> Ruleset:
         begin_turn=rules.begin_turn,
         end_turn=rules.end_turn,
         score=rules.score,
+        load_library="clix.engine.heroclix.library:load_library",
         run_scenario="clix.engine.heroclix.scenario:run_scenario",
     )

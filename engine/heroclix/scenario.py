@@ -14,11 +14,22 @@ from clix.engine.core.dice import DiceExhausted, ForcedDice
 from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
-from clix.engine.heroclix import rules
+from clix.engine.heroclix import movement, rules
 from clix.engine.heroclix.maps import HeroMap
 from clix.engine.heroclix.ruleset import load
 from clix.engine.heroclix.scenario_format import Expect, Scenario, ScenarioCharacter, load_scenario
-from clix.engine.heroclix.state import DIRECTIONS, KNOCKBACK, PUSHING, Action, Close, EndTurn, HeroState, Move, Ranged
+from clix.engine.heroclix.state import (
+    DIRECTIONS,
+    HOVERING,
+    KNOCKBACK,
+    PUSHING,
+    Action,
+    Close,
+    EndTurn,
+    HeroState,
+    Move,
+    Ranged,
+)
 
 NOT_YET = "is not implemented yet (HeroClix part 1, issue 34)"
 
@@ -53,9 +64,14 @@ def run_scenario(path: Path, library: Any = None) -> ScenarioResult:
     refused_at: int | None = None
     reason = ""
     try:
+        flying: tuple[str, str] | None = None
         for index, step in enumerate(scenario.steps):
             try:
-                action = step_action(state, step, ids)
+                if "fly" in step:
+                    flying = _fly(step, scenario.steps[index + 1 : index + 2])
+                    continue
+                action = step_action(state, step, ids, flying[1] if flying else None)
+                flying = None
             except ScenarioError as exc:
                 raise InvalidFile([Problem(str(path), 0, f"steps[{index}]", str(exc))]) from exc
             reason = rules.why_not(state, action)
@@ -73,8 +89,6 @@ def run_scenario(path: Path, library: Any = None) -> ScenarioResult:
 def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
     """The position a scenario describes, ready for the active player's next action; the characters' uids by id."""
     layout = scenario.map
-    if layout.ladders or (layout.elevation and any(c != "0" for row in layout.elevation for c in row)):
-        raise ScenarioError(f"map: elevated terrain {NOT_YET}")
     if layout.kind != "outdoor":
         raise ScenarioError(f"map: {layout.kind} maps {NOT_YET}")
     geometry = Geometry(layout)
@@ -97,12 +111,14 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
         square = geometry.index(x, y)
         if square in taken:
             raise ScenarioError(f"characters: {spec.id} and {taken[square]} share [{x}, {y}] (HX-MOVE-06)")
-        if layout.printed(x, y) == "blocking":
+        if layout.printed(x, y) == "blocking" and spec.flight != "soaring":  # HX-MOVE-15 OPEN: soaring may
             raise ScenarioError(f"characters: {spec.id} stands on blocking terrain at [{x}, {y}] (HX-TERRAIN-11)")
         taken[square] = spec.id
         figure = _character(uid, spec, square)
         state.monsters.append(figure)
         ids[spec.id] = uid
+        if spec.speed_mode == "wing":
+            state.flight[uid] = spec.flight or HOVERING
         state.forces[spec.player] = state.forces.get(spec.player, 0) + spec.points
     for spec in scenario.characters:
         unknown = [a for a in spec.archenemies if a not in ids]
@@ -117,8 +133,8 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
 
 
 def _character(uid: int, spec: ScenarioCharacter, square: int) -> Figure:
-    if spec.speed_mode == "wing" or spec.flight is not None:
-        raise ScenarioError(f"characters: {spec.id}: flight {NOT_YET}")
+    if spec.flight is not None and spec.speed_mode != "wing":
+        raise ScenarioError(f"characters: {spec.id}: only a character with speed_mode wing flies (HX-MOVE-12)")
     if spec.holding is not None:
         raise ScenarioError(f"characters: {spec.id}: holding an object {NOT_YET}")
     named = list(spec.powers) + [p for entry in spec.dial if not isinstance(entry, str) for p in entry.powers]
@@ -155,13 +171,24 @@ def _click(character: str, index: int, text: str) -> Click:
     return click
 
 
-def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int]) -> Action:
-    """The action a step describes (contract section 5); ScenarioError for what is not played yet."""
+def _fly(step: dict[str, Any], following: list[dict[str, Any]]) -> tuple[str, str]:
+    """A `fly` step: the flier and the mode it moves in by the `move` step right after it (contract section 5)."""
+    mode = step.get("mode")
+    if mode not in ("hovering", "soaring"):
+        raise ScenarioError("a fly step names its 'mode': hovering or soaring")
+    if not following or following[0].get("move") != step["fly"]:
+        raise ScenarioError(f"a fly step stands right before the move step of the same character ({step['fly']})")
+    return str(step["fly"]), str(mode)
+
+
+def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mode: str | None = None) -> Action:
+    """The action a step describes (contract section 5), in flight mode `mode` when a fly step came before it;
+    ScenarioError for what is not played yet."""
     for key, what in (("use", "powers"), ("cancel", "canceling powers"), ("carry", "carrying"),
                       ("pick_up", "picking up objects"), ("destroy", "attacks on terrain, walls and objects")):  # fmt: skip
         if key in step:
             raise ScenarioError(f"'{key}': {what} {NOT_YET}")
-    for kind in ("throw_object", "power", "fly"):
+    for kind in ("throw_object", "power"):
         if kind in step:
             raise ScenarioError(f"'{kind}' steps {NOT_YET}")
     if "end_turn" in step:
@@ -188,11 +215,11 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int]) -> 
     if "move" in step:
         mover = uid(step["move"])
         if "path" in step:
-            return Move(mover, tuple(square(s) for s in step["path"] or []))
+            return Move(mover, tuple(square(s) for s in step["path"] or []), mode)
         if "to" in step:
             goal = square(step["to"])
-            path = rules.reachable(state, state.monsters[mover]).get(goal)
-            return Move(mover, path if path is not None else (goal,))
+            path = movement.reachable(state, state.monsters[mover]).get(goal)
+            return Move(mover, path if path is not None else (goal,), mode)
         raise ScenarioError("a move step gives 'path' (the squares entered) or 'to'")
     if "close" in step:
         if "targets" in step:
@@ -237,7 +264,7 @@ def _compare(
             "damage_taken": character.damage_taken,
             "pushing_damage": state.tally(character, PUSHING),
             "knockback_damage": state.tally(character, KNOCKBACK),
-            "flight": None,
+            "flight": state.flight.get(character.uid),
             "holding": None,
             "controller": character.controller,
         }

@@ -11,6 +11,8 @@ from clix.engine.core.pieces import Figure
 from clix.engine.core.state import State
 
 PHASES = ("actions", "over")
+HOVERING = "hovering"
+SOARING = "soaring"
 PUSHING = "pushing"
 KNOCKBACK = "knockback"
 DIRECTIONS = {
@@ -35,6 +37,8 @@ class HeroState(State):
         """Each player's force total in points (the tie-break, HX-END-11)."""
         self.archenemies: dict[int, frozenset[int]] = {}
         """Per character uid: the uids of its archenemies (HX-BUILD-04, HX-END-06)."""
+        self.flight: dict[int, str] = {}
+        """Per flier's uid (speed mode wing): HOVERING or SOARING (HX-MOVE-12)."""
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -46,6 +50,7 @@ class HeroState(State):
         twin.points = dict(self.points)
         twin.forces = self.forces
         twin.archenemies = self.archenemies
+        twin.flight = dict(self.flight)
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -54,10 +59,15 @@ class HeroState(State):
         seen.points = self.points
         seen.forces = self.forces
         seen.archenemies = self.archenemies
+        seen.flight = self.flight
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
         return self.tallies.get(figure.uid, {}).get(kind, 0)
+
+    def soars(self, figure: Figure) -> bool:
+        """Whether `figure` is soaring (HX-MOVE-15): the layer it moves, fights and blocks lines of fire in."""
+        return self.flight.get(figure.uid) == SOARING
 
     def standing(self) -> list[Figure]:
         """The characters on the map (not KO'd)."""
@@ -70,6 +80,8 @@ class Move:
 
     character: int
     path: tuple[int, ...]
+    mode: str | None = None
+    """A flier's flight mode for this move and after it, declared before moving (HX-MOVE-13); None: unchanged."""
 
 
 @dataclass(frozen=True)

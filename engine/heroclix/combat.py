@@ -1,0 +1,281 @@
+"""HeroClix combat: who may attack whom (HX-COMBAT-07..22), lines of fire in their layers (HX-COMBAT-11..20,
+HX-TERRAIN-07..12), the attack roll with its criticals, the damage divided (HX-COMBAT-02..04, -23, -24) and
+knockback (HX-KNOCK)."""
+
+from __future__ import annotations
+
+from clix.engine.core import decisions
+from clix.engine.core.geometry import BLOCKING, HINDERING
+from clix.engine.core.pieces import Figure
+from clix.engine.heroclix.levels import levels_of
+from clix.engine.heroclix.scoring import take_damage
+from clix.engine.heroclix.sides import adjacent_opponents, cannot_act, opponents
+from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged
+
+HINDERED_DEFENSE = 1
+"""Defense added when a line of fire crosses hindering terrain (HX-TERRAIN-07)."""
+CRITICAL_HIT_DAMAGE = 1
+"""Damage added to each target of a critical hit (HX-COMBAT-04)."""
+CRITICAL_MISS_CLICKS = 1
+"""Clicks the attacker takes on a critical miss (HX-COMBAT-03)."""
+OBSTACLE_KNOCKBACK_DAMAGE = 1
+"""Damage a character knocked back into a wall, the edge, blocking terrain or an elevated boundary takes
+(HX-KNOCK-06)."""
+FALL_KNOCKBACK_DAMAGE = 2
+"""Damage a non-flier knocked off elevated terrain takes (HX-KNOCK-10)."""
+
+
+def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bool, bool]:
+    """Whether the line of fire from `attacker` to `target` is clear, and whether it is hindered (+1 defense).
+
+    Between two grounded characters it is blocked by walls and blocking terrain (HX-COMBAT-11, HX-TERRAIN-11,
+    -12, -16), by elevated terrain it crosses (HX-ELEV-07), by another grounded character in a square it crosses
+    or diagonal to blocking terrain at a corner it passes, and between two of them on a diagonal (HX-COMBAT-12,
+    -14); hindering terrain it crosses hinders it (HX-TERRAIN-07..09). Between two elevated characters, and
+    between a grounded and an elevated one, see `_elevated_line`. Between two soaring characters only other
+    soaring characters block it (HX-COMBAT-14, -20). Between a soaring character and one that does not soar only
+    elevated blocking terrain blocks it, and nothing hinders it (HX-COMBAT-19 and its OPEN; giants and big
+    characters would block it too)."""
+    ray = state.geometry.ray(attacker.pos, target.pos)
+    high = state.soars(attacker)
+    level = levels_of(state.geometry).level
+    if high != state.soars(target):  # HX-COMBAT-19 OPEN (a): blocking terrain inside an elevated area blocks
+        return not any(level[s] and state.geometry.terrain[s] == BLOCKING for s in ray.cells), False
+    if not high and (level[attacker.pos] or level[target.pos]):
+        return _elevated_line(state, attacker, target)
+    if not high and (ray.walled or ray.blocked_by_terrain or any(level[s] for s in ray.cells)):
+        return False, False
+    others = {
+        c.pos
+        for c in state.standing()
+        if c.uid not in (attacker.uid, target.uid) and state.soars(c) == high and (high or not level[c.pos])
+    }
+    if any(square in others for square in ray.cells):
+        return False, False
+    if not high and any(square in others for square in ray.blocking_corner_partners):
+        return False, False
+    if any(a in others and b in others for a, b in ray.corners):
+        return False, False
+    if high:
+        return True, False
+    hindered = ray.hindering or any(square in others for square in ray.hindering_corner_partners)
+    return True, hindered
+
+
+def _elevated_line(state: HeroState, attacker: Figure, target: Figure) -> tuple[bool, bool]:
+    """A line of fire with an elevated end. Both elevated (HX-ELEV-08): the ground below does not block it,
+    boundaries crossed do not, elevated blocking terrain and walls along elevated squares and elevated characters
+    do; elevated hindering terrain hinders it. One grounded (HX-ELEV-10..12): the elevated one must stand on the
+    rim; elevated squares off the rim block it, and so do walls and blocking terrain (HX-ELEV-11 OPEN); other
+    characters do not (HX-COMBAT-14); it is hindered only when the target stands in hindering terrain."""
+    geometry = state.geometry
+    levels = levels_of(geometry)
+    level = levels.level
+    ray = geometry.ray(attacker.pos, target.pos)
+    if level[attacker.pos] and level[target.pos]:
+        if any(level[s] and geometry.terrain[s] == BLOCKING for s in ray.cells):
+            return False, False
+        if any((a, b) in geometry.walls and (level[a] or level[b]) for a, b in ray.edges):
+            return False, False
+        up_high = {c.pos for c in state.standing() if c.uid not in (attacker.uid, target.uid) and level[c.pos]}
+        up_high -= {c.pos for c in state.standing() if state.soars(c)}
+        if any(s in up_high for s in ray.cells) or any(a in up_high and b in up_high for a, b in ray.corners):
+            return False, False
+        return True, any(level[s] and geometry.terrain[s] == HINDERING for s in ray.cells)
+    raised = attacker if level[attacker.pos] else target
+    if not levels.rim[raised.pos]:
+        return False, False
+    if ray.walled or ray.blocked_by_terrain or any(level[s] and not levels.rim[s] for s in ray.cells):
+        return False, False
+    return True, geometry.terrain[target.pos] == HINDERING
+
+
+def reach(state: HeroState, attacker: Figure, target: Figure) -> int:
+    """`attacker`'s range against `target`: halved, rounded up, from below against a soaring target
+    (HX-COMBAT-19, HX-VALUE-04, -08)."""
+    value = attacker.stats.range
+    if state.soars(target) and not state.soars(attacker):
+        return (value + 1) // 2
+    return value
+
+
+def attack_problem(state: HeroState, action: Close | Ranged) -> str:
+    """Why a combat action may not be given ("" if it may)."""
+    attacker = state.monsters[action.character]
+    problem = cannot_act(state, attacker)
+    if problem:
+        return problem
+    if isinstance(action, Close):
+        target = state.monsters[action.target]
+        if not target.alive or target not in opponents(state, attacker):
+            return f"{target.label} is not an opposing character on the map"
+        if target not in adjacent_opponents(state, attacker):
+            return f"{target.label} is not adjacent to {attacker.label} (HX-COMBAT-07, -08)"
+        return ""
+    if attacker.stats.range <= 0:
+        return f"{attacker.label} has range 0 and makes no ranged attacks (HX-COMBAT-09)"
+    if not action.targets or len(action.targets) > attacker.stats.bolts:
+        return f"{attacker.label} may target 1 to {attacker.stats.bolts} characters (HX-COMBAT-21)"
+    if len(set(action.targets)) != len(action.targets):
+        return "no character may be targeted twice in one attack (HX-COMBAT-21)"
+    targets = [state.monsters[uid] for uid in action.targets]
+    close_by = adjacent_opponents(state, attacker)
+    for target in targets:
+        if not target.alive or target not in opponents(state, attacker):
+            return f"{target.label} is not an opposing character on the map"
+        if state.soars(attacker) and not state.soars(target):
+            return f"a soaring character shoots only soaring characters, not {target.label} (HX-COMBAT-18)"
+        if close_by and not state.soars(attacker) and not _may_shoot_while_adjacent(state, attacker, target, close_by):
+            return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09, -17)"
+        distance = state.geometry.distance(attacker.pos, target.pos)
+        if distance > reach(state, attacker, target):
+            return (
+                f"{target.label} is {distance} squares away; {attacker.label}'s range against it is "
+                f"{reach(state, attacker, target)} (HX-COMBAT-15, -19)"
+            )
+        if not line_of_fire(state, attacker, target)[0]:
+            return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11, -12, -14)"
+    for uid, amount in action.split:
+        if uid not in action.targets or amount < 0:
+            return "damage is divided in whole numbers among the targets (HX-COMBAT-24)"
+    if action.split and sum(a for _, a in action.split) != attacker.damage:
+        return f"the damage divided must add up to {attacker.label}'s damage value {attacker.damage} (HX-COMBAT-24)"
+    return ""
+
+
+def _may_shoot_while_adjacent(state: HeroState, attacker: Figure, target: Figure, close_by: list[Figure]) -> bool:
+    """While adjacent to an opponent, a hovering attacker may shoot only adjacent opponents, and one that does
+    not fly only adjacent hovering opponents (HX-COMBAT-17 and its OPEN: every target adjacent)."""
+    if target not in close_by:
+        return False
+    if state.flight.get(attacker.uid) == HOVERING:
+        return True
+    return state.flight.get(target.uid) == HOVERING
+
+
+def knockback_problem(state: HeroState, action: Close | Ranged) -> str:
+    """Why a named knockback direction is not one the attacker may choose (HX-KNOCK-04 OPEN, docs/rulings.md)."""
+    attacker = state.monsters[action.character]
+    targets = (action.target,) if isinstance(action, Close) else action.targets
+    for uid, direction in action.knockback:
+        if uid not in targets or direction not in DIRECTIONS:
+            return f"knockback: a direction ({', '.join(DIRECTIONS)}) for a target of the attack"
+        if DIRECTIONS[direction] not in away_from(state, attacker.pos, state.monsters[uid].pos):
+            return f"knockback: {direction} does not lead away from {attacker.label} (HX-KNOCK-04)"
+    return ""
+
+
+def away_from(state: HeroState, source: int, target: int) -> tuple[tuple[int, int], ...]:
+    """The knockback directions for a target at `target` hit from `source`: the straight line when it is on one
+    (row, column or exact diagonal), else the orthogonal along the larger offset or the diagonal whose two steps
+    both lead away (HX-KNOCK-04 OPEN: the attacker picks; the first is taken when none is named)."""
+    sx, sy = state.geometry.xy(source)
+    tx, ty = state.geometry.xy(target)
+    dx, dy = tx - sx, ty - sy
+    ux, uy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
+    if dx == 0 or dy == 0 or abs(dx) == abs(dy):
+        return ((ux, uy),)
+    larger = (ux, 0) if abs(dx) > abs(dy) else (0, uy)
+    return (larger, (ux, uy))
+
+
+def attack(state: HeroState, attacker: Figure, action: Close | Ranged) -> None:
+    """One attack roll against every target (HX-COMBAT-02, -23), criticals (HX-COMBAT-03, -04), the damage
+    divided among the targets hit (HX-COMBAT-24), then knockback on doubles (HX-KNOCK-01)."""
+    if isinstance(action, Close):
+        targets = [state.monsters[action.target]]
+    else:
+        targets = [state.monsters[u] for u in action.targets]
+    first, second = decisions.d6(state), decisions.d6(state)
+    critical_miss = first == second == 1
+    critical_hit = first == second == 6
+    total = first + second + attacker.attack
+    hits = []
+    for target in targets:
+        hindered = isinstance(action, Ranged) and line_of_fire(state, attacker, target)[1]
+        defense = target.defense + (HINDERED_DEFENSE if hindered else 0)
+        if critical_hit or (not critical_miss and total >= defense):
+            hits.append(target)
+    state.emit("attack", attacker=attacker.label, dice=(first, second), total=total, hit=tuple(t.label for t in hits))
+    if critical_miss:
+        take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN: direct
+        return
+    if not hits:
+        return
+    shares = _shares(hits, attacker.damage, dict(action.split) if isinstance(action, Ranged) else {})
+    taken: dict[int, int] = {}
+    for target in hits:
+        dealt = shares[target.uid] + (CRITICAL_HIT_DAMAGE if critical_hit else 0)
+        taken[target.uid] = take_damage(state, target, dealt, "attack", attacker)
+    if first == second:
+        chosen = dict(action.knockback)
+        far_first = sorted(hits, key=lambda t: -state.geometry.distance(attacker.pos, t.pos))  # HX-KNOCK-05
+        for target in far_first:
+            if target.alive and taken[target.uid] > 0:
+                way = chosen.get(target.uid)
+                direction = DIRECTIONS[way] if way else away_from(state, attacker.pos, target.pos)[0]
+                knock_back(state, attacker, target, taken[target.uid], direction)
+
+
+def _shares(hits: list[Figure], damage: int, split: dict[int, int]) -> dict[int, int]:
+    """Damage per hit target: as divided, a missed target's share to the first hit target, all of it to the first
+    hit target when not divided (HX-COMBAT-24; the HorrorClix ruling of HC-COMBAT-23, docs/rulings.md)."""
+    shares = {t.uid: 0 for t in hits}
+    if not split:
+        shares[hits[0].uid] = damage
+        return shares
+    for uid, amount in split.items():
+        shares[uid if uid in shares else hits[0].uid] += amount
+    return shares
+
+
+def knock_back(state: HeroState, attacker: Figure, target: Figure, distance: int, direction: tuple[int, int]) -> None:
+    """Move `target` up to `distance` squares along `direction` (HX-KNOCK-03, -04). It stops before a wall, the
+    map edge or blocking terrain and takes 1 knockback damage (HX-KNOCK-06), or before another character with no
+    damage (HX-KNOCK-07); hindering terrain does not stop it, and it is not movement (HX-KNOCK-13). The boundary
+    of higher ground stops it like a wall (HX-KNOCK-06); a non-flier knocked off elevated terrain lands in the
+    first square beyond and takes 2, or stays on the rim with 1 if that square is taken (HX-KNOCK-10); a hovering
+    one goes on at the lower level unhurt (HX-KNOCK-11 OPEN). A soaring target meets no terrain: only the edge
+    hurts it, and only soaring characters stop it (HX-KNOCK-12 OPEN)."""
+    geometry = state.geometry
+    level = levels_of(geometry).level
+    high = state.soars(target)
+    hovering = state.flight.get(target.uid) == HOVERING
+    occupied = {c.pos for c in state.standing() if c.uid != target.uid and (not high or state.soars(c))}
+    x, y = geometry.xy(target.pos)
+    passed = [target.pos]
+    for _ in range(distance):
+        nx, ny = x + direction[0], y + direction[1]
+        here = geometry.index(x, y)
+        off = not (0 <= nx < geometry.width and 0 <= ny < geometry.height)
+        ahead = -1 if off else geometry.index(nx, ny)
+        blocked = (
+            not off
+            and not high
+            and (geometry.separated(here, ahead) or geometry.terrain[ahead] == BLOCKING or level[ahead] > level[here])
+        )
+        if off or blocked:
+            _land(state, target, here, "obstacle", OBSTACLE_KNOCKBACK_DAMAGE, attacker)
+            return
+        if ahead in occupied:
+            if not high and level[ahead] < level[here]:  # HX-KNOCK-10: the landing square is taken
+                _land(state, target, here, "edge", OBSTACLE_KNOCKBACK_DAMAGE, attacker)
+                return
+            break
+        x, y = nx, ny
+        passed.append(ahead)
+        if not high and not hovering and level[ahead] < level[here]:  # HX-KNOCK-10: a fall ends the path
+            _land(state, target, ahead, "fell", FALL_KNOCKBACK_DAMAGE, attacker)
+            return
+    anyone = {c.pos for c in state.standing() if c.uid != target.uid}
+    while len(passed) > 1 and passed[-1] in anyone:  # a soaring path passes over others, never ends on one
+        passed.pop()
+    target.pos = passed[-1]
+    state.emit("knocked_back", character=target.label, to=geometry.xy(target.pos), stopped="")
+
+
+def _land(state: HeroState, target: Figure, square: int, how: str, damage: int, attacker: Figure) -> None:
+    """End a knockback path at `square` with `damage` knockback damage (HX-KNOCK-06, -08, -10)."""
+    target.pos = square
+    state.emit("knocked_back", character=target.label, to=state.geometry.xy(square), stopped=how)
+    take_damage(state, target, damage, KNOCKBACK, attacker)

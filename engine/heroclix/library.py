@@ -1,0 +1,256 @@
+"""HeroClix's data files and its library: characters (a base and a dial), maps and forces, in human-editable YAML
+that says `ruleset: heroclix-2005` (a file without it is HorrorClix's), validated with one line per problem
+(file, line, field). Folders are layered as HorrorClix's are: a later layer's item replaces an earlier one's of the
+same name. Files of another ruleset in the same folders are left to it.
+
+Sample data (rosters/heroclix/) is clix's own design, never official dials, and says so in its `provenance`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from clix.engine.core.dial import Click, parse_click
+from clix.engine.core.files.folders import YAML_SUFFIXES, walk_folder
+from clix.engine.core.files.problems import InvalidFile, LineMap, Problem, from_validation_error, relative
+from clix.engine.core.files.yaml_lines import YamlError, read_yaml
+from clix.engine.core.ruleset import RULESET_KEY, named_ruleset
+from clix.engine.heroclix.maps import HeroMap
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+RULESET_NAME = "heroclix-2005"
+ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+RANKS = ("rookie", "experienced", "veteran", "unique", "super-rare", "limited-edition", "promotional")
+UNIQUE_RANKS = frozenset({"unique", "super-rare", "limited-edition"})
+"""Silver, gold and bronze rings count as Unique for force building (HX-CHAR-06, HX-BUILD-03)."""
+NOT_YET = "is not implemented yet (HeroClix part 1, issue 34)"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class DialClick(_Strict):
+    """A click with the powers that show on it: `{values: "8 9 16 2", powers: [Toughness]}`."""
+
+    values: str
+    powers: list[str] = Field(default_factory=list)
+
+
+class Character(_Strict):
+    """A character: its base (HX-CHAR-02) and its combat dial (HX-CHAR-03..05)."""
+
+    ruleset: Literal["heroclix-2005"]
+    id: str = Field(pattern=ID_PATTERN)
+    name: str = Field(min_length=1)
+    points: int = Field(ge=1, le=1000)
+    rank: Literal[RANKS]  # type: ignore[valid-type]
+    set: str = Field(min_length=1)
+    collector_number: int = Field(ge=1)
+    team: str | None = None
+    """The team symbol, if any (team abilities come in part 2)."""
+    base_colour: str = "black"
+    """The base colour: two characters of the same non-black colour and set with different names are
+    archenemies (HX-BUILD-04)."""
+    range: int = Field(ge=0, le=20)
+    bolts: int = Field(1, ge=1, le=3)
+    speed_mode: Literal["boot", "wing", "dolphin"] = "boot"
+    size: Literal["standard", "giant", "big", "double-base"] = "standard"
+    keywords: list[str] = Field(default_factory=list)
+    powers: list[str] = Field(default_factory=list)
+    """Powers that show on every click."""
+    dial: list[str | DialClick] = Field(min_length=2, max_length=30)
+    start: int = Field(0, ge=0)
+    provenance: str = Field(min_length=1)
+
+    @field_validator("dial")
+    @classmethod
+    def _dial(cls, dial: list[str | DialClick]) -> list[str | DialClick]:
+        problems = []
+        for index, entry in enumerate(dial):
+            try:
+                click = parse_click(entry if isinstance(entry, str) else entry.values)
+            except ValueError as exc:
+                problems.append(f"click {index}: {exc}")
+                continue
+            if click.hourglass or (click.values is not None and any(v.colour for v in click.values)):
+                problems.append(f"click {index}: a HeroClix click is four numbers or 'x' (powers are named)")
+        if problems:
+            raise ValueError("; ".join(problems))
+        if parse_click(_text(dial[-1])).values is not None:
+            raise ValueError("the last click is the KO click 'x' (HX-DAMAGE-06)")
+        return dial
+
+    @model_validator(mode="after")
+    def _start(self) -> Character:
+        if self.start >= len(self.dial) or parse_click(_text(self.dial[self.start])).killed:
+            raise ValueError(f"start {self.start} is not a click with values on the dial (HX-CHAR-05)")
+        return self
+
+    def clicks(self) -> list[Click]:
+        return [parse_click(_text(entry)) for entry in self.dial]
+
+    def all_powers(self) -> list[str]:
+        """Every power the character names, on any click."""
+        return [*self.powers, *(p for entry in self.dial if not isinstance(entry, str) for p in entry.powers)]
+
+    @property
+    def unique(self) -> bool:
+        return self.rank in UNIQUE_RANKS
+
+
+def _text(entry: str | DialClick) -> str:
+    return entry if isinstance(entry, str) else entry.values
+
+
+class MapFile(HeroMap):
+    """A HeroClix map file: a battlefield with its name and provenance."""
+
+    ruleset: Literal["heroclix-2005"]
+    id: str = Field(pattern=ID_PATTERN)
+    name: str = Field(min_length=1)
+    provenance: str = Field(min_length=1)
+    notes: str = ""
+
+
+class Force(_Strict):
+    """A force built to a build total (HX-BUILD-01): its characters by id, copies allowed (HX-BUILD-03)."""
+
+    ruleset: Literal["heroclix-2005"]
+    name: str = Field(min_length=1)
+    build_total: int = Field(ge=100, le=10_000, multiple_of=100)
+    characters: list[str] = Field(min_length=1)
+    objects: list[Literal["light", "heavy"]] = Field(default_factory=list, max_length=3)
+    """The three object tokens the force brings (HX-SETUP-05 OPEN)."""
+    style: str = ""
+    provenance: str = Field(min_length=1)
+
+
+KINDS: tuple[tuple[str, type[BaseModel], str], ...] = (
+    ("dial", Character, "characters"),
+    ("rows", MapFile, "maps"),
+    ("build_total", Force, "forces"),
+)
+"""A file's kind, told by its keys: a character has `dial`, a map `rows`, a force `build_total`."""
+
+
+@dataclass
+class Library:
+    """Every HeroClix character, map and force loaded, by name (a force by its file's stem)."""
+
+    characters: dict[str, Character] = field(default_factory=dict)
+    maps: dict[str, MapFile] = field(default_factory=dict)
+    forces: dict[str, Force] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+    lines: dict[tuple[str, str], tuple[str, LineMap]] = field(default_factory=dict)
+    """Where each item came from: (table, name) -> (file, its line map)."""
+    refused: dict[str, str] = field(default_factory=dict)
+    """Characters whose files are valid but name what is not played yet, by id: why."""
+
+    def summary(self) -> str:
+        """How much was loaded, in words."""
+        return f"{len(self.characters)} characters, {len(self.maps)} maps, {len(self.forces)} forces"
+
+
+def load_library(layers: list[Path]) -> tuple[Library, list[Problem]]:
+    """Load the HeroClix files under `layers` (later layers replace items of earlier ones by name); return the
+    library and every problem found, cross-file ones (a force naming an unknown character, force legality)
+    included."""
+    library = Library()
+    problems: list[Problem] = []
+    for layer in layers:
+        seen: dict[tuple[str, str], str] = {}
+        files, hidden = walk_folder(layer) if layer.is_dir() else ([layer], [])
+        problems.extend(Problem(relative(path), 0, "", message) for path, message in hidden)
+        for path in files:
+            problems.extend(_load_file(path, library, seen))
+    problems.extend(force_problems(library))
+    return library, problems
+
+
+def _load_file(path: Path, library: Library, seen: dict[tuple[str, str], str]) -> list[Problem]:
+    name = relative(path)
+    if path.suffix not in YAML_SUFFIXES:
+        return []
+    try:
+        data, lines, yaml_problems = read_yaml(path)
+    except YamlError as exc:
+        return [Problem(name, exc.line, "", exc.message)]
+    try:
+        if named_ruleset(data, lines, name) != RULESET_NAME:
+            return []  # another game's file: not HeroClix's to read
+    except InvalidFile as exc:
+        return exc.problems
+    problems = [Problem(name, line, ".".join(map(str, loc)), message) for line, loc, message in yaml_problems]
+    library.files.append(name)
+    kind = next(((model, table) for key, model, table in KINDS if key in data), None)
+    if kind is None:
+        return [*problems, Problem(name, 1, "", "cannot tell what this file describes: a character has 'dial', a "
+                                   "map 'rows', a force 'build_total'")]  # fmt: skip
+    model, table = kind
+    try:
+        item: Any = model.model_validate(data)
+    except ValidationError as exc:
+        return problems + from_validation_error(name, exc, lines, model)
+    key = path.stem if table == "forces" else item.id
+    if table == "characters":
+        named = item.all_powers()
+        why = f"the power {named[0]} {NOT_YET} (powers come in part 2)" if named else ""
+        if item.size != "standard":
+            why = f"{item.size} characters {NOT_YET}"
+        if why:
+            library.refused[key] = why
+            where = ("powers",) if named else ("size",)
+            return [*problems, Problem(name, lines.line(where), where[0], why)]
+    if (table, key) in seen:
+        field_name = RULESET_KEY if table == "forces" else "id"
+        return [*problems, Problem(name, lines.line((field_name,)), field_name,
+                                   f"'{key}' is already defined in {seen[(table, key)]}; names must be unique")]  # fmt: skip
+    seen[(table, key)] = name
+    getattr(library, table)[key] = item
+    library.lines[(table, key)] = (name, lines)
+    if table == "characters":
+        library.refused.pop(key, None)  # a later layer's playable version replaces a refused one
+    return problems
+
+
+def force_problems(library: Library) -> list[Problem]:
+    """Every breach of force building (HX-BUILD-08), each on its own line: unknown characters, a total over the
+    build total, a Unique twice (HX-BUILD-03), two archenemies (HX-BUILD-04)."""
+    problems: list[Problem] = []
+    for key, force in library.forces.items():
+        file, lines = library.lines[("forces", key)]
+        known = [c for c in force.characters if c in library.characters]
+        for index, name in enumerate(force.characters):
+            if name not in library.characters:
+                why = library.refused.get(name)
+                message = f"'{name}' cannot be played: {why}" if why else f"no character has the id '{name}'"
+                problems.append(Problem(file, lines.line(("characters", index)), f"characters[{index}]", message))
+        total = sum(library.characters[c].points for c in known)
+        if total > force.build_total:
+            problems.append(Problem(file, lines.line(("characters",)), "characters",
+                                    f"the characters cost {total} points, over the build total {force.build_total} "
+                                    "(HX-BUILD-01)"))  # fmt: skip
+        uniques = [c for c in known if library.characters[c].unique]
+        for twice in sorted({c for c in uniques if uniques.count(c) > 1}):
+            problems.append(Problem(file, lines.line(("characters",)), "characters",
+                                    f"'{twice}' is Unique and may be in a force once (HX-BUILD-03)"))  # fmt: skip
+        members = [library.characters[c] for c in sorted(set(known))]
+        for i, one in enumerate(members):
+            for other in members[i + 1 :]:
+                if archenemies(one, other):
+                    problems.append(Problem(file, lines.line(("characters",)), "characters",
+                                            f"{one.name} and {other.name} are archenemies and may not share a force "
+                                            "(HX-BUILD-04)"))  # fmt: skip
+    return problems
+
+
+def archenemies(one: Character, other: Character) -> bool:
+    """Same non-black base colour and set symbol, different names (HX-BUILD-04)."""
+    return (
+        one.base_colour != "black"
+        and one.base_colour == other.base_colour
+        and one.set == other.set
+        and (one.name != other.name)
+    )

@@ -1,0 +1,190 @@
+"""HeroClix movement: how far a character moves, which paths it may take, break away (HX-MOVE), terrain
+(HX-TERRAIN-05..17), elevated terrain and ladders (HX-ELEV-02..04) and flight (HX-MOVE-12..18)."""
+
+from __future__ import annotations
+
+from clix.engine.core import decisions
+from clix.engine.core.geometry import BLOCKING, HINDERING, WATER
+from clix.engine.core.pieces import Figure
+from clix.engine.heroclix.levels import levels_of
+from clix.engine.heroclix.sides import adjacent_opponents, at, opponents
+from clix.engine.heroclix.state import HOVERING, SOARING, HeroState
+
+BREAK_AWAY = 4
+"""The lowest d6 that breaks away (HX-MOVE-08)."""
+MODE_CHANGE_SPEED = 1
+"""Speed a flier gives up to change between hovering and soaring in one action (HX-MOVE-13)."""
+
+
+def flies(character: Figure) -> bool:
+    return character.stats.speed_mode == "wing"
+
+
+def _kind(state: HeroState, square: int, swims: bool) -> int:
+    """The terrain type of `square` for the movement of a walker (`swims`: water is clear, HX-MOVE-19)."""
+    terrain = state.geometry.terrain[square]
+    return 0 if terrain == WATER and swims else terrain
+
+
+def final_mode(state: HeroState, character: Figure, mode: str | None) -> str | None:
+    """The flight mode `character` moves in and ends in: `mode` when named, else its own (None: not a flier)."""
+    return mode or state.flight.get(character.uid)
+
+
+def move_speed(state: HeroState, character: Figure, mode: str | None = None) -> int:
+    """The squares `character` may move: its speed, halved (rounded up, HX-VALUE-04) when a walker begins in
+    hindering terrain or water (HX-TERRAIN-06, HX-MOVE-20; a flier ignores them, HX-MOVE-14, -15), less 1 when a
+    flier changes flight mode (a modifier after the halving, HX-MOVE-13, HX-VALUE-06)."""
+    speed = character.speed
+    if flies(character):
+        changes = mode is not None and mode != state.flight.get(character.uid)
+        return max(0, speed - (MODE_CHANGE_SPEED if changes else 0))
+    if _kind(state, character.pos, character.stats.speed_mode == "dolphin") in (HINDERING, WATER):
+        return (speed + 1) // 2
+    return speed
+
+
+def moves_at_all(state: HeroState, character: Figure, path: tuple[int, ...], mode: str | None) -> bool:
+    """Whether a move action moves the character: a square or a change of flight mode (HX-MOVE-13 OPEN)."""
+    return bool(path) or (mode is not None and mode != state.flight.get(character.uid))
+
+
+def step_problem(
+    state: HeroState, character: Figure, start: int, path: tuple[int, ...], mode: str | None = None
+) -> str:
+    """Why `path` (with flight mode `mode`) is not a move `character` may make from `start`, assuming any
+    break-away roll succeeds ("" if it is one)."""
+    if mode is not None and not flies(character):
+        return f"{character.label} does not fly (HX-MOVE-12)"
+    speed = move_speed(state, character, mode)
+    if len(path) > speed:
+        return f"the path is {len(path)} squares; {character.label} may move {speed} (HX-MOVE-02, -13, HX-TERRAIN-06)"
+    if flies(character):
+        return _flight_problem(state, character, start, path, final_mode(state, character, mode))
+    geometry = state.geometry
+    broke_from = {c.uid for c in adjacent_opponents(state, character, start)}
+    others = {c.pos: c for c in state.standing() if c.uid != character.uid}
+    foes = {c.uid for c in opponents(state, character)}
+    levels = levels_of(geometry)
+    here = start
+    for index, square in enumerate(path):
+        where = at(state, square)
+        if square not in geometry.all_neighbour_sets[here]:
+            return f"{where} is not a step from {at(state, here)} (HX-MOVE-02)"
+        if geometry.separated(here, square):
+            return (
+                f"a wall or blocking terrain cuts the step from {at(state, here)} to {where} (HX-TERRAIN-12, -16, -17)"
+            )
+        if geometry.terrain[square] == BLOCKING:
+            return f"{where} is blocking terrain (HX-TERRAIN-11)"
+        if levels.level[square] != levels.level[here] and frozenset((here, square)) not in levels.ladders:
+            return f"the step from {at(state, here)} to {where} changes level without a ladder (HX-ELEV-02, -03)"
+        standing = others.get(square)
+        if standing is not None and standing.uid in foes:
+            return f"{where} holds an opposing character, {standing.label} (HX-MOVE-04)"
+        if index < len(path) - 1 and must_stop(state, character, here, square, broke_from):
+            return f"the move must end at {where} (HX-MOVE-05, HX-TERRAIN-05)"
+        here = square
+    if path and path[-1] in others:
+        return f"{at(state, path[-1])} is taken by {others[path[-1]].label} (HX-MOVE-06)"
+    return ""
+
+
+def _flight_problem(state: HeroState, character: Figure, start: int, path: tuple[int, ...], mode: str | None) -> str:
+    """A flier's path on an outdoor map: any touching squares, through terrain, walls and opposing characters,
+    never stopping for them (HX-MOVE-12, -14, -15; walls outdoors: HX-MOVE-20 OPEN); it may not end on an
+    occupied square (HX-MOVE-06), nor hovering on blocking terrain (HX-MOVE-14; soaring may, HX-MOVE-15 OPEN)."""
+    geometry = state.geometry
+    here = start
+    for square in path:
+        if square not in geometry.all_neighbour_sets[here]:
+            return f"{at(state, square)} is not a step from {at(state, here)} (HX-MOVE-02)"
+        here = square
+    end = path[-1] if path else start
+    taken = next((c for c in state.standing() if c.pos == end and c.uid != character.uid), None)
+    if taken is not None:
+        return f"{at(state, end)} is taken by {taken.label} (HX-MOVE-06)"
+    if mode == HOVERING and geometry.terrain[end] == BLOCKING:
+        return f"a hovering character may not end on blocking terrain at {at(state, end)} (HX-MOVE-14, -15)"
+    return ""
+
+
+def must_stop(state: HeroState, character: Figure, here: int, square: int, broke_from: set[int]) -> bool:
+    """Whether a walker's step from `here` into `square` ends its move: it crosses into hindering terrain or
+    water (through the corner between two diagonal hindering squares too: HX-TERRAIN-05), or enters a square
+    next to an opposing character it did not break away from (HX-MOVE-05, -10). A flier never stops for them."""
+    if flies(character):
+        return False
+    swims = character.stats.speed_mode == "dolphin"
+    entered = _kind(state, square, swims)
+    left = _kind(state, here, swims)
+    if entered in (HINDERING, WATER) and entered != left:
+        return True
+    flanks = state.geometry.diagonal_flanks.get((here, square))
+    if (
+        flanks is not None
+        and left not in (HINDERING, WATER)
+        and all(_kind(state, f, swims) in (HINDERING, WATER) for f in flanks)
+    ):
+        return True
+    return any(c.uid not in broke_from for c in adjacent_opponents(state, character, square))
+
+
+def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]:
+    """Every square `character` may end a move in (in its own flight mode; its own square included), with a
+    shortest legal path to it. A square is reached once, by the first path found (breadth first): enough to list
+    moves, while `step_problem` judges any path a step names."""
+    geometry = state.geometry
+    start = character.pos
+    speed = move_speed(state, character)
+    broke_from = {c.uid for c in adjacent_opponents(state, character, start)}
+    seen: set[int] = {start}
+    ends: dict[int, tuple[int, ...]] = {start: ()}
+    frontier: list[tuple[int, ...]] = [()]
+    while frontier:
+        grown = []
+        for path in frontier:
+            here = path[-1] if path else start
+            if len(path) >= speed:
+                continue
+            for square in geometry.all_neighbours[here]:
+                if square in seen:
+                    continue
+                candidate = (*path, square)
+                problem = step_problem(state, character, start, candidate)
+                if problem and not _passable(problem):
+                    continue
+                seen.add(square)
+                if not problem:
+                    ends[square] = candidate
+                if not must_stop(state, character, here, square, broke_from):
+                    grown.append(candidate)
+        frontier = grown
+    return ends
+
+
+def _passable(problem: str) -> bool:
+    """Whether a path refused for `problem` may still be passed through: it only ends where it may not."""
+    return problem.endswith("(HX-MOVE-06)") or problem.endswith("(HX-MOVE-14, -15)")
+
+
+def move(state: HeroState, character: Figure, path: tuple[int, ...], mode: str | None) -> None:
+    """A move action: the break-away roll first when it starts next to an opponent and moves at all (HX-MOVE-07,
+    -08: below `BREAK_AWAY` it fails, the character stays and its action ends; a flier changing mode moves too),
+    then along `path`, in flight mode `mode`."""
+    if moves_at_all(state, character, path, mode) and adjacent_opponents(state, character):
+        roll = decisions.d6(state)
+        state.emit("break_away", character=character.label, roll=roll, broke=roll >= BREAK_AWAY)
+        if roll < BREAK_AWAY:
+            return
+    if path:
+        character.pos = path[-1]
+    if mode is not None and flies(character):
+        state.flight[character.uid] = mode
+    state.emit(
+        "moved", character=character.label, to=state.geometry.xy(character.pos), squares=len(path),
+        flight=state.flight.get(character.uid),
+    )  # fmt: skip
+
+
+__all__ = ["BREAK_AWAY", "HOVERING", "SOARING", "move", "move_speed", "reachable", "step_problem"]

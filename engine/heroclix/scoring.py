@@ -1,0 +1,84 @@
+"""Damage, knockouts and victory points in a HeroClix game: clicks taken (HX-CHAR-04, HX-DAMAGE-01, -06), who
+scores a knockout (HX-END-05, -06, -08), and the end of the game with its winner (HX-END-01, -04, -07, -11)."""
+
+from __future__ import annotations
+
+from clix.engine.core.pieces import Figure
+from clix.engine.heroclix.sides import team
+from clix.engine.heroclix.state import KNOCKBACK, PHASES, PUSHING, HeroState
+
+
+def take_damage(state: HeroState, character: Figure, amount: int, cause: str, source: Figure | None) -> int:
+    """Click `character`'s dial `amount` times (HX-CHAR-04, HX-DAMAGE-01, -02), knocking it out at a KO click
+    (HX-DAMAGE-06); returns the clicks taken. `source`: the opposing character whose attack dealt it, if any."""
+    if amount <= 0 or not character.alive:
+        return 0
+    if source is not None and source.controller != character.controller:
+        state.damaged_by[character.uid] = source.controller  # HX-DAMAGE-10
+    taken = 0
+    last = character.stats.clicks - 1
+    while taken < amount and character.click < last:
+        character.click += 1
+        taken += 1
+        if character.stats.killed[character.click]:
+            break
+    character.damage_taken += taken
+    if cause in (PUSHING, KNOCKBACK):
+        kinds = state.tallies.setdefault(character.uid, {})
+        kinds[cause] = kinds.get(cause, 0) + taken
+    state.emit("damage", character=character.label, clicks=taken, cause=cause)
+    if character.stats.killed[character.click]:
+        knock_out(state, character, source)
+    return taken
+
+
+def knock_out(state: HeroState, character: Figure, source: Figure | None) -> None:
+    """A KO: the character leaves the map and its points are scored at once (HX-END-05) by the player whose
+    character defeated it (double for an archenemy, HX-END-06), else by the opponent who damaged it last, else
+    split evenly among its opponents (HX-END-08)."""
+    character.alive = False
+    state.emit("ko", character=character.label)
+    worth = float(character.stats.points)
+    rivals = sorted({p.number for p in state.players if team(state, p.number) != team(state, character.controller)})
+    if source is not None and source.controller != character.controller:
+        double = character.uid in state.archenemies.get(source.uid, frozenset())
+        _score(state, {source.controller: worth * (2 if double else 1)})
+    elif character.uid in state.damaged_by:
+        _score(state, {state.damaged_by[character.uid]: worth})
+    elif rivals:
+        _score(state, dict.fromkeys(rivals, worth / len(rivals)))
+    left = {p.number for p in state.players if any(c.controller == p.number for c in state.standing())}
+    teams_left = {team(state, p) for p in left}
+    if len(teams_left) <= 1:  # HX-END-01 OPEN: the game ends when at most one side has characters left
+        finish(state, "a force was eliminated")
+
+
+def _score(state: HeroState, points: dict[int, float]) -> None:
+    for player, amount in points.items():
+        state.points[player] = state.points.get(player, 0.0) + amount
+
+
+def finish(state: HeroState, reason: str) -> None:
+    """The end (HX-END-04, -07, -11): survivors score for their own player; the most VP wins; a tie, or no
+    character defeated at all, goes to the force built with the fewest points; equal forces draw."""
+    state.over = True
+    state.phase = PHASES[1]
+    state.end_reason = reason
+    for character in state.standing():
+        _score(state, {character.owner: float(character.stats.points)})
+    totals = {p.number: state.points.get(p.number, 0.0) for p in state.players}
+    nobody_defeated = all(c.alive for c in state.monsters)
+    best = max(totals.values(), default=0.0)
+    leaders = [p for p, v in totals.items() if v == best]
+    if nobody_defeated or len(leaders) > 1:
+        pool = list(totals) if nobody_defeated else leaders
+        fewest = min(state.forces.get(p, 0) for p in pool)
+        cheapest = [p for p in pool if state.forces.get(p, 0) == fewest]
+        state.winner = cheapest[0] if len(cheapest) == 1 else None
+    else:
+        state.winner = leaders[0]
+
+
+def score(state: HeroState) -> dict[int, int]:
+    """Each player's victory points as the game stands, rounded down."""
+    return {p.number: int(state.points.get(p.number, 0.0)) for p in state.players}
