@@ -209,3 +209,58 @@ def test_a_changed_rule_fails_its_scenario(rule, monkeypatch):
 def test_a_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
     monkeypatch.setattr(module, function, replacement)
     assert scenario in _heroclix_failures(), f"{rule} taken out ({function}) and {scenario} still passes"
+
+
+SAMPLE = ROOT / "rosters" / "heroclix"
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="no HeroClix sample data")
+def test_two_sample_forces_set_up_and_play_to_the_end_and_replay_from_the_seed():
+    """Issue 34: two sample forces on a sample map, set up by the rules (HX-SETUP) with every choice a player's,
+    played by the core's driver to the turn limit or a knockout, the same game again from the same seed."""
+    from clix.engine.heroclix.library import load_library
+    from clix.engine.heroclix.setup import new_game
+
+    library, problems = load_library([SAMPLE])
+    assert problems == []
+
+    def game(seed: int) -> tuple[list, int | None]:
+        forces = [library.forces[name] for name in sorted(library.forces)[:2]]
+        state = new_game(library, forces, library.maps["harbor-district"], np.random.default_rng(seed), turn_limit=4)
+        driver.play(state, [RandomAgent(np.random.default_rng([seed, seat])) for seat in (1, 2)])
+        assert state.over
+        return [(e.kind, e.turn, e.player, e.detail) for e in state.log], state.winner
+
+    first = game(5)
+    assert first[0][0][0] == "first_player" and any(kind == "setup_done" for kind, *_ in first[0])
+    assert game(5) == first and game(6) != first
+
+
+def test_the_invariants_catch_a_broken_position():
+    """The selfcheck's invariants can fail: two characters on one square, three tokens, VP out of thin air."""
+    from clix.engine.heroclix.invariants import violations
+
+    state, ids = build_state(Scenario.model_validate(TWO_FORCES))
+    assert violations(state) == []
+    a1, a2 = state.monsters[ids["A1"]], state.monsters[ids["A2"]]
+    a2.pos = a1.pos
+    a1.tokens = 3
+    state.points[2] = 45.0
+    found = violations(state)
+    assert "two characters share a square" in found
+    assert "A1 has 3 action tokens" in found
+    assert "45 victory points scored for 0 points of characters defeated" in found
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="no HeroClix sample data")
+def test_selfcheck_plays_heroclix_games_through_the_registry(capsys):
+    from helpers import run_main
+
+    code, out, _ = run_main(
+        ["selfcheck", "--ruleset", "heroclix-2005", "--games", "3", "--turns", "2", "--jobs", "1",
+         "--rosters", str(SAMPLE)], capsys,
+    )  # fmt: skip
+    assert code == 0, out
+    assert "3 games, 0 with problems" in out
+    code, _, err = run_main(["selfcheck", "--ruleset", "heroclix"], capsys)
+    assert code == 2 and "no ruleset is called 'heroclix'" in err

@@ -18,7 +18,8 @@ from clix.analyzer.cli.common import (
 from clix.analyzer.common import checks
 from clix.analyzer.common.checks import MAX_GAMES
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.library.load import load_library
+from clix.analyzer.library.load import library_layers, load_library
+from clix.engine.core.ruleset import DEFAULT_RULESET, RULESETS
 
 
 def bench(
@@ -119,6 +120,14 @@ def selfcheck(
     jobs: JobsOption = 0,
     turns: TurnsOption = 15,
     rosters: RostersOption = None,
+    ruleset: Annotated[
+        str,
+        typer.Option(
+            "--ruleset",
+            help="The ruleset whose games to check: horrorclix (the default; random sample armies on every map) or "
+            "heroclix-2005 (random sample forces on the outdoor maps of the library's HeroClix files).",
+        ),
+    ] = DEFAULT_RULESET,
 ) -> None:
     """Play random games on random sample armies and every map, checking the engine's invariants after
     every action; print the first problems (with the game index that replays them) and games/s."""
@@ -127,7 +136,12 @@ def selfcheck(
     checks.games(games, minimum=1)
     checks.turns(turns)
     checks.seed(seed)
+    if ruleset not in RULESETS:
+        raise ClixError(f"--ruleset: no ruleset is called {ruleset!r}; clix plays {', '.join(sorted(RULESETS))}")
     cores = checks.jobs(jobs, stderr_console())
+    if ruleset != DEFAULT_RULESET:
+        layers = library_layers(rosters)
+        raise typer.Exit(run_selfcheck(games, seed, cores, turns, layers, console, ruleset=ruleset))
     library = load_library(rosters, everything=True)
     raise typer.Exit(run_selfcheck(games, seed, cores, turns, library.layers, console, library.roster))
 

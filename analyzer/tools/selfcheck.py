@@ -6,7 +6,7 @@ import time
 from collections import Counter
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import library_text
@@ -14,6 +14,7 @@ from clix.analyzer.play.conformance import GameCheck, check_game
 from clix.analyzer.play.pool import run_items
 from clix.analyzer.play.runner import batch_size_for
 from clix.engine.core.dice import child_seed
+from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
 from rich.console import Console
 
 if TYPE_CHECKING:
@@ -25,6 +26,11 @@ def check_at(library: Path | tuple[Path, ...], seed: int, turns: int, index: int
     return check_game(library, index, child_seed(seed, index), turns)
 
 
+def check_ruleset_at(ruleset: str, library: tuple[Path, ...], seed: int, turns: int, index: int) -> Any:
+    """Game `index` of master seed `seed` under another ruleset, found through the core's registry."""
+    return ruleset_named(ruleset).check_game(library, index, child_seed(seed, index), turns)
+
+
 def run_selfcheck(
     games: int,
     seed: int,
@@ -33,6 +39,7 @@ def run_selfcheck(
     library: Path | tuple[Path, ...],
     console: Console,
     roster: Roster | None = None,
+    ruleset: str = DEFAULT_RULESET,
 ) -> int:
     """Run the games; return 0 when every game kept every invariant, 1 otherwise (a game whose worker died
     twice counts as a problem), 130 when interrupted."""
@@ -47,8 +54,14 @@ def run_selfcheck(
         else:
             problems.append(line)
 
+    layers = (library,) if isinstance(library, Path) else tuple(library)
+    play = (
+        partial(check_at, library, seed, turns)
+        if ruleset == DEFAULT_RULESET
+        else partial(check_ruleset_at, ruleset, layers, seed, turns)
+    )
     outcome = run_items(
-        partial(check_at, library, seed, turns),
+        play,
         range(games),
         jobs or 1,
         batch_size_for(games, jobs or 1),
@@ -56,7 +69,7 @@ def run_selfcheck(
         report=report,
     )
     elapsed = time.perf_counter() - started
-    results: list[GameCheck] = [outcome.results[i] for i in sorted(outcome.results)]
+    results: list[Any] = [outcome.results[i] for i in sorted(outcome.results)]
     failed = [f"game {r.index} (seed {seed}): {r.problems[0]}" for r in results if r.problems]
     failed += problems
     for line in failed[:10]:

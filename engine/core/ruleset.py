@@ -33,7 +33,8 @@ class Ruleset:
     - the tools' entry points, each a function or a "module:function" imported when first asked for (so the
       rules a worker plays with do not import the tools): `load_library(layers)`, its data folders layered one
       over another (a homebrew folder over the sample data) as the analyzer loads them; `run_scenario(path,
-      library)`, one scenario file played with forced dice and checked (`clix scenario run`).
+      library)`, one scenario file played with forced dice and checked (`clix scenario run`); `check_game(layers,
+      index, seed, turns)`, one random game checked against the ruleset's invariants (`clix selfcheck`).
     - `loader`: "module:function" returning this ruleset, so an unpickled state (in a worker process) finds
       the same object again.
     """
@@ -56,6 +57,7 @@ class Ruleset:
         load_roster: Callable[..., Any] | None = None,
         load_library: str | Callable[[list[Path]], tuple[Any, list[Problem]]] | None = None,
         run_scenario: str | Callable[[Path, Any], Any] | None = None,
+        check_game: str | Callable[..., Any] | None = None,
     ) -> None:
         unknown = sorted(set(handlers) - set(powers))
         if unknown:
@@ -76,6 +78,7 @@ class Ruleset:
         self.load_roster = load_roster
         self.library_loader = load_library
         self.scenario_runner = run_scenario
+        self.game_checker = check_game
         self.showing: dict[str | None, dict[int, tuple[Any, tuple[Any, ...]]]] = {}
         """`effects` keeps here, by hook and dial click, the handlers of the powers showing (a cache)."""
 
@@ -89,6 +92,11 @@ class Ruleset:
         `library` is `load_library`'s data (None: none), for scenarios naming figures or maps from it. An
         invalid file raises InvalidFile."""
         return _entry(self, "run_scenario", self.scenario_runner)(path, library)
+
+    def check_game(self, layers: tuple[Path, ...], index: int, seed: Any, turns: int) -> Any:
+        """Random game `index` from `seed` on the library under `layers`, its invariants checked after every action:
+        a result with `index`, `problems`, `end_reason` and `actions`."""
+        return _entry(self, "check_game", self.game_checker)(layers, index, seed, turns)
 
     def unsupported_powers(self, names: Iterable[str]) -> set[str]:
         """Of `names`, the powers this ruleset names but plays with no effect yet."""

@@ -31,4 +31,5 @@ def load() -> Ruleset:
         score=rules.score,
         load_library="clix.engine.heroclix.library:load_library",
         run_scenario="clix.engine.heroclix.scenario:run_scenario",
+        check_game="clix.engine.heroclix.invariants:check_game",
     )

@@ -1,0 +1,121 @@
+"""What must hold in every HeroClix position (`violations`), and one random game checked after every action
+(`check_game`, what `clix selfcheck --ruleset heroclix-2005` plays): random forces of the library on its outdoor
+maps, random legal play, the invariants after each action; a crash is a finding with the seed that replays it."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from clix.engine.core.dice import child_seeds
+from clix.engine.core.driver import settle
+from clix.engine.core.geometry import BLOCKING
+from clix.engine.core.pending import Decision
+from clix.engine.core.players import RandomAgent
+from clix.engine.heroclix import rules
+from clix.engine.heroclix.combat import line_of_fire
+from clix.engine.heroclix.levels import levels_of
+from clix.engine.heroclix.library import Library, load_library
+from clix.engine.heroclix.setup import new_game
+from clix.engine.heroclix.state import SOARING, HeroState
+
+MAX_ACTIONS = 50_000
+
+
+def violations(state: HeroState) -> list[str]:
+    """Every invariant the position breaks: one character a square (HX-MOVE-06); nobody below soaring on blocking
+    terrain (HX-TERRAIN-11); tokens 0 to 2 (HX-TURN-13); a dial on one of its clicks, a KO'd character on a KO
+    click and a standing one not (HX-DAMAGE-06); flight only for fliers, never soaring indoors (HX-MOVE-18);
+    lines of fire between grounded characters on one level the same both ways; victory points at least the
+    points of the characters defeated and at most twice them while the game goes on (HX-END-05, -06, -08)."""
+    found: list[str] = []
+    geometry = state.geometry
+    standing = state.standing()
+    squares = [c.pos for c in standing]
+    if len(set(squares)) != len(squares):
+        found.append("two characters share a square")
+    for c in state.monsters:
+        if not 0 <= c.tokens <= 2:
+            found.append(f"{c.label} has {c.tokens} action tokens")
+        if not 0 <= c.click < c.stats.clicks:
+            found.append(f"{c.label} shows click {c.click} of a {c.stats.clicks}-click dial")
+        elif c.alive == c.stats.killed[c.click]:
+            found.append(f"{c.label} is {'standing on' if c.alive else 'knocked out before'} its KO click")
+        mode = state.flight.get(c.uid)
+        if mode is not None and c.stats.speed_mode != "wing":
+            found.append(f"{c.label} flies without wings")
+        if c.alive and mode == SOARING and geometry.indoor[c.pos]:
+            found.append(f"{c.label} soars indoors")
+        if c.alive and mode != SOARING and geometry.terrain[c.pos] == BLOCKING:
+            found.append(f"{c.label} stands on blocking terrain")
+    level = levels_of(geometry).level
+    grounded = [c for c in standing if not state.soars(c) and not level[c.pos]]
+    for i, one in enumerate(grounded):
+        for other in grounded[i + 1 :]:
+            if line_of_fire(state, one, other)[0] != line_of_fire(state, other, one)[0]:
+                found.append(f"the line of fire between {one.label} and {other.label} is clear one way only")
+    if not state.over:
+        defeated = sum(c.stats.points for c in state.monsters if not c.alive)
+        scored = sum(state.points.values())
+        if not defeated - 1e-9 <= scored <= 2 * defeated + 1e-9:
+            found.append(f"{scored:g} victory points scored for {defeated} points of characters defeated")
+    if state.actions_left < 0:
+        found.append(f"{state.actions_left} actions left")
+    return found
+
+
+@dataclass(frozen=True)
+class GameCheck:
+    """What one checked game showed (the fields `clix selfcheck` reads)."""
+
+    index: int
+    problems: tuple[str, ...]
+    turns: int
+    end_reason: str
+    log_digest: str
+    actions: int
+
+
+@functools.lru_cache(maxsize=4)
+def library_at(layers: tuple[Path, ...]) -> Library:
+    """The HeroClix library under `layers`, loaded once per process."""
+    library, _ = load_library(list(layers))
+    return library
+
+
+def check_game(layers: tuple[Path, ...], index: int, seed: np.random.SeedSequence, turn_limit: int) -> GameCheck:
+    """Play one random game (two random forces of one build total, an outdoor map by index), checking the
+    invariants after every action."""
+    library = library_at(tuple(layers))
+    maps = [library.maps[name] for name in sorted(library.maps) if library.maps[name].kind == "outdoor"]
+    force_seed, dice_seed, *player_seeds = child_seeds(seed, 4)
+    rng = np.random.default_rng(force_seed)
+    totals = sorted({f.build_total for f in library.forces.values()})
+    if not maps or not totals:
+        return GameCheck(index, ("the library has no outdoor map or no force",), 0, "no game", "", 0)
+    total = totals[int(rng.integers(len(totals)))]
+    pool = sorted(name for name, f in library.forces.items() if f.build_total == total)
+    forces = [library.forces[pool[int(rng.integers(len(pool)))]] for _ in range(2)]
+    agents = [RandomAgent(np.random.default_rng(s)) for s in player_seeds]
+    problems: list[str] = []
+    actions = 0
+    try:
+        state = new_game(library, forces, maps[index % len(maps)], np.random.default_rng(dice_seed), turn_limit)
+        settle(state, agents)
+        problems.extend(f"after setup: {v}" for v in violations(state))
+        while not state.over and not problems:
+            options = rules.legal_actions(state)
+            action = options[agents[state.active - 1].choose(state, Decision("action", state.active, options))]
+            rules.apply(state, action)
+            settle(state, agents)
+            actions += 1
+            problems.extend(f"after {action}: {v}" for v in violations(state))
+            if actions > MAX_ACTIONS:
+                problems.append("the game did not end")
+    except Exception as exc:  # a crash is a finding, reported with the seed that replays it
+        return GameCheck(index, (f"crash: {exc!r}",), 0, "crash", "", actions)
+    digest = hashlib.sha1("\n".join(map(str, state.log)).encode()).hexdigest()[:16]
+    return GameCheck(index, tuple(problems), state.turn, state.end_reason, digest, actions)

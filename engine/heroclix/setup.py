@@ -1,0 +1,151 @@
+"""Setting up a HeroClix game from forces and a map (HX-SETUP-01..10), with every choice put to the players as
+`engine.core.decisions` questions: the first player, the starting areas, the objects, where each character stands
+and how each flier flies. Then the first player's turn begins."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from clix.engine.core import decisions
+from clix.engine.core.dice import Dice
+from clix.engine.core.geometry import BLOCKING, Geometry
+from clix.engine.core.pieces import Figure, Player, stats_from_dial
+from clix.engine.heroclix import rules
+from clix.engine.heroclix.library import Character, Force, Library, MapFile
+from clix.engine.heroclix.maps import MapObject
+from clix.engine.heroclix.ruleset import load
+from clix.engine.heroclix.state import HOVERING, SOARING, HeroState
+
+DEFAULT_TURN_LIMIT = 10
+"""Rounds of every player's turn before the game ends (HX-END-14 OPEN: the analyzer sets it)."""
+
+
+class SetupError(ValueError):
+    """Forces and a map that cannot be set up by the rules (a force that does not fit its starting area)."""
+
+
+def new_game(
+    library: Library,
+    forces: Sequence[Force],
+    layout: MapFile,
+    rng: np.random.Generator,
+    turn_limit: int | None = DEFAULT_TURN_LIMIT,
+) -> HeroState:
+    """A new game, set up as far as the first question to a player (`state.waiting`); the dice come from `rng`."""
+    if layout.kind != "outdoor":
+        raise SetupError(f"map {layout.id}: {layout.kind} maps are not implemented yet (HeroClix part 1, issue 34)")
+    if len(layout.starting_areas()) < len(forces):
+        raise SetupError(f"map {layout.id} has {len(layout.starting_areas())} starting areas for {len(forces)} forces "
+                         "(HX-SETUP-03 OPEN)")  # fmt: skip
+    build_total = max(force.build_total for force in forces)
+    state = HeroState(
+        Geometry(layout),
+        Dice(rng),
+        [
+            Player(n, n, sum(library.characters[c].points for c in force.characters), force.name)
+            for n, force in enumerate(forces, 1)
+        ],
+        build_total=build_total,
+        turn_limit=turn_limit,
+        ruleset=load(),
+    )
+    state.forces = {p.number: p.army_points for p in state.players}
+    decisions.perform(state, _set_up, (library, tuple(forces), layout))
+    return state
+
+
+def _set_up(state: HeroState, plan: tuple[Library, tuple[Force, ...], MapFile]) -> None:
+    library, forces, layout = plan
+    first = _first_player(state)
+    order = [(first - 1 + k) % len(state.players) + 1 for k in range(len(state.players))]
+    areas = _choose_areas(state, order, layout)
+    _place_objects(state, forces, order, areas, layout)
+    for number in order:
+        _place_characters(state, library, forces[number - 1], number, areas[number])
+    state.active = first
+    state.turn = 1
+    state.emit("setup_done", first=first, areas=tuple(sorted(areas.items())))
+    rules.begin_turn(state)
+
+
+def _first_player(state: HeroState) -> int:
+    """Each player rolls 2d6; the highest total goes first; only those tied for it roll again (HX-SETUP-01 OPEN)."""
+    contenders = [p.number for p in state.players]
+    while True:
+        rolls = {n: decisions.d6(state) + decisions.d6(state) for n in contenders}
+        best = max(rolls.values())
+        contenders = [n for n, total in rolls.items() if total == best]
+        if len(contenders) == 1:
+            state.emit("first_player", player=contenders[0], rolls=tuple(sorted(rolls.items())))
+            return contenders[0]
+
+
+def _choose_areas(state: HeroState, order: list[int], layout: MapFile) -> dict[int, int]:
+    """From the player after the first, each chooses a starting area no one has chosen; the first player takes
+    the last choice left to it (with two players, the area the other did not take: HX-SETUP-03)."""
+    left = sorted(layout.starting_areas())
+    chosen: dict[int, int] = {}
+    for number in [*order[1:], order[0]]:
+        pick = decisions.ask(state, "area", number, left, always=len(left) > 1)
+        chosen[number] = pick
+        left.remove(pick)
+    return chosen
+
+
+def _place_objects(
+    state: HeroState, forces: Sequence[Force], order: list[int], areas: dict[int, int], layout: MapFile
+) -> None:
+    """The forces' object tokens in one shuffled pile; from the first player round the table, each draws one and
+    places it on clear terrain outside every chosen starting area, one object a square (HX-SETUP-05, -07 and its
+    OPEN). The map then holds them, as hindering terrain for movement and lines of fire (HX-OBJECT-03)."""
+    pile = [kind for force in forces for kind in force.objects]
+    if not pile:
+        return
+    mixed = [pile[i] for i in decisions.shuffle(state, len(pile))]
+    taken_areas = {xy for number in areas.values() for xy in layout.starting_areas()[number]}
+    placed = list(layout.objects)
+    for k, kind in enumerate(mixed):
+        number = order[k % len(order)]
+        used = {o.at for o in placed}
+        free = [
+            (x, y)
+            for y in range(layout.height)
+            for x in range(layout.width)
+            if layout.printed(x, y) == "clear" and (x, y) not in taken_areas and (x, y) not in used
+        ]
+        if not free:
+            break
+        at = decisions.ask(state, "object", number, free, kind, always=True)
+        placed.append(MapObject(kind=kind, at=at))
+    state.geometry = Geometry(layout.model_copy(update={"objects": placed}))
+
+
+def _place_characters(state: HeroState, library: Library, force: Force, number: int, area: int) -> None:
+    """The player places each of its characters on a free square of its starting area that it may occupy, and
+    sets each flier hovering or soaring, hovering indoors (HX-SETUP-08, -09)."""
+    geometry = state.geometry
+    squares = geometry.starting_areas[area]
+    for index, name in enumerate(force.characters):
+        character = library.characters[name]
+        taken = {c.pos for c in state.monsters}
+        free = [s for s in squares if s not in taken and geometry.terrain[s] != BLOCKING]
+        if not free:
+            raise SetupError(f"force {force.name} does not fit its starting area (HX-SETUP-08 OPEN)")
+        square = decisions.ask(state, "place", number, free, name, always=True)
+        figure = _figure(len(state.monsters), f"{number}:{index}:{name}", character, number, square)
+        state.monsters.append(figure)
+        if character.speed_mode == "wing":
+            modes = [HOVERING] if geometry.indoor[square] else [HOVERING, SOARING]
+            state.flight[figure.uid] = decisions.ask(state, "flight", number, modes, name)
+
+
+def _figure(uid: int, label: str, character: Character, player: int, square: int) -> Figure:
+    stats = stats_from_dial(
+        character.id, character.clicks(), start=character.start, range_=character.range, bolts=character.bolts,
+        speed_mode=character.speed_mode, points=character.points,
+    )  # fmt: skip
+    return Figure(uid, label, stats, player, player, square, character.start, "start", character.start)
+
+
+__all__ = ["DEFAULT_TURN_LIMIT", "SetupError", "new_game"]
