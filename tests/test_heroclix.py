@@ -182,6 +182,7 @@ MUTANTS = {
     "HX-COMBAT-04": (combat, "CRITICAL_HIT_DAMAGE", 0, "combat/05-critical-hit.yaml"),
     "HX-COMBAT-03": (combat, "CRITICAL_MISS_CLICKS", 0, "combat/04-critical-miss.yaml"),
     "HX-KNOCK-06": (combat, "OBSTACLE_KNOCKBACK_DAMAGE", 0, "knock/03-wall-stops-figure-9.yaml"),
+    "HX-KNOCK-10": (combat, "FALL_KNOCKBACK_DAMAGE", 1, "elevation/32-elevated-knocked-off-falls.yaml"),
 }
 """A rule changed on purpose (a constant of the HeroClix engine), and a scenario (or a folder of them, one of
 which) that must then fail."""
