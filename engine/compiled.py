@@ -45,6 +45,7 @@ COMPILED_MODULES = (
     "clix.engine.core.dice",
     "clix.engine.core.driver",
     "clix.engine.core.effects",
+    "clix.engine.heroclix.state",
     "clix.engine.horrorclix.figures",
     "clix.engine.horrorclix.game",
     "clix.engine.core.geometry",

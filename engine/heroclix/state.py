@@ -4,10 +4,13 @@ so far (HX-END-05, -08: fractions when split) and each force's build points (HX-
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from clix.engine.core.dice import Dice
-from clix.engine.core.pieces import Figure
+from clix.engine.core.geometry import Geometry
+from clix.engine.core.pieces import Figure, MapObject, Player
+from clix.engine.core.ruleset import Ruleset
 from clix.engine.core.state import State
 
 PHASES = ("actions", "over")
@@ -22,23 +25,50 @@ DIRECTIONS = {
 """Knockback directions a step may name (contract section 5), as (dx, dy) with y growing southward."""
 
 
+@dataclass(init=False)
 class HeroState(State):
-    """The core state with HeroClix's own bookkeeping (see the module)."""
+    """The core state with HeroClix's own bookkeeping (see the module). Compiled with the core when `clix
+    compile` has run (a compiled class's subclasses must be compiled too)."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.tallies: dict[int, dict[str, int]] = {}
-        """Per character uid: clicks taken from pushing and from knockback."""
-        self.damaged_by: dict[int, int] = {}
-        """Per character uid: the opposing player whose character damaged it most recently."""
-        self.points: dict[int, float] = {}
-        """Victory points scored so far, by player."""
-        self.forces: dict[int, int] = {}
-        """Each player's force total in points (the tie-break, HX-END-11)."""
-        self.archenemies: dict[int, frozenset[int]] = {}
-        """Per character uid: the uids of its archenemies (HX-BUILD-04, HX-END-06)."""
-        self.flight: dict[int, str] = {}
-        """Per flier's uid (speed mode wing): HOVERING or SOARING (HX-MOVE-12)."""
+    tallies: dict[int, dict[str, int]] = field(default_factory=dict)
+    """Per character uid: clicks taken from pushing and from knockback."""
+    damaged_by: dict[int, int] = field(default_factory=dict)
+    """Per character uid: the opposing player whose character damaged it most recently."""
+    points: dict[int, float] = field(default_factory=dict)
+    """Victory points scored so far, by player."""
+    forces: dict[int, int] = field(default_factory=dict)
+    """Each player's force total in points (the tie-break, HX-END-11)."""
+    archenemies: dict[int, frozenset[int]] = field(default_factory=dict)
+    """Per character uid: the uids of its archenemies (HX-BUILD-04, HX-END-06)."""
+    flight: dict[int, str] = field(default_factory=dict)
+    """Per flier's uid (speed mode wing): HOVERING or SOARING (HX-MOVE-12)."""
+
+    def __init__(
+        self,
+        geometry: Geometry,
+        dice: Dice | None,
+        players: list[Player],
+        build_total: int = 100,
+        monsters: list[Any] | None = None,
+        objects: list[MapObject] | None = None,
+        active: int = 1,
+        turn: int = 1,
+        phase: str = "",
+        actions_left: int = 1,
+        turn_limit: int | None = None,
+        *,
+        ruleset: Ruleset,
+    ) -> None:
+        State.__init__(
+            self, geometry, dice, players, build_total, monsters, objects, active, turn, phase, actions_left,
+            turn_limit, ruleset=ruleset,
+        )  # fmt: skip
+        self.tallies = {}
+        self.damaged_by = {}
+        self.points = {}
+        self.forces = {}
+        self.archenemies = {}
+        self.flight = {}
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
