@@ -15,7 +15,7 @@ from clix.engine.core.dice import Dice
 from clix.engine.core.files.problems import InvalidFile
 from clix.engine.core.players import RandomAgent
 from clix.engine.core.ruleset import file_ruleset, ruleset_named
-from clix.engine.heroclix import combat, movement, rules, scoring, sides
+from clix.engine.heroclix import combat, movement, rules, scoring, sides, terrain
 from clix.engine.heroclix.scenario import build_state, run_scenario
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.state import Close, EndTurn, Ranged
@@ -77,7 +77,7 @@ def test_the_contracts_own_example_passes(tmp_path):
          "the power Toughness is not implemented yet"),
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "holding": "light"}]},
          "holding an object is not implemented yet"),
-        ({"map": {"rows": ["..", ".."], "kind": "indoor"}}, "indoor maps is not implemented yet"),
+        ({"steps": [{"move": "A", "path": [], "carry": "B"}]}, "'carry': carrying is not implemented yet"),
         ({"steps": [{"power": "A", "use": "Regeneration"}]}, "'use': powers is not implemented yet"),
         ({"victims": [{"id": "V", "at": [1, 1]}]}, "'victims' is HorrorClix's: HeroClix has no victims"),
         ({"steps": [{"frenzy": "A"}]}, "'frenzy' is a HorrorClix step"),
@@ -183,6 +183,7 @@ MUTANTS = {
     "HX-COMBAT-03": (combat, "CRITICAL_MISS_CLICKS", 0, "combat/04-critical-miss.yaml"),
     "HX-KNOCK-06": (combat, "OBSTACLE_KNOCKBACK_DAMAGE", 0, "knock/03-wall-stops-figure-9.yaml"),
     "HX-KNOCK-10": (combat, "FALL_KNOCKBACK_DAMAGE", 1, "elevation/32-elevated-knocked-off-falls.yaml"),
+    "HX-TERRAIN-13": (terrain, "DESTROYING_DAMAGE", 4, "destroy/01-close-destroys-one-blocking-square.yaml"),
 }
 """A rule changed on purpose (a constant of the HeroClix engine), and a scenario (or a folder of them, one of
 which) that must then fail."""

@@ -125,7 +125,7 @@ def selfcheck(
         typer.Option(
             "--ruleset",
             help="The ruleset whose games to check: horrorclix (the default; random sample armies on every map) or "
-            "heroclix-2005 (random sample forces on the outdoor maps of the library's HeroClix files).",
+            "heroclix-2005 (random sample forces on every map of the library's HeroClix files).",
         ),
     ] = DEFAULT_RULESET,
 ) -> None:

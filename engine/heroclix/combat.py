@@ -125,6 +125,9 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
             return f"{target.label} is not an opposing character on the map"
         if state.soars(attacker) and not state.soars(target):
             return f"a soaring character shoots only soaring characters, not {target.label} (HX-COMBAT-18)"
+        indoor = state.geometry.indoor
+        if state.soars(attacker) != state.soars(target) and (indoor[attacker.pos] or indoor[target.pos]):
+            return "no attack between an indoor square and a soaring character (HX-COMBAT-19 OPEN c)"
         if close_by and not state.soars(attacker) and not _may_shoot_while_adjacent(state, attacker, target, close_by):
             return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09, -17)"
         distance = state.geometry.distance(attacker.pos, target.pos)

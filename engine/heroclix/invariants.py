@@ -1,6 +1,5 @@
 """What must hold in every HeroClix position (`violations`), and one random game checked after every action
-(`check_game`, what `clix selfcheck --ruleset heroclix-2005` plays): random forces of the library on its outdoor
-maps, random legal play, the invariants after each action; a crash is a finding with the seed that replays it."""
+(`check_game`, what `clix selfcheck --ruleset heroclix-2005` plays): random forces of the library on its maps, random legal play, the invariants after each action; a crash is a finding with the seed that replays it."""
 
 from __future__ import annotations
 
@@ -87,15 +86,15 @@ def library_at(layers: tuple[Path, ...]) -> Library:
 
 
 def check_game(layers: tuple[Path, ...], index: int, seed: np.random.SeedSequence, turn_limit: int) -> GameCheck:
-    """Play one random game (two random forces of one build total, an outdoor map by index), checking the
+    """Play one random game (two random forces of one build total, a map by index), checking the
     invariants after every action."""
     library = library_at(tuple(layers))
-    maps = [library.maps[name] for name in sorted(library.maps) if library.maps[name].kind == "outdoor"]
+    maps = [library.maps[name] for name in sorted(library.maps)]
     force_seed, dice_seed, *player_seeds = child_seeds(seed, 4)
     rng = np.random.default_rng(force_seed)
     totals = sorted({f.build_total for f in library.forces.values()})
     if not maps or not totals:
-        return GameCheck(index, ("the library has no outdoor map or no force",), 0, "no game", "", 0)
+        return GameCheck(index, ("the library has no map or no force",), 0, "no game", "", 0)
     total = totals[int(rng.integers(len(totals)))]
     pool = sorted(name for name, f in library.forces.items() if f.build_total == total)
     forces = [library.forces[pool[int(rng.integers(len(pool)))]] for _ in range(2)]

@@ -91,14 +91,23 @@ def step_problem(
 
 
 def _flight_problem(state: HeroState, character: Figure, start: int, path: tuple[int, ...], mode: str | None) -> str:
-    """A flier's path on an outdoor map: any touching squares, through terrain, walls and opposing characters,
-    never stopping for them (HX-MOVE-12, -14, -15; walls outdoors: HX-MOVE-20 OPEN); it may not end on an
-    occupied square (HX-MOVE-06), nor hovering on blocking terrain (HX-MOVE-14; soaring may, HX-MOVE-15 OPEN)."""
+    """A flier's path: any touching squares, through terrain, walls and opposing characters, never stopping for
+    them (HX-MOVE-12, -14, -15; walls outdoors: HX-MOVE-20 OPEN); indoors no soaring (HX-MOVE-18), and a hovering
+    flier crosses no wall and passes over no blocking terrain (HX-TERRAIN-20, -21); it may not end on an occupied
+    square (HX-MOVE-06), nor hovering on blocking terrain (HX-MOVE-14; soaring may, HX-MOVE-15 OPEN)."""
     geometry = state.geometry
+    indoor = geometry.indoor
+    if mode == SOARING and any(indoor[s] for s in (start, *path)):
+        return "no soaring indoors: a flier descends to hovering before it enters an indoor square (HX-MOVE-18)"
     here = start
     for square in path:
         if square not in geometry.all_neighbour_sets[here]:
             return f"{at(state, square)} is not a step from {at(state, here)} (HX-MOVE-02)"
+        if mode == HOVERING and (indoor[here] or indoor[square]):
+            if geometry.separated(here, square):
+                return f"indoors a hovering flier crosses no wall: {at(state, here)} to {at(state, square)} (HX-TERRAIN-20)"
+            if indoor[square] and geometry.terrain[square] == BLOCKING:
+                return f"indoors a hovering flier does not pass over blocking terrain at {at(state, square)} (HX-TERRAIN-20)"
         here = square
     end = path[-1] if path else start
     taken = next((c for c in state.standing() if c.pos == end and c.uid != character.uid), None)

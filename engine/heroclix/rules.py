@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat, movement, scoring, sides
-from clix.engine.heroclix.state import PHASES, PUSHING, Action, Close, EndTurn, HeroState, Move, Ranged
+from clix.engine.heroclix import combat, movement, scoring, sides, terrain
+from clix.engine.heroclix.state import PHASES, PUSHING, Action, Close, EndTurn, HeroState, Move, Ranged, Raze
 
 PUSHING_DAMAGE = 1
 """Clicks a character takes when its second action token is placed (HX-TURN-11, -12)."""
@@ -26,13 +26,16 @@ def why_not(state: HeroState, action: Action) -> str:
         return sides.cannot_act(state, character) or movement.step_problem(
             state, character, character.pos, action.path, action.mode
         )
+    if isinstance(action, Raze):
+        return terrain.raze_problem(state, action)
     return combat.attack_problem(state, action) or combat.knockback_problem(state, action)
 
 
 def legal_actions(state: HeroState) -> list[Action]:
     """The actions the active player may take: a move to each square its characters may reach (in their flight
     modes), a close attack on each adjacent opponent, a ranged attack on each opponent in range and line of fire
-    (one target, all the damage), and ending the turn."""
+    (one target, all the damage), and ending the turn. Attacks on terrain and flight-mode changes are legal
+    (`why_not`) but not listed: the players this lists for never choose them."""
     if state.over:
         return []
     found: list[Action] = []
@@ -67,6 +70,8 @@ def _perform(state: HeroState, action: Action) -> None:
     character = state.monsters[action.character]
     if isinstance(action, Move):
         movement.move(state, character, action.path, action.mode)
+    elif isinstance(action, Raze):
+        terrain.raze(state, character, action)
     else:
         combat.attack(state, character, action)
     _after_action(state, character)

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from clix.engine.core.board import side_edge
+from clix.engine.core.board import side_edge, wall_edges
 from clix.engine.core.dial import Click, parse_click
 from clix.engine.core.dice import DiceExhausted, ForcedDice
 from clix.engine.core.files.problems import InvalidFile, Problem
-from clix.engine.core.geometry import Geometry
+from clix.engine.core.geometry import BLOCKING, Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import movement, rules
 from clix.engine.heroclix.maps import HeroMap
@@ -29,6 +29,7 @@ from clix.engine.heroclix.state import (
     HeroState,
     Move,
     Ranged,
+    Raze,
 )
 
 NOT_YET = "is not implemented yet (HeroClix part 1, issue 34)"
@@ -89,8 +90,6 @@ def run_scenario(path: Path, library: Any = None) -> ScenarioResult:
 def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
     """The position a scenario describes, ready for the active player's next action; the characters' uids by id."""
     layout = scenario.map
-    if layout.kind != "outdoor":
-        raise ScenarioError(f"map: {layout.kind} maps {NOT_YET}")
     geometry = Geometry(layout)
     players = sorted({c.player for c in scenario.characters})
     state = HeroState(
@@ -111,6 +110,10 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
         square = geometry.index(x, y)
         if square in taken:
             raise ScenarioError(f"characters: {spec.id} and {taken[square]} share [{x}, {y}] (HX-MOVE-06)")
+        if spec.flight == "soaring" and geometry.indoor[geometry.index(x, y)]:
+            raise ScenarioError(
+                f"characters: {spec.id} soars in an indoor square at [{x}, {y}] (HX-MOVE-18, HX-SETUP-09)"
+            )
         if layout.printed(x, y) == "blocking" and spec.flight != "soaring":  # HX-MOVE-15 OPEN: soaring may
             raise ScenarioError(f"characters: {spec.id} stands on blocking terrain at [{x}, {y}] (HX-TERRAIN-11)")
         taken[square] = spec.id
@@ -185,7 +188,7 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
     """The action a step describes (contract section 5), in flight mode `mode` when a fly step came before it;
     ScenarioError for what is not played yet."""
     for key, what in (("use", "powers"), ("cancel", "canceling powers"), ("carry", "carrying"),
-                      ("pick_up", "picking up objects"), ("destroy", "attacks on terrain, walls and objects")):  # fmt: skip
+                      ("pick_up", "picking up objects")):  # fmt: skip
         if key in step:
             raise ScenarioError(f"'{key}': {what} {NOT_YET}")
     for kind in ("throw_object", "power"):
@@ -221,6 +224,8 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
             path = movement.reachable(state, state.monsters[mover]).get(goal)
             return Move(mover, path if path is not None else (goal,), mode)
         raise ScenarioError("a move step gives 'path' (the squares entered) or 'to'")
+    if "destroy" in step:
+        return _raze(state, step, uid, square)
     if "close" in step:
         if "targets" in step:
             raise ScenarioError(f"several close attacks in one action (Flurry) {NOT_YET}")
@@ -232,6 +237,31 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         raise ScenarioError("a ranged step names its 'targets' (a list of ids)")
     split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
     return Ranged(uid(step["ranged"]), tuple(uid(t) for t in targets), split, knockback)
+
+
+def _raze(state: HeroState, step: dict[str, Any], uid: Any, square: Any) -> Raze:
+    """A `destroy` step: a square of blocking terrain `[x, y]`, or a wall `{at: [x, y], side: ...}`."""
+    attacker = uid(step.get("close", step.get("ranged")))
+    ranged = "ranged" in step
+    if "target" in step or "targets" in step:
+        raise ScenarioError("one attack may not target both characters and terrain (HX-COMBAT-26)")
+    target = step["destroy"]
+    if isinstance(target, dict):
+        spot, side = target.get("at"), target.get("side")
+        if side not in ("north", "south", "east", "west"):
+            raise ScenarioError("destroy: a wall is {at: [x, y], side: north, south, east or west}")
+        here = square(spot)
+        x, y = state.geometry.xy(here)
+        dx, dy = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}[side]
+        if not (0 <= x + dx < state.geometry.width and 0 <= y + dy < state.geometry.height):
+            raise ScenarioError("destroy: a wall on the map's edge borders no square beyond it")
+        there = state.geometry.index(x + dx, y + dy)
+        return Raze(attacker, here, (min(here, there), max(here, there)), ranged)
+    spot = square(target)
+    lying = cast(HeroMap, state.geometry.layout).objects
+    if any(state.geometry.index(*o.at) == spot for o in lying) and state.geometry.terrain[spot] != BLOCKING:
+        raise ScenarioError(f"destroy: attacks on objects {NOT_YET}")
+    return Raze(attacker, spot, None, ranged)
 
 
 def _compare(
@@ -286,7 +316,7 @@ def _compare(
         if found_terrain != spot.is_:
             fail(f"terrain at [{x}, {y}]: expected {spot.is_}, got {found_terrain}")
     if expect.walls is not None:
-        edges = {frozenset(side_edge(tuple(w.at), w.side)) for w in layout.walls}  # type: ignore[arg-type]
+        edges = {frozenset(edge) for edge in wall_edges(layout)}
         wanted_edges = {frozenset(side_edge(tuple(w.at), w.side)) for w in expect.walls}  # type: ignore[arg-type]
         if edges != wanted_edges:
             fail(f"walls: expected {len(wanted_edges)} walls as listed, the map has {len(edges)} others")

@@ -33,8 +33,6 @@ def new_game(
     turn_limit: int | None = DEFAULT_TURN_LIMIT,
 ) -> HeroState:
     """A new game, set up as far as the first question to a player (`state.waiting`); the dice come from `rng`."""
-    if layout.kind != "outdoor":
-        raise SetupError(f"map {layout.id}: {layout.kind} maps are not implemented yet (HeroClix part 1, issue 34)")
     if len(layout.starting_areas()) < len(forces):
         raise SetupError(f"map {layout.id} has {len(layout.starting_areas())} starting areas for {len(forces)} forces "
                          "(HX-SETUP-03 OPEN)")  # fmt: skip

@@ -135,8 +135,19 @@ class Ranged:
 
 
 @dataclass(frozen=True)
+class Raze:
+    """A close or ranged combat action against a square of blocking terrain (`square`) or a wall (`wall`: the two
+    squares it parts, sorted) (HX-TERRAIN-13, -18, HX-COMBAT-26)."""
+
+    character: int
+    square: int
+    wall: tuple[int, int] | None = None
+    ranged: bool = False
+
+
+@dataclass(frozen=True)
 class EndTurn:
     """The active player ends its turn (HX-TURN-10)."""
 
 
-Action = Move | Close | Ranged | EndTurn
+Action = Move | Close | Ranged | Raze | EndTurn

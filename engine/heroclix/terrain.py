@@ -1,0 +1,123 @@
+"""Attacks on terrain (HX-TERRAIN-13..18, HX-COMBAT-26): a close or ranged combat action against a square of
+blocking terrain or a wall. It succeeds without a roll and deals the attacker's damage value (HX-TERRAIN-14 OPEN);
+3 or more destroys the square or the wall, leaving debris (hindering terrain, HX-TERRAIN-15, -18). The map
+changes, so the game gets a new `Geometry` of the changed map."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from clix.engine.core.board import STEPS, Edge, side_edge, wall_edges
+from clix.engine.core.geometry import BLOCKING, Geometry
+from clix.engine.core.pieces import Figure
+from clix.engine.heroclix.levels import levels_of
+from clix.engine.heroclix.maps import HeroMap, Wall
+from clix.engine.heroclix.sides import adjacent_opponents, at, cannot_act
+from clix.engine.heroclix.state import HeroState, Raze
+
+DESTROYING_DAMAGE = 3
+"""The damage one attack must deal to destroy a square of blocking terrain or a wall (HX-TERRAIN-13, -18)."""
+DEBRIS = "h"
+"""What a destroyed square, and each square beside a destroyed wall, becomes: debris, hindering terrain."""
+
+
+def raze_problem(state: HeroState, action: Raze) -> str:
+    """Why an attack on terrain may not be given ("" if it may)."""
+    attacker = state.monsters[action.character]
+    problem = cannot_act(state, attacker)
+    if problem:
+        return problem
+    geometry = state.geometry
+    level = levels_of(geometry).level
+    if state.soars(attacker):
+        return "a soaring character affects only soaring characters, not terrain (HX-MOVE-15)"
+    if action.wall is None:
+        square = action.square
+        if geometry.terrain[square] != BLOCKING:
+            return f"{at(state, square)} is not blocking terrain (HX-TERRAIN-13)"
+        if level[square]:
+            return f"elevated terrain cannot be destroyed (HX-ELEV-06): {at(state, square)}"
+        aim = square
+    else:
+        if action.wall not in geometry.walls:
+            return f"there is no wall between {at(state, action.wall[0])} and {at(state, action.wall[1])}"
+        aim = _beyond(state, attacker, action.wall) if action.ranged else -1
+        if not action.ranged and attacker.pos not in action.wall:
+            return f"the wall is not on an edge of {attacker.label}'s square (HX-TERRAIN-18)"
+    if not action.ranged:
+        if action.wall is None and (
+            aim not in geometry.neighbour_sets[attacker.pos] or level[aim] != level[attacker.pos]
+        ):
+            return f"{at(state, aim)} is not adjacent to {attacker.label} (HX-TERRAIN-13)"
+        return ""
+    if attacker.stats.range <= 0:
+        return f"{attacker.label} has range 0 and makes no ranged attacks (HX-COMBAT-09)"
+    if adjacent_opponents(state, attacker):
+        return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09)"
+    distance = geometry.distance(attacker.pos, aim)
+    if distance > attacker.stats.range:
+        return f"{at(state, aim)} is {distance} squares away; {attacker.label}'s range is {attacker.stats.range}"
+    if not _clear_to(state, attacker, aim, action.wall):
+        return f"no clear line of fire from {attacker.label} to {at(state, aim)} (HX-TERRAIN-13, -18)"
+    return ""
+
+
+def _beyond(state: HeroState, attacker: Figure, wall: tuple[int, int]) -> int:
+    """The square on the far side of `wall` from the attacker, whose centre a ranged attack on the wall aims at."""
+    distance = state.geometry.distance
+    return max(wall, key=lambda s: (distance(attacker.pos, s), s))
+
+
+def _clear_to(state: HeroState, attacker: Figure, aim: int, wall: tuple[int, int] | None) -> bool:
+    """A line of fire to the centre of `aim`: the target's own blocking terrain, and the wall aimed at, do not
+    block it; other walls, blocking terrain, grounded characters and elevated squares crossed from the ground
+    do (HX-TERRAIN-13, -18, HX-COMBAT-11, HX-ELEV-07)."""
+    geometry = state.geometry
+    ray = geometry.ray(attacker.pos, aim)
+    if ray.blocked_by_terrain or any(edge in geometry.walls and edge != wall for edge in ray.edges):
+        return False
+    level = levels_of(geometry).level
+    if not level[attacker.pos] and any(level[s] for s in ray.cells):
+        return False
+    others = {c.pos for c in state.standing() if c.uid != attacker.uid and not state.soars(c)}
+    return not any(s in others for s in ray.cells) and aim not in others
+
+
+def raze(state: HeroState, attacker: Figure, action: Raze) -> None:
+    """The attack: no roll, the attacker's damage value; at `DESTROYING_DAMAGE` the square or wall is destroyed
+    and the map changes (HX-TERRAIN-13..15, -18; HX-TERRAIN-14 OPEN)."""
+    damage = attacker.damage
+    if action.wall is None:
+        target = at(state, action.square)
+    else:
+        target = f"the wall between {at(state, action.wall[0])} and {at(state, action.wall[1])}"
+    destroyed = damage >= DESTROYING_DAMAGE
+    state.emit("terrain_attack", attacker=attacker.label, target=target, damage=damage, destroyed=destroyed)
+    if not destroyed:
+        return
+    layout = cast(HeroMap, state.geometry.layout)
+    rows = [list(row) for row in layout.rows]
+    geometry = state.geometry
+    if action.wall is None:
+        x, y = geometry.xy(action.square)
+        rows[y][x] = DEBRIS
+        walls = list(layout.walls)
+        lines = list(layout.wall_lines)
+    else:
+        for square in action.wall:
+            x, y = geometry.xy(square)
+            if rows[y][x] in ".1234":
+                rows[y][x] = DEBRIS
+        gone = tuple(sorted(geometry.xy(s) for s in action.wall))
+        walls = [_wall(layout, edge) for edge in sorted(wall_edges(layout)) if tuple(sorted(edge)) != gone]
+        lines = []
+    changed = layout.model_copy(update={"rows": ["".join(row) for row in rows], "walls": walls, "wall_lines": lines})
+    state.geometry = Geometry(changed)
+
+
+def _wall(layout: HeroMap, edge: Edge) -> Wall:
+    """A wall on `edge` in the map format, named by its square on the map (a border wall has one off it)."""
+    first, second = edge if layout.inside(*edge[0]) else (edge[1], edge[0])
+    side = next(s for s, (dx, dy) in STEPS.items() if (first[0] + dx, first[1] + dy) == second)
+    assert side_edge(first, side) == edge
+    return Wall(at=first, side=side)  # type: ignore[arg-type]
