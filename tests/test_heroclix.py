@@ -76,7 +76,7 @@ def test_the_contracts_own_example_passes(tmp_path):
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Toughness"]}]},
          "the power Toughness is not implemented yet"),
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "holding": "light"}]},
-         "holding an object is not implemented yet"),
+         "holds an object without Super Strength (HX-OBJECT-02)"),
         ({"steps": [{"move": "A", "path": [], "carry": "B"}]}, "'carry': carrying is not implemented yet"),
         ({"steps": [{"power": "A", "use": "Regeneration"}]}, "'use': powers is not implemented yet"),
         ({"victims": [{"id": "V", "at": [1, 1]}]}, "'victims' is HorrorClix's: HeroClix has no victims"),

@@ -8,9 +8,10 @@ from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING, HINDERING
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix.levels import levels_of
+from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE
 from clix.engine.heroclix.scoring import take_damage
 from clix.engine.heroclix.sides import adjacent_opponents, cannot_act, opponents
-from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged
+from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged, Throw
 
 HINDERED_DEFENSE = 1
 """Defense added when a line of fire crosses hindering terrain (HX-TERRAIN-07)."""
@@ -156,10 +157,40 @@ def _may_shoot_while_adjacent(state: HeroState, attacker: Figure, target: Figure
     return state.flight.get(target.uid) == HOVERING
 
 
-def knockback_problem(state: HeroState, action: Close | Ranged) -> str:
+def throw_problem(state: HeroState, action: Throw) -> str:
+    """Why the character may not throw its object at the target: it needs one in hand, and the throw is a ranged
+    attack on one opposing character within 6 squares (light) or 4 (heavy), whatever its range, halved from
+    below at a soaring target, with a clear line of fire, not while adjacent to an opponent (HX-OBJECT-11 and
+    its OPEN a)."""
+    attacker = state.monsters[action.character]
+    problem = cannot_act(state, attacker)
+    if problem:
+        return problem
+    kind = state.holding.get(attacker.uid)
+    if kind is None:
+        return f"{attacker.label} holds no object to throw (HX-OBJECT-11)"
+    target = state.monsters[action.target]
+    if not target.alive or target not in opponents(state, attacker):
+        return f"{target.label} is not an opposing character on the map (HX-OBJECT-11)"
+    if adjacent_opponents(state, attacker):
+        return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09, HX-OBJECT-11)"
+    if state.soars(attacker) and not state.soars(target):
+        return f"a soaring character shoots only soaring characters, not {target.label} (HX-COMBAT-18)"
+    reach_ = THROW_DISTANCE[kind]
+    if state.soars(target) and not state.soars(attacker):
+        reach_ = (reach_ + 1) // 2
+    distance = state.geometry.distance(attacker.pos, target.pos)
+    if distance > reach_:
+        return f"{target.label} is {distance} squares away; a {kind} object flies {reach_} (HX-OBJECT-11)"
+    if not line_of_fire(state, attacker, target)[0]:
+        return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11)"
+    return ""
+
+
+def knockback_problem(state: HeroState, action: Close | Ranged | Throw) -> str:
     """Why a named knockback direction is not one the attacker may choose (HX-KNOCK-04 OPEN, docs/rulings.md)."""
     attacker = state.monsters[action.character]
-    targets = (action.target,) if isinstance(action, Close) else action.targets
+    targets = action.targets if isinstance(action, Ranged) else (action.target,)
     for uid, direction in action.knockback:
         if uid not in targets or direction not in DIRECTIONS:
             return f"knockback: a direction ({', '.join(DIRECTIONS)}) for a target of the attack"
@@ -182,20 +213,22 @@ def away_from(state: HeroState, source: int, target: int) -> tuple[tuple[int, in
     return (larger, (ux, uy))
 
 
-def attack(state: HeroState, attacker: Figure, action: Close | Ranged) -> None:
+def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw) -> None:
     """One attack roll against every target (HX-COMBAT-02, -23), criticals (HX-COMBAT-03, -04), the damage
-    divided among the targets hit (HX-COMBAT-24), then knockback on doubles (HX-KNOCK-01)."""
-    if isinstance(action, Close):
-        targets = [state.monsters[action.target]]
-    else:
+    divided among the targets hit (HX-COMBAT-24), then knockback on doubles (HX-KNOCK-01). A held object is used
+    in a close attack or thrown, and used up hit or miss (HX-OBJECT-09, -10, -11)."""
+    if isinstance(action, Ranged):
         targets = [state.monsters[u] for u in action.targets]
+    else:
+        targets = [state.monsters[action.target]]
+    held = state.holding.pop(attacker.uid) if not isinstance(action, Ranged) and attacker.uid in state.holding else None
     first, second = decisions.d6(state), decisions.d6(state)
     critical_miss = first == second == 1
     critical_hit = first == second == 6
     total = first + second + attacker.attack
     hits = []
     for target in targets:
-        hindered = isinstance(action, Ranged) and line_of_fire(state, attacker, target)[1]
+        hindered = not isinstance(action, Close) and line_of_fire(state, attacker, target)[1]
         defense = target.defense + (HINDERED_DEFENSE if hindered else 0)
         if critical_hit or (not critical_miss and total >= defense):
             hits.append(target)
@@ -205,10 +238,12 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged) -> None:
         return
     if not hits:
         return
-    shares = _shares(hits, attacker.damage, dict(action.split) if isinstance(action, Ranged) else {})
+    value = THROWN_DAMAGE[held] if isinstance(action, Throw) and held else attacker.damage  # HX-OBJECT-06
+    shares = _shares(hits, value, dict(action.split) if isinstance(action, Ranged) else {})
+    bonus = CLOSE_BONUS[held] if isinstance(action, Close) and held else 0  # HX-OBJECT-10
     taken: dict[int, int] = {}
     for target in hits:
-        dealt = shares[target.uid] + (CRITICAL_HIT_DAMAGE if critical_hit else 0)
+        dealt = shares[target.uid] + bonus + (CRITICAL_HIT_DAMAGE if critical_hit else 0)
         taken[target.uid] = take_damage(state, target, dealt, "attack", attacker)
     if first == second:
         chosen = dict(action.knockback)

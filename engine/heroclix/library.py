@@ -17,6 +17,7 @@ from clix.engine.core.files.problems import InvalidFile, LineMap, Problem, from_
 from clix.engine.core.files.yaml_lines import YamlError, read_yaml
 from clix.engine.core.ruleset import RULESET_KEY, named_ruleset
 from clix.engine.heroclix.maps import HeroMap
+from clix.engine.heroclix.powers import POWERS, power_named
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 RULESET_NAME = "heroclix-2005"
@@ -195,7 +196,7 @@ def _load_file(path: Path, library: Library, seen: dict[tuple[str, str], str]) -
         return problems + from_validation_error(name, exc, lines, model)
     key = path.stem if table == "forces" else item.id
     if table == "characters":
-        named = item.all_powers()
+        named = [name for name in item.all_powers() if power_named(name) not in POWERS]
         why = f"the power {named[0]} {NOT_YET} (powers come in part 2)" if named else ""
         if item.size != "standard":
             why = f"{item.size} characters {NOT_YET}"

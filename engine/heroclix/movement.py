@@ -4,9 +4,10 @@
 from __future__ import annotations
 
 from clix.engine.core import decisions
-from clix.engine.core.geometry import BLOCKING, HINDERING, WATER
+from clix.engine.core.geometry import BLOCKING, HINDERING, TERRAIN_CODES, WATER
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix.levels import levels_of
+from clix.engine.heroclix.objects import layout_of, lift, lying_at, strong
 from clix.engine.heroclix.sides import adjacent_opponents, at, opponents
 from clix.engine.heroclix.state import HOVERING, SOARING, HeroState
 
@@ -20,9 +21,14 @@ def flies(character: Figure) -> bool:
     return character.stats.speed_mode == "wing"
 
 
-def _kind(state: HeroState, square: int, swims: bool) -> int:
-    """The terrain type of `square` for the movement of a walker (`swims`: water is clear, HX-MOVE-19)."""
-    terrain = state.geometry.terrain[square]
+def _kind(state: HeroState, square: int, swims: bool, lifted: int = -1) -> int:
+    """The terrain type of `square` for the movement of a walker (`swims`: water is clear, HX-MOVE-19; `lifted`:
+    the square of an object already picked up, no longer hindering, HX-OBJECT-03)."""
+    if square == lifted:
+        x, y = state.geometry.xy(square)
+        terrain = TERRAIN_CODES[layout_of(state).printed(x, y)]
+    else:
+        terrain = state.geometry.terrain[square]
     return 0 if terrain == WATER and swims else terrain
 
 
@@ -50,10 +56,20 @@ def moves_at_all(state: HeroState, character: Figure, path: tuple[int, ...], mod
 
 
 def step_problem(
-    state: HeroState, character: Figure, start: int, path: tuple[int, ...], mode: str | None = None
+    state: HeroState,
+    character: Figure,
+    start: int,
+    path: tuple[int, ...],
+    mode: str | None = None,
+    pick_up: tuple[int, int] | None = None,
 ) -> str:
-    """Why `path` (with flight mode `mode`) is not a move `character` may make from `start`, assuming any
-    break-away roll succeeds ("" if it is one)."""
+    """Why `path` (with flight mode `mode`, picking up the object on square `pick_up[1]` after entering
+    `pick_up[0]` of its squares) is not a move `character` may make from `start`, assuming any break-away roll
+    succeeds ("" if it is one)."""
+    if pick_up is not None:
+        problem = _pick_up_problem(state, character, start, path, pick_up)
+        if problem:
+            return problem
     if mode is not None and not flies(character):
         return f"{character.label} does not fly (HX-MOVE-12)"
     speed = move_speed(state, character, mode)
@@ -66,6 +82,7 @@ def step_problem(
     others = {c.pos: c for c in state.standing() if c.uid != character.uid}
     foes = {c.uid for c in opponents(state, character)}
     levels = levels_of(geometry)
+    after, lifted = pick_up if pick_up is not None else (len(path) + 1, -1)
     here = start
     for index, square in enumerate(path):
         where = at(state, square)
@@ -82,7 +99,8 @@ def step_problem(
         standing = others.get(square)
         if standing is not None and standing.uid in foes:
             return f"{where} holds an opposing character, {standing.label} (HX-MOVE-04)"
-        if index < len(path) - 1 and must_stop(state, character, here, square, broke_from):
+        gone = lifted if index >= after else -1
+        if index < len(path) - 1 and must_stop(state, character, here, square, broke_from, gone):
             return f"the move must end at {where} (HX-MOVE-05, HX-TERRAIN-05)"
         here = square
     if path and path[-1] in others:
@@ -118,22 +136,24 @@ def _flight_problem(state: HeroState, character: Figure, start: int, path: tuple
     return ""
 
 
-def must_stop(state: HeroState, character: Figure, here: int, square: int, broke_from: set[int]) -> bool:
+def must_stop(
+    state: HeroState, character: Figure, here: int, square: int, broke_from: set[int], lifted: int = -1
+) -> bool:
     """Whether a walker's step from `here` into `square` ends its move: it crosses into hindering terrain or
     water (through the corner between two diagonal hindering squares too: HX-TERRAIN-05), or enters a square
     next to an opposing character it did not break away from (HX-MOVE-05, -10). A flier never stops for them."""
     if flies(character):
         return False
     swims = character.stats.speed_mode == "dolphin"
-    entered = _kind(state, square, swims)
-    left = _kind(state, here, swims)
+    entered = _kind(state, square, swims, lifted)
+    left = _kind(state, here, swims, lifted)
     if entered in (HINDERING, WATER) and entered != left:
         return True
     flanks = state.geometry.diagonal_flanks.get((here, square))
     if (
         flanks is not None
         and left not in (HINDERING, WATER)
-        and all(_kind(state, f, swims) in (HINDERING, WATER) for f in flanks)
+        and all(_kind(state, f, swims, lifted) in (HINDERING, WATER) for f in flanks)
     ):
         return True
     return any(c.uid not in broke_from for c in adjacent_opponents(state, character, square))
@@ -172,12 +192,37 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
     return ends
 
 
+def _pick_up_problem(
+    state: HeroState, character: Figure, start: int, path: tuple[int, ...], pick_up: tuple[int, int]
+) -> str:
+    """Why the mover may not pick up the object on `pick_up[1]` after entering `pick_up[0]` squares: it needs
+    Super Strength and free hands, and the object must lie in its square or an adjacent one at that moment
+    (HX-OBJECT-02, -07, -08)."""
+    after, square = pick_up
+    if not strong(character):
+        return f"only a character with Super Strength picks up objects, not {character.label} (HX-OBJECT-02)"
+    if character.uid in state.holding:
+        return f"{character.label} already holds an object; it holds one at most (HX-OBJECT-07)"
+    if not 0 <= after <= len(path):
+        return f"pick_up_after is 0 to the path's {len(path)} squares"
+    if lying_at(state, square) is None:
+        return f"no object lies at {at(state, square)} (HX-OBJECT-08)"
+    there = path[after - 1] if after else start
+    level = levels_of(state.geometry).level
+    near = square == there or (square in state.geometry.neighbour_sets[there] and level[square] == level[there])
+    if not near:
+        return f"the object at {at(state, square)} is not in or next to {at(state, there)} (HX-OBJECT-08)"
+    return ""
+
+
 def _passable(problem: str) -> bool:
     """Whether a path refused for `problem` may still be passed through: it only ends where it may not."""
     return problem.endswith("(HX-MOVE-06)") or problem.endswith("(HX-MOVE-14, -15)")
 
 
-def move(state: HeroState, character: Figure, path: tuple[int, ...], mode: str | None) -> None:
+def move(
+    state: HeroState, character: Figure, path: tuple[int, ...], mode: str | None, pick_up: int | None = None
+) -> None:
     """A move action: the break-away roll first when it starts next to an opponent and moves at all (HX-MOVE-07,
     -08: below `BREAK_AWAY` it fails, the character stays and its action ends; a flier changing mode moves too),
     then along `path`, in flight mode `mode`."""
@@ -190,6 +235,9 @@ def move(state: HeroState, character: Figure, path: tuple[int, ...], mode: str |
         character.pos = path[-1]
     if mode is not None and flies(character):
         state.flight[character.uid] = mode
+    if pick_up is not None:
+        state.holding[character.uid] = lift(state, pick_up)
+        state.emit("picked_up", character=character.label, object=state.holding[character.uid])
     state.emit(
         "moved", character=character.label, to=state.geometry.xy(character.pos), squares=len(path),
         flight=state.flight.get(character.uid),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import combat, movement, scoring, sides, terrain
-from clix.engine.heroclix.state import PHASES, PUSHING, Action, Close, EndTurn, HeroState, Move, Ranged, Raze
+from clix.engine.heroclix.state import PHASES, PUSHING, Action, Close, EndTurn, HeroState, Move, Ranged, Raze, Throw
 
 PUSHING_DAMAGE = 1
 """Clicks a character takes when its second action token is placed (HX-TURN-11, -12)."""
@@ -23,11 +23,15 @@ def why_not(state: HeroState, action: Action) -> str:
         return "the game is over" if state.over else ""
     if isinstance(action, Move):
         character = state.monsters[action.character]
+        after = len(action.path) if action.pick_up_after < 0 else action.pick_up_after
+        pick_up = None if action.pick_up is None else (after, action.pick_up)
         return sides.cannot_act(state, character) or movement.step_problem(
-            state, character, character.pos, action.path, action.mode
+            state, character, character.pos, action.path, action.mode, pick_up
         )
     if isinstance(action, Raze):
         return terrain.raze_problem(state, action)
+    if isinstance(action, Throw):
+        return combat.throw_problem(state, action) or combat.knockback_problem(state, action)
     return combat.attack_problem(state, action) or combat.knockback_problem(state, action)
 
 
@@ -69,7 +73,7 @@ def _perform(state: HeroState, action: Action) -> None:
         return
     character = state.monsters[action.character]
     if isinstance(action, Move):
-        movement.move(state, character, action.path, action.mode)
+        movement.move(state, character, action.path, action.mode, action.pick_up)
     elif isinstance(action, Raze):
         terrain.raze(state, character, action)
     else:

@@ -7,6 +7,7 @@ from functools import cache
 
 from clix.engine.core.ruleset import Ruleset
 from clix.engine.heroclix import rules
+from clix.engine.heroclix.powers import POWERS
 from clix.engine.heroclix.state import PHASES
 
 NAME = "heroclix-2005"
@@ -22,7 +23,7 @@ def load() -> Ruleset:
         version=VERSION,
         loader=f"{__name__}:load",
         phases=PHASES,
-        powers={},
+        powers=POWERS,
         handlers={},
         legal_actions=rules.legal_actions,
         apply=rules.apply,

@@ -4,7 +4,7 @@ expectations checked (../shared/scenario-format-heroclix.md). What the engine do
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -16,6 +16,8 @@ from clix.engine.core.geometry import BLOCKING, Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import movement, rules
 from clix.engine.heroclix.maps import HeroMap
+from clix.engine.heroclix.objects import SUPER_STRENGTH
+from clix.engine.heroclix.powers import POWERS, power_named
 from clix.engine.heroclix.ruleset import load
 from clix.engine.heroclix.scenario_format import Expect, Scenario, ScenarioCharacter, load_scenario
 from clix.engine.heroclix.state import (
@@ -30,6 +32,7 @@ from clix.engine.heroclix.state import (
     Move,
     Ranged,
     Raze,
+    Throw,
 )
 
 NOT_YET = "is not implemented yet (HeroClix part 1, issue 34)"
@@ -122,6 +125,8 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
         ids[spec.id] = uid
         if spec.speed_mode == "wing":
             state.flight[uid] = spec.flight or HOVERING
+        if spec.holding is not None:
+            state.holding[uid] = spec.holding
         state.forces[spec.player] = state.forces.get(spec.player, 0) + spec.points
     for spec in scenario.characters:
         unknown = [a for a in spec.archenemies if a not in ids]
@@ -138,11 +143,11 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
 def _character(uid: int, spec: ScenarioCharacter, square: int) -> Figure:
     if spec.flight is not None and spec.speed_mode != "wing":
         raise ScenarioError(f"characters: {spec.id}: only a character with speed_mode wing flies (HX-MOVE-12)")
-    if spec.holding is not None:
-        raise ScenarioError(f"characters: {spec.id}: holding an object {NOT_YET}")
-    named = list(spec.powers) + [p for entry in spec.dial if not isinstance(entry, str) for p in entry.powers]
-    if named:
-        raise ScenarioError(f"characters: {spec.id}: the power {named[0]} {NOT_YET} (powers come in part 2)")
+    everywhere = [power_named(name) for name in spec.powers]
+    per_click = [[power_named(p) for p in entry.powers] if not isinstance(entry, str) else [] for entry in spec.dial]
+    unplayed = [name for name in [*everywhere, *(p for click in per_click for p in click)] if name not in POWERS]
+    if unplayed:
+        raise ScenarioError(f"characters: {spec.id}: the power {unplayed[0]} {NOT_YET} (powers come in part 2)")
     dial = [
         _click(spec.id, index, entry if isinstance(entry, str) else entry.values)
         for index, entry in enumerate(spec.dial)
@@ -156,6 +161,12 @@ def _character(uid: int, spec: ScenarioCharacter, square: int) -> Figure:
         spec.id, dial, start=spec.start, range_=spec.range, bolts=spec.bolts, speed_mode=spec.speed_mode,
         points=spec.points,
     )  # fmt: skip
+    showing: tuple[dict[str, dict[str, object]], ...] = tuple(
+        {name: {} for name in [*everywhere, *extra]} for extra in per_click
+    )
+    stats = replace(stats, powers={"start": showing})
+    if spec.holding is not None and SUPER_STRENGTH not in showing[click]:
+        raise ScenarioError(f"characters: {spec.id} holds an object without Super Strength (HX-OBJECT-02)")
     figure = Figure(uid, spec.id, stats, spec.player, spec.player, square, click, "start", spec.start)
     figure.tokens = spec.tokens
     figure.acted = spec.acted_this_turn
@@ -187,11 +198,10 @@ def _fly(step: dict[str, Any], following: list[dict[str, Any]]) -> tuple[str, st
 def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mode: str | None = None) -> Action:
     """The action a step describes (contract section 5), in flight mode `mode` when a fly step came before it;
     ScenarioError for what is not played yet."""
-    for key, what in (("use", "powers"), ("cancel", "canceling powers"), ("carry", "carrying"),
-                      ("pick_up", "picking up objects")):  # fmt: skip
+    for key, what in (("use", "powers"), ("cancel", "canceling powers"), ("carry", "carrying")):
         if key in step:
             raise ScenarioError(f"'{key}': {what} {NOT_YET}")
-    for kind in ("throw_object", "power"):
+    for kind in ("power",):
         if kind in step:
             raise ScenarioError(f"'{kind}' steps {NOT_YET}")
     if "end_turn" in step:
@@ -215,14 +225,20 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
     for _, way in knockback:
         if way not in DIRECTIONS:
             raise ScenarioError(f"knockback: {way!r} is not one of {', '.join(DIRECTIONS)}")
+    if "throw_object" in step:
+        return Throw(uid(step["throw_object"]), uid(step.get("target")), knockback)
     if "move" in step:
         mover = uid(step["move"])
+        lifted = square(step["pick_up"]) if "pick_up" in step else None
+        after = step.get("pick_up_after", -1)
+        if not isinstance(after, int) or after < -1:
+            raise ScenarioError("pick_up_after is the number of squares of the path entered before the pick-up")
         if "path" in step:
-            return Move(mover, tuple(square(s) for s in step["path"] or []), mode)
+            return Move(mover, tuple(square(s) for s in step["path"] or []), mode, lifted, after)
         if "to" in step:
             goal = square(step["to"])
             path = movement.reachable(state, state.monsters[mover]).get(goal)
-            return Move(mover, path if path is not None else (goal,), mode)
+            return Move(mover, path if path is not None else (goal,), mode, lifted, after)
         raise ScenarioError("a move step gives 'path' (the squares entered) or 'to'")
     if "destroy" in step:
         return _raze(state, step, uid, square)
@@ -295,7 +311,7 @@ def _compare(
             "pushing_damage": state.tally(character, PUSHING),
             "knockback_damage": state.tally(character, KNOCKBACK),
             "flight": state.flight.get(character.uid),
-            "holding": None,
+            "holding": state.holding.get(character.uid),
             "controller": character.controller,
         }
         for key in sorted(wanted.model_fields_set - {"ko"}):  # only the fields written are checked

@@ -4,6 +4,7 @@ scores a knockout (HX-END-05, -06, -08), and the end of the game with its winner
 from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
+from clix.engine.heroclix.objects import lay
 from clix.engine.heroclix.sides import team
 from clix.engine.heroclix.state import KNOCKBACK, PHASES, PUSHING, HeroState
 
@@ -38,6 +39,9 @@ def knock_out(state: HeroState, character: Figure, source: Figure | None) -> Non
     split evenly among its opponents (HX-END-08)."""
     character.alive = False
     state.emit("ko", character=character.label)
+    held = state.holding.pop(character.uid, None)
+    if held is not None:  # HX-OBJECT-07: dropped in the square it occupied
+        lay(state, held, character.pos)
     worth = float(character.stats.points)
     rivals = sorted({p.number for p in state.players if team(state, p.number) != team(state, character.controller)})
     if source is not None and source.controller != character.controller:

@@ -5,6 +5,7 @@ and how each flier flies. Then the first player's turn begins."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 from clix.engine.core import decisions
@@ -14,6 +15,7 @@ from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import rules
 from clix.engine.heroclix.library import Character, Force, Library, MapFile
 from clix.engine.heroclix.maps import MapObject
+from clix.engine.heroclix.powers import power_named
 from clix.engine.heroclix.ruleset import load
 from clix.engine.heroclix.state import HOVERING, SOARING, HeroState
 
@@ -143,6 +145,12 @@ def _figure(uid: int, label: str, character: Character, player: int, square: int
         character.id, character.clicks(), start=character.start, range_=character.range, bolts=character.bolts,
         speed_mode=character.speed_mode, points=character.points,
     )  # fmt: skip
+    everywhere = [power_named(p) for p in character.powers]
+    showing: tuple[dict[str, dict[str, object]], ...] = tuple(
+        {name: {} for name in [*everywhere, *(power_named(p) for p in ([] if isinstance(e, str) else e.powers))]}
+        for e in character.dial
+    )
+    stats = replace(stats, powers={"start": showing})
     return Figure(uid, label, stats, player, player, square, character.start, "start", character.start)
 
 

@@ -42,6 +42,8 @@ class HeroState(State):
     """Per character uid: the uids of its archenemies (HX-BUILD-04, HX-END-06)."""
     flight: dict[int, str] = field(default_factory=dict)
     """Per flier's uid (speed mode wing): HOVERING or SOARING (HX-MOVE-12)."""
+    holding: dict[int, str] = field(default_factory=dict)
+    """Per character uid: the kind of object it holds, "light" or "heavy" (HX-OBJECT-07)."""
 
     def __init__(
         self,
@@ -69,6 +71,7 @@ class HeroState(State):
         self.forces = {}
         self.archenemies = {}
         self.flight = {}
+        self.holding = {}
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -81,6 +84,7 @@ class HeroState(State):
         twin.forces = self.forces
         twin.archenemies = self.archenemies
         twin.flight = dict(self.flight)
+        twin.holding = dict(self.holding)
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -90,6 +94,7 @@ class HeroState(State):
         seen.forces = self.forces
         seen.archenemies = self.archenemies
         seen.flight = self.flight
+        seen.holding = self.holding
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
@@ -112,6 +117,10 @@ class Move:
     path: tuple[int, ...]
     mode: str | None = None
     """A flier's flight mode for this move and after it, declared before moving (HX-MOVE-13); None: unchanged."""
+    pick_up: int | None = None
+    """The square of an object the mover picks up on the way (HX-OBJECT-08), if any."""
+    pick_up_after: int = -1
+    """Picked up after entering this many squares of `path` (0: before leaving; -1: at the end)."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +144,15 @@ class Ranged:
 
 
 @dataclass(frozen=True)
+class Throw:
+    """A ranged combat action throwing the object the character holds at one opposing character (HX-OBJECT-11)."""
+
+    character: int
+    target: int
+    knockback: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Raze:
     """A close or ranged combat action against a square of blocking terrain (`square`) or a wall (`wall`: the two
     squares it parts, sorted) (HX-TERRAIN-13, -18, HX-COMBAT-26)."""
@@ -150,4 +168,4 @@ class EndTurn:
     """The active player ends its turn (HX-TURN-10)."""
 
 
-Action = Move | Close | Ranged | Raze | EndTurn
+Action = Move | Close | Ranged | Throw | Raze | EndTurn

@@ -1,5 +1,5 @@
-"""Attacks on terrain (HX-TERRAIN-13..18, HX-COMBAT-26): a close or ranged combat action against a square of
-blocking terrain or a wall. It succeeds without a roll and deals the attacker's damage value (HX-TERRAIN-14 OPEN);
+"""Attacks on terrain and objects (HX-TERRAIN-13..18, HX-OBJECT-05, HX-COMBAT-26): a close or ranged combat action
+against a square of blocking terrain, an object lying on the map, or a wall. It succeeds without a roll and deals the attacker's damage value (HX-TERRAIN-14 OPEN);
 3 or more destroys the square or the wall, leaving debris (hindering terrain, HX-TERRAIN-15, -18). The map
 changes, so the game gets a new `Geometry` of the changed map."""
 
@@ -12,6 +12,7 @@ from clix.engine.core.geometry import BLOCKING, Geometry
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.maps import HeroMap, Wall
+from clix.engine.heroclix.objects import lift, lying_at
 from clix.engine.heroclix.sides import adjacent_opponents, at, cannot_act
 from clix.engine.heroclix.state import HeroState, Raze
 
@@ -33,8 +34,9 @@ def raze_problem(state: HeroState, action: Raze) -> str:
         return "a soaring character affects only soaring characters, not terrain (HX-MOVE-15)"
     if action.wall is None:
         square = action.square
-        if geometry.terrain[square] != BLOCKING:
-            return f"{at(state, square)} is not blocking terrain (HX-TERRAIN-13)"
+        thing = lying_at(state, square)
+        if thing is None and geometry.terrain[square] != BLOCKING:
+            return f"{at(state, square)} holds neither blocking terrain nor an object (HX-TERRAIN-13, HX-OBJECT-05)"
         if level[square]:
             return f"elevated terrain cannot be destroyed (HX-ELEV-06): {at(state, square)}"
         aim = square
@@ -45,8 +47,11 @@ def raze_problem(state: HeroState, action: Raze) -> str:
         if not action.ranged and attacker.pos not in action.wall:
             return f"the wall is not on an edge of {attacker.label}'s square (HX-TERRAIN-18)"
     if not action.ranged:
-        if action.wall is None and (
-            aim not in geometry.neighbour_sets[attacker.pos] or level[aim] != level[attacker.pos]
+        own = aim == attacker.pos and lying_at(state, aim) is not None  # an object in its own square, HX-OBJECT-05
+        if (
+            action.wall is None
+            and not own
+            and (aim not in geometry.neighbour_sets[attacker.pos] or level[aim] != level[attacker.pos])
         ):
             return f"{at(state, aim)} is not adjacent to {attacker.label} (HX-TERRAIN-13)"
         return ""
@@ -80,7 +85,10 @@ def _clear_to(state: HeroState, attacker: Figure, aim: int, wall: tuple[int, int
     if not level[attacker.pos] and any(level[s] for s in ray.cells):
         return False
     others = {c.pos for c in state.standing() if c.uid != attacker.uid and not state.soars(c)}
-    return not any(s in others for s in ray.cells) and aim not in others
+    # an object may be shot where a character stands on it (HX-OBJECT-05); the square beyond a wall may not
+    return not any(s in others for s in ray.cells) and (
+        aim not in others or (wall is None and lying_at(state, aim) is not None)
+    )
 
 
 def raze(state: HeroState, attacker: Figure, action: Raze) -> None:
@@ -95,6 +103,8 @@ def raze(state: HeroState, attacker: Figure, action: Raze) -> None:
     state.emit("terrain_attack", attacker=attacker.label, target=target, damage=damage, destroyed=destroyed)
     if not destroyed:
         return
+    if action.wall is None and lying_at(state, action.square) is not None:
+        lift(state, action.square)  # HX-OBJECT-05 OPEN: a destroyed object leaves debris
     layout = cast(HeroMap, state.geometry.layout)
     rows = [list(row) for row in layout.rows]
     geometry = state.geometry
