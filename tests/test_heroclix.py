@@ -184,6 +184,19 @@ MUTANTS = {
     "HX-KNOCK-06": (combat, "OBSTACLE_KNOCKBACK_DAMAGE", 0, "knock/03-wall-stops-figure-9.yaml"),
     "HX-KNOCK-10": (combat, "FALL_KNOCKBACK_DAMAGE", 1, "elevation/32-elevated-knocked-off-falls.yaml"),
     "HX-TERRAIN-13": (terrain, "DESTROYING_DAMAGE", 4, "destroy/01-close-destroys-one-blocking-square.yaml"),
+    "HX-OBJECT-10": (combat, "CLOSE_BONUS", {"light": 0, "heavy": 0}, "objects/13-close-with-object-adds-damage.yaml"),
+    "HX-OBJECT-06": (
+        combat,
+        "THROWN_DAMAGE",
+        {"light": 1, "heavy": 1},
+        "objects/15-throw-light-range-0-six-squares.yaml",
+    ),
+    "HX-OBJECT-11": (
+        combat,
+        "THROW_DISTANCE",
+        {"light": 7, "heavy": 5},
+        "objects/15-throw-light-range-0-six-squares.yaml",
+    ),
 }
 """A rule changed on purpose (a constant of the HeroClix engine), and a scenario (or a folder of them, one of
 which) that must then fail."""

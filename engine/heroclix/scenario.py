@@ -12,7 +12,7 @@ from clix.engine.core.board import side_edge, wall_edges
 from clix.engine.core.dial import Click, parse_click
 from clix.engine.core.dice import DiceExhausted, ForcedDice
 from clix.engine.core.files.problems import InvalidFile, Problem
-from clix.engine.core.geometry import BLOCKING, Geometry
+from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import movement, rules
 from clix.engine.heroclix.maps import HeroMap
@@ -231,6 +231,8 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         mover = uid(step["move"])
         lifted = square(step["pick_up"]) if "pick_up" in step else None
         after = step.get("pick_up_after", -1)
+        if "pick_up_after" in step and lifted is None:
+            raise ScenarioError("pick_up_after belongs with pick_up (the square of the object picked up)")
         if not isinstance(after, int) or after < -1:
             raise ScenarioError("pick_up_after is the number of squares of the path entered before the pick-up")
         if "path" in step:
@@ -273,11 +275,7 @@ def _raze(state: HeroState, step: dict[str, Any], uid: Any, square: Any) -> Raze
             raise ScenarioError("destroy: a wall on the map's edge borders no square beyond it")
         there = state.geometry.index(x + dx, y + dy)
         return Raze(attacker, here, (min(here, there), max(here, there)), ranged)
-    spot = square(target)
-    lying = cast(HeroMap, state.geometry.layout).objects
-    if any(state.geometry.index(*o.at) == spot for o in lying) and state.geometry.terrain[spot] != BLOCKING:
-        raise ScenarioError(f"destroy: attacks on objects {NOT_YET}")
-    return Raze(attacker, spot, None, ranged)
+    return Raze(attacker, square(target), None, ranged)
 
 
 def _compare(

@@ -12,7 +12,7 @@ from clix.engine.core.geometry import BLOCKING, Geometry
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.maps import HeroMap, Wall
-from clix.engine.heroclix.objects import lift, lying_at
+from clix.engine.heroclix.objects import CLOSE_BONUS, lift, lying_at
 from clix.engine.heroclix.sides import adjacent_opponents, at, cannot_act
 from clix.engine.heroclix.state import HeroState, Raze
 
@@ -95,6 +95,9 @@ def raze(state: HeroState, attacker: Figure, action: Raze) -> None:
     """The attack: no roll, the attacker's damage value; at `DESTROYING_DAMAGE` the square or wall is destroyed
     and the map changes (HX-TERRAIN-13..15, -18; HX-TERRAIN-14 OPEN)."""
     damage = attacker.damage
+    held = None if action.ranged else state.holding.pop(attacker.uid, None)
+    if held is not None:  # HX-OBJECT-10: a held object is used in a close attack, and used up (HX-TERRAIN-14 OPEN a)
+        damage += CLOSE_BONUS[held]
     if action.wall is None:
         target = at(state, action.square)
     else:
