@@ -103,13 +103,19 @@ class HeroMap(Strict):
         width = len(self.rows[0])
         if not 1 <= width <= MAX_MAP_SIDE:
             problems.append(f"rows: a row is 1 to {MAX_MAP_SIDE} squares wide")
+        ragged = [y for y, row in enumerate(self.rows) if len(row) != width]
+        if ragged:
+            more = f" (and {len(ragged) - 1} more)" if len(ragged) > 1 else ""
+            y = ragged[0]
+            problems.append(
+                f"rows: row {y} is {len(self.rows[y])} squares wide, row 0 is {width}{more}; every row is as wide"
+            )
         for y, row in enumerate(self.rows):
-            if len(row) != width:
-                problems.append(f"rows: row {y} is {len(row)} squares wide, row 0 is {width}; every row is as wide")
             bad = sorted(set(row) - set(TERRAIN_CHARS))
             if bad:
-                problems.append(f"rows: row {y} has {', '.join(map(repr, bad))}; the legend is . h ~ # and 1-4")
-        if self.elevation is not None:
+                problems.append(f"rows: row {y} has {', '.join(map(repr, bad[:5]))}; the legend is . h ~ # and 1-4")
+                break
+        if self.elevation is not None and not ragged:
             if len(self.elevation) != len(self.rows) or any(len(r) != width for r in self.elevation):
                 problems.append("elevation: it has the shape of rows (as many rows, each as wide)")
             elif any(not r.isdigit() for r in self.elevation):
