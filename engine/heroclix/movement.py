@@ -192,6 +192,38 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
     return ends
 
 
+def carry_problem(
+    state: HeroState, character: Figure, path: tuple[int, ...], mode: str | None, carry: int, to: int
+) -> str:
+    """Why the mover may not carry character `carry` to square `to`: only a hovering flier carries, and it ends
+    hovering (HX-MOVE-22, -24); it carries one friendly walker or swimmer holding no object, adjacent when the
+    action begins (HX-MOVE-22, -23, -25); `to` is a square next to where the carrier ends that the carried
+    character may occupy (HX-MOVE-25, -27 OPEN b)."""
+    geometry = state.geometry
+    carried = state.monsters[carry]
+    if not flies(character):
+        return f"only a flier carries in this part of the rules, not {character.label} (HX-MOVE-22)"
+    if state.flight.get(character.uid) != HOVERING or final_mode(state, character, mode) != HOVERING:
+        return "a flier carries only hovering, from the start of its action to its end (HX-MOVE-24)"
+    if carried.uid == character.uid or not carried.alive or carried in opponents(state, character):
+        return f"{carried.label} is not a friendly character to carry (HX-MOVE-22)"
+    if flies(carried) or carried.stats.speed_mode not in ("boot", "dolphin"):
+        return f"{carried.label} cannot be carried: only characters that walk or swim can (HX-MOVE-22)"
+    if carried.uid in state.holding:
+        return f"{carried.label} holds an object and cannot be carried (HX-MOVE-23)"
+    level = levels_of(geometry).level
+    start = character.pos
+    if carried.pos not in geometry.piece_neighbours[start] or level[carried.pos] != level[start]:
+        return f"{carried.label} is not adjacent to {character.label} as the action begins (HX-MOVE-25)"
+    end = path[-1] if path else start
+    if to < 0 or to not in geometry.piece_neighbours[end] or level[to] != level[end]:
+        return f"carry_to must be a square next to where {character.label} ends (HX-MOVE-25)"
+    taken = {c.pos for c in state.standing() if c.uid not in (character.uid, carried.uid)}
+    if to in taken or to == end or geometry.terrain[to] == BLOCKING:
+        return f"{carried.label} cannot be placed on {at(state, to)} (HX-MOVE-25)"
+    return ""
+
+
 def _pick_up_problem(
     state: HeroState, character: Figure, start: int, path: tuple[int, ...], pick_up: tuple[int, int]
 ) -> str:
@@ -221,7 +253,13 @@ def _passable(problem: str) -> bool:
 
 
 def move(
-    state: HeroState, character: Figure, path: tuple[int, ...], mode: str | None, pick_up: int | None = None
+    state: HeroState,
+    character: Figure,
+    path: tuple[int, ...],
+    mode: str | None,
+    pick_up: int | None = None,
+    carry: int | None = None,
+    carry_to: int = -1,
 ) -> None:
     """A move action: the break-away roll first when it starts next to an opponent and moves at all (HX-MOVE-07,
     -08: below `BREAK_AWAY` it fails, the character stays and its action ends; a flier changing mode moves too),
@@ -235,6 +273,11 @@ def move(
         character.pos = path[-1]
     if mode is not None and flies(character):
         state.flight[character.uid] = mode
+    if carry is not None:  # HX-MOVE-25, -26: placed beside the carrier, no token, no action this turn
+        carried = state.monsters[carry]
+        carried.pos = carry_to
+        state.carried.add(carried.uid)
+        state.emit("carried", character=carried.label, by=character.label, to=state.geometry.xy(carry_to))
     if pick_up is not None:
         state.holding[character.uid] = lift(state, pick_up)
         state.emit("picked_up", character=character.label, object=state.holding[character.uid])

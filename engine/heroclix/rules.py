@@ -25,9 +25,12 @@ def why_not(state: HeroState, action: Action) -> str:
         character = state.monsters[action.character]
         after = len(action.path) if action.pick_up_after < 0 else action.pick_up_after
         pick_up = None if action.pick_up is None else (after, action.pick_up)
-        return sides.cannot_act(state, character) or movement.step_problem(
+        problem = sides.cannot_act(state, character) or movement.step_problem(
             state, character, character.pos, action.path, action.mode, pick_up
         )
+        if not problem and action.carry is not None:
+            problem = movement.carry_problem(state, character, action.path, action.mode, action.carry, action.carry_to)
+        return problem
     if isinstance(action, Raze):
         return terrain.raze_problem(state, action)
     if isinstance(action, Throw):
@@ -73,7 +76,7 @@ def _perform(state: HeroState, action: Action) -> None:
         return
     character = state.monsters[action.character]
     if isinstance(action, Move):
-        movement.move(state, character, action.path, action.mode, action.pick_up)
+        movement.move(state, character, action.path, action.mode, action.pick_up, action.carry, action.carry_to)
     elif isinstance(action, Raze):
         terrain.raze(state, character, action)
     else:
@@ -107,6 +110,7 @@ def end_turn(state: HeroState) -> None:
             if not character.acted:
                 character.tokens = 0
             character.acted = False
+    state.carried.clear()
     state.turn += 1
     if state.turn_limit is not None and state.turn > state.turn_limit * len(state.players):
         scoring.finish(state, "turn limit")  # HX-END-14 OPEN: a limit in rounds of every player's turn

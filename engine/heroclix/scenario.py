@@ -198,7 +198,7 @@ def _fly(step: dict[str, Any], following: list[dict[str, Any]]) -> tuple[str, st
 def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mode: str | None = None) -> Action:
     """The action a step describes (contract section 5), in flight mode `mode` when a fly step came before it;
     ScenarioError for what is not played yet."""
-    for key, what in (("use", "powers"), ("cancel", "canceling powers"), ("carry", "carrying")):
+    for key, what in (("use", "powers"), ("cancel", "canceling powers")):
         if key in step:
             raise ScenarioError(f"'{key}': {what} {NOT_YET}")
     for kind in ("power",):
@@ -235,12 +235,16 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
             raise ScenarioError("pick_up_after belongs with pick_up (the square of the object picked up)")
         if not isinstance(after, int) or after < -1:
             raise ScenarioError("pick_up_after is the number of squares of the path entered before the pick-up")
+        carried = uid(step["carry"]) if "carry" in step else None
+        if carried is not None and "carry_to" not in step:
+            raise ScenarioError("a move that carries names 'carry_to', where the carried character is placed")
+        to = square(step["carry_to"]) if carried is not None else -1
         if "path" in step:
-            return Move(mover, tuple(square(s) for s in step["path"] or []), mode, lifted, after)
+            return Move(mover, tuple(square(s) for s in step["path"] or []), mode, lifted, after, carried, to)
         if "to" in step:
             goal = square(step["to"])
             path = movement.reachable(state, state.monsters[mover]).get(goal)
-            return Move(mover, path if path is not None else (goal,), mode, lifted, after)
+            return Move(mover, path if path is not None else (goal,), mode, lifted, after, carried, to)
         raise ScenarioError("a move step gives 'path' (the squares entered) or 'to'")
     if "destroy" in step:
         return _raze(state, step, uid, square)

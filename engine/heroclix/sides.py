@@ -50,6 +50,8 @@ def cannot_act(state: HeroState, character: Figure) -> str:
         return f"{character.label} is not the active player's (player {state.active})"
     if character.acted:
         return f"{character.label} was already given an action this turn (HX-TURN-06)"
+    if character.uid in state.carried:
+        return f"{character.label} was carried this turn and may take no action until the next (HX-MOVE-26)"
     if character.tokens >= 2:
         return f"{character.label} has two action tokens and may take no action this turn (HX-TURN-06, -13)"
     if state.actions_left <= 0:

@@ -44,6 +44,8 @@ class HeroState(State):
     """Per flier's uid (speed mode wing): HOVERING or SOARING (HX-MOVE-12)."""
     holding: dict[int, str] = field(default_factory=dict)
     """Per character uid: the kind of object it holds, "light" or "heavy" (HX-OBJECT-07)."""
+    carried: set[int] = field(default_factory=set)
+    """Characters carried this turn: no non-free action for them until the next turn (HX-MOVE-26)."""
 
     def __init__(
         self,
@@ -72,6 +74,7 @@ class HeroState(State):
         self.archenemies = {}
         self.flight = {}
         self.holding = {}
+        self.carried = set()
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -85,6 +88,7 @@ class HeroState(State):
         twin.archenemies = self.archenemies
         twin.flight = dict(self.flight)
         twin.holding = dict(self.holding)
+        twin.carried = set(self.carried)
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -95,6 +99,7 @@ class HeroState(State):
         seen.archenemies = self.archenemies
         seen.flight = self.flight
         seen.holding = self.holding
+        seen.carried = self.carried
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
@@ -121,6 +126,9 @@ class Move:
     """The square of an object the mover picks up on the way (HX-OBJECT-08), if any."""
     pick_up_after: int = -1
     """Picked up after entering this many squares of `path` (0: before leaving; -1: at the end)."""
+    carry: int | None = None
+    """A friendly character the mover carries (HX-MOVE-22), placed on `carry_to` when the move ends."""
+    carry_to: int = -1
 
 
 @dataclass(frozen=True)
