@@ -280,3 +280,59 @@ def test_selfcheck_plays_heroclix_games_through_the_registry(capsys):
     assert "3 games, 0 with problems" in out
     code, _, err = run_main(["selfcheck", "--ruleset", "heroclix"], capsys)
     assert code == 2 and "no ruleset is called 'heroclix'" in err
+
+
+def _reachable_by_paths(state, character):
+    """The reference for `movement.reachable`: the first path to each square, each judged whole by
+    `step_problem` (what the fast search does step by step)."""
+    start = character.pos
+    speed = movement.move_speed(state, character)
+    broke_from = {c.uid for c in sides.adjacent_opponents(state, character, start)}
+    seen, ends, frontier = {start}, {start: ()}, [()]
+    while frontier:
+        grown = []
+        for path in frontier:
+            here = path[-1] if path else start
+            if len(path) >= speed:
+                continue
+            for square in state.geometry.all_neighbours[here]:
+                if square in seen:
+                    continue
+                candidate = (*path, square)
+                problem = movement.step_problem(state, character, start, candidate)
+                if problem and not problem.endswith(("(HX-MOVE-06)", "(HX-MOVE-14, -15)")):
+                    continue
+                seen.add(square)
+                if not problem:
+                    ends[square] = candidate
+                if not movement.must_stop(state, character, here, square, broke_from):
+                    grown.append(candidate)
+        frontier = grown
+    return ends
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="no HeroClix sample data")
+@pytest.mark.parametrize("map_name", ["harbor-district", "chemical-plant"])
+def test_the_fast_move_search_finds_what_judging_whole_paths_finds(map_name):
+    """`reachable` judges each step as it is added; on every position of random games (walkers, swimmers and
+    fliers, elevated terrain, walls, indoor squares) it lists the same squares by the same paths as judging each
+    path whole with `step_problem`."""
+    from clix.engine.heroclix.library import load_library
+    from clix.engine.heroclix.setup import new_game
+
+    library, _ = load_library([SAMPLE])
+    compared = 0
+    for seed in range(3):
+        forces = [library.forces[n] for n in sorted(library.forces)[seed::3][:2]]
+        state = new_game(library, forces, library.maps[map_name], np.random.default_rng(seed), turn_limit=3)
+        agents = [RandomAgent(np.random.default_rng([seed, seat])) for seat in (1, 2)]
+        driver.settle(state, agents)
+        rng = np.random.default_rng(seed)
+        while not state.over:
+            for character in state.standing():
+                assert movement.reachable(state, character) == _reachable_by_paths(state, character)
+                compared += 1
+            listed = rules.legal_actions(state)
+            rules.apply(state, listed[int(rng.integers(len(listed)))], listed=True)
+            driver.settle(state, agents)
+    assert compared > 100

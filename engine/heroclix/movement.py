@@ -144,29 +144,73 @@ def must_stop(
     next to an opposing character it did not break away from (HX-MOVE-05, -10). A flier never stops for them."""
     if flies(character):
         return False
-    swims = character.stats.speed_mode == "dolphin"
+    if _terrain_stop(state, here, square, character.stats.speed_mode == "dolphin", lifted):
+        return True
+    return any(c.uid not in broke_from for c in adjacent_opponents(state, character, square))
+
+
+def _terrain_stop(state: HeroState, here: int, square: int, swims: bool, lifted: int = -1) -> bool:
+    """Whether a walker's step from `here` into `square` crosses into hindering terrain or water, through the
+    corner between two diagonal hindering squares too (HX-TERRAIN-05, HX-MOVE-20)."""
     entered = _kind(state, square, swims, lifted)
     left = _kind(state, here, swims, lifted)
     if entered in (HINDERING, WATER) and entered != left:
         return True
     flanks = state.geometry.diagonal_flanks.get((here, square))
-    if (
+    return (
         flanks is not None
         and left not in (HINDERING, WATER)
         and all(_kind(state, f, swims, lifted) in (HINDERING, WATER) for f in flanks)
-    ):
-        return True
-    return any(c.uid not in broke_from for c in adjacent_opponents(state, character, square))
+    )
 
 
 def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]:
     """Every square `character` may end a move in (in its own flight mode; its own square included), with a
     shortest legal path to it. A square is reached once, by the first path found (breadth first): enough to list
-    moves, while `step_problem` judges any path a step names."""
+    moves, while `step_problem` judges any path a step names. Each step is judged as it is added, by the checks
+    `step_problem` makes of a path's last step and end, so the search does not walk every path again."""
     geometry = state.geometry
     start = character.pos
     speed = move_speed(state, character)
+    level = levels_of(geometry).level
+    ladders = levels_of(geometry).ladders
+    indoor = geometry.indoor
+    flier = flies(character)
+    mode = state.flight.get(character.uid)
+    if flier and mode == SOARING and indoor[start]:
+        return {start: ()}  # no soaring indoors (HX-MOVE-18): every path is refused
+    swims = character.stats.speed_mode == "dolphin"
+    foes = opponents(state, character)
+    others = {c.pos for c in state.standing() if c.uid != character.uid}
+    foe_squares = {c.pos for c in foes}
     broke_from = {c.uid for c in adjacent_opponents(state, character, start)}
+    danger: set[int] = set()  # squares next to an opponent it did not break away from (HX-MOVE-05, -10)
+    if not flier:
+        for foe in foes:
+            if foe.uid not in broke_from and not state.soars(foe):
+                danger.update(s for s in geometry.piece_neighbours[foe.pos] if level[s] == level[foe.pos])
+
+    def verdict(here: int, square: int) -> int:
+        """0: the move may end on `square`; 1: it may only pass it; 2: it may not enter it."""
+        if flier:
+            if mode == SOARING and indoor[square]:
+                return 2
+            indoors = mode == HOVERING and (indoor[here] or indoor[square])
+            if indoors and (
+                geometry.separated(here, square) or (indoor[square] and geometry.terrain[square] == BLOCKING)
+            ):
+                return 2
+            if square in others or (mode == HOVERING and geometry.terrain[square] == BLOCKING):
+                return 1
+            return 0
+        if geometry.separated(here, square) or geometry.terrain[square] == BLOCKING:
+            return 2
+        if level[square] != level[here] and frozenset((here, square)) not in ladders:
+            return 2
+        if square in foe_squares:
+            return 2
+        return 1 if square in others else 0
+
     seen: set[int] = {start}
     ends: dict[int, tuple[int, ...]] = {start: ()}
     frontier: list[tuple[int, ...]] = [()]
@@ -179,15 +223,16 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
             for square in geometry.all_neighbours[here]:
                 if square in seen:
                     continue
-                candidate = (*path, square)
-                problem = step_problem(state, character, start, candidate)
-                if problem and not _passable(problem):
+                judged = verdict(here, square)
+                if judged == 2:
                     continue
+                candidate = (*path, square)
                 seen.add(square)
-                if not problem:
+                if judged == 0:
                     ends[square] = candidate
-                if not must_stop(state, character, here, square, broke_from):
-                    grown.append(candidate)
+                if not flier and (_terrain_stop(state, here, square, swims) or square in danger):
+                    continue
+                grown.append(candidate)
         frontier = grown
     return ends
 
@@ -245,11 +290,6 @@ def _pick_up_problem(
     if not near:
         return f"the object at {at(state, square)} is not in or next to {at(state, there)} (HX-OBJECT-08)"
     return ""
-
-
-def _passable(problem: str) -> bool:
-    """Whether a path refused for `problem` may still be passed through: it only ends where it may not."""
-    return problem.endswith("(HX-MOVE-06)") or problem.endswith("(HX-MOVE-14, -15)")
 
 
 def move(
