@@ -114,3 +114,30 @@ def test_roster_check_reports_heroclix_files_through_its_loader(tmp_path, capsys
     code, out, _ = run_main(["roster", "check", str(folder), "--rosters", str(folder)], capsys)
     assert code == 2
     assert "wardens.yaml" in out and "no character has the id 'nobody'" in out
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="no HeroClix sample data yet")
+def test_the_sample_files_and_scenarios_satisfy_their_json_schemas():
+    """`clix schema heroclix-...`: what an editor validates against accepts every sample file and scenario, and
+    refuses what the loader refuses."""
+    import jsonschema
+    from clix.analyzer.library.schema import schema_for
+
+    validators = {
+        kind: jsonschema.Draft202012Validator(schema_for(f"heroclix-{kind}"))
+        for kind in ("character", "map", "force", "scenario")
+    }
+    folders = {"characters": "character", "maps": "map", "forces": "force"}
+    checked = 0
+    for folder, kind in folders.items():
+        for path in sorted((SAMPLE / folder).glob("*.yaml")):
+            errors = [e.message for e in validators[kind].iter_errors(yaml.safe_load(path.read_text()))]
+            assert not errors, f"{path}: {errors[:3]}"
+            checked += 1
+    for path in sorted((ROOT / "tests" / "scenarios" / "heroclix").rglob("*.yaml")):
+        errors = [e.message for e in validators["scenario"].iter_errors(yaml.safe_load(path.read_text()))]
+        assert not errors, f"{path}: {errors[:3]}"
+        checked += 1
+    assert checked > 200
+    assert list(validators["character"].iter_errors(HERO | {"rank": "legendary"}))
+    assert list(validators["force"].iter_errors(FORCE | {"build_total": 150}))

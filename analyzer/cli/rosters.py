@@ -137,7 +137,8 @@ def schema(
         str | None,
         typer.Argument(
             metavar="KIND",
-            help="figure, army, map, plot-twists, victims or scenario; omit it with --out to write them all.",
+            help="figure, army, map, plot-twists, victims, scenario, or HeroClix's heroclix-character, heroclix-map, "
+            "heroclix-force, heroclix-scenario; omit it with --out to write them all.",
         ),
     ] = None,
     out: Annotated[

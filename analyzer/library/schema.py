@@ -14,6 +14,8 @@ from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.engine.core.ruleset import DEFAULT_RULESET, RULESET_KEY
+from clix.engine.heroclix import library as hero
+from clix.engine.heroclix.scenario_format import Scenario as HeroScenario
 from clix.engine.horrorclix.roster.models import Army, Figure, MapFile, PlotTwistFile, VictimFile
 from clix.engine.horrorclix.scenario import Scenario
 from pydantic import BaseModel
@@ -25,8 +27,13 @@ KINDS: dict[str, type[BaseModel]] = {
     "plot-twists": PlotTwistFile,
     "victims": VictimFile,
     "scenario": Scenario,
+    "heroclix-character": hero.Character,
+    "heroclix-map": hero.MapFile,
+    "heroclix-force": hero.Force,
+    "heroclix-scenario": HeroScenario,
 }
-"""Each format by the name `clix schema` gives it (files: `clix-<kind>.schema.json`)."""
+"""Each format by the name `clix schema` gives it (files: `clix-<kind>.schema.json`); HeroClix's carry their
+`ruleset: heroclix-2005` in the model itself."""
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 DIAL_CLICK = {
@@ -46,14 +53,20 @@ def schema_for(kind: str) -> dict[str, Any]:
     definitions = schema.get("$defs", {})
     for definition in (schema, *definitions.values()):
         _file_forms(definition)
+    if not kind.startswith("heroclix-"):
+        _horrorclix_ruleset(schema)
+    schema = {"$schema": SCHEMA_DIALECT, "$id": f"clix-{kind}.schema.json", **schema}
+    return schema
+
+
+def _horrorclix_ruleset(schema: dict[str, Any]) -> None:
+    """HorrorClix's formats may say `ruleset: horrorclix` (or nothing)."""
     schema.setdefault("properties", {})[RULESET_KEY] = {
         "type": "string",
         "enum": [DEFAULT_RULESET],
         "description": f"The game this file is for: these formats are {DEFAULT_RULESET}'s, and a file without it is "
         f"{DEFAULT_RULESET} too (docs/data-formats.md)",
     }
-    schema = {"$schema": SCHEMA_DIALECT, "$id": f"clix-{kind}.schema.json", **schema}
-    return schema
 
 
 def _file_forms(definition: dict[str, Any]) -> None:
