@@ -141,3 +141,24 @@ def test_the_sample_files_and_scenarios_satisfy_their_json_schemas():
     assert checked > 200
     assert list(validators["character"].iter_errors(HERO | {"rank": "legendary"}))
     assert list(validators["force"].iter_errors(FORCE | {"build_total": 150}))
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="no HeroClix sample data yet")
+def test_roster_list_show_and_map_show_read_heroclix_files(tmp_path, capsys):
+    """`clix roster list characters|forces|maps`, `clix roster show ID` and `clix map show MAP --png` for
+    HeroClix's files, found through the core's registry."""
+    rosters = ["--rosters", str(ROOT / "rosters")]
+    code, out, _ = run_main(["roster", "list", "forces", *rosters], capsys)
+    assert code == 0 and "dawn-patrol" in out
+    code, out, _ = run_main(["roster", "list", "maps", *rosters], capsys)
+    assert code == 0 and "graveyard" in out and "harbor-" in out
+    code, out, _ = run_main(["roster", "show", "lumen-r", *rosters], capsys)
+    assert code == 0 and "Lumen (lumen-r): 28 points" in out and "<- start" in out and "KO" in out
+    code, out, _ = run_main(["roster", "show", "dawn-patrol", *rosters], capsys)
+    assert code == 0 and "total                      91" in out
+    png = tmp_path / "harbor.png"
+    code, out, _ = run_main(["map", "show", "harbor-district", "--png", str(png), *rosters], capsys)
+    assert code == 0 and "elevation" in out and "22222" not in out.splitlines()[0]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, _, err = run_main(["roster", "show", "lumen-q", *rosters], capsys)
+    assert code == 2 and "lumen-r" in err

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from clix.analyzer.cli.common import (
@@ -14,6 +16,7 @@ from clix.analyzer.cli.common import (
 )
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import library_layers, load_for_check, other_rulesets
+from clix.engine.core.files.problems import did_you_mean
 
 
 def roster_check(
@@ -44,7 +47,10 @@ def roster_check(
 
 def roster_list(
     what: Annotated[
-        str, typer.Argument(help="figures, plot-twists, victims, maps or armies (default: figures).")
+        str,
+        typer.Argument(
+            help="figures, plot-twists, victims, maps or armies (default: figures); HeroClix's characters or forces."
+        ),
     ] = "figures",
     figure_class: Annotated[
         list[str] | None,
@@ -65,11 +71,18 @@ def roster_list(
     rosters: RostersOption = None,
 ) -> None:
     """List what the roster library holds; figures can be filtered by class, points, cabal and rank."""
-    from clix.analyzer.library import views
+    from clix.analyzer.library import heroclix_views, views
 
+    if what in heroclix_views.TABLES:
+        console.print(heroclix_views.listing(_heroclix(rosters), what))
+        return
     roster = library_for(rosters).roster
     wanted = views.FigureFilter(tuple(figure_class or ()), min_points, max_points, cabal, rank)
     console.print(views.listing(roster, what, wanted))
+    if what == "maps":
+        hero = _heroclix(rosters, required=False)
+        if hero is not None and hero.maps:
+            console.print(heroclix_views.listing(hero, "maps"))
 
 
 def roster_show(
@@ -84,10 +97,30 @@ def roster_show(
     rosters: RostersOption = None,
 ) -> None:
     """Show a figure (base data, card sides with powers, dial) or an army (figures, points, crypt, victims)."""
-    from clix.analyzer.library import views
+    from clix.analyzer.library import heroclix_views, views
 
-    library = library_for(rosters, items=[name])
-    for renderable in views.show_view(library.roster, library.id(name)):
+    hero = _heroclix(rosters, [Path(name)] if name.endswith((".yaml", ".yml")) else [], required=False)
+    if hero is not None:
+        key = Path(name).stem if name.endswith((".yaml", ".yml")) else name
+        found = next((t for t in ("characters", "forces") if key in getattr(hero, t)), None)
+        if found is None and name.endswith((".yaml", ".yml")):
+            found = next((t for t in ("characters", "forces") if getattr(hero, t)), None)
+            key = next(iter(getattr(hero, found))) if found else key
+        if found == "characters":
+            console.print(heroclix_views.show_character(hero.characters[key]), markup=False)
+            return
+        if found == "forces":
+            console.print(heroclix_views.show_force(hero, key, hero.forces[key]), markup=False)
+            return
+    try:
+        library = library_for(rosters, items=[name])
+        shown = views.show_view(library.roster, library.id(name))
+    except ClixError as exc:
+        heroes = [*hero.characters, *hero.forces] if hero is not None else []
+        if difflib.get_close_matches(name, heroes, n=1, cutoff=0.6):
+            raise ClixError(did_you_mean("HeroClix character or force", name, heroes)) from exc
+        raise
+    for renderable in shown:
         console.print(renderable)
 
 
@@ -105,8 +138,18 @@ def map_show(
     rosters: RostersOption = None,
 ) -> None:
     """Draw a map as text (terrain, walls, starting areas, victim spaces); optionally as a PNG."""
-    from clix.analyzer.library import views
+    from clix.analyzer.library import heroclix_views, views
 
+    given = [Path(map_name)] if map_name.endswith((".yaml", ".yml")) else []
+    hero = _heroclix(rosters, given, required=False)
+    key = Path(map_name).stem if given else map_name
+    if hero is not None and (key in hero.maps or (given and len(hero.maps) == 1 and given[0].exists())):
+        game_map = hero.maps[key] if key in hero.maps else next(iter(hero.maps.values()))
+        console.print(heroclix_views.map_text(game_map), markup=False)
+        if png is not None:
+            heroclix_views.draw_map_png(game_map, png)
+            console.print(f"wrote {png}", markup=False)
+        return
     library = library_for(rosters, maps=[map_name])
     game_map = views.find_map(library.roster, library.id(map_name))
     console.print(views.map_text(game_map), markup=False)
@@ -161,3 +204,17 @@ def schema(
     if kind is None:
         raise ClixError(f"name a format ({', '.join(KINDS)}), or pass --out DIR to write them all")
     sys.stdout.write(json.dumps(schema_for(kind), indent=2) + "\n")
+
+
+def _heroclix(rosters: Sequence[Path] | None, extra: Sequence[Path] = (), required: bool = True) -> Any:
+    """HeroClix's library under the roster folders (and `extra` files), loaded through the core's registry; a
+    ClixError for problems in it (None instead when not `required` and it has no files)."""
+    from clix.engine.core.ruleset import ruleset_named
+
+    layers = [*library_layers(rosters), *(p for p in extra if p.exists())]
+    hero, problems = ruleset_named("heroclix-2005").load_library(layers)
+    if not hero.files and not required:
+        return None
+    if problems:
+        raise ClixError(f"{problems[0]} (`clix roster check` lists every problem)")
+    return hero
