@@ -22,21 +22,11 @@ from clix.engine.core.effects import Params, PowerHandler, handles
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pending import Decision
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
-from clix.engine.core.ruleset import Ruleset
+from clix.engine.core.ruleset import PowerSpec, Ruleset
 from clix.engine.core.state import State
 
 NAME = "duel-on-a-grid"
 PHASES = ("action", "over")
-
-
-@dataclass(frozen=True)
-class PowerSpec:
-    """A power the duel knows: the core reads its `trigger` (when its handler runs)."""
-
-    name: str
-    trigger: str
-    summary: str
-    source: str
 
 
 POWERS = {

@@ -3,6 +3,7 @@ events (a state, `engine.core.state.State`, holds them). HorrorClix's monsters a
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Final
 
@@ -279,3 +280,16 @@ class Player:
 
 HIDDEN_CARD = "?"
 """Another seat's hidden card, in a player's view of the game: its name is not shown (HorrorClix: HC-PLOT-01)."""
+
+
+def divide_damage(hits: Sequence[int], damage: int, split: Mapping[int, int] | None) -> dict[int, int]:
+    """Damage per target hit (by uid) of an attack on several targets: as the attacker divided it, a share named
+    for a target that was missed going to the first target hit; with no division all of it to the first target
+    hit (HorrorClix's HC-COMBAT-23 and HeroClix's HX-COMBAT-24, docs/rulings.md)."""
+    shares = dict.fromkeys(hits, 0)
+    if not split:
+        shares[hits[0]] = damage
+        return shares
+    for uid, amount in split.items():
+        shares[uid if uid in shares else hits[0]] += amount
+    return shares

@@ -12,11 +12,23 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from clix.engine.core.files.problems import InvalidFile, LineMap, Problem
 from clix.engine.core.files.yaml_lines import YamlError, read_yaml
+
+
+@dataclass(frozen=True)
+class PowerSpec:
+    """A power a ruleset knows by name, as simple rulesets describe one: the core reads its `trigger` (when its
+    handler runs). A ruleset with parameters of its own (HorrorClix) has its own spec with a `trigger`."""
+
+    name: str
+    trigger: str
+    summary: str
+    source: str
 
 
 class Ruleset:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING, HINDERING
-from clix.engine.core.pieces import Figure
+from clix.engine.core.pieces import Figure, divide_damage
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE
 from clix.engine.heroclix.scoring import take_damage
@@ -239,7 +239,7 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw) -
     if not hits:
         return
     value = THROWN_DAMAGE[held] if isinstance(action, Throw) and held else attacker.damage  # HX-OBJECT-06
-    shares = _shares(hits, value, dict(action.split) if isinstance(action, Ranged) else {})
+    shares = divide_damage([t.uid for t in hits], value, dict(action.split) if isinstance(action, Ranged) else {})
     bonus = CLOSE_BONUS[held] if isinstance(action, Close) and held else 0  # HX-OBJECT-10
     taken: dict[int, int] = {}
     for target in hits:
@@ -253,18 +253,6 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw) -
                 way = chosen.get(target.uid)
                 direction = DIRECTIONS[way] if way else away_from(state, attacker.pos, target.pos)[0]
                 knock_back(state, attacker, target, taken[target.uid], direction)
-
-
-def _shares(hits: list[Figure], damage: int, split: dict[int, int]) -> dict[int, int]:
-    """Damage per hit target: as divided, a missed target's share to the first hit target, all of it to the first
-    hit target when not divided (HX-COMBAT-24; the HorrorClix ruling of HC-COMBAT-23, docs/rulings.md)."""
-    shares = {t.uid: 0 for t in hits}
-    if not split:
-        shares[hits[0].uid] = damage
-        return shares
-    for uid, amount in split.items():
-        shares[uid if uid in shares else hits[0].uid] += amount
-    return shares
 
 
 def knock_back(state: HeroState, attacker: Figure, target: Figure, distance: int, direction: tuple[int, int]) -> None:

@@ -4,18 +4,7 @@ is refused with its name."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-@dataclass(frozen=True)
-class PowerSpec:
-    """A power the ruleset knows: the core reads its `trigger` (when a handler would run)."""
-
-    name: str
-    trigger: str
-    summary: str
-    source: str
-
+from clix.engine.core.ruleset import PowerSpec
 
 POWERS: dict[str, PowerSpec] = {
     "Super Strength": PowerSpec(

@@ -127,7 +127,8 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
             state.flight[uid] = spec.flight or HOVERING
         if spec.holding is not None:
             state.holding[uid] = spec.holding
-        state.forces[spec.player] = state.forces.get(spec.player, 0) + spec.points
+    for player in state.players:  # a force's total is its characters' points (contract section 4)
+        player.army_points = sum(c.points for c in scenario.characters if c.player == player.number)
     for spec in scenario.characters:
         unknown = [a for a in spec.archenemies if a not in ids]
         if unknown:

@@ -76,8 +76,9 @@ def finish(state: HeroState, reason: str) -> None:
     leaders = [p for p, v in totals.items() if v == best]
     if nobody_defeated or len(leaders) > 1:
         pool = list(totals) if nobody_defeated else leaders
-        fewest = min(state.forces.get(p, 0) for p in pool)
-        cheapest = [p for p in pool if state.forces.get(p, 0) == fewest]
+        built = {p.number: p.army_points for p in state.players}  # each force's total (HX-END-11)
+        fewest = min(built[p] for p in pool)
+        cheapest = [p for p in pool if built[p] == fewest]
         state.winner = cheapest[0] if len(cheapest) == 1 else None
     else:
         state.winner = leaders[0]

@@ -50,7 +50,6 @@ def new_game(
         turn_limit=turn_limit,
         ruleset=load(),
     )
-    state.forces = {p.number: p.army_points for p in state.players}
     decisions.perform(state, _set_up, (library, tuple(forces), layout))
     return state
 

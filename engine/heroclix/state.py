@@ -36,8 +36,6 @@ class HeroState(State):
     """Per character uid: the opposing player whose character damaged it most recently."""
     points: dict[int, float] = field(default_factory=dict)
     """Victory points scored so far, by player."""
-    forces: dict[int, int] = field(default_factory=dict)
-    """Each player's force total in points (the tie-break, HX-END-11)."""
     archenemies: dict[int, frozenset[int]] = field(default_factory=dict)
     """Per character uid: the uids of its archenemies (HX-BUILD-04, HX-END-06)."""
     flight: dict[int, str] = field(default_factory=dict)
@@ -70,7 +68,6 @@ class HeroState(State):
         self.tallies = {}
         self.damaged_by = {}
         self.points = {}
-        self.forces = {}
         self.archenemies = {}
         self.flight = {}
         self.holding = {}
@@ -84,7 +81,6 @@ class HeroState(State):
         twin.tallies = {uid: dict(kinds) for uid, kinds in self.tallies.items()}
         twin.damaged_by = dict(self.damaged_by)
         twin.points = dict(self.points)
-        twin.forces = self.forces
         twin.archenemies = self.archenemies
         twin.flight = dict(self.flight)
         twin.holding = dict(self.holding)
@@ -95,7 +91,6 @@ class HeroState(State):
         seen.tallies = self.tallies
         seen.damaged_by = self.damaged_by
         seen.points = self.points
-        seen.forces = self.forces
         seen.archenemies = self.archenemies
         seen.flight = self.flight
         seen.holding = self.holding

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from clix.engine.core import decisions, effects
 from clix.engine.core.geometry import BLOCKING, HINDERING
+from clix.engine.core.pieces import divide_damage
 from clix.engine.horrorclix import cards
 from clix.engine.horrorclix.actions import AttackKind
 from clix.engine.horrorclix.events import EventKind
@@ -179,7 +180,7 @@ def attack(
     q = effects.Query(attacker, hits[0], kind)
     base = 1 if kind == AttackKind.FRENZY else None  # HC-SLAY-08: frenzy damage becomes 1, powers may change it
     damage = effects.stat(state, attacker, "damage", q, base=base, resolving=True)
-    shares = _shares(hits, damage, split)
+    shares = divide_damage([t.uid for t in hits], damage, split)
     penetrating = effects.any_handler(state, attacker, "penetrating", kind)
     unpreventable = effects.any_handler(state, attacker, "unpreventable", kind)
     for target in hits:
@@ -198,18 +199,6 @@ def attack(
             state.emit(EventKind.KNOCKED_TO_HOVERING, monster=target.label)
         if taken > 0 and attacker.alive:
             effects.fire(state, attacker, "hit", target, kind, taken)
-
-
-def _shares(hits: list[Monster], damage: int, split: dict[int, int] | None) -> dict[int, int]:
-    """Damage per hit target. Shares named for targets that missed go to the first hit target
-    (docs/rulings.md, HC-COMBAT-23); with no split all damage goes to the first hit target."""
-    shares = {t.uid: 0 for t in hits}
-    if not split:
-        shares[hits[0].uid] = damage
-        return shares
-    for uid, amount in split.items():
-        shares[uid if uid in shares else hits[0].uid] += amount
-    return shares
 
 
 def deal_damage(
