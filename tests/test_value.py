@@ -25,8 +25,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def measured(library: Path) -> ValueResult:
     loaded = load_library([library], everything=True)
-    # 240 armies: with 160 the planted figure's residual is under 3 standard errors of the bootstrap over armies
-    # ("leans under-costed")
+    # 240 armies: with 160 the planted figure's residual's 95% interval does not exclude 0
     design = Design(budget=100, armies=240, opponents=4, games=2, turns=8, seed=0, holdout=4, holdout_games=6)
     return measure_values(loaded.roster, loaded.layers, design, jobs=1, store=None, resamples=100)
 
@@ -37,7 +36,9 @@ def _row(result: ValueResult, name: str) -> dict:
 
 def test_a_strictly_better_figure_at_the_same_cost_is_under_costed(measured: ValueResult) -> None:
     plus = _row(measured, "brawler-plus")
-    assert plus["verdict"] == "under-costed"
+    # a finding at 3.5 standard errors would need far more armies here (the plus wins most of its games, which the
+    # logistic link spreads wide: 3.3-3.5 standard errors at 240 to 480 armies); its interval is above 0
+    assert plus["verdict"] in ("under-costed", "leans under-costed")
     assert plus["residual_low"] > 0
     # and it is worth more than the figure it improves, beyond both intervals
     assert plus["low"] > _row(measured, "brawler")["high"]
@@ -156,7 +157,7 @@ def test_the_value_command_writes_its_table_and_report(
     assert "Residuals" in html and "data:image/png;base64," in html and "Holdout: predicted against measured" in html
     assert "Predicted: brawlers against pluses" in html and "95% prediction interval" in html
     text = " ".join(html.split())  # the report says how the intervals and the verdicts are made, as the console does
-    assert "bootstrap resamples of the random armies" in text and "3 standard errors from zero" in text
+    assert "bootstrap resamples of the random armies" in text and "3.5 standard errors from zero" in text
     assert f"{payload['model']['verdicts_differ']} of {payload['model']['verdicts_compared']} verdicts contradict" in text
     # the games went to the result store beside --out: a second run plays none
     code, stdout, _ = run_main([*args[:-3], "--out", str(tmp_path / "again"), "--json"], capsys)

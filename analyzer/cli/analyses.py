@@ -135,7 +135,7 @@ def value(
     """What each figure and plot twist is worth in points, with 95% intervals: random legal armies of --budget
     play each other in seat-swapped pairs and an additive logistic model of army strength is fitted, calibrated
     so one point of cost is worth one point on average. Prints each figure's value and its cost-curve residual
-    (value - cost: under- or over-costed at three standard errors, "leans" at the 95% interval, else fair within the
+    (value - cost: under- or over-costed at 3.5 standard errors, "leans" at the 95% interval, else fair within the
     data; intervals from a bootstrap over the armies); checks itself on a holdout of armies it never saw; writes
     value.csv, value.json, games.csv and value.html (value.pdf with --pdf). With --swap FIGURE --in ARMY: the score
     change from replacing the figure by equal points of alternatives."""

@@ -17,7 +17,7 @@ bootstrap over the random armies (each army drawn with its variant a figure shor
 as both its armies were drawn; the whole fit, lambda included, is redone on each resample): another draw of
 armies moves the values beyond what the games' own noise does, and a bootstrap over pairs missed that.
 
-A verdict (under-costed, over-costed; better or worse than the average card) needs the estimate `STRONG` (3)
+A verdict (under-costed, over-costed; better or worse than the average card) needs the estimate `STRONG` (3.5)
 bootstrap standard errors from zero; "leans ..." when only the 95% interval excludes zero. The run counts the
 verdicts that contradict each other between fits to two random halves of the pairs. Every run checks itself on a holdout: `--holdout` armies drawn
 outside the design (their own seed stream) play each other around a ring, and each pairing's measured score is set
