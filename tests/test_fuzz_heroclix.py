@@ -124,6 +124,15 @@ SCENARIO_CASES: dict[str, Edit] = {
     "scenario-ruleset-typo": swap("ruleset: heroclix-2005", "ruleset: heroklix-2005"),
     "scenario-fly-without-move": swap("  - {end_turn: true}", "  - {fly: A, mode: soaring}\n  - {end_turn: true}"),
     "scenario-wrong-build-total": add("build_total: 150"),
+    "scenario-unknown-event": swap("expect:\n", "expect:\n  events: [exploded]\n"),
+    "scenario-power-step-not-played": swap("  - {end_turn: true}", "  - {power: A, use: Flurry}\n  - {end_turn: true}"),
+    "scenario-telekinesis-without-object": swap(
+        "  - {end_turn: true}", "  - {power: A, use: Telekinesis, target: B}\n  - {end_turn: true}"
+    ),
+    "scenario-telekinesis-to-and-target": swap(
+        "  - {end_turn: true}",
+        "  - {power: A, use: Telekinesis, object: [0, 0], to: [0, 1], target: B}\n  - {end_turn: true}",
+    ),
 }
 
 

@@ -15,7 +15,7 @@ from clix.engine.core.dice import Dice
 from clix.engine.core.files.problems import InvalidFile
 from clix.engine.core.players import RandomAgent
 from clix.engine.core.ruleset import file_ruleset, ruleset_named
-from clix.engine.heroclix import combat, movement, rules, scoring, sides, terrain
+from clix.engine.heroclix import combat, movement, rules, scoring, sides, telekinesis, terrain
 from clix.engine.heroclix.scenario import build_state, run_scenario
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.state import Close, EndTurn, Ranged
@@ -77,9 +77,10 @@ def test_the_contracts_own_example_passes(tmp_path):
          "the power Toughness is not implemented yet"),
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "holding": "light"}]},
          "holds an object without Super Strength (HX-OBJECT-02)"),
-        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Telekinesis"]}]},
-         "the power Telekinesis is not implemented yet"),
-        ({"steps": [{"power": "A", "use": "Regeneration"}]}, "'use': powers is not implemented yet"),
+        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Flurry"]}]},
+         "the power Flurry is not implemented yet"),
+        ({"steps": [{"power": "A", "use": "Regeneration"}]}, "the power 'Regeneration' is not implemented yet"),
+        ({"steps": [{"close": "A", "target": "B", "use": "Charge"}]}, "powers activated by a move or an attack"),
         ({"victims": [{"id": "V", "at": [1, 1]}]}, "'victims' is HorrorClix's: HeroClix has no victims"),
         ({"steps": [{"frenzy": "A"}]}, "'frenzy' is a HorrorClix step"),
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 h 2", "x"], "at": [0, 0]}]}, "no hourglass"),
@@ -116,7 +117,7 @@ def _game(seed: int) -> list[tuple[str, int, int, tuple]]:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_two_forces_play_to_the_end_through_the_driver_and_replay_from_the_seed(seed):
     first = _game(seed)
-    assert any(kind == "moved" for kind, *_ in first)
+    assert any(kind == "move" for kind, *_ in first)
     assert _game(seed) == first
 
 
@@ -141,7 +142,7 @@ def test_every_action_listed_is_legal_and_no_character_shares_a_square():
         assert all(0 <= c.tokens <= 2 and 0 <= c.click < c.stats.clicks for c in state.monsters)
     assert state.over
     kinds = {event.kind for event in state.log}
-    assert {"moved", "attack", "damage", "ko"} <= kinds, kinds
+    assert {"move", "attack", "damage", "ko"} <= kinds, kinds
 
 
 @pytest.mark.skipif(not CHECKLIST.exists(), reason="shared/ is not beside this clone")
@@ -198,6 +199,8 @@ MUTANTS = {
         {"light": 7, "heavy": 5},
         "objects/15-throw-light-range-0-six-squares.yaml",
     ),
+    "HX-OBJECT-13": (telekinesis, "REACH", 11, "telekinesis/02-move-object-eleven-from-object-illegal.yaml"),
+    "HX-OBJECT-14": (telekinesis, "SOARING_REACH", 6, "telekinesis/18-soaring-target-five-squares.yaml"),
 }
 """A rule changed on purpose (a constant of the HeroClix engine), and a scenario (or a folder of them, one of
 which) that must then fail."""
@@ -220,6 +223,8 @@ def test_a_changed_rule_fails_its_scenario(rule, monkeypatch):
         ("HX-KNOCK-01", combat, "knock_back", lambda *args: None, "knock/01-doubles-knock-back-orthogonal.yaml"),
         ("HX-END-07", scoring, "finish", lambda state, reason: setattr(state, "over", True),
          "end/01-last-character-ko-ends-game.yaml"),
+        ("HX-OBJECT-07", scoring, "strong", lambda character: True, "objects/31-losing-super-strength-drops-object.yaml"),
+        ("HX-OBJECT-16", telekinesis, "_placing_problem", lambda *args: "", "telekinesis/24-move-character-eleven-from-it-illegal.yaml"),
     ],
 )  # fmt: skip
 def test_a_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):

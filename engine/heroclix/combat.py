@@ -7,11 +7,12 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING, HINDERING
 from clix.engine.core.pieces import Figure, divide_damage
+from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
-from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE
+from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
 from clix.engine.heroclix.scoring import take_damage
 from clix.engine.heroclix.sides import adjacent_opponents, cannot_act, opponents
-from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged, Throw
+from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged, Telekinesis, Throw
 
 HINDERED_DEFENSE = 1
 """Defense added when a line of fire crosses hindering terrain (HX-TERRAIN-07)."""
@@ -37,19 +38,26 @@ def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bo
     soaring characters block it (HX-COMBAT-14, -20). Between a soaring character and one that does not soar only
     elevated blocking terrain blocks it, and nothing hinders it (HX-COMBAT-19 and its OPEN; giants and big
     characters would block it too)."""
-    ray = state.geometry.ray(attacker.pos, target.pos)
-    high = state.soars(attacker)
+    ends = (attacker.uid, target.uid)
+    return line_between(state, attacker.pos, state.soars(attacker), target.pos, state.soars(target), ends)
+
+
+def line_between(
+    state: HeroState, source: int, source_soars: bool, aim: int, aim_soars: bool, ends: tuple[int, ...]
+) -> tuple[bool, bool]:
+    """`line_of_fire` between two squares, each end soaring or not, the characters `ends` (by uid) not counted as
+    in the way: a character's line to a square (Telekinesis, HX-OBJECT-13, -16) as well as to a character."""
+    ray = state.geometry.ray(source, aim)
+    high = source_soars
     level = levels_of(state.geometry).level
-    if high != state.soars(target):  # HX-COMBAT-19 OPEN (a): blocking terrain inside an elevated area blocks
+    if high != aim_soars:  # HX-COMBAT-19 OPEN (a): blocking terrain inside an elevated area blocks
         return not any(level[s] and state.geometry.terrain[s] == BLOCKING for s in ray.cells), False
-    if not high and (level[attacker.pos] or level[target.pos]):
-        return _elevated_line(state, attacker, target)
+    if not high and (level[source] or level[aim]):
+        return _elevated_line(state, source, aim, ends)
     if not high and (ray.walled or ray.blocked_by_terrain or any(level[s] for s in ray.cells)):
         return False, False
     others = {
-        c.pos
-        for c in state.standing()
-        if c.uid not in (attacker.uid, target.uid) and state.soars(c) == high and (high or not level[c.pos])
+        c.pos for c in state.standing() if c.uid not in ends and state.soars(c) == high and (high or not level[c.pos])
     }
     if any(square in others for square in ray.cells):
         return False, False
@@ -63,7 +71,7 @@ def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bo
     return True, hindered
 
 
-def _elevated_line(state: HeroState, attacker: Figure, target: Figure) -> tuple[bool, bool]:
+def _elevated_line(state: HeroState, source: int, aim: int, ends: tuple[int, ...]) -> tuple[bool, bool]:
     """A line of fire with an elevated end. Both elevated (HX-ELEV-08): the ground below does not block it,
     boundaries crossed do not, elevated blocking terrain and walls along elevated squares and elevated characters
     do; elevated hindering terrain hinders it. One grounded (HX-ELEV-10..12): the elevated one must stand on the
@@ -72,23 +80,23 @@ def _elevated_line(state: HeroState, attacker: Figure, target: Figure) -> tuple[
     geometry = state.geometry
     levels = levels_of(geometry)
     level = levels.level
-    ray = geometry.ray(attacker.pos, target.pos)
-    if level[attacker.pos] and level[target.pos]:
+    ray = geometry.ray(source, aim)
+    if level[source] and level[aim]:
         if any(level[s] and geometry.terrain[s] == BLOCKING for s in ray.cells):
             return False, False
         if any((a, b) in geometry.walls and (level[a] or level[b]) for a, b in ray.edges):
             return False, False
-        up_high = {c.pos for c in state.standing() if c.uid not in (attacker.uid, target.uid) and level[c.pos]}
+        up_high = {c.pos for c in state.standing() if c.uid not in ends and level[c.pos]}
         up_high -= {c.pos for c in state.standing() if state.soars(c)}
         if any(s in up_high for s in ray.cells) or any(a in up_high and b in up_high for a, b in ray.corners):
             return False, False
         return True, any(level[s] and geometry.terrain[s] == HINDERING for s in ray.cells)
-    raised = attacker if level[attacker.pos] else target
-    if not levels.rim[raised.pos]:
+    raised = source if level[source] else aim
+    if not levels.rim[raised]:
         return False, False
     if ray.walled or ray.blocked_by_terrain or any(level[s] and not levels.rim[s] for s in ray.cells):
         return False, False
-    return True, geometry.terrain[target.pos] == HINDERING
+    return True, geometry.terrain[aim] == HINDERING
 
 
 def reach(state: HeroState, attacker: Figure, target: Figure) -> int:
@@ -187,7 +195,7 @@ def throw_problem(state: HeroState, action: Throw) -> str:
     return ""
 
 
-def knockback_problem(state: HeroState, action: Close | Ranged | Throw) -> str:
+def knockback_problem(state: HeroState, action: Close | Ranged | Throw | Telekinesis) -> str:
     """Why a named knockback direction is not one the attacker may choose (HX-KNOCK-04 OPEN, docs/rulings.md)."""
     attacker = state.monsters[action.character]
     targets = action.targets if isinstance(action, Ranged) else (action.target,)
@@ -213,15 +221,23 @@ def away_from(state: HeroState, source: int, target: int) -> tuple[tuple[int, in
     return (larger, (ux, uy))
 
 
-def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw) -> None:
+def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> None:
     """One attack roll against every target (HX-COMBAT-02, -23), criticals (HX-COMBAT-03, -04), the damage
     divided among the targets hit (HX-COMBAT-24), then knockback on doubles (HX-KNOCK-01). A held object is used
-    in a close attack or thrown, and used up hit or miss (HX-OBJECT-09, -10, -11)."""
+    in a close attack or thrown, and used up hit or miss (HX-OBJECT-09, -10, -11); an object hurled by Telekinesis
+    is taken off the map first (it does not affect the line of fire) and strikes as a thrown one (HX-OBJECT-14,
+    -15 OPEN: knockback away from the user)."""
     if isinstance(action, Ranged):
         targets = [state.monsters[u] for u in action.targets]
     else:
+        assert action.target is not None
         targets = [state.monsters[action.target]]
-    held = state.holding.pop(attacker.uid) if not isinstance(action, Ranged) and attacker.uid in state.holding else None
+    if isinstance(action, Telekinesis):
+        held: str | None = lift(state, action.object_square)
+    elif not isinstance(action, Ranged) and attacker.uid in state.holding:
+        held = state.holding.pop(attacker.uid)
+    else:
+        held = None
     first, second = decisions.d6(state), decisions.d6(state)
     critical_miss = first == second == 1
     critical_hit = first == second == 6
@@ -232,13 +248,18 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw) -
         defense = target.defense + (HINDERED_DEFENSE if hindered else 0)
         if critical_hit or (not critical_miss and total >= defense):
             hits.append(target)
-    state.emit("attack", attacker=attacker.label, dice=(first, second), total=total, hit=tuple(t.label for t in hits))
+    state.emit(
+        EventKind.ATTACK, attacker=attacker.label, dice=(first, second), total=total, hit=tuple(t.label for t in hits)
+    )
+    if critical_miss or critical_hit:
+        state.emit(EventKind.CRITICAL_MISS if critical_miss else EventKind.CRITICAL_HIT, attacker=attacker.label)
     if critical_miss:
         take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN: direct
         return
     if not hits:
         return
-    value = THROWN_DAMAGE[held] if isinstance(action, Throw) and held else attacker.damage  # HX-OBJECT-06
+    thrown = held if isinstance(action, (Throw, Telekinesis)) else None
+    value = THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06
     shares = divide_damage([t.uid for t in hits], value, dict(action.split) if isinstance(action, Ranged) else {})
     bonus = CLOSE_BONUS[held] if isinstance(action, Close) and held else 0  # HX-OBJECT-10
     taken: dict[int, int] = {}
@@ -297,11 +318,11 @@ def knock_back(state: HeroState, attacker: Figure, target: Figure, distance: int
     while len(passed) > 1 and passed[-1] in anyone:  # a soaring path passes over others, never ends on one
         passed.pop()
     target.pos = passed[-1]
-    state.emit("knocked_back", character=target.label, to=geometry.xy(target.pos), stopped="")
+    state.emit(EventKind.KNOCKED_BACK, character=target.label, to=geometry.xy(target.pos), stopped="")
 
 
 def _land(state: HeroState, target: Figure, square: int, how: str, damage: int, attacker: Figure) -> None:
     """End a knockback path at `square` with `damage` knockback damage (HX-KNOCK-06, -08, -10)."""
     target.pos = square
-    state.emit("knocked_back", character=target.label, to=state.geometry.xy(square), stopped=how)
+    state.emit(EventKind.KNOCKED_BACK, character=target.label, to=state.geometry.xy(square), stopped=how)
     take_damage(state, target, damage, KNOCKBACK, attacker)

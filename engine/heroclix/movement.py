@@ -6,8 +6,9 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING, HINDERING, TERRAIN_CODES, WATER
 from clix.engine.core.pieces import Figure
+from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
-from clix.engine.heroclix.objects import layout_of, lift, lying_at, strong
+from clix.engine.heroclix.objects import layout_of, lift, lying_at, strong, within_reach
 from clix.engine.heroclix.sides import adjacent_opponents, at, opponents
 from clix.engine.heroclix.state import HOVERING, SOARING, HeroState
 
@@ -285,9 +286,7 @@ def _pick_up_problem(
     if lying_at(state, square) is None:
         return f"no object lies at {at(state, square)} (HX-OBJECT-08)"
     there = path[after - 1] if after else start
-    level = levels_of(state.geometry).level
-    near = square == there or (square in state.geometry.neighbour_sets[there] and level[square] == level[there])
-    if not near:
+    if not within_reach(state, there, square):
         return f"the object at {at(state, square)} is not in or next to {at(state, there)} (HX-OBJECT-08)"
     return ""
 
@@ -306,7 +305,7 @@ def move(
     then along `path`, in flight mode `mode`."""
     if moves_at_all(state, character, path, mode) and adjacent_opponents(state, character):
         roll = decisions.d6(state)
-        state.emit("break_away", character=character.label, roll=roll, broke=roll >= BREAK_AWAY)
+        state.emit(EventKind.BREAK_AWAY, character=character.label, roll=roll, broke=roll >= BREAK_AWAY)
         if roll < BREAK_AWAY:
             return
     if path:
@@ -317,12 +316,12 @@ def move(
         carried = state.monsters[carry]
         carried.pos = carry_to
         state.carried.add(carried.uid)
-        state.emit("carried", character=carried.label, by=character.label, to=state.geometry.xy(carry_to))
+        state.emit(EventKind.CARRIED, character=carried.label, by=character.label, to=state.geometry.xy(carry_to))
     if pick_up is not None:
         state.holding[character.uid] = lift(state, pick_up)
-        state.emit("picked_up", character=character.label, object=state.holding[character.uid])
+        state.emit(EventKind.PICKED_UP, character=character.label, object=state.holding[character.uid])
     state.emit(
-        "moved", character=character.label, to=state.geometry.xy(character.pos), squares=len(path),
+        EventKind.MOVE, character=character.label, to=state.geometry.xy(character.pos), squares=len(path),
         flight=state.flight.get(character.uid),
     )  # fmt: skip
 

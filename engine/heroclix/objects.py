@@ -7,6 +7,7 @@ from typing import cast
 
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure
+from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.maps import HeroMap, MapObject
 from clix.engine.heroclix.state import HeroState
 
@@ -32,6 +33,15 @@ def lying_at(state: HeroState, square: int) -> str | None:
     """The kind of the object lying on `square`, if any."""
     x, y = state.geometry.xy(square)
     return next((o.kind for o in layout_of(state).objects if o.at == (x, y)), None)
+
+
+def within_reach(state: HeroState, here: int, square: int) -> bool:
+    """Whether `square` is `here` or touches it on the same level with no wall between (an object a character
+    there may pick up or move with Telekinesis, HX-OBJECT-08, -12)."""
+    if square == here:
+        return True
+    level = levels_of(state.geometry).level
+    return square in state.geometry.neighbour_sets[here] and level[square] == level[here]
 
 
 def lift(state: HeroState, square: int) -> str:

@@ -10,8 +10,20 @@ from __future__ import annotations
 
 from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat, movement, scoring, sides, terrain
-from clix.engine.heroclix.state import PHASES, PUSHING, Action, Close, EndTurn, HeroState, Move, Ranged, Raze, Throw
+from clix.engine.heroclix import combat, movement, scoring, sides, telekinesis, terrain
+from clix.engine.heroclix.state import (
+    PHASES,
+    PUSHING,
+    Action,
+    Close,
+    EndTurn,
+    HeroState,
+    Move,
+    Ranged,
+    Raze,
+    Telekinesis,
+    Throw,
+)  # fmt: skip
 
 PUSHING_DAMAGE = 1
 """Clicks a character takes when its second action token is placed (HX-TURN-11, -12)."""
@@ -35,14 +47,17 @@ def why_not(state: HeroState, action: Action) -> str:
         return terrain.raze_problem(state, action)
     if isinstance(action, Throw):
         return combat.throw_problem(state, action) or combat.knockback_problem(state, action)
+    if isinstance(action, Telekinesis):
+        return telekinesis.problem(state, action)
     return combat.attack_problem(state, action) or combat.knockback_problem(state, action)
 
 
 def legal_actions(state: HeroState) -> list[Action]:
     """The actions the active player may take: a move to each square its characters may reach (in their flight
     modes), a close attack on each adjacent opponent, a ranged attack on each opponent in range and line of fire
-    (one target, all the damage), and ending the turn. Attacks on terrain and flight-mode changes are legal
-    (`why_not`) but not listed: the players this lists for never choose them."""
+    (one target, all the damage), each hurl of an object by Telekinesis, and ending the turn. Attacks on terrain,
+    flight-mode changes and moving an object or a character by Telekinesis are legal (`why_not`) but not listed:
+    the players this lists for never choose them."""
     if state.over:
         return []
     found: list[Action] = []
@@ -57,6 +72,7 @@ def legal_actions(state: HeroState) -> list[Action]:
             shot = Ranged(character.uid, (target.uid,))
             if not combat.attack_problem(state, shot):
                 found.append(shot)
+        found.extend(telekinesis.hurls(state, character))
     found.append(EndTurn())
     return found
 
@@ -79,6 +95,8 @@ def _perform(state: HeroState, action: Action) -> None:
         movement.move(state, character, action.path, action.mode, action.pick_up, action.carry, action.carry_to)
     elif isinstance(action, Raze):
         terrain.raze(state, character, action)
+    elif isinstance(action, Telekinesis):
+        telekinesis.perform(state, character, action)
     else:
         combat.attack(state, character, action)
     _after_action(state, character)
@@ -111,6 +129,7 @@ def end_turn(state: HeroState) -> None:
                 character.tokens = 0
             character.acted = False
     state.carried.clear()
+    state.lifted.clear()
     state.turn += 1
     if state.turn_limit is not None and state.turn > state.turn_limit * len(state.players):
         scoring.finish(state, "turn limit")  # HX-END-14 OPEN: a limit in rounds of every player's turn

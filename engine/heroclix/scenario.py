@@ -11,6 +11,7 @@ from typing import Any, cast
 from clix.engine.core.board import side_edge, wall_edges
 from clix.engine.core.dial import Click, parse_click
 from clix.engine.core.dice import DiceExhausted, ForcedDice
+from clix.engine.core.expect import events_in_order
 from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
@@ -32,8 +33,10 @@ from clix.engine.heroclix.state import (
     Move,
     Ranged,
     Raze,
+    Telekinesis,
     Throw,
 )
+from clix.engine.heroclix.telekinesis import TELEKINESIS
 
 NOT_YET = "is not implemented yet (HeroClix part 1, issue 34)"
 
@@ -199,12 +202,10 @@ def _fly(step: dict[str, Any], following: list[dict[str, Any]]) -> tuple[str, st
 def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mode: str | None = None) -> Action:
     """The action a step describes (contract section 5), in flight mode `mode` when a fly step came before it;
     ScenarioError for what is not played yet."""
-    for key, what in (("use", "powers"), ("cancel", "canceling powers")):
-        if key in step:
-            raise ScenarioError(f"'{key}': {what} {NOT_YET}")
-    for kind in ("power",):
-        if kind in step:
-            raise ScenarioError(f"'{kind}' steps {NOT_YET}")
+    if "cancel" in step:
+        raise ScenarioError(f"'cancel': canceling powers {NOT_YET}")
+    if "use" in step and "power" not in step:
+        raise ScenarioError(f"'use': powers activated by a move or an attack {NOT_YET}")
     if "end_turn" in step:
         return EndTurn()
     geometry = state.geometry
@@ -226,6 +227,8 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
     for _, way in knockback:
         if way not in DIRECTIONS:
             raise ScenarioError(f"knockback: {way!r} is not one of {', '.join(DIRECTIONS)}")
+    if "power" in step:
+        return _power(step, uid, square, knockback)
     if "throw_object" in step:
         return Throw(uid(step["throw_object"]), uid(step.get("target")), knockback)
     if "move" in step:
@@ -260,6 +263,24 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         raise ScenarioError("a ranged step names its 'targets' (a list of ids)")
     split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
     return Ranged(uid(step["ranged"]), tuple(uid(t) for t in targets), split, knockback)
+
+
+def _power(step: dict[str, Any], uid: Any, square: Any, knockback: tuple[tuple[int, str], ...]) -> Telekinesis:
+    """A `power` step (contract section 5): `use: Telekinesis` with `object: [x, y]` and `to` or `target`, or
+    with `character: B` and `to` (a character moved, HX-OBJECT-16); another power is not played yet."""
+    name = power_named(str(step.get("use", "")))
+    if name != TELEKINESIS:
+        raise ScenarioError(f"a power step names its power in 'use'; the power {step.get('use')!r} {NOT_YET}")
+    user = uid(step["power"])
+    if "character" in step:
+        return Telekinesis(user, to=square(step.get("to")), moved=uid(step["character"]))
+    if "object" not in step:
+        raise ScenarioError("a Telekinesis step names the 'object' [x, y] it uses, or the 'character' it moves")
+    if ("to" in step) == ("target" in step):
+        raise ScenarioError("a Telekinesis step moves the object 'to' a square or hurls it at a 'target', one of them")
+    if "to" in step:
+        return Telekinesis(user, square(step["object"]), to=square(step["to"]))
+    return Telekinesis(user, square(step["object"]), target=uid(step["target"]), knockback=knockback)
 
 
 def _raze(state: HeroState, step: dict[str, Any], uid: Any, square: Any) -> Raze:
@@ -350,6 +371,9 @@ def _compare(
         fail(f"winner: expected {expect.winner}, got {state.winner}")
     if expect.active_player is not None and expect.active_player != state.active:
         fail(f"active_player: expected {expect.active_player}, got {state.active}")
+    out_of_order = events_in_order([e.kind for e in state.log], expect.events)
+    if out_of_order:
+        fail(out_of_order)
     left = state.dice.left if isinstance(state.dice, ForcedDice) else 0
     if left != (expect.dice_left or 0):
         fail(f"dice_left: expected {expect.dice_left or 0} unused dice, {left} were left")

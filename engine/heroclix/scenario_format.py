@@ -9,6 +9,7 @@ from typing import Any, Literal
 from clix.engine.core.files.problems import InvalidFile, Problem, from_validation_error
 from clix.engine.core.files.yaml_lines import YamlError, read_yaml
 from clix.engine.core.ruleset import RULESET_KEY
+from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.maps import Coord, HeroMap, Side, Wall
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -111,6 +112,8 @@ class Expect(_Strict):
     game_over: bool | None = None
     winner: PlayerNumber | None = None
     active_player: PlayerNumber | None = None
+    events: list[EventKind] = Field(default_factory=list)
+    """Event kinds that must appear in the log in this order, others between (contract section 1)."""
     dice_left: int | None = Field(None, ge=0)
 
 

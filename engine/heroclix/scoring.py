@@ -4,7 +4,8 @@ scores a knockout (HX-END-05, -06, -08), and the end of the game with its winner
 from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix.objects import lay
+from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.objects import lay, strong
 from clix.engine.heroclix.sides import team
 from clix.engine.heroclix.state import KNOCKBACK, PHASES, PUSHING, HeroState
 
@@ -27,9 +28,12 @@ def take_damage(state: HeroState, character: Figure, amount: int, cause: str, so
     if cause in (PUSHING, KNOCKBACK):
         kinds = state.tallies.setdefault(character.uid, {})
         kinds[cause] = kinds.get(cause, 0) + taken
-    state.emit("damage", character=character.label, clicks=taken, cause=cause)
+    state.emit(EventKind.DAMAGE, character=character.label, clicks=taken, cause=cause)
     if character.stats.killed[character.click]:
         knock_out(state, character, source)
+    elif character.uid in state.holding and not strong(character):  # HX-OBJECT-07: Super Strength lost
+        lay(state, state.holding.pop(character.uid), character.pos)
+        state.emit(EventKind.DROPPED, character=character.label)
     return taken
 
 
@@ -38,7 +42,7 @@ def knock_out(state: HeroState, character: Figure, source: Figure | None) -> Non
     character defeated it (double for an archenemy, HX-END-06), else by the opponent who damaged it last, else
     split evenly among its opponents (HX-END-08)."""
     character.alive = False
-    state.emit("ko", character=character.label)
+    state.emit(EventKind.KO, character=character.label)
     held = state.holding.pop(character.uid, None)
     if held is not None:  # HX-OBJECT-07: dropped in the square it occupied
         lay(state, held, character.pos)
@@ -68,6 +72,7 @@ def finish(state: HeroState, reason: str) -> None:
     state.over = True
     state.phase = PHASES[1]
     state.end_reason = reason
+    state.emit(EventKind.GAME_OVER, reason=reason)
     for character in state.standing():
         _score(state, {character.owner: float(character.stats.points)})
     totals = {p.number: state.points.get(p.number, 0.0) for p in state.players}

@@ -13,6 +13,7 @@ from clix.engine.core.dice import Dice
 from clix.engine.core.geometry import BLOCKING, Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import rules
+from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.library import Character, Force, Library, MapFile
 from clix.engine.heroclix.maps import MapObject
 from clix.engine.heroclix.powers import power_named
@@ -64,7 +65,7 @@ def _set_up(state: HeroState, plan: tuple[Library, tuple[Force, ...], MapFile]) 
         _place_characters(state, library, forces[number - 1], number, areas[number])
     state.active = first
     state.turn = 1
-    state.emit("setup_done", first=first, areas=tuple(sorted(areas.items())))
+    state.emit(EventKind.SETUP_DONE, first=first, areas=tuple(sorted(areas.items())))
     rules.begin_turn(state)
 
 
@@ -76,7 +77,7 @@ def _first_player(state: HeroState) -> int:
         best = max(rolls.values())
         contenders = [n for n, total in rolls.items() if total == best]
         if len(contenders) == 1:
-            state.emit("first_player", player=contenders[0], rolls=tuple(sorted(rolls.items())))
+            state.emit(EventKind.FIRST_PLAYER, player=contenders[0], rolls=tuple(sorted(rolls.items())))
             return contenders[0]
 
 

@@ -44,6 +44,8 @@ class HeroState(State):
     """Per character uid: the kind of object it holds, "light" or "heavy" (HX-OBJECT-07)."""
     carried: set[int] = field(default_factory=set)
     """Characters carried this turn: no non-free action for them until the next turn (HX-MOVE-26)."""
+    lifted: set[int] = field(default_factory=set)
+    """Characters moved by Telekinesis this turn: they may not use Telekinesis this turn (HX-OBJECT-16 OPEN)."""
 
     def __init__(
         self,
@@ -72,6 +74,7 @@ class HeroState(State):
         self.flight = {}
         self.holding = {}
         self.carried = set()
+        self.lifted = set()
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -85,6 +88,7 @@ class HeroState(State):
         twin.flight = dict(self.flight)
         twin.holding = dict(self.holding)
         twin.carried = set(self.carried)
+        twin.lifted = set(self.lifted)
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -95,6 +99,7 @@ class HeroState(State):
         seen.flight = self.flight
         seen.holding = self.holding
         seen.carried = self.carried
+        seen.lifted = self.lifted
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
@@ -167,8 +172,22 @@ class Raze:
 
 
 @dataclass(frozen=True)
+class Telekinesis:
+    """A power action using Telekinesis (HX-OBJECT-12..16): the object lying on `object_square` moved to `to`
+    or hurled at the opposing character `target`; or, with no object, the adjacent character `moved` placed on
+    `to`."""
+
+    character: int
+    object_square: int = -1
+    to: int = -1
+    target: int | None = None
+    moved: int | None = None
+    knockback: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class EndTurn:
     """The active player ends its turn (HX-TURN-10)."""
 
 
-Action = Move | Close | Ranged | Throw | Raze | EndTurn
+Action = Move | Close | Ranged | Throw | Raze | Telekinesis | EndTurn

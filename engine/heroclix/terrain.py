@@ -10,6 +10,7 @@ from typing import cast
 from clix.engine.core.board import STEPS, Edge, side_edge, wall_edges
 from clix.engine.core.geometry import BLOCKING, Geometry
 from clix.engine.core.pieces import Figure
+from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.maps import HeroMap, Wall
 from clix.engine.heroclix.objects import CLOSE_BONUS, lift, lying_at
@@ -103,7 +104,7 @@ def raze(state: HeroState, attacker: Figure, action: Raze) -> None:
     else:
         target = f"the wall between {at(state, action.wall[0])} and {at(state, action.wall[1])}"
     destroyed = damage >= DESTROYING_DAMAGE
-    state.emit("terrain_attack", attacker=attacker.label, target=target, damage=damage, destroyed=destroyed)
+    state.emit(EventKind.TERRAIN_ATTACK, attacker=attacker.label, target=target, damage=damage, destroyed=destroyed)
     if not destroyed:
         return
     if action.wall is None and lying_at(state, action.square) is not None:

@@ -12,6 +12,7 @@ from typing import Any, cast
 from clix.engine.core import decisions
 from clix.engine.core.board import STEPS
 from clix.engine.core.dice import DiceExhausted, ForcedDice
+from clix.engine.core.expect import events_in_order
 from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pending import Decision
@@ -466,14 +467,9 @@ def _compare(
         drawn = state.over and state.winner is None
         if drawn != expect.draw:
             fail(f"draw: expected {expect.draw}, got {drawn} (over: {state.over}, winner: {state.winner})")
-    kinds = [e.kind for e in state.log]
-    position = 0
-    for kind in expect.events:
-        try:
-            position = kinds.index(kind, position) + 1
-        except ValueError:
-            fail(f"events: expected {kind!r} (in order) among {kinds}")
-            break
+    out_of_order = events_in_order([e.kind for e in state.log], expect.events)
+    if out_of_order:
+        fail(out_of_order)
     left = state.dice.left if isinstance(state.dice, ForcedDice) else 0
     if left != (expect.dice_left or 0):
         fail(f"dice_left: expected {expect.dice_left or 0} unused dice, {left} were left")

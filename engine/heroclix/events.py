@@ -1,0 +1,28 @@
+"""What a HeroClix game logs: the kinds of its events (`state.emit(kind, ...)`), the names a scenario's
+`expect.events` lists (contract section 1). Where HorrorClix logs the same thing the name is the same (`attack`,
+`critical_hit`, `damage`, `move`, `break_away`, `game_over`); `ko` is HeroClix's word for a character defeated."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class EventKind(StrEnum):
+    """The kind of a logged event."""
+
+    ATTACK = "attack"
+    BREAK_AWAY = "break_away"
+    CARRIED = "carried"
+    CRITICAL_HIT = "critical_hit"
+    CRITICAL_MISS = "critical_miss"
+    DAMAGE = "damage"
+    DROPPED = "dropped"
+    FIRST_PLAYER = "first_player"
+    GAME_OVER = "game_over"
+    KNOCKED_BACK = "knocked_back"
+    KO = "ko"
+    MOVE = "move"
+    PICKED_UP = "picked_up"
+    SETUP_DONE = "setup_done"
+    TELEKINESIS = "telekinesis"
+    TERRAIN_ATTACK = "terrain_attack"
