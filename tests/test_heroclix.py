@@ -257,6 +257,22 @@ def test_two_sample_forces_set_up_and_play_to_the_end_and_replay_from_the_seed()
     assert game(5) == first and game(6) != first
 
 
+@pytest.mark.skipif(not SAMPLE.exists(), reason="no HeroClix sample data")
+def test_setup_marks_the_archenemies_across_forces_both_ways():
+    """HX-BUILD-04, HX-END-06: Ironjaw (Iron Syndicate) and Bulwark (Dawnguard Strike Team) share a base colour and
+    a set, so each is the other's archenemy once set up; no one else is."""
+    from clix.engine.heroclix.library import load_library
+    from clix.engine.heroclix.setup import new_game
+
+    library, _ = load_library([SAMPLE])
+    forces = [library.forces["iron-syndicate"], library.forces["dawnguard-strike"]]
+    state = new_game(library, forces, library.maps["harbor-district"], np.random.default_rng(3))
+    driver.play(state, [RandomAgent(np.random.default_rng(seat)) for seat in (1, 2)], until_turn=1)
+    by_id = {c.uid: c.stats.id for c in state.monsters}
+    marked = {(by_id[a], by_id[b]) for a, rivals in state.archenemies.items() for b in rivals}
+    assert marked == {("ironjaw-v", "bulwark-r"), ("bulwark-r", "ironjaw-v")}
+
+
 def test_the_invariants_catch_a_broken_position():
     """The selfcheck's invariants can fail: two characters on one square, three tokens, VP out of thin air."""
     from clix.engine.heroclix.invariants import violations

@@ -132,11 +132,15 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
             state.holding[uid] = spec.holding
     for player in state.players:  # a force's total is its characters' points (contract section 4)
         player.army_points = sum(c.points for c in scenario.characters if c.player == player.number)
-    for spec in scenario.characters:
+    pairs: dict[int, set[int]] = {uid: set() for uid in ids.values()}
+    for spec in scenario.characters:  # archenemies are each other's (HX-BUILD-04): one side may list the pair
         unknown = [a for a in spec.archenemies if a not in ids]
         if unknown:
             raise ScenarioError(f"characters: {spec.id}'s archenemies name no character: {', '.join(unknown)}")
-        state.archenemies[ids[spec.id]] = frozenset(ids[a] for a in spec.archenemies)
+        for other in spec.archenemies:
+            pairs[ids[spec.id]].add(ids[other])
+            pairs[ids[other]].add(ids[spec.id])
+    state.archenemies = {uid: frozenset(rivals) for uid, rivals in pairs.items() if rivals}
     if scenario.active_player not in players:
         raise ScenarioError(f"active_player: player {scenario.active_player} has no character")
     rules.begin_turn(state)

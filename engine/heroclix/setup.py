@@ -14,7 +14,7 @@ from clix.engine.core.geometry import BLOCKING, Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import rules
 from clix.engine.heroclix.events import EventKind
-from clix.engine.heroclix.library import Character, Force, Library, MapFile
+from clix.engine.heroclix.library import Character, Force, Library, MapFile, archenemies
 from clix.engine.heroclix.maps import MapObject
 from clix.engine.heroclix.powers import power_named
 from clix.engine.heroclix.ruleset import load
@@ -63,6 +63,7 @@ def _set_up(state: HeroState, plan: tuple[Library, tuple[Force, ...], MapFile]) 
     _place_objects(state, forces, order, areas, layout)
     for number in order:
         _place_characters(state, library, forces[number - 1], number, areas[number])
+    _mark_archenemies(state, library)
     state.active = first
     state.turn = 1
     state.emit(EventKind.SETUP_DONE, first=first, areas=tuple(sorted(areas.items())))
@@ -138,6 +139,19 @@ def _place_characters(state: HeroState, library: Library, force: Force, number: 
         if character.speed_mode == "wing":
             modes = [HOVERING] if geometry.indoor[square] else [HOVERING, SOARING]
             state.flight[figure.uid] = decisions.ask(state, "flight", number, modes, name)
+
+
+def _mark_archenemies(state: HeroState, library: Library) -> None:
+    """Each character's archenemies among the opposing characters (HX-BUILD-04), for the double VP of
+    HX-END-06; a character's `stats.id` is its library id."""
+    found: dict[int, set[int]] = {}
+    for one in state.monsters:
+        for other in state.monsters:
+            if one.controller != other.controller and archenemies(
+                library.characters[one.stats.id], library.characters[other.stats.id]
+            ):
+                found.setdefault(one.uid, set()).add(other.uid)
+    state.archenemies = {uid: frozenset(rivals) for uid, rivals in found.items()}
 
 
 def _figure(uid: int, label: str, character: Character, player: int, square: int) -> Figure:
