@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
-from clix.engine.core import decisions, effects
+from clix.engine.core import decisions, driver, effects
 from clix.engine.core.dial import parse_click
 from clix.engine.core.dice import Dice
 from clix.engine.core.effects import Params, PowerHandler, handles
 from clix.engine.core.geometry import Geometry
+from clix.engine.core.matchups import UnknownStyle
 from clix.engine.core.pending import Decision
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.core.ruleset import PowerSpec, Ruleset
@@ -205,7 +206,49 @@ def load() -> Ruleset:
         begin_turn=begin_turn,
         end_turn=end_turn,
         score=score,
+        matchups=lambda: MATCHUPS,
     )
+
+
+ARMIES = {"plain": {}, "regenerating": {"Regeneration": {}}, "tough": {"Toughness": {}}}
+"""The duel's "armies": one figure each, with the power it shows."""
+
+
+class DuelMatchups:
+    """The duel's `MatchupKit` (engine/core/matchups.py): the analyzer's runner plays it as it plays HorrorClix."""
+
+    styles = ("random",)
+    default_style = "random"
+
+    def player_factory(self, style: str) -> type[RandomChooser]:
+        if style != "random":
+            raise UnknownStyle(f"the duel has only the random player, not {style!r}")
+        return RandomChooser
+
+    def library(self, layers: tuple) -> dict[str, dict]:
+        return ARMIES
+
+    def adopt(self, layers: tuple, library: object) -> None:
+        pass
+
+    def start(self, library, armies, given, map_name, factories, seed, turn_limit, tie_break, watch=None):
+        rng = np.random.default_rng(seed)
+        state = new_duel(Dice(rng), (library[armies[0]], library[armies[1]]), turn_limit)
+        return state, [
+            make(np.random.default_rng([int(rng.integers(2**32)), seat])) for seat, make in enumerate(factories)
+        ]
+
+    def play(self, state: State, agents, watch=None) -> State:
+        driver.play(state, agents)
+        return state
+
+    def game_rows(self, state: State, head: dict, swapped: bool) -> tuple[dict, list[dict]]:
+        seat_a = 2 if swapped else 1
+        winner = "draw" if state.winner is None else ("A" if state.winner == seat_a else "B")
+        return {**head, "winner": winner, "end_reason": state.end_reason}, []
+
+
+MATCHUPS = DuelMatchups()
 
 
 def new_duel(dice: Dice | None, powers: tuple[dict[str, dict], dict[str, dict]] = ({}, {}), turns: int = 20) -> State:

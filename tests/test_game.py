@@ -6,12 +6,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from clix.analyzer.play.conformance import check_game
 from clix.engine.core.dice import child_seed, child_seeds
 from clix.engine.core.players import RandomAgent
 from clix.engine.horrorclix.events import EventKind
 from clix.engine.horrorclix.game import play_game
 from clix.engine.horrorclix.invariants import violations
+from clix.engine.horrorclix.selfcheck import check_game
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "rosters" / "horrorclix"

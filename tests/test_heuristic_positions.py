@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from clix.analyzer.play.conformance import roster_at
 from clix.engine.core.players.base import Decision
 from clix.engine.horrorclix import plots, rules
 from clix.engine.horrorclix.actions import Close, EndTurn, Move
+from clix.engine.horrorclix.matchups import roster_at
 from clix.engine.horrorclix.players.heuristic import (
     DEFAULT_STYLE,
     STYLES,

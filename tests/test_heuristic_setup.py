@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 import pytest
-from clix.analyzer.play.conformance import roster_at
 from clix.engine.core.players.base import Decision
 from clix.engine.horrorclix.figures import compile_figure
 from clix.engine.horrorclix.game import settle
+from clix.engine.horrorclix.matchups import roster_at
 from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE, STYLES, HeuristicAgent
 from clix.engine.horrorclix.roster.loader import Roster
 from clix.engine.horrorclix.setup import new_game

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from clix.analyzer.play.conformance import roster_at
 from clix.analyzer.play.runner import Matchup, game_rows, game_seed_path, play_one, play_state, run_matchup
 from clix.engine.horrorclix import rules
+from clix.engine.horrorclix.matchups import roster_at
 from clix.engine.horrorclix.scenario import Scenario, build_state
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -160,5 +160,28 @@ def test_rulesets_are_found_by_name_and_horrorclix_is_the_default(monkeypatch):
     assert core_ruleset.ruleset_named("horrorclix") is horrorclix.load()
     monkeypatch.setitem(core_ruleset.RULESETS, duel.NAME, "duel_ruleset:load")
     assert core_ruleset.ruleset_named(duel.NAME) is duel.load()
-    with pytest.raises(KeyError, match="no ruleset is called 'heroclix'; clix plays duel-on-a-grid, heroclix-2005, horrorclix"):
+    with pytest.raises(
+        KeyError, match="no ruleset is called 'heroclix'; clix plays duel-on-a-grid, heroclix-2005, horrorclix"
+    ):
         core_ruleset.ruleset_named("heroclix")
+
+
+def test_the_analyzers_runner_plays_another_rulesets_matchups(monkeypatch):
+    """Issue 33: the runner knows no ruleset. Given the duel's name in the core's registry, it plays the duel's
+    games in seat-swapped pairs from one master seed, the same games in any batches, through the
+    duel's MatchupKit; a style the duel has no player for is a one-line error."""
+    from clix.analyzer.common.errors import ClixError
+    from clix.analyzer.play import runner
+    from clix.engine.core import ruleset
+
+    monkeypatch.setitem(ruleset.RULESETS, duel.NAME, "duel_ruleset:load")
+    runner.kit.cache_clear()
+    matchup = runner.Matchup(Path("."), "regenerating", "plain", "grid", "random", "random", 12, ruleset=duel.NAME)
+    games = runner.run_matchup(matchup, 40, master_seed=7, jobs=1).games_frame()
+    assert len(games) == 40 and set(games["winner"]) <= {"A", "B", "draw"} and games["winner"].nunique() > 1
+    assert list(games["seat_a"][:4]) == [1, 2, 1, 2] and set(games["ruleset"]) == {"test"}
+    assert games.equals(runner.run_matchup(matchup, 40, master_seed=7, jobs=1, batch_size=3).games_frame())
+    assert not games.equals(runner.run_matchup(matchup, 40, master_seed=8, jobs=1).games_frame())
+    with pytest.raises(ClixError, match="only the random player"):
+        runner.player_factory("tuned", duel.NAME)
+    runner.kit.cache_clear()

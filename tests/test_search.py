@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.duel.check import favoured
-from clix.analyzer.play.conformance import roster_at
 from clix.analyzer.play.runner import Matchup, play_state, player_factory
 from clix.engine.core.players.base import Decision
 from clix.engine.horrorclix import plots, rules
 from clix.engine.horrorclix.actions import Close
+from clix.engine.horrorclix.matchups import roster_at
 from clix.engine.horrorclix.players.heuristic import TUNED, HeuristicAgent
 from clix.engine.horrorclix.players.lookahead import sampled_world
 from clix.engine.horrorclix.players.search import SearchAgent

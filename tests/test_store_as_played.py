@@ -19,10 +19,10 @@ import pytest
 from clix.analyzer.meta.field import field_cells
 from clix.analyzer.meta.play import field_games, local_runner, play_field
 from clix.analyzer.play import runner
-from clix.analyzer.play.conformance import roster_at
 from clix.analyzer.play.experiment import Cell, play_cells
 from clix.analyzer.play.pool import run_items
 from clix.analyzer.play.runner import Matchup, run_matchup
+from clix.engine.horrorclix.matchups import roster_at
 from helpers import run_main, stored_games, until
 
 ROOT = Path(__file__).resolve().parent.parent

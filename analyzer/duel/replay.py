@@ -19,8 +19,7 @@ from typing import Any
 from clix.analyzer.common.checks import MAX_TURNS
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import load_library
-from clix.analyzer.play.conformance import roster_at
-from clix.analyzer.play.runner import Matchup, game_rows, game_seed_path, play_state, player_factory
+from clix.analyzer.play.runner import Matchup, game_rows, game_seed_path, library_at, play_state, player_factory
 from clix.engine import RULESET_VERSION
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE
@@ -80,7 +79,7 @@ def parse_seed_path(text: str) -> tuple[int, ...]:
 
 def check_names(matchup: Matchup) -> None:
     """The matchup's armies and map exist in its roster library."""
-    roster = roster_at(matchup.library)
+    roster = library_at(matchup)
     for army in (matchup.army_a, matchup.army_b):
         if army not in roster.armies:
             raise ClixError(did_you_mean("army", army, roster.armies, "`clix roster list armies` shows every army"))

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from clix.analyzer.play.conformance import roster_at
 from clix.engine.core.dice import child_seed
 from clix.engine.core.players import RandomAgent
 from clix.engine.horrorclix.game import play_game
+from clix.engine.horrorclix.matchups import roster_at
 from clix.engine.horrorclix.players.heuristic import STYLES, HeuristicAgent, Weights
 from joblib import Parallel, delayed
 

@@ -22,14 +22,12 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.play.pool import Outcome
 from clix.analyzer.play.result import report_line
-from clix.analyzer.play.runner import Matchup, play_one
-from clix.engine.horrorclix.roster.loader import Roster
+from clix.analyzer.play.runner import Matchup, kit, play_one
 
 BATCH = 16
 """Games per task."""
@@ -167,19 +165,16 @@ def _quiet() -> Iterator[None]:
         logging.disable(before)
 
 
-def _install(roster: Roster, library: Path | tuple[Path, ...]) -> None:
-    """Make `roster` the library this worker's games read for `library` (its paths need not exist here)."""
-    from clix.analyzer.play import conformance
-
-    layers = (library,) if isinstance(library, Path) else library
-    conformance._ROSTERS[tuple(str(path.resolve()) for path in layers)] = roster
+def _install(roster: Any, matchup: Matchup) -> None:
+    """Make `roster` the library this worker's games read for the matchup's (its paths need not exist here)."""
+    kit(matchup.ruleset).adopt(matchup.layers, roster)
 
 
-def play_batch(roster: Roster, master_seed: int, batch: list[tuple[Matchup, int]]) -> list[tuple[bool, Any]]:
+def play_batch(roster: Any, master_seed: int, batch: list[tuple[Matchup, int]]) -> list[tuple[bool, Any]]:
     """A task: play a batch of games with the roster sent along; (True, rows) or (False, why) per game."""
     results: list[tuple[bool, Any]] = []
     for matchup, index in batch:
-        _install(roster, matchup.library)
+        _install(roster, matchup)
         try:
             results.append((True, play_one(matchup, master_seed, index)))
         except Exception as exc:  # a game that raises is reported, as the local pool does
@@ -207,7 +202,7 @@ def lost(client: Any, error: BaseException | None = None) -> bool:
 
 def dask_runner(
     address: str,
-    roster: Roster,
+    roster: Any,
     master_seed: int,
     report: Callable[[str], None] = report_line,
     stop_on_error: bool = False,

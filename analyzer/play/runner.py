@@ -1,6 +1,8 @@
 """Playing many seeded games of one matchup in parallel and turning each into flat rows.
 
-Per-game seeds are derived in the parent from one master seed (`engine.horrorclix.game.child_seeds`), and
+It knows no ruleset: a matchup names its ruleset, found through the core's registry, whose matchup kit
+(engine/core/matchups.py) sets up, plays and reads each game. Per-game seeds are derived in the parent from one
+master seed (`engine.core.dice.child_seed`), and
 games come in pairs sharing a seed with the armies' seats swapped (the usual way to cut variance and
 to measure the first-player advantage). Results are identical for any number of jobs and any batch
 size, and when a dead worker's games are played again (`analyzer.play.pool`): each game depends only on its
@@ -20,54 +22,49 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.play.conformance import roster_at
 from clix.analyzer.play.pool import Outcome, run_items
 from clix.analyzer.play.result import GameRows, RunResult, report_line
-from clix.engine import RULESET_VERSION, compiled
+from clix.engine import compiled
 from clix.engine.core.dice import child_seed
-from clix.engine.core.files.problems import did_you_mean
-from clix.engine.core.players import Agent, RandomAgent
-from clix.engine.core.players.search import DEFAULT_BUDGET
-from clix.engine.horrorclix.game import Watch, play, start_game
-from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
-from clix.engine.horrorclix.players.search import search_factory
-from clix.engine.horrorclix.roster.models import Army
-from clix.engine.horrorclix.state import GameState
+from clix.engine.core.driver import Watch
+from clix.engine.core.matchups import MatchupKit, UnknownStyle
+from clix.engine.core.players import Agent
+from clix.engine.core.players.search import SEARCH as SEARCH  # the search player's style name, for the commands
+from clix.engine.core.players.search import search_budget as _search_budget
+from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
 from numpy.random import SeedSequence
 
-if TYPE_CHECKING:
-    pass
 
-SEARCH = "search"
-"""The lookahead player (`engine.horrorclix.players.search`); `search:N` searches N playouts a decision."""
-PLAYER_STYLES = ("random", *STYLES)
-"""The fast styles (a ladder's default, the golden games' pairings); `search` and `search:N` are named on demand."""
+@functools.cache
+def kit(ruleset: str = DEFAULT_RULESET) -> MatchupKit:
+    """The matchup kit of the ruleset called `ruleset` (`Ruleset.matchups`), found through the core's registry."""
+    return ruleset_named(ruleset).matchups()
 
 
-def player_factory(style: str) -> Callable:
+PLAYER_STYLES = kit().styles
+"""The default ruleset's fast styles (a ladder's default, the golden games' pairings); `search` and `search:N` are
+named on demand."""
+DEFAULT_STYLE = kit().default_style
+"""The default ruleset's default player."""
+
+
+def player_factory(style: str, ruleset: str = DEFAULT_RULESET) -> Callable:
     """The factory `rng -> agent` of a named player style."""
-    if style == "random":
-        return RandomAgent
-    if style in STYLES:
-        return style_factory(style)
-    if style == SEARCH or style.startswith(SEARCH + ":"):
-        return search_factory(search_budget(style), name=style)
-    raise ClixError("--players: " + did_you_mean("player style", style, (*PLAYER_STYLES, SEARCH)))
+    try:
+        return kit(ruleset).player_factory(style)
+    except UnknownStyle as exc:
+        raise ClixError(f"--players: {exc}") from None
 
 
 def search_budget(style: str) -> int:
     """The playouts a decision of a `search` or `search:N` style (the default budget for `search`)."""
-    if style == SEARCH:
-        return DEFAULT_BUDGET
-    text = style[len(SEARCH) + 1 :]
-    if not text.isdigit() or not 1 <= int(text) <= 100_000:
-        raise ClixError(
-            f"--players: '{style}': a search budget is a number of playouts from 1 to 100000, as search:200"
-        )
-    return int(text)
+    try:
+        return _search_budget(style)
+    except ValueError as exc:
+        raise ClixError(f"--players: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -87,6 +84,13 @@ class Matchup:
     given: tuple[tuple[str, str], ...] = ()
     """Armies given as data rather than by the library, as (name, the army's JSON): random armies and candidate
     builds (`clix value`, `clix build`). A name here is used instead of the library's army of that name."""
+    ruleset: str = DEFAULT_RULESET
+    """The ruleset the armies and the map are of, by its name in the core's registry."""
+
+    @property
+    def layers(self) -> tuple[Path, ...]:
+        """The library as a tuple of folders, later over earlier."""
+        return (self.library,) if isinstance(self.library, Path) else self.library
 
 
 def game_seed_path(matchup: Matchup, index: int) -> tuple[int, ...]:
@@ -117,7 +121,7 @@ def play_state(
     swapped: bool | None = None,
     players: Sequence[Callable] | None = None,
     watch: Watch | None = None,
-) -> tuple[GameState, bool]:
+) -> tuple[Any, bool]:
     """Play game `index` of a run (pair index // 2, seats swapped on odd indexes, seed from `game_seed_path`);
     return its final state and whether the seats were swapped. `path` and `swapped` default to what the index
     gives (a replay passes a game row's own); `players`, the agent factories of sides A and B, default to the
@@ -126,7 +130,7 @@ def play_state(
     if swapped is None:
         swapped = index % 2 == 1
     state, agents = start_state(matchup, master_seed, index, path, swapped, players, watch)
-    return play(state, agents, watch=watch), swapped
+    return kit(matchup.ruleset).play(state, agents, watch), swapped
 
 
 COLLECTOR_THRESHOLD = 10_000
@@ -161,38 +165,32 @@ def start_state(
     swapped: bool | None = None,
     players: Sequence[Callable] | None = None,
     watch: Watch | None = None,
-) -> tuple[GameState, list[Agent]]:
+) -> tuple[Any, list[Agent]]:
     """Game `index` of a run (as `play_state` plays it) set up and ready for its first action, with its
     players by seat."""
-    roster = roster_at(matchup.library)
+    rules = kit(matchup.ruleset)
     if swapped is None:
         swapped = index % 2 == 1
     seed = game_seed(master_seed, path if path is not None else game_seed_path(matchup, index))
     names = [matchup.army_a, matchup.army_b]
     factories = (
-        list(players) if players is not None else [player_factory(matchup.style_a), player_factory(matchup.style_b)]
+        list(players)
+        if players is not None
+        else [player_factory(matchup.style_a, matchup.ruleset), player_factory(matchup.style_b, matchup.ruleset)]
     )
     if swapped:
         names.reverse()
         factories.reverse()
-    given = dict(matchup.given)
-    return start_game(
-        roster,
-        [given_army(given[n]) if n in given else roster.armies[n] for n in names],
-        roster.maps[matchup.map_name],
-        factories,
-        seed,
-        matchup.turn_limit,
-        army_names=names,
-        tie_break=matchup.ties != "draw",
-        watch=watch,
-    )
+    library = rules.library(matchup.layers)
+    return rules.start(
+        library, names, dict(matchup.given), matchup.map_name, factories, seed, matchup.turn_limit,
+        matchup.ties != "draw", watch,
+    )  # fmt: skip
 
 
-@functools.lru_cache(maxsize=4096)
-def given_army(data: str) -> Army:
-    """An army given as JSON (`Matchup.given`), parsed once per process."""
-    return Army.model_validate_json(data)
+def library_at(matchup: Matchup) -> Any:
+    """The matchup's library (its ruleset's data under its folders), loaded once per process."""
+    return kit(matchup.ruleset).library(matchup.layers)
 
 
 def engine_name() -> str:
@@ -315,172 +313,24 @@ def _take_known(known: Mapping[int, GameRows] | RunResult | None, first: int, ga
 
 
 def game_rows(
-    state: GameState, matchup: Matchup, master_seed: int, index: int, swapped: bool
+    state: Any, matchup: Matchup, master_seed: int, index: int, swapped: bool
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """One flat row for the game (from army A's point of view) and one row per figure."""
-    seat = {"A": 2 if swapped else 1, "B": 1 if swapped else 2}
-    side_of = {seat["A"]: "A", seat["B"]: "B"}
-    players = len(state.players)
-    first = next((e.get("player") for e in state.log if e.kind == "first_player"), 1)
-    last_turn = max((e.turn for e in state.log if e.kind == "turn_start"), default=1)
-    rounds = (last_turn - 1) // players + 1
-    row: dict[str, Any] = {
+    """One flat row for the game (from army A's point of view) and one row per figure: the run's columns (game,
+    seeds, seats, armies, map, players, ruleset, engine), then what the ruleset reads from the game."""
+    head: dict[str, Any] = {
         "game": index,
         "pair": index // 2,
         "master_seed": table_seed(master_seed),
         "seed_path": ":".join(map(str, game_seed_path(matchup, index))),
-        "seat_a": seat["A"],
+        "seat_a": 2 if swapped else 1,
         "army_a": matchup.army_a,
         "army_b": matchup.army_b,
         "map": matchup.map_name,
         "players_a": matchup.style_a,
         "players_b": matchup.style_b,
-        "ruleset": RULESET_VERSION,
+        "ruleset": ruleset_named(matchup.ruleset).version,
         "engine": engine_name(),
         "turn_limit": matchup.turn_limit,
         "ties": matchup.ties,
-        "first": side_of.get(first, "A"),
-        "winner": side_of.get(state.winner, "draw") if state.winner is not None else "draw",
-        "rounds": rounds,
-        "end_reason": state.end_reason,
-        "timeout": state.end_reason == "turn limit",
     }
-    per_figure: dict[str, dict[str, Any]] = {}
-    for m in state.monsters:
-        if m.minion:
-            continue
-        per_figure[m.label] = {
-            "game": index,
-            "side": side_of.get(m.owner, "?"),
-            "army": row[f"army_{side_of.get(m.owner, 'a').lower()}"],
-            "figure": m.stats.id,
-            "points": m.stats.points,
-            "damage_dealt": 0,
-            "damage_taken": m.damage_taken,
-            "kills": 0,
-            "kill_vp": 0,
-            "victims": 0,
-            "victim_vp": 0,
-            "survived": m.alive,
-        }
-    slays: dict[str, list[int]] = {"A": [], "B": []}
-    rescues = {"A": 0, "B": 0}
-    cards = {"A": 0, "B": 0}
-    first_turns: dict[str, int] = {}
-    # how the AI played (issue 12): per side [turns, idle, turns with victims, idle with victims], then the idle
-    # turns split (issue 32): [passed, passed with victims, no legal action, no legal action with victims]
-    turns = {"A": [0] * 8, "B": [0] * 8}
-    attacks = {"A": {"close": 0, "ranged": 0, "frenzy": 0}, "B": {"close": 0, "ranged": 0, "frenzy": 0}}
-    after_victims = {"A": 0, "B": 0}
-    windows: dict[str, dict[str, int]] = {"A": {}, "B": {}}
-    played_cards: dict[str, list[str]] = {"A": [], "B": []}  # "card@window" in play order (clix meta, issue 18)
-    turn_side: str | None = None  # whose turn is running; None once it is tallied
-    turn_victims = 0
-    acted = ended = False
-    could_act: bool | None = None  # an idle turn's turn_end says whether a monster could have acted (older logs: None)
-    last_attack: tuple | None = None
-
-    def tally(side: str) -> None:
-        counts = turns[side]
-        counts[0] += 1
-        counts[1] += not acted
-        passed = not acted and could_act is True
-        stuck = not acted and could_act is False
-        counts[4] += passed
-        counts[6] += stuck
-        if turn_victims:
-            counts[2] += 1
-            counts[3] += not acted
-            counts[5] += passed
-            counts[7] += stuck
-
-    for event in state.log:
-        kind = event.kind
-        if kind == "turn_start":
-            if turn_side is not None:
-                tally(turn_side)
-            turn_side = side_of.get(event.player)
-            turn_victims = event.get("victims", 0)
-            acted = ended = False
-            could_act = None
-            last_attack = None
-        elif kind == "action":
-            acted = True
-            last_attack = None
-        elif kind == "attack":
-            # a ranged attack at several targets logs one event per target: count the resolution once
-            attack_key = (event.turn, event.get("attacker"), event.get("action"))
-            if attack_key != last_attack:
-                last_attack = attack_key
-                side = side_of.get(event.player, "?")
-                if side in attacks and attack_key[2] in attacks[side]:
-                    attacks[side][attack_key[2]] += 1
-                    after_victims[side] += turn_victims == 0
-        elif kind == "turn_end":
-            ended = True
-            could_act = event.get("could_act")
-        elif kind == "game_over" and not ended and not acted:
-            turn_side = None  # the game ended before the player could act: not a turn they played
-        elif kind == "damage":
-            by = per_figure.get(event.get("by") or "")
-            if by is not None:
-                by["damage_dealt"] += event.get("amount", 0)
-        elif kind == "killed":
-            by = per_figure.get(event.get("by") or "")
-            if by is not None and event.get("player") is not None:
-                by["kills"] += 1
-                by["kill_vp"] += event.get("vp", 0)
-        elif kind in ("slain", "rescued"):
-            side = side_of.get(event.get("player"), "?")
-            monster = per_figure.get(event.get("monster") or "")
-            if monster is not None:
-                monster["victims"] += 1
-                monster["victim_vp"] += event.get("vp", 0)
-            if side in slays:
-                slays[side].append((event.turn - 1) // players + 1)
-                first_turns[side] = min(first_turns.get(side, event.turn), event.turn)
-                rescues[side] += kind == "rescued"
-        elif kind.startswith("plot_twist") or kind == "card_played":
-            side = side_of.get(event.get("player", event.player), "?")
-            if side in cards:
-                cards[side] += 1
-                window = event.get("window") or "?"
-                windows[side][window] = windows[side].get(window, 0) + 1
-                if event.get("card"):
-                    played_cards[side].append(f"{event.get('card')}@{window}")
-    if turn_side is not None:
-        tally(turn_side)
-    for side in ("A", "B"):
-        player = seat[side]
-        vp = state.vp[player]
-        key = side.lower()
-        row[f"vp_{key}"] = sum(vp.values())
-        for part in ("kills", "victims", "subplots"):
-            row[f"vp_{key}_{part}"] = vp[part]
-        row[f"points_{key}"] = state.player(player).army_points
-        row[f"area_{key}"] = state.areas.get(player)  # the starting area it chose or was given (HC-SETUP-04)
-        row[f"victims_{key}"] = len(slays[side])
-        row[f"rescued_{key}"] = rescues[side]
-        row[f"first_slay_{key}"] = min(slays[side]) if slays[side] else None
-        row[f"first_slay_turn_{key}"] = first_turns.get(side)
-        row[f"slay_rounds_{key}"] = " ".join(map(str, sorted(slays[side])))
-        row[f"plot_twists_{key}"] = cards[side]
-        row[f"survivors_{key}"] = sum(1 for m in state.monsters if m.alive and m.owner == player and not m.minion)
-        played, idle, with_victims, idle_with_victims, passed, passed_wv, stuck, stuck_wv = turns[side]
-        row[f"turns_{key}"] = played
-        row[f"idle_turns_{key}"] = idle
-        row[f"turns_with_victims_{key}"] = with_victims
-        row[f"idle_turns_with_victims_{key}"] = idle_with_victims
-        # idle = passed (a monster could act) + no legal action (none could: action tokens, HC-TURN-03/13)
-        row[f"passed_turns_{key}"] = passed
-        row[f"passed_turns_with_victims_{key}"] = passed_wv
-        row[f"no_action_turns_{key}"] = stuck
-        row[f"no_action_turns_with_victims_{key}"] = stuck_wv
-        for attack_kind, count in attacks[side].items():
-            row[f"attacks_{attack_kind}_{key}"] = count
-        row[f"attacks_after_victims_{key}"] = after_victims[side]
-        row[f"plot_twist_windows_{key}"] = " ".join(f"{w}:{n}" for w, n in sorted(windows[side].items()))
-        row[f"plot_twist_cards_{key}"] = "; ".join(played_cards[side])
-    # decided by HC-END-09: equal VP, yet a winner (the cheaper army)
-    row["tie_break"] = row["vp_a"] == row["vp_b"] and row["winner"] != "draw"
-    return row, list(per_figure.values())
+    return kit(matchup.ruleset).game_rows(state, head, swapped)

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import library_text
-from clix.analyzer.play.conformance import GameCheck, check_game
 from clix.analyzer.play.pool import run_items
 from clix.analyzer.play.runner import batch_size_for
 from clix.engine.core.dice import child_seed
@@ -21,13 +20,9 @@ if TYPE_CHECKING:
     from clix.engine.horrorclix.roster.loader import Roster
 
 
-def check_at(library: Path | tuple[Path, ...], seed: int, turns: int, index: int) -> GameCheck:
-    """Conformance game `index` of master seed `seed` (its seed is the index-th child of the master seed)."""
-    return check_game(library, index, child_seed(seed, index), turns)
-
-
 def check_ruleset_at(ruleset: str, library: tuple[Path, ...], seed: int, turns: int, index: int) -> Any:
-    """Game `index` of master seed `seed` under another ruleset, found through the core's registry."""
+    """Game `index` of master seed `seed` (its seed is the index-th child of the master seed), checked against
+    the invariants of the ruleset, found through the core's registry."""
     return ruleset_named(ruleset).check_game(library, index, child_seed(seed, index), turns)
 
 
@@ -55,13 +50,8 @@ def run_selfcheck(
             problems.append(line)
 
     layers = (library,) if isinstance(library, Path) else tuple(library)
-    play = (
-        partial(check_at, library, seed, turns)
-        if ruleset == DEFAULT_RULESET
-        else partial(check_ruleset_at, ruleset, layers, seed, turns)
-    )
     outcome = run_items(
-        play,
+        partial(check_ruleset_at, ruleset, layers, seed, turns),
         range(games),
         jobs or 1,
         batch_size_for(games, jobs or 1),

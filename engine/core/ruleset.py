@@ -46,7 +46,8 @@ class Ruleset:
       rules a worker plays with do not import the tools): `load_library(layers)`, its data folders layered one
       over another (a homebrew folder over the sample data) as the analyzer loads them; `run_scenario(path,
       library)`, one scenario file played with forced dice and checked (`clix scenario run`); `check_game(layers,
-      index, seed, turns)`, one random game checked against the ruleset's invariants (`clix selfcheck`).
+      index, seed, turns)`, one random game checked against the ruleset's invariants (`clix selfcheck`);
+      `matchups()`, the kit the analyzer plays matchups with (engine/core/matchups.py).
     - `loader`: "module:function" returning this ruleset, so an unpickled state (in a worker process) finds
       the same object again.
     """
@@ -70,6 +71,7 @@ class Ruleset:
         load_library: str | Callable[[list[Path]], tuple[Any, list[Problem]]] | None = None,
         run_scenario: str | Callable[[Path, Any], Any] | None = None,
         check_game: str | Callable[..., Any] | None = None,
+        matchups: str | Callable[[], Any] | None = None,
     ) -> None:
         unknown = sorted(set(handlers) - set(powers))
         if unknown:
@@ -91,6 +93,7 @@ class Ruleset:
         self.library_loader = load_library
         self.scenario_runner = run_scenario
         self.game_checker = check_game
+        self.matchup_kit = matchups
         self.showing: dict[str | None, dict[int, tuple[Any, tuple[Any, ...]]]] = {}
         """`effects` keeps here, by hook and dial click, the handlers of the powers showing (a cache)."""
 
@@ -109,6 +112,10 @@ class Ruleset:
         """Random game `index` from `seed` on the library under `layers`, its invariants checked after every action:
         a result with `index`, `problems`, `end_reason` and `actions`."""
         return _entry(self, "check_game", self.game_checker)(layers, index, seed, turns)
+
+    def matchups(self) -> Any:
+        """The ruleset's `MatchupKit` (engine/core/matchups.py): how the analyzer sets up, plays and reads its games."""
+        return _entry(self, "matchups", self.matchup_kit)()
 
     def unsupported_powers(self, names: Iterable[str]) -> set[str]:
         """Of `names`, the powers this ruleset names but plays with no effect yet."""

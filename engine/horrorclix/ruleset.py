@@ -46,4 +46,6 @@ def load() -> Ruleset:
         load_roster=load_roster,
         load_library=load_layers,
         run_scenario="clix.engine.horrorclix.scenario:run_scenario",
+        check_game="clix.engine.horrorclix.selfcheck:check_game",
+        matchups="clix.engine.horrorclix.matchups:matchups",
     )

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from clix.analyzer.play.conformance import roster_at
 from clix.analyzer.play.runner import PLAYER_STYLES, Matchup, game_seed, game_seed_path, play_state
 from clix.engine.core.dice import Dice, child_seed
 from clix.engine.core.players.base import Decision
+from clix.engine.horrorclix.matchups import roster_at
 from clix.engine.horrorclix.state import GameState
 
 GOLDEN_DIR = Path(__file__).resolve().parent

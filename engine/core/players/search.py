@@ -27,6 +27,27 @@ from clix.engine.core.state import State
 
 DEFAULT_BUDGET = 48
 """Playouts per decision when none is named (`search` = `search:48`)."""
+SEARCH = "search"
+"""The style name of a search player; `search:N` searches N playouts a decision."""
+MAX_BUDGET = 100_000
+
+
+def is_search(style: str) -> bool:
+    """Whether `style` names a search player (`search` or `search:N`)."""
+    return style == SEARCH or style.startswith(SEARCH + ":")
+
+
+def search_budget(style: str) -> int:
+    """The playouts a decision of a `search` or `search:N` style (the default budget for `search`); ValueError
+    for a budget that is not a number from 1 to 100000."""
+    if style == SEARCH:
+        return DEFAULT_BUDGET
+    text = style[len(SEARCH) + 1 :]
+    if not text.isdigit() or not 1 <= int(text) <= MAX_BUDGET:
+        raise ValueError(f"'{style}': a search budget is a number of playouts from 1 to {MAX_BUDGET}, as search:200")
+    return int(text)
+
+
 CANDIDATES = 6
 """How many of the prior's best options are searched."""
 CONFIDENCE = 1.0

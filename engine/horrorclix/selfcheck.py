@@ -1,7 +1,7 @@
-"""Conformance runs: thousands of seeded random-play games on random sample armies and every map,
-checking the engine's invariants after every action (no two pieces in one space, nothing in blocking
-terrain, dials in range, victory points equal to what the log explains, every game ends).
-"""
+"""HorrorClix's conformance runs (`clix selfcheck`, the ruleset's `check_game` entry point): thousands of seeded
+random-play games on random armies and every map, checking the invariants after every action (no two pieces in
+one space, nothing in blocking terrain, dials in range, victory points equal to what the log explains, every game
+ends)."""
 
 from __future__ import annotations
 
@@ -16,20 +16,8 @@ from clix.engine.horrorclix import rules
 from clix.engine.horrorclix.armybuilder import random_army
 from clix.engine.horrorclix.game import settle
 from clix.engine.horrorclix.invariants import violations
-from clix.engine.horrorclix.roster.loader import Roster, load_layers
+from clix.engine.horrorclix.matchups import roster_at
 from clix.engine.horrorclix.setup import new_game
-
-_ROSTERS: dict[tuple[str, ...], Roster] = {}
-
-
-def roster_at(library: Path | tuple[Path, ...]) -> Roster:
-    """The roster library at `library` (a folder, or layers: later ones replace items of earlier ones by
-    name), loaded once per process (joblib workers reuse it)."""
-    layers = (library,) if isinstance(library, Path) else library
-    key = tuple(str(path.resolve()) for path in layers)
-    if key not in _ROSTERS:
-        _ROSTERS[key], _ = load_layers(list(layers))
-    return _ROSTERS[key]
 
 
 @dataclass(frozen=True)

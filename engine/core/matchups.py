@@ -1,0 +1,60 @@
+"""What a ruleset gives the analyzer to play its games by the thousand (`Ruleset.matchups()`): its players by
+style name, its data library, a game of two named armies (or forces) on a map set up from a seed, and each
+finished game read into flat rows. The analyzer's runner (`analyzer/play/runner.py`) knows only this, and
+reaches a ruleset by its name through the core's registry; each ruleset implements it in its own
+`matchups.py`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+
+class UnknownStyle(ValueError):
+    """A player style the ruleset has no player for, or a malformed one (the message says which and why)."""
+
+
+class MatchupKit(Protocol):
+    """A ruleset's way of playing matchups (see the module)."""
+
+    styles: tuple[str, ...]
+    """The fast player styles, "random" first (a ladder's default)."""
+    default_style: str
+
+    def player_factory(self, style: str) -> Callable[..., Any]:
+        """The factory `rng -> agent` of a named style; UnknownStyle for a name it has no player for."""
+        ...
+
+    def library(self, layers: tuple[Path, ...]) -> Any:
+        """The data under the folders `layers` (later over earlier), loaded once per process."""
+        ...
+
+    def adopt(self, layers: tuple[Path, ...], library: Any) -> None:
+        """Make `library` the data this process reads for `layers` (a worker on another machine sent it)."""
+        ...
+
+    def start(
+        self,
+        library: Any,
+        armies: Sequence[str],
+        given: dict[str, str],
+        map_name: str,
+        factories: Sequence[Callable[..., Any]],
+        seed: Any,
+        turn_limit: int,
+        tie_break: bool,
+        watch: Any = None,
+    ) -> tuple[Any, list[Any]]:
+        """A game of `armies` (names in seat order; `given` maps a name to an army's JSON, used instead of the
+        library's) on the map `map_name`, set up from `seed` and ready for its first action, with its players."""
+        ...
+
+    def play(self, state: Any, agents: Sequence[Any], watch: Any = None) -> Any:
+        """The game played to its end; its final state."""
+        ...
+
+    def game_rows(self, state: Any, head: dict[str, Any], swapped: bool) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A finished game as one flat row from army A's point of view (`head`'s columns first: game, seeds,
+        armies, map, players...) and one row per figure; `swapped`: army A sat in seat 2."""
+        ...
