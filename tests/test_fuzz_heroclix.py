@@ -80,7 +80,7 @@ ROSTER_CASES: dict[str, tuple[str, Edit]] = {
     "character-four-bolts": (CHARACTER, swap("bolts: 1", "bolts: 4")),
     "character-bad-id": (CHARACTER, swap("id: lumen-r", "id: Lumen R!")),
     "character-power-not-played": (CHARACTER, swap("powers: []", "powers: [Flurry]")),
-    "character-giant": (CHARACTER, swap("size: standard", "size: giant")),
+    "character-double-base": (CHARACTER, swap("size: standard", "size: double-base")),
     "character-coloured-click": (CHARACTER, swap('"7 9 15 2"      # 0', '"7 9:red 15 2"  # 0')),
     "character-ruleset-typo": (CHARACTER, swap("ruleset: heroclix-2005", "ruleset: heroclix-2050")),
     "character-duplicate-key": (CHARACTER, add("points: 30")),

@@ -15,7 +15,7 @@ from clix.engine.core.dice import Dice
 from clix.engine.core.files.problems import InvalidFile
 from clix.engine.core.players import RandomAgent
 from clix.engine.core.ruleset import file_ruleset, ruleset_named
-from clix.engine.heroclix import combat, movement, rules, scoring, sides, telekinesis, terrain
+from clix.engine.heroclix import combat, movement, rules, scoring, sides, telekinesis, terrain, transport
 from clix.engine.heroclix.scenario import build_state, run_scenario
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.state import Close, EndTurn, Ranged
@@ -201,6 +201,9 @@ MUTANTS = {
     ),
     "HX-OBJECT-13": (telekinesis, "REACH", 11, "telekinesis/02-move-object-eleven-from-object-illegal.yaml"),
     "HX-OBJECT-14": (telekinesis, "SOARING_REACH", 6, "telekinesis/18-soaring-target-five-squares.yaml"),
+    "HX-SPECIAL-10": (sides, "GIANT_REACH", 1, "special/02-"),
+    "HX-SPECIAL-12": (movement, "GIANT_BREAK_AWAY", 4, "special/05-"),
+    "HX-SPECIAL-08": (transport, "ATTACK_MODIFIER", 0, "special/62-"),
 }
 """A rule changed on purpose (a constant of the HeroClix engine), and a scenario (or a folder of them, one of
 which) that must then fail."""

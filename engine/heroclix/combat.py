@@ -11,7 +11,16 @@ from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
 from clix.engine.heroclix.scoring import take_damage
-from clix.engine.heroclix.sides import adjacent_opponents, cannot_act, opponents
+from clix.engine.heroclix.sides import (
+    BIG,
+    GIANT,
+    bulky,
+    cannot_act,
+    in_close_reach,
+    opponents,
+    size,
+    touching_opponents,
+)  # fmt: skip
 from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged, Telekinesis, Throw
 
 HINDERED_DEFENSE = 1
@@ -36,29 +45,54 @@ def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bo
     -14); hindering terrain it crosses hinders it (HX-TERRAIN-07..09). Between two elevated characters, and
     between a grounded and an elevated one, see `_elevated_line`. Between two soaring characters only other
     soaring characters block it (HX-COMBAT-14, -20). Between a soaring character and one that does not soar only
-    elevated blocking terrain blocks it, and nothing hinders it (HX-COMBAT-19 and its OPEN; giants and big
-    characters would block it too)."""
+    elevated blocking terrain blocks it, and nothing hinders it (HX-COMBAT-19 and its OPEN).
+
+    Giants and big characters (HX-SPECIAL-14..16): a soaring character and a giant or big one draw their line as
+    two soaring characters (HX-COMBAT-20); a giant and an elevated character as two elevated ones; standard
+    characters do not block a line to or from a giant; giants and big characters block lines between others,
+    and big characters block every line, between soaring characters too."""
     ends = (attacker.uid, target.uid)
-    return line_between(state, attacker.pos, state.soars(attacker), target.pos, state.soars(target), ends)
+    high, aim_high = state.soars(attacker), state.soars(target)
+    if high != aim_high and (bulky(state, attacker) or bulky(state, target)):
+        high = aim_high = True
+    giant_end = GIANT in (size(state, attacker), size(state, target))
+    level = levels_of(state.geometry).level
+    as_elevated = giant_end and not high and bool(level[attacker.pos] or level[target.pos])
+    return line_between(state, attacker.pos, high, target.pos, aim_high, ends, giant_end, as_elevated)
 
 
 def line_between(
-    state: HeroState, source: int, source_soars: bool, aim: int, aim_soars: bool, ends: tuple[int, ...]
+    state: HeroState,
+    source: int,
+    source_soars: bool,
+    aim: int,
+    aim_soars: bool,
+    ends: tuple[int, ...],
+    giant_end: bool = False,
+    as_elevated: bool = False,
 ) -> tuple[bool, bool]:
     """`line_of_fire` between two squares, each end soaring or not, the characters `ends` (by uid) not counted as
-    in the way: a character's line to a square (Telekinesis, HX-OBJECT-13, -16) as well as to a character."""
+    in the way: a character's line to a square (Telekinesis, HX-OBJECT-13, -16) as well as to a character.
+    `giant_end`: a giant is at one end (standard characters do not block it); `as_elevated`: drawn as between two
+    elevated characters (a giant and an elevated character, HX-SPECIAL-14)."""
     ray = state.geometry.ray(source, aim)
     high = source_soars
     level = levels_of(state.geometry).level
-    if high != aim_soars:  # HX-COMBAT-19 OPEN (a): blocking terrain inside an elevated area blocks
-        return not any(level[s] and state.geometry.terrain[s] == BLOCKING for s in ray.cells), False
-    if not high and (level[source] or level[aim]):
-        return _elevated_line(state, source, aim, ends)
+    big = {c.pos: state.sizes[c.uid] for c in state.standing() if c.uid not in ends and c.uid in state.sizes}
+    if high != aim_soars:  # HX-COMBAT-19 OPEN (a): blocking terrain inside an elevated area blocks; HX-SPECIAL-15
+        blocked = any((level[s] and state.geometry.terrain[s] == BLOCKING) or s in big for s in ray.cells)
+        return not blocked, False
+    if not high and (level[source] or level[aim] or as_elevated):
+        return _elevated_line(state, source, aim, ends, big, giant_end, as_elevated)
     if not high and (ray.walled or ray.blocked_by_terrain or any(level[s] for s in ray.cells)):
         return False, False
-    others = {
-        c.pos for c in state.standing() if c.uid not in ends and state.soars(c) == high and (high or not level[c.pos])
-    }
+    if high:  # HX-COMBAT-20: other soaring characters block; big characters block every line (HX-SPECIAL-16)
+        others = {c.pos for c in state.standing() if c.uid not in ends and state.soars(c)}
+        others |= {pos for pos, kind in big.items() if kind == BIG}
+    else:
+        others = set(big)
+        if not giant_end:  # HX-SPECIAL-14: standard characters do not block a line to or from a giant
+            others |= {c.pos for c in state.standing() if c.uid not in ends and not state.soars(c) and not level[c.pos]}
     if any(square in others for square in ray.cells):
         return False, False
     if not high and any(square in others for square in ray.blocking_corner_partners):
@@ -71,22 +105,33 @@ def line_between(
     return True, hindered
 
 
-def _elevated_line(state: HeroState, source: int, aim: int, ends: tuple[int, ...]) -> tuple[bool, bool]:
+def _elevated_line(
+    state: HeroState,
+    source: int,
+    aim: int,
+    ends: tuple[int, ...],
+    big: dict[int, str],
+    giant_end: bool = False,
+    as_elevated: bool = False,
+) -> tuple[bool, bool]:
     """A line of fire with an elevated end. Both elevated (HX-ELEV-08): the ground below does not block it,
     boundaries crossed do not, elevated blocking terrain and walls along elevated squares and elevated characters
     do; elevated hindering terrain hinders it. One grounded (HX-ELEV-10..12): the elevated one must stand on the
     rim; elevated squares off the rim block it, and so do walls and blocking terrain (HX-ELEV-11 OPEN); other
-    characters do not (HX-COMBAT-14); it is hindered only when the target stands in hindering terrain."""
+    characters do not (HX-COMBAT-14); it is hindered only when the target stands in hindering terrain. Giants and
+    big characters (`big`, by square) on the line block it either way (HX-SPECIAL-14, -16)."""
     geometry = state.geometry
     levels = levels_of(geometry)
     level = levels.level
     ray = geometry.ray(source, aim)
-    if level[source] and level[aim]:
+    if any(s in big for s in ray.cells):
+        return False, False
+    if (level[source] and level[aim]) or as_elevated:
         if any(level[s] and geometry.terrain[s] == BLOCKING for s in ray.cells):
             return False, False
         if any((a, b) in geometry.walls and (level[a] or level[b]) for a, b in ray.edges):
             return False, False
-        up_high = {c.pos for c in state.standing() if c.uid not in ends and level[c.pos]}
+        up_high = set() if giant_end else {c.pos for c in state.standing() if c.uid not in ends and level[c.pos]}
         up_high -= {c.pos for c in state.standing() if state.soars(c)}
         if any(s in up_high for s in ray.cells) or any(a in up_high and b in up_high for a, b in ray.corners):
             return False, False
@@ -103,7 +148,7 @@ def reach(state: HeroState, attacker: Figure, target: Figure) -> int:
     """`attacker`'s range against `target`: halved, rounded up, from below against a soaring target
     (HX-COMBAT-19, HX-VALUE-04, -08)."""
     value = attacker.stats.range
-    if state.soars(target) and not state.soars(attacker):
+    if state.soars(target) and not state.soars(attacker) and not bulky(state, attacker):  # HX-SPECIAL-14, -16
         return (value + 1) // 2
     return value
 
@@ -118,8 +163,8 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
         target = state.monsters[action.target]
         if not target.alive or target not in opponents(state, attacker):
             return f"{target.label} is not an opposing character on the map"
-        if target not in adjacent_opponents(state, attacker):
-            return f"{target.label} is not adjacent to {attacker.label} (HX-COMBAT-07, -08)"
+        if not in_close_reach(state, attacker, target):
+            return f"{target.label} is not adjacent to {attacker.label} (HX-COMBAT-07, -08, HX-SPECIAL-10)"
         return ""
     if attacker.stats.range <= 0:
         return f"{attacker.label} has range 0 and makes no ranged attacks (HX-COMBAT-09)"
@@ -128,12 +173,14 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     if len(set(action.targets)) != len(action.targets):
         return "no character may be targeted twice in one attack (HX-COMBAT-21)"
     targets = [state.monsters[uid] for uid in action.targets]
-    close_by = adjacent_opponents(state, attacker)
+    close_by = touching_opponents(state, attacker)
     for target in targets:
         if not target.alive or target not in opponents(state, attacker):
             return f"{target.label} is not an opposing character on the map"
-        if state.soars(attacker) and not state.soars(target):
-            return f"a soaring character shoots only soaring characters, not {target.label} (HX-COMBAT-18)"
+        if state.soars(attacker) and not state.soars(target) and not bulky(state, target):
+            return (
+                f"a soaring character shoots only soaring, giant and big characters, not {target.label} (HX-COMBAT-18)"
+            )
         indoor = state.geometry.indoor
         if state.soars(attacker) != state.soars(target) and (indoor[attacker.pos] or indoor[target.pos]):
             return "no attack between an indoor square and a soaring character (HX-COMBAT-19 OPEN c)"
@@ -180,12 +227,12 @@ def throw_problem(state: HeroState, action: Throw) -> str:
     target = state.monsters[action.target]
     if not target.alive or target not in opponents(state, attacker):
         return f"{target.label} is not an opposing character on the map (HX-OBJECT-11)"
-    if adjacent_opponents(state, attacker):
+    if touching_opponents(state, attacker):
         return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09, HX-OBJECT-11)"
-    if state.soars(attacker) and not state.soars(target):
-        return f"a soaring character shoots only soaring characters, not {target.label} (HX-COMBAT-18)"
+    if state.soars(attacker) and not state.soars(target) and not bulky(state, target):
+        return f"a soaring character shoots only soaring, giant and big characters, not {target.label} (HX-COMBAT-18)"
     reach_ = THROW_DISTANCE[kind]
-    if state.soars(target) and not state.soars(attacker):
+    if state.soars(target) and not state.soars(attacker) and not bulky(state, attacker):
         reach_ = (reach_ + 1) // 2
     distance = state.geometry.distance(attacker.pos, target.pos)
     if distance > reach_:
@@ -221,12 +268,13 @@ def away_from(state: HeroState, source: int, target: int) -> tuple[tuple[int, in
     return (larger, (ux, uy))
 
 
-def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> None:
+def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | Telekinesis, modifier: int = 0) -> None:
     """One attack roll against every target (HX-COMBAT-02, -23), criticals (HX-COMBAT-03, -04), the damage
     divided among the targets hit (HX-COMBAT-24), then knockback on doubles (HX-KNOCK-01). A held object is used
     in a close attack or thrown, and used up hit or miss (HX-OBJECT-09, -10, -11); an object hurled by Telekinesis
     is taken off the map first (it does not affect the line of fire) and strikes as a thrown one (HX-OBJECT-14,
-    -15 OPEN: knockback away from the user)."""
+    -15 OPEN: knockback away from the user). `modifier`: added to the attack value (a transporter's -2,
+    HX-SPECIAL-08)."""
     if isinstance(action, Ranged):
         targets = [state.monsters[u] for u in action.targets]
     else:
@@ -241,7 +289,7 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     first, second = decisions.d6(state), decisions.d6(state)
     critical_miss = first == second == 1
     critical_hit = first == second == 6
-    total = first + second + attacker.attack
+    total = first + second + max(0, attacker.attack + modifier)  # HX-VALUE-02: never below 0
     hits = []
     for target in targets:
         hindered = not isinstance(action, Close) and line_of_fire(state, attacker, target)[1]
@@ -269,8 +317,13 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     if first == second:
         chosen = dict(action.knockback)
         far_first = sorted(hits, key=lambda t: -state.geometry.distance(attacker.pos, t.pos))  # HX-KNOCK-05
-        for target in far_first:
-            if target.alive and taken[target.uid] > 0:
+        for target in far_first:  # HX-KNOCK-09: giants, big characters and transporters are not knocked back
+            if (
+                target.alive
+                and taken[target.uid] > 0
+                and not bulky(state, target)
+                and target.uid not in state.transporters
+            ):
                 way = chosen.get(target.uid)
                 direction = DIRECTIONS[way] if way else away_from(state, attacker.pos, target.pos)[0]
                 knock_back(state, attacker, target, taken[target.uid], direction)

@@ -58,6 +58,10 @@ class Character(_Strict):
     bolts: int = Field(1, ge=1, le=3)
     speed_mode: Literal["boot", "wing", "dolphin"] = "boot"
     size: Literal["standard", "giant", "big", "double-base"] = "standard"
+    """The size class by the damage symbol (HX-CHAR-08): giants and big characters play (HX-SPECIAL-09..17);
+    double-base characters are refused until they do."""
+    transporter: bool = False
+    """A reversed speed symbol: the character carries friends and attacks during its moves (HX-SPECIAL-07, -08)."""
     keywords: list[str] = Field(default_factory=list)
     powers: list[str] = Field(default_factory=list)
     """Powers that show on every click."""
@@ -198,8 +202,8 @@ def _load_file(path: Path, library: Library, seen: dict[tuple[str, str], str]) -
     if table == "characters":
         named = [name for name in item.all_powers() if power_named(name) not in POWERS]
         why = f"the power {named[0]} {NOT_YET} (powers come in part 2)" if named else ""
-        if item.size != "standard":
-            why = f"{item.size} characters {NOT_YET}"
+        if item.size == "double-base":
+            why = f"double-base characters {NOT_YET}"
         if why:
             library.refused[key] = why
             where = ("powers",) if named else ("size",)

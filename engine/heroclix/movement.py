@@ -9,11 +9,13 @@ from clix.engine.core.pieces import Figure
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.objects import layout_of, lift, lying_at, strong, within_reach
-from clix.engine.heroclix.sides import adjacent_opponents, at, opponents
+from clix.engine.heroclix.sides import GIANT, GIANT_REACH, adjacency, adjacent_opponents, at, bulky, opponents, size
 from clix.engine.heroclix.state import HOVERING, SOARING, HeroState
 
 BREAK_AWAY = 4
-"""The lowest d6 that breaks away (HX-MOVE-08)."""
+"""The lowest d6 that breaks away (HX-MOVE-08; big characters too, HX-SPECIAL-17 OPEN)."""
+GIANT_BREAK_AWAY = 3
+"""The lowest d6 with which a giant breaks away (HX-SPECIAL-12)."""
 MODE_CHANGE_SPEED = 1
 """Speed a flier gives up to change between hovering and soaring in one action (HX-MOVE-13)."""
 
@@ -46,6 +48,8 @@ def move_speed(state: HeroState, character: Figure, mode: str | None = None) -> 
     if flies(character):
         changes = mode is not None and mode != state.flight.get(character.uid)
         return max(0, speed - (MODE_CHANGE_SPEED if changes else 0))
+    if bulky(state, character):  # HX-SPECIAL-12, -16: giants and big characters ignore hindering terrain
+        return speed
     if _kind(state, character.pos, character.stats.speed_mode == "dolphin") in (HINDERING, WATER):
         return (speed + 1) // 2
     return speed
@@ -80,22 +84,27 @@ def step_problem(
         return _flight_problem(state, character, start, path, final_mode(state, character, mode))
     geometry = state.geometry
     broke_from = {c.uid for c in adjacent_opponents(state, character, start)}
+    if passes_opponents(state, character, start):
+        broke_from = {c.uid for c in opponents(state, character)}
     others = {c.pos: c for c in state.standing() if c.uid != character.uid}
     foes = {c.uid for c in opponents(state, character)}
     levels = levels_of(geometry)
+    indoor = geometry.indoor
+    huge = bulky(state, character)
     after, lifted = pick_up if pick_up is not None else (len(path) + 1, -1)
     here = start
     for index, square in enumerate(path):
         where = at(state, square)
         if square not in geometry.all_neighbour_sets[here]:
             return f"{where} is not a step from {at(state, here)} (HX-MOVE-02)"
-        if geometry.separated(here, square):
+        outdoors = huge and not indoor[here] and not indoor[square]  # HX-SPECIAL-12, -16: outdoor walls and blocking
+        if geometry.separated(here, square) and not outdoors:
             return (
                 f"a wall or blocking terrain cuts the step from {at(state, here)} to {where} (HX-TERRAIN-12, -16, -17)"
             )
-        if geometry.terrain[square] == BLOCKING:
+        if geometry.terrain[square] == BLOCKING and not outdoors:
             return f"{where} is blocking terrain (HX-TERRAIN-11)"
-        if levels.level[square] != levels.level[here] and frozenset((here, square)) not in levels.ladders:
+        if levels.level[square] != levels.level[here] and frozenset((here, square)) not in levels.ladders and not huge:
             return f"the step from {at(state, here)} to {where} changes level without a ladder (HX-ELEV-02, -03)"
         standing = others.get(square)
         if standing is not None and standing.uid in foes:
@@ -106,7 +115,20 @@ def step_problem(
         here = square
     if path and path[-1] in others:
         return f"{at(state, path[-1])} is taken by {others[path[-1]].label} (HX-MOVE-06)"
+    if path and geometry.terrain[path[-1]] == BLOCKING:
+        return f"{character.label} may pass over blocking terrain but not end on it at {at(state, path[-1])} (HX-SPECIAL-12)"
     return ""
+
+
+def passes_opponents(state: HeroState, character: Figure, start: int) -> bool:
+    """Whether a transporter's move from `start` may pass squares next to opponents without stopping: it begins
+    next to none (HX-SPECIAL-08)."""
+    return character.uid in state.transporters and not adjacent_opponents(state, character, start)
+
+
+def break_away_at(state: HeroState, character: Figure) -> int:
+    """The lowest d6 with which `character` breaks away (HX-MOVE-08, HX-SPECIAL-12, -17)."""
+    return GIANT_BREAK_AWAY if size(state, character) == GIANT else BREAK_AWAY
 
 
 def _flight_problem(state: HeroState, character: Figure, start: int, path: tuple[int, ...], mode: str | None) -> str:
@@ -145,7 +167,9 @@ def must_stop(
     next to an opposing character it did not break away from (HX-MOVE-05, -10). A flier never stops for them."""
     if flies(character):
         return False
-    if _terrain_stop(state, here, square, character.stats.speed_mode == "dolphin", lifted):
+    if not bulky(state, character) and _terrain_stop(
+        state, here, square, character.stats.speed_mode == "dolphin", lifted
+    ):
         return True
     return any(c.uid not in broke_from for c in adjacent_opponents(state, character, square))
 
@@ -181,15 +205,26 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
     if flier and mode == SOARING and indoor[start]:
         return {start: ()}  # no soaring indoors (HX-MOVE-18): every path is refused
     swims = character.stats.speed_mode == "dolphin"
+    huge = bulky(state, character)
     foes = opponents(state, character)
     others = {c.pos for c in state.standing() if c.uid != character.uid}
     foe_squares = {c.pos for c in foes}
     broke_from = {c.uid for c in adjacent_opponents(state, character, start)}
     danger: set[int] = set()  # squares next to an opponent it did not break away from (HX-MOVE-05, -10)
-    if not flier:
+    if not flier and not passes_opponents(state, character, start):
         for foe in foes:
-            if foe.uid not in broke_from and not state.soars(foe):
-                danger.update(s for s in geometry.piece_neighbours[foe.pos] if level[s] == level[foe.pos])
+            if foe.uid in broke_from:
+                continue
+            if not huge and foe.uid not in state.sizes:  # two standard characters: the squares touching the foe's
+                if not state.soars(foe):
+                    danger.update(s for s in geometry.piece_neighbours[foe.pos] if level[s] == level[foe.pos])
+                continue
+            fx, fy = geometry.xy(foe.pos)
+            for y in range(max(0, fy - GIANT_REACH), min(geometry.height, fy + GIANT_REACH + 1)):
+                for x in range(max(0, fx - GIANT_REACH), min(geometry.width, fx + GIANT_REACH + 1)):
+                    square = geometry.index(x, y)
+                    if adjacency(state, character, foe, square, False):
+                        danger.add(square)
 
     def verdict(here: int, square: int) -> int:
         """0: the move may end on `square`; 1: it may only pass it; 2: it may not enter it."""
@@ -204,9 +239,13 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
             if square in others or (mode == HOVERING and geometry.terrain[square] == BLOCKING):
                 return 1
             return 0
+        if huge and not indoor[here] and not indoor[square]:  # HX-SPECIAL-12, -16: over outdoor walls and blocking
+            if square in foe_squares:
+                return 2
+            return 1 if square in others or geometry.terrain[square] == BLOCKING else 0
         if geometry.separated(here, square) or geometry.terrain[square] == BLOCKING:
             return 2
-        if level[square] != level[here] and frozenset((here, square)) not in ladders:
+        if level[square] != level[here] and frozenset((here, square)) not in ladders and not huge:
             return 2
         if square in foe_squares:
             return 2
@@ -231,7 +270,7 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
                 seen.add(square)
                 if judged == 0:
                     ends[square] = candidate
-                if not flier and (_terrain_stop(state, here, square, swims) or square in danger):
+                if not flier and ((not huge and _terrain_stop(state, here, square, swims)) or square in danger):
                     continue
                 grown.append(candidate)
         frontier = grown
@@ -247,12 +286,18 @@ def carry_problem(
     character may occupy (HX-MOVE-25, -27 OPEN b)."""
     geometry = state.geometry
     carried = state.monsters[carry]
-    if not flies(character):
-        return f"only a flier carries in this part of the rules, not {character.label} (HX-MOVE-22)"
-    if state.flight.get(character.uid) != HOVERING or final_mode(state, character, mode) != HOVERING:
+    transporter = character.uid in state.transporters
+    if not flies(character) and not transporter:
+        return f"only fliers and transporters carry, not {character.label} (HX-MOVE-22, HX-SPECIAL-07)"
+    hovers = state.flight.get(character.uid) == HOVERING and final_mode(state, character, mode) == HOVERING
+    if flies(character) and not hovers:
         return "a flier carries only hovering, from the start of its action to its end (HX-MOVE-24)"
     if carried.uid == character.uid or not carried.alive or carried in opponents(state, character):
         return f"{carried.label} is not a friendly character to carry (HX-MOVE-22)"
+    if bulky(state, carried) or carried.uid in state.transporters:
+        return (
+            f"{carried.label} is a giant, big character or transporter and cannot be carried (HX-SPECIAL-07, -13, -16)"
+        )
     if flies(carried) or carried.stats.speed_mode not in ("boot", "dolphin"):
         return f"{carried.label} cannot be carried: only characters that walk or swim can (HX-MOVE-22)"
     if carried.uid in state.holding:
@@ -299,15 +344,18 @@ def move(
     pick_up: int | None = None,
     carry: int | None = None,
     carry_to: int = -1,
-) -> None:
+    break_away: bool = True,
+) -> bool:
     """A move action: the break-away roll first when it starts next to an opponent and moves at all (HX-MOVE-07,
-    -08: below `BREAK_AWAY` it fails, the character stays and its action ends; a flier changing mode moves too),
-    then along `path`, in flight mode `mode`."""
-    if moves_at_all(state, character, path, mode) and adjacent_opponents(state, character):
+    -08: below `break_away_at` it fails, the character stays and its action ends; a flier changing mode moves
+    too), then along `path`, in flight mode `mode`. `break_away`: False for the rest of a transporter's move after
+    its free attack (HX-SPECIAL-08 OPEN a). False when the character broke away in vain."""
+    if break_away and moves_at_all(state, character, path, mode) and adjacent_opponents(state, character):
         roll = decisions.d6(state)
-        state.emit(EventKind.BREAK_AWAY, character=character.label, roll=roll, broke=roll >= BREAK_AWAY)
-        if roll < BREAK_AWAY:
-            return
+        needed = break_away_at(state, character)
+        state.emit(EventKind.BREAK_AWAY, character=character.label, roll=roll, broke=roll >= needed)
+        if roll < needed:
+            return False
     if path:
         character.pos = path[-1]
     if mode is not None and flies(character):
@@ -324,6 +372,7 @@ def move(
         EventKind.MOVE, character=character.label, to=state.geometry.xy(character.pos), squares=len(path),
         flight=state.flight.get(character.uid),
     )  # fmt: skip
+    return True
 
 
 __all__ = ["BREAK_AWAY", "HOVERING", "SOARING", "move", "move_speed", "reachable", "step_problem"]

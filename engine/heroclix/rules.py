@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat, movement, scoring, sides, telekinesis, terrain
+from clix.engine.heroclix import combat, movement, scoring, sides, telekinesis, terrain, transport
 from clix.engine.heroclix.state import (
     PHASES,
     PUSHING,
@@ -42,6 +42,8 @@ def why_not(state: HeroState, action: Action) -> str:
         )
         if not problem and action.carry is not None:
             problem = movement.carry_problem(state, character, action.path, action.mode, action.carry, action.carry_to)
+        if not problem and action.attack is not None:
+            problem = transport.problem(state, action)
         return problem
     if isinstance(action, Raze):
         return terrain.raze_problem(state, action)
@@ -67,7 +69,8 @@ def legal_actions(state: HeroState) -> list[Action]:
         for path in movement.reachable(state, character).values():
             found.append(Move(character.uid, path))
         for target in sides.adjacent_opponents(state, character):
-            found.append(Close(character.uid, target.uid))
+            if sides.in_close_reach(state, character, target):
+                found.append(Close(character.uid, target.uid))
         for target in sides.opponents(state, character):
             shot = Ranged(character.uid, (target.uid,))
             if not combat.attack_problem(state, shot):
@@ -91,7 +94,9 @@ def _perform(state: HeroState, action: Action) -> None:
         end_turn(state)
         return
     character = state.monsters[action.character]
-    if isinstance(action, Move):
+    if isinstance(action, Move) and action.attack is not None:
+        transport.perform(state, character, action)
+    elif isinstance(action, Move):
         movement.move(state, character, action.path, action.mode, action.pick_up, action.carry, action.carry_to)
     elif isinstance(action, Raze):
         terrain.raze(state, character, action)

@@ -130,6 +130,9 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
             state.flight[uid] = spec.flight or HOVERING
         if spec.holding is not None:
             state.holding[uid] = spec.holding
+        if spec.size != "standard":
+            state.sizes[uid] = spec.size
+    state.transporters = frozenset(ids[spec.id] for spec in scenario.characters if spec.transporter)
     for player in state.players:  # a force's total is its characters' points (contract section 4)
         player.army_points = sum(c.points for c in scenario.characters if c.player == player.number)
     pairs: dict[int, set[int]] = {uid: set() for uid in ids.values()}
@@ -247,8 +250,12 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         if carried is not None and "carry_to" not in step:
             raise ScenarioError("a move that carries names 'carry_to', where the carried character is placed")
         to = square(step["carry_to"]) if carried is not None else -1
+        attack = _free_attack(step, mover, uid, knockback)
+        if attack is not None and "path" not in step:
+            raise ScenarioError("a move with a free attack gives its 'path'")
         if "path" in step:
-            return Move(mover, tuple(square(s) for s in step["path"] or []), mode, lifted, after, carried, to)
+            entered = tuple(square(s) for s in step["path"] or [])
+            return Move(mover, entered, mode, lifted, after, carried, to, attack, step.get("attack_after", -1))
         if "to" in step:
             goal = square(step["to"])
             path = movement.reachable(state, state.monsters[mover]).get(goal)
@@ -267,6 +274,29 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         raise ScenarioError("a ranged step names its 'targets' (a list of ids)")
     split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
     return Ranged(uid(step["ranged"]), tuple(uid(t) for t in targets), split, knockback)
+
+
+def _free_attack(
+    step: dict[str, Any], mover: int, uid: Any, knockback: tuple[tuple[int, str], ...]
+) -> Close | Ranged | None:
+    """A transporter's free attack written in its move step: `attack_after: N` with `close: B`, or with
+    `ranged: [B, ...]` and `damage` (HX-SPECIAL-08; an extension of the contract)."""
+    if "attack_after" not in step:
+        if "close" in step or "ranged" in step:
+            raise ScenarioError("a move step attacks only with 'attack_after' (a transporter's free attack)")
+        return None
+    after = step["attack_after"]
+    if not isinstance(after, int) or after < 0:
+        raise ScenarioError("attack_after is the number of squares of the path entered before the attack")
+    if ("close" in step) == ("ranged" in step):
+        raise ScenarioError("a move with attack_after names its attack: 'close: B' or 'ranged: [B, ...]'")
+    if "close" in step:
+        return Close(mover, uid(step["close"]), knockback)
+    targets = step["ranged"]
+    if not isinstance(targets, list):
+        raise ScenarioError("the free attack's 'ranged' is a list of target ids")
+    split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
+    return Ranged(mover, tuple(uid(t) for t in targets), split, knockback)
 
 
 def _power(step: dict[str, Any], uid: Any, square: Any, knockback: tuple[tuple[int, str], ...]) -> Telekinesis:

@@ -73,6 +73,10 @@ class ScenarioCharacter(_Strict):
     acted_this_turn: bool = False
     flight: Literal["hovering", "soaring"] | None = None
     holding: Literal["light", "heavy"] | None = None
+    size: Literal["standard", "giant", "big"] = "standard"
+    """The size class (HX-CHAR-08; an extension of the contract: giants and big characters, HX-SPECIAL)."""
+    transporter: bool = False
+    """A transporter (HX-SPECIAL-07; an extension of the contract)."""
 
 
 class ExpectCharacter(_Strict):
@@ -144,6 +148,8 @@ class Scenario(_Strict):
             problems.append(f"characters: ids used twice: {', '.join(repeated)}")
         for index, step in enumerate(self.steps):
             kinds = [k for k in STEP_KINDS if k in step]
+            if "move" in step and "attack_after" in step:  # a transporter's free attack names its own kind
+                kinds = [k for k in kinds if k not in ("close", "ranged")]
             old = [k for k in HORRORCLIX_STEPS if k in step]
             if old:
                 problems.append(

@@ -136,6 +136,10 @@ def _place_characters(state: HeroState, library: Library, force: Force, number: 
         square = decisions.ask(state, "place", number, free, name, always=True)
         figure = _figure(len(state.monsters), f"{number}:{index}:{name}", character, number, square)
         state.monsters.append(figure)
+        if character.size != "standard":
+            state.sizes[figure.uid] = character.size
+        if character.transporter:
+            state.transporters = state.transporters | {figure.uid}
         if character.speed_mode == "wing":
             modes = [HOVERING] if geometry.indoor[square] else [HOVERING, SOARING]
             state.flight[figure.uid] = decisions.ask(state, "flight", number, modes, name)

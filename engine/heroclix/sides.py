@@ -22,22 +22,90 @@ def opponents(state: HeroState, character: Figure) -> list[Figure]:
     return [c for c in state.standing() if team(state, c.controller) != side]
 
 
+STANDARD = "standard"
+GIANT = "giant"
+BIG = "big"
+GIANT_REACH = 2
+"""How far a giant's adjacency reaches, for movement and its own close attacks (HX-SPECIAL-10)."""
+
+
+def size(state: HeroState, character: Figure) -> str:
+    """`character`'s size class: STANDARD, GIANT or BIG (HX-CHAR-08)."""
+    return state.sizes.get(character.uid, STANDARD)
+
+
+def bulky(state: HeroState, character: Figure) -> bool:
+    """A giant or a big character: it ignores most terrain when it moves, is never knocked back, carried or moved
+    by Telekinesis, and blocks lines of fire (HX-SPECIAL-12..16)."""
+    return character.uid in state.sizes
+
+
+def adjacency(state: HeroState, one: Figure, other: Figure, at: int | None = None, soaring: bool | None = None) -> int:
+    """0 when `one` (standing at `at`, soaring or not as `soaring` says) and `other` are not adjacent for movement;
+    else how many squares apart they are: 1, or 2 within a giant's reach.
+
+    Standard characters (HX-MOVE-03): touching squares not cut apart by walls or by blocking terrain round a corner
+    (HX-TERRAIN-16, -17), in the same layer (a soaring character is adjacent only to soaring ones, and to big
+    characters, HX-MOVE-16, HX-SPECIAL-16) and, below soaring, at the same elevation (HX-ELEV-05). A giant and any
+    other character up to two squares away, whatever their elevation or flight mode, unless an elevated giant and a
+    grounded standard character; at two squares a line from centre to centre cut by a wall, by blocking terrain
+    (the other not soaring) or by elevated terrain (both grounded) parts them (HX-SPECIAL-10, -11, -15)."""
+    square = one.pos if at is None else at
+    high = state.soars(one) if soaring is None else soaring
+    other_high = state.soars(other)
+    geometry = state.geometry
+    level = levels_of(geometry).level
+    kinds = (size(state, one), size(state, other))
+    if GIANT in kinds:
+        if kinds[0] == GIANT:
+            return _giant_reach(state, square, other.pos, kinds[1], other_high)
+        return _giant_reach(state, other.pos, square, kinds[0], high)
+    if other.pos not in geometry.piece_neighbours[square]:
+        return 0
+    if high or other_high:
+        return 1 if high == other_high or BIG in kinds else 0
+    return 1 if level[other.pos] == level[square] else 0
+
+
+def _giant_reach(state: HeroState, giant: int, other: int, other_size: str, other_soars: bool) -> int:
+    """`adjacency` between a giant on square `giant` and a character on `other` (HX-SPECIAL-10, -11)."""
+    geometry = state.geometry
+    level = levels_of(geometry).level
+    distance = geometry.distance(giant, other)
+    if distance == 0 or distance > GIANT_REACH:
+        return 0
+    grounded_other = not other_soars and not level[other]
+    if level[giant] and other_size == STANDARD and grounded_other:
+        return 0
+    if distance == 1:
+        return 1 if other in geometry.piece_neighbours[giant] else 0
+    ray = geometry.ray(giant, other)
+    if ray.walled or (not other_soars and ray.blocked_by_terrain):
+        return 0
+    if not level[giant] and grounded_other and any(level[s] for s in ray.cells):
+        return 0
+    return GIANT_REACH
+
+
 def adjacent_opponents(
     state: HeroState, character: Figure, at: int | None = None, soaring: bool | None = None
 ) -> list[Figure]:
-    """Opposing characters adjacent to `character` (standing at `at`, soaring or not as `soaring` says): touching
-    squares not cut apart by walls or by blocking terrain round a corner (HX-MOVE-03, HX-TERRAIN-16, -17), in
-    the same layer (a soaring character is adjacent only to soaring ones, HX-MOVE-03, -16, -17) and, below
-    soaring, at the same elevation (HX-ELEV-05)."""
-    square = character.pos if at is None else at
-    layer = state.soars(character) if soaring is None else soaring
-    near = state.geometry.piece_neighbours[square]
-    level = levels_of(state.geometry).level
-    return [
-        c
-        for c in opponents(state, character)
-        if c.pos in near and state.soars(c) == layer and (layer or level[c.pos] == level[square])
-    ]
+    """Opposing characters adjacent to `character` for movement (standing at `at`, soaring or not as `soaring`
+    says): those it must stop next to and break away from (`adjacency`)."""
+    return [c for c in opponents(state, character) if adjacency(state, character, c, at, soaring)]
+
+
+def touching_opponents(state: HeroState, character: Figure) -> list[Figure]:
+    """Opposing characters adjacent to `character` at one square: those that keep it from ranged attacks
+    (HX-COMBAT-09; at two squares a giant and another are not adjacent for ranged combat, HX-SPECIAL-10)."""
+    return [c for c in opponents(state, character) if adjacency(state, character, c) == 1]
+
+
+def in_close_reach(state: HeroState, attacker: Figure, target: Figure) -> bool:
+    """Whether `attacker` may reach `target` in close combat: adjacent, and within one square unless the attacker
+    is a giant (HX-COMBAT-07, -08, HX-SPECIAL-10)."""
+    apart = adjacency(state, attacker, target)
+    return apart == 1 or (apart == GIANT_REACH and size(state, attacker) == GIANT)
 
 
 def cannot_act(state: HeroState, character: Figure) -> str:

@@ -46,6 +46,10 @@ class HeroState(State):
     """Characters carried this turn: no non-free action for them until the next turn (HX-MOVE-26)."""
     lifted: set[int] = field(default_factory=set)
     """Characters moved by Telekinesis this turn: they may not use Telekinesis this turn (HX-OBJECT-16 OPEN)."""
+    sizes: dict[int, str] = field(default_factory=dict)
+    """Per character uid: its size class when it is not standard, "giant" or "big" (HX-CHAR-08, HX-SPECIAL)."""
+    transporters: frozenset[int] = frozenset()
+    """The characters that are transporters (HX-SPECIAL-07)."""
 
     def __init__(
         self,
@@ -75,6 +79,8 @@ class HeroState(State):
         self.holding = {}
         self.carried = set()
         self.lifted = set()
+        self.sizes = {}
+        self.transporters = frozenset()
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -89,6 +95,8 @@ class HeroState(State):
         twin.holding = dict(self.holding)
         twin.carried = set(self.carried)
         twin.lifted = set(self.lifted)
+        twin.sizes = self.sizes
+        twin.transporters = self.transporters
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -100,6 +108,8 @@ class HeroState(State):
         seen.holding = self.holding
         seen.carried = self.carried
         seen.lifted = self.lifted
+        seen.sizes = self.sizes
+        seen.transporters = self.transporters
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
@@ -129,6 +139,9 @@ class Move:
     carry: int | None = None
     """A friendly character the mover carries (HX-MOVE-22), placed on `carry_to` when the move ends."""
     carry_to: int = -1
+    attack: Close | Ranged | None = None
+    """A transporter's free attack during the move (HX-SPECIAL-08), made after entering `attack_after` squares."""
+    attack_after: int = -1
 
 
 @dataclass(frozen=True)

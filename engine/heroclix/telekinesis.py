@@ -11,7 +11,7 @@ from clix.engine.heroclix import combat
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.objects import lay, layout_of, lift, lying_at, within_reach
-from clix.engine.heroclix.sides import adjacent_opponents, at, cannot_act, opponents
+from clix.engine.heroclix.sides import at, bulky, cannot_act, opponents, touching_opponents
 from clix.engine.heroclix.state import HeroState, Telekinesis
 
 TELEKINESIS = "Telekinesis"
@@ -81,7 +81,7 @@ def _hurl_problem(state: HeroState, user: Figure, action: Telekinesis) -> str:
     target = state.monsters[action.target]
     if not target.alive or target not in opponents(state, user):
         return f"{target.label} is not an opposing character on the map (HX-OBJECT-14)"
-    close_by = adjacent_opponents(state, user)
+    close_by = touching_opponents(state, user)
     if target not in close_by:
         if close_by and user.uid not in state.flight:
             return f"{user.label} does not fly and is next to an opponent: it must target one (HX-OBJECT-14)"
@@ -107,6 +107,8 @@ def _placing_problem(state: HeroState, user: Figure, action: Telekinesis) -> str
     level = levels_of(geometry).level
     if not moved.alive or moved.uid == user.uid:
         return f"{moved.label} is not another character on the map (HX-OBJECT-16)"
+    if bulky(state, moved):
+        return f"{moved.label} is a giant or big character: Telekinesis cannot move it (HX-SPECIAL-13, -16)"
     beside = moved.pos in geometry.piece_neighbours[user.pos] and state.soars(moved) == state.soars(user)
     if not beside or level[moved.pos] != level[user.pos]:
         return f"{moved.label} is not adjacent to {user.label} (HX-OBJECT-12)"

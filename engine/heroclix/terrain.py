@@ -14,7 +14,7 @@ from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.maps import HeroMap, Wall
 from clix.engine.heroclix.objects import CLOSE_BONUS, lift, lying_at
-from clix.engine.heroclix.sides import adjacent_opponents, at, cannot_act
+from clix.engine.heroclix.sides import at, cannot_act, touching_opponents
 from clix.engine.heroclix.state import HeroState, Raze
 
 DESTROYING_DAMAGE = 3
@@ -58,7 +58,7 @@ def raze_problem(state: HeroState, action: Raze) -> str:
         return ""
     if attacker.stats.range <= 0:
         return f"{attacker.label} has range 0 and makes no ranged attacks (HX-COMBAT-09)"
-    if adjacent_opponents(state, attacker):
+    if touching_opponents(state, attacker):
         return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09)"
     distance = geometry.distance(attacker.pos, aim)
     if distance > attacker.stats.range:
