@@ -4,24 +4,18 @@
 from __future__ import annotations
 
 import functools
-import hashlib
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from clix.engine.core.dice import child_seeds
-from clix.engine.core.driver import settle
 from clix.engine.core.geometry import BLOCKING
-from clix.engine.core.pending import Decision
 from clix.engine.core.players import RandomAgent
-from clix.engine.heroclix import rules
+from clix.engine.core.selfcheck import GameCheck, play_checked
 from clix.engine.heroclix.combat import line_of_fire
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.library import Library, load_library
 from clix.engine.heroclix.setup import new_game
 from clix.engine.heroclix.state import SOARING, HeroState
-
-MAX_ACTIONS = 50_000
 
 
 def violations(state: HeroState) -> list[str]:
@@ -66,18 +60,6 @@ def violations(state: HeroState) -> list[str]:
     return found
 
 
-@dataclass(frozen=True)
-class GameCheck:
-    """What one checked game showed (the fields `clix selfcheck` reads)."""
-
-    index: int
-    problems: tuple[str, ...]
-    turns: int
-    end_reason: str
-    log_digest: str
-    actions: int
-
-
 @functools.lru_cache(maxsize=4)
 def library_at(layers: tuple[Path, ...]) -> Library:
     """The HeroClix library under `layers`, loaded once per process."""
@@ -99,22 +81,11 @@ def check_game(layers: tuple[Path, ...], index: int, seed: np.random.SeedSequenc
     pool = sorted(name for name, f in library.forces.items() if f.build_total == total)
     forces = [library.forces[pool[int(rng.integers(len(pool)))]] for _ in range(2)]
     agents = [RandomAgent(np.random.default_rng(s)) for s in player_seeds]
-    problems: list[str] = []
-    actions = 0
-    try:
-        state = new_game(library, forces, maps[index % len(maps)], np.random.default_rng(dice_seed), turn_limit)
-        settle(state, agents)
-        problems.extend(f"after setup: {v}" for v in violations(state))
-        while not state.over and not problems:
-            options = rules.legal_actions(state)
-            action = options[agents[state.active - 1].choose(state, Decision("action", state.active, options))]
-            rules.apply(state, action)
-            settle(state, agents)
-            actions += 1
-            problems.extend(f"after {action}: {v}" for v in violations(state))
-            if actions > MAX_ACTIONS:
-                problems.append("the game did not end")
-    except Exception as exc:  # a crash is a finding, reported with the seed that replays it
-        return GameCheck(index, (f"crash: {exc!r}",), 0, "crash", "", actions)
-    digest = hashlib.sha1("\n".join(map(str, state.log)).encode()).hexdigest()[:16]
-    return GameCheck(index, tuple(problems), state.turn, state.end_reason, digest, actions)
+    layout = maps[index % len(maps)]
+    return play_checked(
+        index,
+        lambda: new_game(library, forces, layout, np.random.default_rng(dice_seed), turn_limit),
+        agents,
+        violations,
+        check_setup=True,
+    )
