@@ -5,6 +5,7 @@ driver that replay from their seed. The rule scenarios are in tests/scenarios/he
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -360,3 +361,29 @@ def test_the_fast_move_search_finds_what_judging_whole_paths_finds(map_name):
             rules.apply(state, listed[int(rng.integers(len(listed)))], listed=True)
             driver.settle(state, agents)
     assert compared > 100
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="no HeroClix sample data")
+def test_the_analyzers_runner_plays_heroclix_forces_through_the_registry():
+    """Issue 33: the runner plays two sample HeroClix forces by the ruleset's name, in seat-swapped pairs, the same
+    games on one worker or two (the workers find HeroClix through the core's registry), and reads each game into
+    rows: victory points, knockouts, who won and whether HX-END-11's fewest-points rule decided it."""
+    from clix.analyzer.common.errors import ClixError
+    from clix.analyzer.play import runner
+
+    matchup = runner.Matchup(
+        (SAMPLE,), "dawn-patrol", "night-shift", "harbor-district", "random", "random", 4, ruleset="heroclix-2005"
+    )
+    one = runner.run_matchup(matchup, 12, master_seed=3, jobs=1).games_frame()
+    two = runner.run_matchup(matchup, 12, master_seed=3, jobs=2).games_frame()
+    assert one.drop(columns="engine").equals(two.drop(columns="engine"))
+    assert list(one["seat_a"][:4]) == [1, 2, 1, 2] and set(one["ruleset"]) == {"heroclix-2005/part1-2"}
+    assert set(one["winner"]) <= {"A", "B", "draw"} and (one["vp_a"] >= 0).all()
+    decided = one[~one["tie_break"] & (one["winner"] != "draw")]
+    assert all((row.vp_a > row.vp_b) == (row.winner == "A") for row in decided.itertuples())
+    figures = runner.run_matchup(matchup, 2, master_seed=3, jobs=1).figures_frame()
+    assert set(figures["army"]) == {"dawn-patrol", "night-shift"} and len(figures) == 2 * (3 + 3)
+    drawn = runner.run_matchup(replace(matchup, ties="draw"), 12, master_seed=3, jobs=1).games_frame()
+    assert not drawn["tie_break"].any()
+    with pytest.raises(ClixError, match="HeroClix player style"):
+        runner.player_factory("tuned", "heroclix-2005")

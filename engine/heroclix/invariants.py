@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +12,7 @@ from clix.engine.core.players import RandomAgent
 from clix.engine.core.selfcheck import GameCheck, play_checked
 from clix.engine.heroclix.combat import line_of_fire
 from clix.engine.heroclix.levels import levels_of
-from clix.engine.heroclix.library import Library, load_library
+from clix.engine.heroclix.matchups import library_at
 from clix.engine.heroclix.setup import new_game
 from clix.engine.heroclix.state import SOARING, HeroState
 
@@ -58,13 +57,6 @@ def violations(state: HeroState) -> list[str]:
     if state.actions_left < 0:
         found.append(f"{state.actions_left} actions left")
     return found
-
-
-@functools.lru_cache(maxsize=4)
-def library_at(layers: tuple[Path, ...]) -> Library:
-    """The HeroClix library under `layers`, loaded once per process."""
-    library, _ = load_library(list(layers))
-    return library
 
 
 def check_game(layers: tuple[Path, ...], index: int, seed: np.random.SeedSequence, turn_limit: int) -> GameCheck:

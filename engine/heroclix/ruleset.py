@@ -11,13 +11,13 @@ from clix.engine.heroclix.powers import POWERS
 from clix.engine.heroclix.state import PHASES
 
 NAME = "heroclix-2005"
-VERSION = "heroclix-2005/part1-1"
+VERSION = "heroclix-2005/part1-2"
 """Bumped whenever a change of these rules can change a seeded game."""
 
 
 @cache
 def load() -> Ruleset:
-    """HeroClix, loaded once per process. No power is played yet (powers come in part 2)."""
+    """HeroClix, loaded once per process. Its powers so far are those 002 itself gives (the rest come in part 2)."""
     return Ruleset(
         name=NAME,
         version=VERSION,
@@ -33,4 +33,5 @@ def load() -> Ruleset:
         load_library="clix.engine.heroclix.library:load_library",
         run_scenario="clix.engine.heroclix.scenario:run_scenario",
         check_game="clix.engine.heroclix.invariants:check_game",
+        matchups="clix.engine.heroclix.matchups:matchups",
     )

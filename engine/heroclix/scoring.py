@@ -68,7 +68,8 @@ def _score(state: HeroState, points: dict[int, float]) -> None:
 
 def finish(state: HeroState, reason: str) -> None:
     """The end (HX-END-04, -07, -11): survivors score for their own player; the most VP wins; a tie, or no
-    character defeated at all, goes to the force built with the fewest points; equal forces draw."""
+    character defeated at all, goes to the force built with the fewest points; equal forces draw. A game whose
+    `tie_break` is off (the analyzer's `--ties draw`) draws instead of applying HX-END-11."""
     state.over = True
     state.phase = PHASES[1]
     state.end_reason = reason
@@ -79,7 +80,9 @@ def finish(state: HeroState, reason: str) -> None:
     nobody_defeated = all(c.alive for c in state.monsters)
     best = max(totals.values(), default=0.0)
     leaders = [p for p, v in totals.items() if v == best]
-    if nobody_defeated or len(leaders) > 1:
+    if (nobody_defeated or len(leaders) > 1) and not state.tie_break:  # ties played as draws (`--ties draw`)
+        state.winner = None
+    elif nobody_defeated or len(leaders) > 1:
         pool = list(totals) if nobody_defeated else leaders
         built = {p.number: p.army_points for p in state.players}  # each force's total (HX-END-11)
         fewest = min(built[p] for p in pool)
