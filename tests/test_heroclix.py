@@ -16,7 +16,18 @@ from clix.engine.core.dice import Dice
 from clix.engine.core.files.problems import InvalidFile
 from clix.engine.core.players import RandomAgent
 from clix.engine.core.ruleset import file_ruleset, ruleset_named
-from clix.engine.heroclix import combat, movement, rules, scoring, sides, telekinesis, terrain, transport
+from clix.engine.heroclix import (
+    combat,
+    defenses,
+    movement,
+    power_actions,
+    rules,
+    scoring,
+    sides,
+    telekinesis,
+    terrain,
+    transport,
+)  # fmt: skip
 from clix.engine.heroclix.scenario import build_state, run_scenario
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.state import Close, EndTurn, Ranged
@@ -74,14 +85,15 @@ def test_the_contracts_own_example_passes(tmp_path):
 @pytest.mark.parametrize(
     ("change", "said"),
     [
-        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Toughness"]}]},
-         "the power Toughness is not implemented yet"),
+        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Outwit"]}]},
+         "the power Outwit is not implemented yet"),
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "holding": "light"}]},
          "holds an object without Super Strength (HX-OBJECT-02)"),
-        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Flurry"]}]},
-         "the power Flurry is not implemented yet"),
-        ({"steps": [{"power": "A", "use": "Regeneration"}]}, "the power 'Regeneration' is not implemented yet"),
-        ({"steps": [{"close": "A", "target": "B", "use": "Charge"}]}, "powers activated by a move or an attack"),
+        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Quake"]}]},
+         "the power Quake is not implemented yet"),
+        ({"steps": [{"power": "A", "use": "Quake"}]}, "the power 'Quake' is not implemented yet"),
+        ({"steps": [{"power": "A", "use": "Toughness"}]}, "Toughness is not given as a power action"),
+        ({"steps": [{"close": "A", "target": "B", "use": "Charge"}]}, "activated by a move or an attack"),
         ({"victims": [{"id": "V", "at": [1, 1]}]}, "'victims' is HorrorClix's: HeroClix has no victims"),
         ({"steps": [{"frenzy": "A"}]}, "'frenzy' is a HorrorClix step"),
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 h 2", "x"], "at": [0, 0]}]}, "no hourglass"),
@@ -205,6 +217,23 @@ MUTANTS = {
     "HX-SPECIAL-10": (sides, "GIANT_REACH", 1, "special/02-"),
     "HX-SPECIAL-12": (movement, "GIANT_BREAK_AWAY", 4, "special/05-"),
     "HX-SPECIAL-08": (transport, "ATTACK_MODIFIER", 0, "special/62-"),
+    "HX-POWER-26": (
+        defenses,
+        "REDUCTION",
+        {"Toughness": 0, "Invulnerability": 2, "Impervious": 2},
+        "powers/toughness-01",
+    ),
+    "HX-POWER-36": (
+        defenses,
+        "REDUCTION",
+        {"Toughness": 1, "Invulnerability": 1, "Impervious": 2},
+        "powers/invulnerability-01",
+    ),
+    "HX-POWER-25": (defenses, "EVADES_AT", 6, "powers/super-senses-01"),
+    "HX-POWER-34": (defenses, "IMPERVIOUS_AT", 6, "powers/impervious-02"),
+    "HX-POWER-39": (power_actions, "SUPPORT_MINIMUM", 0, "powers/support-02"),
+    "HX-COMBAT-06": (power_actions, "SUPPORT_CRITICAL_BONUS", 0, "powers/support-03"),
+    "HX-POWER-01": (combat, "FLURRY", "Flurries", "powers/flurry-01"),
 }
 """A rule changed on purpose (a constant of the HeroClix engine), and a scenario (or a folder of them, one of
 which) that must then fail."""
@@ -222,12 +251,14 @@ def test_a_changed_rule_fails_its_scenario(rule, monkeypatch):
     ("rule", "module", "function", "replacement", "scenario"),
     [
         ("HX-MOVE-05", movement, "must_stop", lambda *args: False, "move/03-stop-entering-adjacent-illegal.yaml"),
-        ("HX-TERRAIN-06", movement, "move_speed", lambda state, character, mode=None: character.speed,
+        ("HX-TERRAIN-06", movement, "move_speed", lambda state, character, mode=None, halved=False: character.speed,
          "move/19-hindering-start-speed-limit-illegal.yaml"),
         ("HX-KNOCK-01", combat, "knock_back", lambda *args: None, "knock/01-doubles-knock-back-orthogonal.yaml"),
         ("HX-END-07", scoring, "finish", lambda state, reason: setattr(state, "over", True),
          "end/01-last-character-ko-ends-game.yaml"),
         ("HX-OBJECT-07", scoring, "strong", lambda character: True, "objects/31-losing-super-strength-drops-object.yaml"),
+        ("HX-POWER-35", power_actions, "heal", lambda state, character, amount: 0,
+         "powers/regeneration-01-heals-half-the-roll-rounded-up.yaml"),
         ("HX-OBJECT-16", telekinesis, "_placing_problem", lambda *args: "", "telekinesis/24-move-character-eleven-from-it-illegal.yaml"),
     ],
 )  # fmt: skip

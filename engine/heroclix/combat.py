@@ -7,6 +7,7 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING, HINDERING
 from clix.engine.core.pieces import Figure, divide_damage
+from clix.engine.heroclix.defenses import evades, reduced, shrugs_off
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
@@ -23,6 +24,7 @@ from clix.engine.heroclix.sides import (
 )  # fmt: skip
 from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged, Telekinesis, Throw
 
+FLURRY = "Flurry"
 HINDERED_DEFENSE = 1
 """Defense added when a line of fire crosses hindering terrain (HX-TERRAIN-07)."""
 CRITICAL_HIT_DAMAGE = 1
@@ -160,11 +162,14 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     if problem:
         return problem
     if isinstance(action, Close):
-        target = state.monsters[action.target]
-        if not target.alive or target not in opponents(state, attacker):
-            return f"{target.label} is not an opposing character on the map"
-        if not in_close_reach(state, attacker, target):
-            return f"{target.label} is not adjacent to {attacker.label} (HX-COMBAT-07, -08, HX-SPECIAL-10)"
+        if action.then and (FLURRY not in attacker.powers or len(action.then) > 1):
+            return f"{attacker.label} makes one close attack an action; two with Flurry (HX-POWER-01)"
+        for uid in (action.target, *action.then):
+            target = state.monsters[uid]
+            if not target.alive or target not in opponents(state, attacker):
+                return f"{target.label} is not an opposing character on the map"
+            if not in_close_reach(state, attacker, target):
+                return f"{target.label} is not adjacent to {attacker.label} (HX-COMBAT-07, -08, HX-SPECIAL-10)"
         return ""
     if attacker.stats.range <= 0:
         return f"{attacker.label} has range 0 and makes no ranged attacks (HX-COMBAT-09)"
@@ -304,6 +309,7 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     if critical_miss:
         take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN: direct
         return
+    hits = [target for target in hits if not evades(state, target)]  # HX-POWER-25: the attack misses it
     if not hits:
         return
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
@@ -313,7 +319,10 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     taken: dict[int, int] = {}
     for target in hits:
         dealt = shares[target.uid] + bonus + (CRITICAL_HIT_DAMAGE if critical_hit else 0)
-        taken[target.uid] = take_damage(state, target, dealt, "attack", attacker)
+        hurt = reduced(target, dealt)  # HX-DAMAGE-01: dealt, then the target's reducer
+        if hurt and shrugs_off(state, target):  # HX-POWER-34
+            hurt = 0
+        taken[target.uid] = take_damage(state, target, hurt, "attack", attacker)
     if first == second:
         chosen = dict(action.knockback)
         far_first = sorted(hits, key=lambda t: -state.geometry.distance(attacker.pos, t.pos))  # HX-KNOCK-05
@@ -327,6 +336,18 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
                 way = chosen.get(target.uid)
                 direction = DIRECTIONS[way] if way else away_from(state, attacker.pos, target.pos)[0]
                 knock_back(state, attacker, target, taken[target.uid], direction)
+
+
+def close_attacks(state: HeroState, attacker: Figure, action: Close) -> None:
+    """A close combat action: one attack, and with Flurry a second on `then`, its own roll, if the attacker still
+    shows Flurry and the target is still an opponent in reach once the first has resolved (HX-POWER-01 OPEN)."""
+    attack(state, attacker, action)
+    for uid in action.then:
+        target = state.monsters[uid]
+        if not attacker.alive or state.over or FLURRY not in attacker.powers:
+            return
+        if target.alive and target in opponents(state, attacker) and in_close_reach(state, attacker, target):
+            attack(state, attacker, Close(attacker.uid, uid, action.knockback))
 
 
 def knock_back(state: HeroState, attacker: Figure, target: Figure, distance: int, direction: tuple[int, int]) -> None:
@@ -378,4 +399,4 @@ def _land(state: HeroState, target: Figure, square: int, how: str, damage: int, 
     """End a knockback path at `square` with `damage` knockback damage (HX-KNOCK-06, -08, -10)."""
     target.pos = square
     state.emit(EventKind.KNOCKED_BACK, character=target.label, to=state.geometry.xy(square), stopped=how)
-    take_damage(state, target, damage, KNOCKBACK, attacker)
+    take_damage(state, target, reduced(target, damage), KNOCKBACK, attacker)  # HX-KNOCK-08

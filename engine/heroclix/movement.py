@@ -40,19 +40,22 @@ def final_mode(state: HeroState, character: Figure, mode: str | None) -> str | N
     return mode or state.flight.get(character.uid)
 
 
-def move_speed(state: HeroState, character: Figure, mode: str | None = None) -> int:
+def move_speed(state: HeroState, character: Figure, mode: str | None = None, halved: bool = False) -> int:
     """The squares `character` may move: its speed, halved (rounded up, HX-VALUE-04) when a walker begins in
     hindering terrain or water (HX-TERRAIN-06, HX-MOVE-20; a flier ignores them, HX-MOVE-14, -15), less 1 when a
-    flier changes flight mode (a modifier after the halving, HX-MOVE-13, HX-VALUE-06)."""
+    flier changes flight mode (a modifier after the halving, HX-MOVE-13, HX-VALUE-06). `halved`: halved once more
+    (Charge, Running Shot), a replacement before the modifier; both halvings round up (HX-VALUE-06 OPEN)."""
     speed = character.speed
     if flies(character):
         changes = mode is not None and mode != state.flight.get(character.uid)
+        speed = (speed + 1) // 2 if halved else speed
         return max(0, speed - (MODE_CHANGE_SPEED if changes else 0))
-    if bulky(state, character):  # HX-SPECIAL-12, -16: giants and big characters ignore hindering terrain
-        return speed
-    if _kind(state, character.pos, character.stats.speed_mode == "dolphin") in (HINDERING, WATER):
-        return (speed + 1) // 2
-    return speed
+    slowed = not bulky(state, character) and (  # HX-SPECIAL-12, -16: giants and big ones ignore hindering terrain
+        _kind(state, character.pos, character.stats.speed_mode == "dolphin") in (HINDERING, WATER)
+    )
+    if slowed:
+        speed = (speed + 1) // 2
+    return (speed + 1) // 2 if halved else speed
 
 
 def moves_at_all(state: HeroState, character: Figure, path: tuple[int, ...], mode: str | None) -> bool:
@@ -67,17 +70,19 @@ def step_problem(
     path: tuple[int, ...],
     mode: str | None = None,
     pick_up: tuple[int, int] | None = None,
+    halved: bool = False,
 ) -> str:
     """Why `path` (with flight mode `mode`, picking up the object on square `pick_up[1]` after entering
     `pick_up[0]` of its squares) is not a move `character` may make from `start`, assuming any break-away roll
-    succeeds ("" if it is one)."""
+    succeeds ("" if it is one). `halved`: its speed halved once more, rounded up (Charge, Running Shot: HX-VALUE-06
+    OPEN, halved twice when it begins in hindering terrain)."""
     if pick_up is not None:
         problem = _pick_up_problem(state, character, start, path, pick_up)
         if problem:
             return problem
     if mode is not None and not flies(character):
         return f"{character.label} does not fly (HX-MOVE-12)"
-    speed = move_speed(state, character, mode)
+    speed = move_speed(state, character, mode, halved)
     if len(path) > speed:
         return f"the path is {len(path)} squares; {character.label} may move {speed} (HX-MOVE-02, -13, HX-TERRAIN-06)"
     if flies(character):

@@ -1,5 +1,6 @@
-"""The powers HeroClix plays so far, by name (HX-POWER, read in 2005 terms): only those whose effects 002 itself
-gives, Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16); the rest of the card comes in part 2.
+"""The powers HeroClix plays so far, by name (HX-POWER, read in 2005 terms): those whose effects 002 itself gives,
+Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the first of the card's (part 2):
+Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration and Support.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -22,6 +23,42 @@ POWERS: dict[str, PowerSpec] = {
         "squares from the object (5 if soaring): an attack for 2 (light) or 3 (heavy) damage, the object used up; "
         "or place an adjacent character up to 10 squares away.",
         "002 L1221-1247",
+    ),
+    "Flurry": PowerSpec(
+        "Flurry", "action", "Given a close combat action, up to two close attacks, each with its own roll.", "004 L295"
+    ),
+    "Charge": PowerSpec(
+        "Charge",
+        "action",
+        "Power action: move at half speed (rounded up), then a close combat attack as a free action.",
+        "004 L31",
+    ),
+    "Running Shot": PowerSpec(
+        "Running Shot",
+        "action",
+        "Power action: move at half speed (rounded up), then a ranged combat attack as a free action.",
+        "004 L103",
+    ),
+    "Super Senses": PowerSpec(
+        "Super Senses", "defense", "When hit, roll a d6: on 5-6 the attack misses this character.", "004 L270"
+    ),
+    "Toughness": PowerSpec("Toughness", "defense", "Damage taken -1 (knockback damage too).", "004 L75"),
+    "Invulnerability": PowerSpec("Invulnerability", "defense", "Damage taken -2 (knockback damage too).", "004 L146"),
+    "Impervious": PowerSpec(
+        "Impervious",
+        "defense",
+        "Damage taken -2; when an attack would damage it, roll a d6: on 5-6 it takes no damage.",
+        "004 L134",
+    ),
+    "Regeneration": PowerSpec(
+        "Regeneration", "action", "Power action: roll a d6 and heal half the result, rounded up.", "004 L140"
+    ),
+    "Support": PowerSpec(
+        "Support",
+        "action",
+        "Power action: an adjacent friend, neither next to an opponent; 2d6 + attack >= its defense heals a d6 - 2 "
+        "(at least 1); 2 clicks the friend, 12 heals 1 more.",
+        "004 L118-122; 002 L782-785",
     ),
 }
 

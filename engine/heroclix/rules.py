@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat, movement, scoring, sides, telekinesis, terrain, transport
+from clix.engine.heroclix import combat, movement, power_actions, scoring, sides, telekinesis, terrain, transport
 from clix.engine.heroclix.state import (
     PHASES,
     PUSHING,
@@ -19,6 +19,7 @@ from clix.engine.heroclix.state import (
     EndTurn,
     HeroState,
     Move,
+    PowerAction,
     Ranged,
     Raze,
     Telekinesis,
@@ -51,15 +52,18 @@ def why_not(state: HeroState, action: Action) -> str:
         return combat.throw_problem(state, action) or combat.knockback_problem(state, action)
     if isinstance(action, Telekinesis):
         return telekinesis.problem(state, action)
+    if isinstance(action, PowerAction):
+        return power_actions.problem(state, action)
     return combat.attack_problem(state, action) or combat.knockback_problem(state, action)
 
 
 def legal_actions(state: HeroState) -> list[Action]:
     """The actions the active player may take: a move to each square its characters may reach (in their flight
     modes), a close attack on each adjacent opponent, a ranged attack on each opponent in range and line of fire
-    (one target, all the damage), each hurl of an object by Telekinesis, and ending the turn. Attacks on terrain,
-    flight-mode changes and moving an object or a character by Telekinesis are legal (`why_not`) but not listed:
-    the players this lists for never choose them."""
+    (one target, all the damage), each hurl of an object by Telekinesis, two close attacks with Flurry,
+    Regeneration and Support (`power_actions.listed`), and ending the turn. Attacks on terrain, flight-mode
+    changes, moving an object or a character by Telekinesis, Charge, Running Shot and a transporter's attack on
+    the move are legal (`why_not`) but not listed: the players this lists for never choose them."""
     if state.over:
         return []
     found: list[Action] = []
@@ -68,14 +72,17 @@ def legal_actions(state: HeroState) -> list[Action]:
             continue
         for path in movement.reachable(state, character).values():
             found.append(Move(character.uid, path))
-        for target in sides.adjacent_opponents(state, character):
-            if sides.in_close_reach(state, character, target):
-                found.append(Close(character.uid, target.uid))
+        reached = [t for t in sides.adjacent_opponents(state, character) if sides.in_close_reach(state, character, t)]
+        for target in reached:
+            found.append(Close(character.uid, target.uid))
+            if combat.FLURRY in character.powers:  # HX-POWER-01: a second attack, on the same or another target
+                found.extend(Close(character.uid, target.uid, then=(other.uid,)) for other in reached)
         for target in sides.opponents(state, character):
             shot = Ranged(character.uid, (target.uid,))
             if not combat.attack_problem(state, shot):
                 found.append(shot)
         found.extend(telekinesis.hurls(state, character))
+        found.extend(power_actions.listed(state, character))
     found.append(EndTurn())
     return found
 
@@ -102,6 +109,10 @@ def _perform(state: HeroState, action: Action) -> None:
         terrain.raze(state, character, action)
     elif isinstance(action, Telekinesis):
         telekinesis.perform(state, character, action)
+    elif isinstance(action, PowerAction):
+        power_actions.perform(state, character, action)
+    elif isinstance(action, Close):
+        combat.close_attacks(state, character, action)
     else:
         combat.attack(state, character, action)
     _after_action(state, character)

@@ -16,8 +16,10 @@ from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import movement, rules
+from clix.engine.heroclix.combat import FLURRY
 from clix.engine.heroclix.maps import HeroMap
 from clix.engine.heroclix.objects import SUPER_STRENGTH
+from clix.engine.heroclix.power_actions import CHARGE, POWER_ACTIONS, RUNNING_SHOT, SUPPORT
 from clix.engine.heroclix.powers import POWERS, power_named
 from clix.engine.heroclix.ruleset import load
 from clix.engine.heroclix.scenario_format import Expect, Scenario, ScenarioCharacter, load_scenario
@@ -31,6 +33,7 @@ from clix.engine.heroclix.state import (
     EndTurn,
     HeroState,
     Move,
+    PowerAction,
     Ranged,
     Raze,
     Telekinesis,
@@ -211,8 +214,9 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
     ScenarioError for what is not played yet."""
     if "cancel" in step:
         raise ScenarioError(f"'cancel': canceling powers {NOT_YET}")
-    if "use" in step and "power" not in step:
-        raise ScenarioError(f"'use': powers activated by a move or an attack {NOT_YET}")
+    used = power_named(str(step.get("use", "")))
+    if "use" in step and "power" not in step and not (used == FLURRY and "close" in step):
+        raise ScenarioError(f"'use': the power {step['use']!r} activated by a move or an attack {NOT_YET}")
     if "end_turn" in step:
         return EndTurn()
     geometry = state.geometry
@@ -235,7 +239,7 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         if way not in DIRECTIONS:
             raise ScenarioError(f"knockback: {way!r} is not one of {', '.join(DIRECTIONS)}")
     if "power" in step:
-        return _power(step, uid, square, knockback)
+        return _power(step, uid, square, knockback, mode)
     if "throw_object" in step:
         return Throw(uid(step["throw_object"]), uid(step.get("target")), knockback)
     if "move" in step:
@@ -264,8 +268,11 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
     if "destroy" in step:
         return _raze(state, step, uid, square)
     if "close" in step:
-        if "targets" in step:
-            raise ScenarioError(f"several close attacks in one action (Flurry) {NOT_YET}")
+        if "targets" in step:  # several close attacks in one action: Flurry (contract section 5)
+            targets = step["targets"]
+            if "use" not in step or not isinstance(targets, list) or not targets:
+                raise ScenarioError("several close attacks in one action name the power that allows it ('use: Flurry')")
+            return Close(uid(step["close"]), uid(targets[0]), knockback, tuple(uid(t) for t in targets[1:]))
         return Close(uid(step["close"]), uid(step.get("target")), knockback)
     targets = step.get("targets")
     if targets is None and "target" in step:
@@ -299,13 +306,36 @@ def _free_attack(
     return Ranged(mover, tuple(uid(t) for t in targets), split, knockback)
 
 
-def _power(step: dict[str, Any], uid: Any, square: Any, knockback: tuple[tuple[int, str], ...]) -> Telekinesis:
+def _power(
+    step: dict[str, Any], uid: Any, square: Any, knockback: tuple[tuple[int, str], ...], mode: str | None
+) -> Telekinesis | PowerAction:
     """A `power` step (contract section 5): `use: Telekinesis` with `object: [x, y]` and `to` or `target`, or
-    with `character: B` and `to` (a character moved, HX-OBJECT-16); another power is not played yet."""
+    with `character: B` and `to` (a character moved, HX-OBJECT-16); `use: Regeneration`; `use: Support` with
+    `target`; `use: Charge` with `path` and `target` (null: no attack); `use: Running Shot` with `path`, then
+    `targets` and `damage`. Another power is not played yet."""
     name = power_named(str(step.get("use", "")))
+    user = uid(step["power"])
+    if name in POWER_ACTIONS:
+        path = tuple(square(s) for s in step.get("path") or [])
+        if name == SUPPORT:
+            return PowerAction(user, name, target=uid(step.get("target")))
+        if name == CHARGE:
+            target = step.get("target")
+            attack = None if target is None else Close(user, uid(target), knockback)
+            return PowerAction(user, name, path=path, mode=mode, attack=attack)
+        if name == RUNNING_SHOT:
+            targets = step.get("targets")
+            shot = None
+            if targets:
+                split = tuple((uid(n), int(amount)) for n, amount in (step.get("damage") or {}).items())
+                shot = Ranged(user, tuple(uid(t) for t in targets), split, knockback)
+            return PowerAction(user, name, path=path, mode=mode, attack=shot)
+        return PowerAction(user, name)
+    if name in POWERS and name != TELEKINESIS:
+        given = ", ".join((TELEKINESIS, *POWER_ACTIONS))
+        raise ScenarioError(f"'use': {name} is not given as a power action; these are: {given}")
     if name != TELEKINESIS:
         raise ScenarioError(f"a power step names its power in 'use'; the power {step.get('use')!r} {NOT_YET}")
-    user = uid(step["power"])
     if "character" in step:
         return Telekinesis(user, to=square(step.get("to")), moved=uid(step["character"]))
     if "object" not in step:

@@ -11,7 +11,7 @@ from clix.engine.core.files.yaml_lines import YamlError, read_yaml
 from clix.engine.core.ruleset import RULESET_KEY
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.maps import Coord, HeroMap, Side, Wall
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 RULESET_NAME = "heroclix-2005"
 MAX_CLICKS = 30
@@ -116,8 +116,17 @@ class Expect(_Strict):
     game_over: bool | None = None
     winner: PlayerNumber | None = None
     active_player: PlayerNumber | None = None
-    events: list[EventKind] = Field(default_factory=list)
+    events: list[str] = Field(default_factory=list)
     """Event kinds that must appear in the log in this order, others between (contract section 1)."""
+
+    @field_validator("events")
+    @classmethod
+    def _known_events(cls, events: list[str]) -> list[str]:
+        unknown = [kind for kind in events if kind not in EventKind.__members__.values()]
+        if unknown:
+            raise ValueError(f"{unknown[0]!r} is not a HeroClix event kind (docs/data-formats.md lists them)")
+        return events
+
     dice_left: int | None = Field(None, ge=0)
 
 

@@ -37,6 +37,17 @@ def take_damage(state: HeroState, character: Figure, amount: int, cause: str, so
     return taken
 
 
+def heal(state: HeroState, character: Figure, amount: int) -> int:
+    """Turn `character`'s dial `amount` clicks back, never past its starting click (HX-CHAR-04, HX-DAMAGE-05);
+    returns the clicks healed."""
+    healed = max(0, min(amount, character.click - character.start_line))
+    character.click -= healed
+    character.damage_taken -= healed
+    if healed:
+        state.emit(EventKind.HEALED, character=character.label, clicks=healed)
+    return healed
+
+
 def knock_out(state: HeroState, character: Figure, source: Figure | None) -> None:
     """A KO: the character leaves the map and its points are scored at once (HX-END-05) by the player whose
     character defeated it (double for an archenemy, HX-END-06), else by the opponent who damaged it last, else

@@ -152,6 +152,8 @@ class Close:
     target: int
     knockback: tuple[tuple[int, str], ...] = ()
     """Knockback directions chosen for targets off the straight lines from the attacker (HX-KNOCK-04)."""
+    then: tuple[int, ...] = ()
+    """The targets of further close attacks in the same action, each with its own roll (Flurry, HX-POWER-01)."""
 
 
 @dataclass(frozen=True)
@@ -199,8 +201,21 @@ class Telekinesis:
 
 
 @dataclass(frozen=True)
+class PowerAction:
+    """A power action using `power` (HX-TURN-15): Regeneration (no choice), Support (`target`: the friend healed),
+    Charge and Running Shot (the move along `path` in flight mode `mode`, then the free `attack`, if any)."""
+
+    character: int
+    power: str
+    target: int | None = None
+    path: tuple[int, ...] = ()
+    mode: str | None = None
+    attack: Close | Ranged | None = None
+
+
+@dataclass(frozen=True)
 class EndTurn:
     """The active player ends its turn (HX-TURN-10)."""
 
 
-Action = Move | Close | Ranged | Throw | Raze | Telekinesis | EndTurn
+Action = Move | Close | Ranged | Throw | Raze | Telekinesis | PowerAction | EndTurn

@@ -1,0 +1,49 @@
+"""The defense powers that change what an attack does to its target (HX-POWER, read in 2005 terms): damage
+reducers (Toughness -1, Invulnerability and Impervious -2: damage taken, knockback damage included, never
+pushing damage or the critical-miss click, HX-DAMAGE-01, -08, HX-KNOCK-08), Super Senses' evade roll (5-6: the
+attack misses this target, HX-EFFECT-08) and Impervious' roll (5-6: no damage taken from the attack). Their dice
+come in the contract's order: each hit target's evade die right after the attack roll, then the dice that set
+the damage (scenario-format-heroclix.md section 6)."""
+
+from __future__ import annotations
+
+from clix.engine.core import decisions
+from clix.engine.core.pieces import Figure
+from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.state import HeroState
+
+TOUGHNESS = "Toughness"
+INVULNERABILITY = "Invulnerability"
+IMPERVIOUS = "Impervious"
+SUPER_SENSES = "Super Senses"
+REDUCTION = {TOUGHNESS: 1, INVULNERABILITY: 2, IMPERVIOUS: 2}
+"""Damage taken less this much, by power (HX-POWER-26, -36, -34)."""
+EVADES_AT = 5
+"""The lowest d6 with which Super Senses evades (HX-POWER-25)."""
+IMPERVIOUS_AT = 5
+"""The lowest d6 with which Impervious turns an attack's damage to 0 (HX-POWER-34 OPEN: 5-6)."""
+
+
+def reduced(character: Figure, damage: int) -> int:
+    """The damage `character` takes of `damage` dealt to it, after its damage reducer (the best showing), never
+    below 0 (HX-DAMAGE-02)."""
+    cut = max((REDUCTION[name] for name in REDUCTION if name in character.powers), default=0)
+    return max(0, damage - cut)
+
+
+def evades(state: HeroState, target: Figure) -> bool:
+    """Super Senses' roll for a target an attack hit: True when it evades (HX-POWER-25, HX-EFFECT-08)."""
+    if SUPER_SENSES not in target.powers:
+        return False
+    roll = decisions.d6(state)
+    state.emit(EventKind.EVADE_ROLL, character=target.label, roll=roll, evaded=roll >= EVADES_AT)
+    return roll >= EVADES_AT
+
+
+def shrugs_off(state: HeroState, target: Figure) -> bool:
+    """Impervious' roll when an attack would damage `target`: True when it takes no damage (HX-POWER-34)."""
+    if IMPERVIOUS not in target.powers:
+        return False
+    roll = decisions.d6(state)
+    state.emit(EventKind.IMPERVIOUS_ROLL, character=target.label, roll=roll, unhurt=roll >= IMPERVIOUS_AT)
+    return roll >= IMPERVIOUS_AT
