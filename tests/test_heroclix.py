@@ -93,7 +93,7 @@ def test_the_contracts_own_example_passes(tmp_path):
          "the power Quake is not implemented yet"),
         ({"steps": [{"power": "A", "use": "Quake"}]}, "the power 'Quake' is not implemented yet"),
         ({"steps": [{"power": "A", "use": "Toughness"}]}, "Toughness is not given as a power action"),
-        ({"steps": [{"close": "A", "target": "B", "use": "Charge"}]}, "activated by a move or an attack"),
+        ({"steps": [{"close": "A", "target": "B", "use": "Quake"}]}, "activated by a move or an attack"),
         ({"victims": [{"id": "V", "at": [1, 1]}]}, "'victims' is HorrorClix's: HeroClix has no victims"),
         ({"steps": [{"frenzy": "A"}]}, "'frenzy' is a HorrorClix step"),
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 h 2", "x"], "at": [0, 0]}]}, "no hourglass"),
@@ -220,13 +220,13 @@ MUTANTS = {
     "HX-POWER-26": (
         defenses,
         "REDUCTION",
-        {"Toughness": 0, "Invulnerability": 2, "Impervious": 2},
+        {"Toughness": 0, "Invulnerability": 2, "Impervious": 2, "Invincible": 2},
         "powers/toughness-01",
     ),
     "HX-POWER-36": (
         defenses,
         "REDUCTION",
-        {"Toughness": 1, "Invulnerability": 1, "Impervious": 2},
+        {"Toughness": 1, "Invulnerability": 1, "Impervious": 2, "Invincible": 2},
         "powers/invulnerability-01",
     ),
     "HX-POWER-25": (defenses, "EVADES_AT", 6, "powers/super-senses-01"),
@@ -234,6 +234,18 @@ MUTANTS = {
     "HX-POWER-39": (power_actions, "SUPPORT_MINIMUM", 0, "powers/support-02"),
     "HX-COMBAT-06": (power_actions, "SUPPORT_CRITICAL_BONUS", 0, "powers/support-03"),
     "HX-POWER-01": (combat, "FLURRY", "Flurries", "powers/flurry-01"),
+    "HX-POWER-28": (defenses, "DEFENSE_BONUS", 0, "powers/combat-reflexes-01"),
+    "HX-POWER-32": (rules, "WILLPOWER_AT", 7, "powers/willpower-01"),
+    "HX-POWER-33": (
+        defenses,
+        "REDUCTION",
+        {"Toughness": 1, "Invulnerability": 2, "Impervious": 2, "Invincible": 0},
+        "powers/invincible-01",
+    ),
+    "HX-POWER-37": (combat, "EXPERT_BONUS", 0, "powers/ranged-combat-expert-01"),
+    "HX-POWER-13": (combat, "BLADES", "Blades", "powers/blades-claws-fangs-01"),
+    "HX-POWER-19": (combat, "PSYCHIC_BLAST", "Psychic", "powers/penetrating-psychic-blast-01"),
+    "HX-POWER-02": (movement, "LEAP_CLIMB", "Leap", "powers/leap-climb-01"),
 }
 """A rule changed on purpose (a constant of the HeroClix engine), and a scenario (or a folder of them, one of
 which) that must then fail."""
@@ -344,6 +356,8 @@ def _reachable_by_paths(state, character):
     start = character.pos
     speed = movement.move_speed(state, character)
     broke_from = {c.uid for c in sides.adjacent_opponents(state, character, start)}
+    if movement.passes_opponents(state, character, start):  # Leap/Climb, a transporter: no stop next to them
+        broke_from = {c.uid for c in sides.opponents(state, character)}
     seen, ends, frontier = {start}, {start: ()}, [()]
     while frontier:
         grown = []
@@ -356,7 +370,7 @@ def _reachable_by_paths(state, character):
                     continue
                 candidate = (*path, square)
                 problem = movement.step_problem(state, character, start, candidate)
-                if problem and not problem.endswith(("(HX-MOVE-06)", "(HX-MOVE-14, -15)")):
+                if problem and not problem.endswith(("(HX-MOVE-06)", "(HX-MOVE-14, -15)", "(HX-SPECIAL-12)")):
                     continue
                 seen.add(square)
                 if not problem:

@@ -7,10 +7,11 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING, HINDERING
 from clix.engine.core.pieces import Figure, divide_damage
-from clix.engine.heroclix.defenses import evades, reduced, shrugs_off
+from clix.engine.heroclix.defenses import capped, defense_bonus, evades, reduced, shrugs_off
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
+from clix.engine.heroclix.powers import BLADES, CLOSE_EXPERT, FLURRY, PSYCHIC_BLAST, RANGED_EXPERT
 from clix.engine.heroclix.scoring import take_damage
 from clix.engine.heroclix.sides import (
     BIG,
@@ -24,7 +25,8 @@ from clix.engine.heroclix.sides import (
 )  # fmt: skip
 from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged, Telekinesis, Throw
 
-FLURRY = "Flurry"
+EXPERT_BONUS = 1
+"""Ranged and Close Combat Expert's modifier to attack and to damage (HX-POWER-37, -44)."""
 HINDERED_DEFENSE = 1
 """Defense added when a line of fire crosses hindering terrain (HX-TERRAIN-07)."""
 CRITICAL_HIT_DAMAGE = 1
@@ -161,6 +163,10 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     problem = cannot_act(state, attacker)
     if problem:
         return problem
+    if action.use and (action.use != BLADES or not isinstance(action, Close)):
+        return f"{action.use} is not used with this attack (HX-POWER-13: Blades/Claws/Fangs, close attacks only)"
+    if action.use and action.use not in attacker.powers:
+        return f"{attacker.label} does not show {action.use} now"
     if isinstance(action, Close):
         if action.then and (FLURRY not in attacker.powers or len(action.then) > 1):
             return f"{attacker.label} makes one close attack an action; two with Flurry (HX-POWER-01)"
@@ -202,8 +208,9 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     for uid, amount in action.split:
         if uid not in action.targets or amount < 0:
             return "damage is divided in whole numbers among the targets (HX-COMBAT-24)"
-    if action.split and sum(a for _, a in action.split) != attacker.damage:
-        return f"the damage divided must add up to {attacker.label}'s damage value {attacker.damage} (HX-COMBAT-24)"
+    value = attacker.damage + expert_bonus(attacker, action)
+    if action.split and sum(a for _, a in action.split) != value:
+        return f"the damage divided must add up to {attacker.label}'s damage value {value} (HX-COMBAT-24)"
     return ""
 
 
@@ -294,11 +301,13 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     first, second = decisions.d6(state), decisions.d6(state)
     critical_miss = first == second == 1
     critical_hit = first == second == 6
-    total = first + second + max(0, attacker.attack + modifier)  # HX-VALUE-02: never below 0
+    close = isinstance(action, Close)
+    expert = expert_bonus(attacker, action)
+    total = first + second + max(0, attacker.attack + capped(modifier + expert))  # HX-VALUE-02, -05
     hits = []
     for target in targets:
         hindered = not isinstance(action, Close) and line_of_fire(state, attacker, target)[1]
-        defense = target.defense + (HINDERED_DEFENSE if hindered else 0)
+        defense = target.defense + capped((HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close))
         if critical_hit or (not critical_miss and total >= defense):
             hits.append(target)
     state.emit(
@@ -314,13 +323,17 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
         return
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
     value = THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06
+    if isinstance(action, Close) and action.use == BLADES and len(hits) == 1:  # HX-POWER-13: a d6 in place of the damage value
+        value = max(decisions.d6(state), attacker.stats.damage[attacker.click] - 1)
+    value += expert  # HX-POWER-37, -44: a modifier to the damage value, before it is divided
+    penetrating = isinstance(action, (Ranged, Throw)) and PSYCHIC_BLAST in attacker.powers
     shares = divide_damage([t.uid for t in hits], value, dict(action.split) if isinstance(action, Ranged) else {})
     bonus = CLOSE_BONUS[held] if isinstance(action, Close) and held else 0  # HX-OBJECT-10
     taken: dict[int, int] = {}
     for target in hits:
         dealt = shares[target.uid] + bonus + (CRITICAL_HIT_DAMAGE if critical_hit else 0)
-        hurt = reduced(target, dealt)  # HX-DAMAGE-01: dealt, then the target's reducer
-        if hurt and shrugs_off(state, target):  # HX-POWER-34
+        hurt = reduced(target, dealt, penetrating)  # HX-DAMAGE-01: dealt, then the target's reducer (HX-PAC-06)
+        if hurt and not penetrating and shrugs_off(state, target):  # HX-POWER-34, -19 OPEN
             hurt = 0
         taken[target.uid] = take_damage(state, target, hurt, "attack", attacker)
     if first == second:
@@ -336,6 +349,15 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
                 way = chosen.get(target.uid)
                 direction = DIRECTIONS[way] if way else away_from(state, attacker.pos, target.pos)[0]
                 knock_back(state, attacker, target, taken[target.uid], direction)
+
+
+def expert_bonus(attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> int:
+    """Ranged or Close Combat Expert's +1 to attack and to damage for the attack `action` (HX-POWER-37, -44)."""
+    if isinstance(action, Close):
+        return EXPERT_BONUS if CLOSE_EXPERT in attacker.powers else 0
+    if isinstance(action, (Ranged, Throw)):
+        return EXPERT_BONUS if RANGED_EXPERT in attacker.powers else 0
+    return 0
 
 
 def close_attacks(state: HeroState, attacker: Figure, action: Close) -> None:

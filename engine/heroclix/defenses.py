@@ -15,20 +15,39 @@ from clix.engine.heroclix.state import HeroState
 TOUGHNESS = "Toughness"
 INVULNERABILITY = "Invulnerability"
 IMPERVIOUS = "Impervious"
+INVINCIBLE = "Invincible"
 SUPER_SENSES = "Super Senses"
-REDUCTION = {TOUGHNESS: 1, INVULNERABILITY: 2, IMPERVIOUS: 2}
-"""Damage taken less this much, by power (HX-POWER-26, -36, -34)."""
+COMBAT_REFLEXES = "Combat Reflexes"
+ENERGY_SHIELD = "Energy Shield/Deflection"
+REDUCTION = {TOUGHNESS: 1, INVULNERABILITY: 2, IMPERVIOUS: 2, INVINCIBLE: 2}
+"""Damage taken less this much, by power (HX-POWER-26, -36, -34, -33)."""
+DEFENSE_BONUS = 2
+"""Combat Reflexes against close attacks, Energy Shield/Deflection against ranged ones (HX-POWER-28, -29)."""
+RULE_OF_THREE = 3
+"""No combat value is modified by more than this, up or down (HX-VALUE-05)."""
 EVADES_AT = 5
 """The lowest d6 with which Super Senses evades (HX-POWER-25)."""
 IMPERVIOUS_AT = 5
 """The lowest d6 with which Impervious turns an attack's damage to 0 (HX-POWER-34 OPEN: 5-6)."""
 
 
-def reduced(character: Figure, damage: int) -> int:
-    """The damage `character` takes of `damage` dealt to it, after its damage reducer (the best showing), never
-    below 0 (HX-DAMAGE-02)."""
-    cut = max((REDUCTION[name] for name in REDUCTION if name in character.powers), default=0)
+def reduced(character: Figure, damage: int, penetrating: bool = False) -> int:
+    """The damage `character` takes of `damage` dealt to it, after its damage reducer (the best showing; only
+    Invincible against penetrating damage, HX-PAC-06), never below 0 (HX-DAMAGE-02)."""
+    reducers = (INVINCIBLE,) if penetrating else tuple(REDUCTION)
+    cut = max((REDUCTION[name] for name in reducers if name in character.powers), default=0)
     return max(0, damage - cut)
+
+
+def capped(modifier: int) -> int:
+    """A combat value's modifiers, summed, within the rule of 3 (HX-VALUE-05)."""
+    return max(-RULE_OF_THREE, min(RULE_OF_THREE, modifier))
+
+
+def defense_bonus(character: Figure, close: bool) -> int:
+    """What its powers add to `character`'s defense against a close (or else a ranged) attack (HX-POWER-28, -29;
+    a thrown object and a Telekinesis attack are ranged, HX-OBJECT-15 OPEN)."""
+    return DEFENSE_BONUS if (COMBAT_REFLEXES if close else ENERGY_SHIELD) in character.powers else 0
 
 
 def evades(state: HeroState, target: Figure) -> bool:

@@ -31,3 +31,4 @@ class EventKind(StrEnum):
     SUPPORT_ROLL = "support_roll"
     TELEKINESIS = "telekinesis"
     TERRAIN_ATTACK = "terrain_attack"
+    WILLPOWER_ROLL = "willpower_roll"

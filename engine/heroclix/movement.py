@@ -9,6 +9,7 @@ from clix.engine.core.pieces import Figure
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.objects import layout_of, lift, lying_at, strong, within_reach
+from clix.engine.heroclix.powers import LEAP_CLIMB
 from clix.engine.heroclix.sides import GIANT, GIANT_REACH, adjacency, adjacent_opponents, at, bulky, opponents, size
 from clix.engine.heroclix.state import HOVERING, SOARING, HeroState
 
@@ -50,7 +51,7 @@ def move_speed(state: HeroState, character: Figure, mode: str | None = None, hal
         changes = mode is not None and mode != state.flight.get(character.uid)
         speed = (speed + 1) // 2 if halved else speed
         return max(0, speed - (MODE_CHANGE_SPEED if changes else 0))
-    slowed = not bulky(state, character) and (  # HX-SPECIAL-12, -16: giants and big ones ignore hindering terrain
+    slowed = not strides(state, character) and (  # HX-SPECIAL-12, -16: giants and big ones ignore hindering terrain
         _kind(state, character.pos, character.stats.speed_mode == "dolphin") in (HINDERING, WATER)
     )
     if slowed:
@@ -95,7 +96,7 @@ def step_problem(
     foes = {c.uid for c in opponents(state, character)}
     levels = levels_of(geometry)
     indoor = geometry.indoor
-    huge = bulky(state, character)
+    huge = strides(state, character)
     after, lifted = pick_up if pick_up is not None else (len(path) + 1, -1)
     here = start
     for index, square in enumerate(path):
@@ -112,7 +113,7 @@ def step_problem(
         if levels.level[square] != levels.level[here] and frozenset((here, square)) not in levels.ladders and not huge:
             return f"the step from {at(state, here)} to {where} changes level without a ladder (HX-ELEV-02, -03)"
         standing = others.get(square)
-        if standing is not None and standing.uid in foes:
+        if standing is not None and standing.uid in foes and not leaps(character):
             return f"{where} holds an opposing character, {standing.label} (HX-MOVE-04)"
         gone = lifted if index >= after else -1
         if index < len(path) - 1 and must_stop(state, character, here, square, broke_from, gone):
@@ -126,9 +127,21 @@ def step_problem(
 
 
 def passes_opponents(state: HeroState, character: Figure, start: int) -> bool:
-    """Whether a transporter's move from `start` may pass squares next to opponents without stopping: it begins
-    next to none (HX-SPECIAL-08)."""
-    return character.uid in state.transporters and not adjacent_opponents(state, character, start)
+    """Whether a move from `start` may pass squares next to opponents without stopping: a transporter's that
+    begins next to none (HX-SPECIAL-08), or a Leap/Climb character's (HX-POWER-02 OPEN)."""
+    return leaps(character) or (character.uid in state.transporters and not adjacent_opponents(state, character, start))
+
+
+def leaps(character: Figure) -> bool:
+    """Leap/Climb: it breaks away automatically and ignores characters, hindering, elevated and outdoor blocking
+    terrain when it moves (HX-POWER-02 OPEN, the checklist's reading)."""
+    return LEAP_CLIMB in character.powers
+
+
+def strides(state: HeroState, character: Figure) -> bool:
+    """Whether `character` moves over hindering, elevated and outdoor blocking terrain (HX-SPECIAL-12, -16,
+    HX-POWER-02)."""
+    return bulky(state, character) or leaps(character)
 
 
 def break_away_at(state: HeroState, character: Figure) -> int:
@@ -172,7 +185,7 @@ def must_stop(
     next to an opposing character it did not break away from (HX-MOVE-05, -10). A flier never stops for them."""
     if flies(character):
         return False
-    if not bulky(state, character) and _terrain_stop(
+    if not strides(state, character) and _terrain_stop(
         state, here, square, character.stats.speed_mode == "dolphin", lifted
     ):
         return True
@@ -210,7 +223,8 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
     if flier and mode == SOARING and indoor[start]:
         return {start: ()}  # no soaring indoors (HX-MOVE-18): every path is refused
     swims = character.stats.speed_mode == "dolphin"
-    huge = bulky(state, character)
+    huge = strides(state, character)
+    leaper = leaps(character)
     foes = opponents(state, character)
     others = {c.pos for c in state.standing() if c.uid != character.uid}
     foe_squares = {c.pos for c in foes}
@@ -246,14 +260,14 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
             return 0
         if huge and not indoor[here] and not indoor[square]:  # HX-SPECIAL-12, -16: over outdoor walls and blocking
             if square in foe_squares:
-                return 2
+                return 1 if leaper else 2
             return 1 if square in others or geometry.terrain[square] == BLOCKING else 0
         if geometry.separated(here, square) or geometry.terrain[square] == BLOCKING:
             return 2
         if level[square] != level[here] and frozenset((here, square)) not in ladders and not huge:
             return 2
         if square in foe_squares:
-            return 2
+            return 1 if leaper else 2
         return 1 if square in others else 0
 
     seen: set[int] = {start}
@@ -355,7 +369,8 @@ def move(
     -08: below `break_away_at` it fails, the character stays and its action ends; a flier changing mode moves
     too), then along `path`, in flight mode `mode`. `break_away`: False for the rest of a transporter's move after
     its free attack (HX-SPECIAL-08 OPEN a). False when the character broke away in vain."""
-    if break_away and moves_at_all(state, character, path, mode) and adjacent_opponents(state, character):
+    moving = moves_at_all(state, character, path, mode)
+    if break_away and moving and not leaps(character) and adjacent_opponents(state, character):
         roll = decisions.d6(state)
         needed = break_away_at(state, character)
         state.emit(EventKind.BREAK_AWAY, character=character.label, roll=roll, broke=roll >= needed)

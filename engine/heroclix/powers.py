@@ -1,11 +1,21 @@
 """The powers HeroClix plays so far, by name (HX-POWER, read in 2005 terms): those whose effects 002 itself gives,
 Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the first of the card's (part 2):
-Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration and Support.
+Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
+Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
+Invincible and the two Combat Experts.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
 
 from clix.engine.core.ruleset import PowerSpec
+
+FLURRY = "Flurry"
+BLADES = "Blades/Claws/Fangs"
+PSYCHIC_BLAST = "Penetrating/Psychic Blast"
+RANGED_EXPERT = "Ranged Combat Expert"
+CLOSE_EXPERT = "Close Combat Expert"
+LEAP_CLIMB = "Leap/Climb"
+WILLPOWER = "Willpower"
 
 POWERS: dict[str, PowerSpec] = {
     "Super Strength": PowerSpec(
@@ -24,8 +34,8 @@ POWERS: dict[str, PowerSpec] = {
         "or place an adjacent character up to 10 squares away.",
         "002 L1221-1247",
     ),
-    "Flurry": PowerSpec(
-        "Flurry", "action", "Given a close combat action, up to two close attacks, each with its own roll.", "004 L295"
+    FLURRY: PowerSpec(
+        FLURRY, "action", "Given a close combat action, up to two close attacks, each with its own roll.", "004 L295"
     ),
     "Charge": PowerSpec(
         "Charge",
@@ -59,6 +69,45 @@ POWERS: dict[str, PowerSpec] = {
         "Power action: an adjacent friend, neither next to an opponent; 2d6 + attack >= its defense heals a d6 - 2 "
         "(at least 1); 2 clicks the friend, 12 heals 1 more.",
         "004 L118-122; 002 L782-785",
+    ),
+    LEAP_CLIMB: PowerSpec(
+        LEAP_CLIMB,
+        "move",
+        "With a move action: breaks away automatically and ignores characters, hindering terrain, elevated terrain "
+        "and outdoor blocking terrain for movement; never ends on blocking terrain or an occupied square.",
+        "004 L19; 002 L1066-1068, L1132-1135 (HX-POWER-02 OPEN: the 2005 text is lost)",
+    ),
+    BLADES: PowerSpec(
+        BLADES,
+        "attack",
+        "Declared with a close attack on one target: on a hit roll a d6 for the damage value (at least the "
+        "unmodified damage value - 1); modifiers then apply.",
+        "004 L287-288",
+    ),
+    PSYCHIC_BLAST: PowerSpec(
+        PSYCHIC_BLAST,
+        "attack",
+        "Its ranged attacks deal penetrating damage: no reducer but Invincible lowers it.",
+        "004 L130, L272",
+    ),
+    "Combat Reflexes": PowerSpec("Combat Reflexes", "defense", "Defense +2 against close attacks.", "004 L85"),
+    "Energy Shield/Deflection": PowerSpec(
+        "Energy Shield/Deflection", "defense", "Defense +2 against ranged attacks, thrown objects included.", "004 L89"
+    ),
+    WILLPOWER: PowerSpec(
+        WILLPOWER,
+        "turn",
+        "At the beginning of its controller's turn roll a d6: on 5-6 remove one action token from it.",
+        "004 L255-256",
+    ),
+    "Invincible": PowerSpec(
+        "Invincible", "defense", "Damage taken -2, penetrating and knockback damage included.", "004 L257"
+    ),
+    RANGED_EXPERT: PowerSpec(
+        RANGED_EXPERT, "attack", "Attack +1 and damage +1 for its ranged attacks, on terrain too.", "004 L107-108"
+    ),
+    CLOSE_EXPERT: PowerSpec(
+        CLOSE_EXPERT, "attack", "Attack +1 and damage +1 for its close attacks, on terrain too.", "004 L138, L199"
     ),
 }
 

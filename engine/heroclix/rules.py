@@ -11,6 +11,8 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import combat, movement, power_actions, scoring, sides, telekinesis, terrain, transport
+from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.powers import BLADES, WILLPOWER
 from clix.engine.heroclix.state import (
     PHASES,
     PUSHING,
@@ -26,6 +28,8 @@ from clix.engine.heroclix.state import (
     Throw,
 )  # fmt: skip
 
+WILLPOWER_AT = 5
+"""The lowest d6 with which Willpower removes an action token (HX-POWER-32)."""
 PUSHING_DAMAGE = 1
 """Clicks a character takes when its second action token is placed (HX-TURN-11, -12)."""
 
@@ -60,8 +64,8 @@ def why_not(state: HeroState, action: Action) -> str:
 def legal_actions(state: HeroState) -> list[Action]:
     """The actions the active player may take: a move to each square its characters may reach (in their flight
     modes), a close attack on each adjacent opponent, a ranged attack on each opponent in range and line of fire
-    (one target, all the damage), each hurl of an object by Telekinesis, two close attacks with Flurry,
-    Regeneration and Support (`power_actions.listed`), and ending the turn. Attacks on terrain, flight-mode
+    (one target, all the damage), each hurl of an object by Telekinesis, two close attacks with Flurry, a close
+    attack with Blades/Claws/Fangs, Regeneration and Support (`power_actions.listed`), and ending the turn. Attacks on terrain, flight-mode
     changes, moving an object or a character by Telekinesis, Charge, Running Shot and a transporter's attack on
     the move are legal (`why_not`) but not listed: the players this lists for never choose them."""
     if state.over:
@@ -75,6 +79,8 @@ def legal_actions(state: HeroState) -> list[Action]:
         reached = [t for t in sides.adjacent_opponents(state, character) if sides.in_close_reach(state, character, t)]
         for target in reached:
             found.append(Close(character.uid, target.uid))
+            if BLADES in character.powers:  # HX-POWER-13: the d6 in place of the damage value
+                found.append(Close(character.uid, target.uid, use=BLADES))
             if combat.FLURRY in character.powers:  # HX-POWER-01: a second attack, on the same or another target
                 found.extend(Close(character.uid, target.uid, then=(other.uid,)) for other in reached)
         for target in sides.opponents(state, character):
@@ -130,10 +136,21 @@ def _after_action(state: HeroState, character: Figure) -> None:
         scoring.take_damage(state, character, PUSHING_DAMAGE, PUSHING, None)  # HX-TURN-14 OPEN: never reduced
 
 
-def begin_turn(state: HeroState) -> None:
-    """A turn's actions: one per 100 points of the build total (HX-TURN-02)."""
+def begin_turn(state: HeroState, effects: bool = True) -> None:
+    """A turn's actions: one per 100 points of the build total (HX-TURN-02); then the effects of the beginning of
+    the turn (HX-TURN-03): each of the active player's characters showing Willpower with an action token rolls a
+    d6 and loses a token on 5-6 (HX-POWER-32), in the order the characters were placed. `effects`: False for a
+    position set up in the middle of a turn (a scenario's start)."""
     state.phase = PHASES[0]
     state.actions_left = state.build_total // sides.POINTS_PER_ACTION
+    if not effects:
+        return
+    for character in state.standing():
+        if character.controller == state.active and character.tokens and WILLPOWER in character.powers:
+            roll = decisions.d6(state)
+            state.emit(EventKind.WILLPOWER_ROLL, character=character.label, roll=roll)
+            if roll >= WILLPOWER_AT:
+                character.tokens -= 1
 
 
 def end_turn(state: HeroState) -> None:

@@ -16,11 +16,10 @@ from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import movement, rules
-from clix.engine.heroclix.combat import FLURRY
 from clix.engine.heroclix.maps import HeroMap
 from clix.engine.heroclix.objects import SUPER_STRENGTH
 from clix.engine.heroclix.power_actions import CHARGE, POWER_ACTIONS, RUNNING_SHOT, SUPPORT
-from clix.engine.heroclix.powers import POWERS, power_named
+from clix.engine.heroclix.powers import FLURRY, POWERS, power_named
 from clix.engine.heroclix.ruleset import load
 from clix.engine.heroclix.scenario_format import Expect, Scenario, ScenarioCharacter, load_scenario
 from clix.engine.heroclix.state import (
@@ -149,7 +148,7 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
     state.archenemies = {uid: frozenset(rivals) for uid, rivals in pairs.items() if rivals}
     if scenario.active_player not in players:
         raise ScenarioError(f"active_player: player {scenario.active_player} has no character")
-    rules.begin_turn(state)
+    rules.begin_turn(state, effects=False)
     state.actions_left -= sum(1 for c in state.monsters if c.acted and c.controller == state.active)
     return state, ids
 
@@ -215,8 +214,10 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
     if "cancel" in step:
         raise ScenarioError(f"'cancel': canceling powers {NOT_YET}")
     used = power_named(str(step.get("use", "")))
-    if "use" in step and "power" not in step and not (used == FLURRY and "close" in step):
+    attacks = ("close" in step or "ranged" in step) and "destroy" not in step
+    if "use" in step and "power" not in step and not (attacks and used in POWERS):
         raise ScenarioError(f"'use': the power {step['use']!r} activated by a move or an attack {NOT_YET}")
+    use = "" if used == FLURRY else used
     if "end_turn" in step:
         return EndTurn()
     geometry = state.geometry
@@ -272,15 +273,15 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
             targets = step["targets"]
             if "use" not in step or not isinstance(targets, list) or not targets:
                 raise ScenarioError("several close attacks in one action name the power that allows it ('use: Flurry')")
-            return Close(uid(step["close"]), uid(targets[0]), knockback, tuple(uid(t) for t in targets[1:]))
-        return Close(uid(step["close"]), uid(step.get("target")), knockback)
+            return Close(uid(step["close"]), uid(targets[0]), knockback, tuple(uid(t) for t in targets[1:]), use)
+        return Close(uid(step["close"]), uid(step.get("target")), knockback, (), use)
     targets = step.get("targets")
     if targets is None and "target" in step:
         targets = [step["target"]]
     if not isinstance(targets, list):
         raise ScenarioError("a ranged step names its 'targets' (a list of ids)")
     split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
-    return Ranged(uid(step["ranged"]), tuple(uid(t) for t in targets), split, knockback)
+    return Ranged(uid(step["ranged"]), tuple(uid(t) for t in targets), split, knockback, use)
 
 
 def _free_attack(

@@ -154,6 +154,8 @@ class Close:
     """Knockback directions chosen for targets off the straight lines from the attacker (HX-KNOCK-04)."""
     then: tuple[int, ...] = ()
     """The targets of further close attacks in the same action, each with its own roll (Flurry, HX-POWER-01)."""
+    use: str = ""
+    """A power the attack activates (`use: NAME`: Blades/Claws/Fangs, HX-POWER-13), if any."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +166,8 @@ class Ranged:
     targets: tuple[int, ...]
     split: tuple[tuple[int, int], ...] = ()
     knockback: tuple[tuple[int, str], ...] = ()
+    use: str = ""
+    """A power the attack activates (`use: NAME`), if any."""
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.maps import HeroMap, Wall
 from clix.engine.heroclix.objects import CLOSE_BONUS, lift, lying_at
+from clix.engine.heroclix.powers import CLOSE_EXPERT, RANGED_EXPERT
 from clix.engine.heroclix.sides import at, cannot_act, touching_opponents
 from clix.engine.heroclix.state import HeroState, Raze
 
@@ -95,7 +96,8 @@ def _clear_to(state: HeroState, attacker: Figure, aim: int, wall: tuple[int, int
 def raze(state: HeroState, attacker: Figure, action: Raze) -> None:
     """The attack: no roll, the attacker's damage value; at `DESTROYING_DAMAGE` the square or wall is destroyed
     and the map changes (HX-TERRAIN-13..15, -18; HX-TERRAIN-14 OPEN)."""
-    damage = attacker.damage
+    expert = RANGED_EXPERT if action.ranged else CLOSE_EXPERT
+    damage = attacker.damage + (1 if expert in attacker.powers else 0)  # HX-POWER-37, -44 (HX-PAC-23)
     held = None if action.ranged else state.holding.pop(attacker.uid, None)
     if held is not None:  # HX-OBJECT-10: a held object is used in a close attack, and used up (HX-TERRAIN-14 OPEN a)
         damage += CLOSE_BONUS[held]
