@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
+
+LibraryT = TypeVar("LibraryT")
 
 
 class UnknownStyle(ValueError):
@@ -58,3 +60,27 @@ class MatchupKit(Protocol):
         """A finished game as one flat row from army A's point of view (`head`'s columns first: game, seeds,
         armies, map, players...) and one row per figure; `swapped`: army A sat in seat 2."""
         ...
+
+
+class LibraryCache(Generic[LibraryT]):
+    """A ruleset's libraries by the folders they were loaded from, each loaded once per process (joblib workers
+    reuse them); a worker on another machine is given one with `adopt`."""
+
+    def __init__(self, load: Callable[[list[Path]], tuple[LibraryT, list[Any]]]) -> None:
+        self.load = load
+        self.loaded: dict[tuple[str, ...], LibraryT] = {}
+
+    def get(self, layers: tuple[Path, ...]) -> LibraryT:
+        """The library under `layers` (later over earlier), loaded on first use."""
+        key = self.key(layers)
+        if key not in self.loaded:
+            self.loaded[key], _ = self.load(list(layers))
+        return self.loaded[key]
+
+    def adopt(self, layers: tuple[Path, ...], library: LibraryT) -> None:
+        """Make `library` the one this process reads for `layers`."""
+        self.loaded[self.key(layers)] = library
+
+    @staticmethod
+    def key(layers: tuple[Path, ...]) -> tuple[str, ...]:
+        return tuple(str(path.resolve()) for path in layers)

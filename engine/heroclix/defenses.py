@@ -52,17 +52,18 @@ def defense_bonus(character: Figure, close: bool) -> int:
 
 def evades(state: HeroState, target: Figure) -> bool:
     """Super Senses' roll for a target an attack hit: True when it evades (HX-POWER-25, HX-EFFECT-08)."""
-    if SUPER_SENSES not in target.powers:
-        return False
-    roll = decisions.d6(state)
-    state.emit(EventKind.EVADE_ROLL, character=target.label, roll=roll, evaded=roll >= EVADES_AT)
-    return roll >= EVADES_AT
+    return _rolls(state, target, SUPER_SENSES, EVADES_AT, EventKind.EVADE_ROLL)
 
 
 def shrugs_off(state: HeroState, target: Figure) -> bool:
     """Impervious' roll when an attack would damage `target`: True when it takes no damage (HX-POWER-34)."""
-    if IMPERVIOUS not in target.powers:
+    return _rolls(state, target, IMPERVIOUS, IMPERVIOUS_AT, EventKind.IMPERVIOUS_ROLL)
+
+
+def _rolls(state: HeroState, target: Figure, power: str, needed: int, kind: EventKind) -> bool:
+    """A d6 for `target`'s `power` when it shows: True on `needed` or more (logged as `kind`)."""
+    if power not in target.powers:
         return False
     roll = decisions.d6(state)
-    state.emit(EventKind.IMPERVIOUS_ROLL, character=target.label, roll=roll, unhurt=roll >= IMPERVIOUS_AT)
-    return roll >= IMPERVIOUS_AT
+    state.emit(kind, character=target.label, roll=roll, succeeded=roll >= needed)
+    return roll >= needed

@@ -13,26 +13,20 @@ import numpy as np
 from clix.engine.core.dice import child_seeds
 from clix.engine.core.driver import Watch, play, settle
 from clix.engine.core.files.problems import did_you_mean
-from clix.engine.core.matchups import UnknownStyle
+from clix.engine.core.matchups import LibraryCache, UnknownStyle
 from clix.engine.core.players import Agent, RandomAgent
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.library import Force, Library, load_library
 from clix.engine.heroclix.setup import new_game
 from clix.engine.heroclix.state import KNOCKBACK, PUSHING, HeroState
 
-_LIBRARIES: dict[tuple[str, ...], Library] = {}
+LIBRARIES: LibraryCache[Library] = LibraryCache(load_library)
+"""The HeroClix libraries loaded in this process."""
 
 
 def library_at(layers: tuple[Path, ...]) -> Library:
     """The HeroClix library under `layers` (later over earlier), loaded once per process."""
-    key = _key(layers)
-    if key not in _LIBRARIES:
-        _LIBRARIES[key], _ = load_library(list(layers))
-    return _LIBRARIES[key]
-
-
-def _key(layers: tuple[Path, ...]) -> tuple[str, ...]:
-    return tuple(str(path.resolve()) for path in layers)
+    return LIBRARIES.get(layers)
 
 
 class HeroClixMatchups:
@@ -50,7 +44,7 @@ class HeroClixMatchups:
         return library_at(layers)
 
     def adopt(self, layers: tuple[Path, ...], library: Library) -> None:
-        _LIBRARIES[_key(layers)] = library
+        LIBRARIES.adopt(layers, library)
 
     def start(
         self,

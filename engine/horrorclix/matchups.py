@@ -12,7 +12,7 @@ from typing import Any
 
 from clix.engine.core.driver import Watch, play
 from clix.engine.core.files.problems import did_you_mean
-from clix.engine.core.matchups import UnknownStyle
+from clix.engine.core.matchups import LibraryCache, UnknownStyle
 from clix.engine.core.players import Agent, RandomAgent
 from clix.engine.core.players.search import SEARCH, is_search, search_budget
 from clix.engine.horrorclix.game import start_game
@@ -22,21 +22,14 @@ from clix.engine.horrorclix.roster.loader import Roster, load_layers
 from clix.engine.horrorclix.roster.models import Army
 from clix.engine.horrorclix.state import GameState
 
-_ROSTERS: dict[tuple[str, ...], Roster] = {}
+ROSTERS: LibraryCache[Roster] = LibraryCache(load_layers)
+"""The roster libraries loaded in this process."""
 
 
 def roster_at(library: Path | tuple[Path, ...]) -> Roster:
     """The roster library at `library` (a folder, or layers: later ones replace items of earlier ones by
     name), loaded once per process (joblib workers reuse it)."""
-    layers = (library,) if isinstance(library, Path) else library
-    key = _key(layers)
-    if key not in _ROSTERS:
-        _ROSTERS[key], _ = load_layers(list(layers))
-    return _ROSTERS[key]
-
-
-def _key(layers: tuple[Path, ...]) -> tuple[str, ...]:
-    return tuple(str(path.resolve()) for path in layers)
+    return ROSTERS.get((library,) if isinstance(library, Path) else library)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -67,7 +60,7 @@ class HorrorClixMatchups:
         return roster_at(layers)
 
     def adopt(self, layers: tuple[Path, ...], library: Roster) -> None:
-        _ROSTERS[_key(layers)] = library
+        ROSTERS.adopt(layers, library)
 
     def start(
         self,
