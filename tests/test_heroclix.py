@@ -432,3 +432,18 @@ def test_the_analyzers_runner_plays_heroclix_forces_through_the_registry():
     assert not drawn["tie_break"].any()
     with pytest.raises(ClixError, match="HeroClix player style"):
         runner.player_factory("tuned", "heroclix-2005")
+
+
+def test_roster_powers_lists_what_heroclix_plays(capsys):
+    """`clix roster powers --ruleset heroclix-2005`: every power of HeroClix's registry with its text and source
+    (issue 35); an unknown ruleset is one line."""
+    from clix.engine.heroclix.powers import POWERS
+    from helpers import run_main
+
+    code, out, _ = run_main(["roster", "powers", "--ruleset", "heroclix-2005"], capsys)
+    assert code == 0
+    flat = " ".join(out.split())
+    assert all(name in flat for name in ("Telekinesis", "Toughness", "Willpower", "Invincible", "Flurry"))
+    assert flat.count("source:") == len(POWERS) == 20
+    code, _, err = run_main(["roster", "powers", "--ruleset", "heroclix"], capsys)
+    assert code == 2 and "no ruleset is called 'heroclix'" in err

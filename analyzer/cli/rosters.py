@@ -17,6 +17,7 @@ from clix.analyzer.cli.common import (
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import library_layers, load_for_check, other_rulesets
 from clix.engine.core.files.problems import did_you_mean
+from clix.engine.core.ruleset import DEFAULT_RULESET, RULESETS
 
 
 def roster_check(
@@ -124,11 +125,23 @@ def roster_show(
         console.print(renderable)
 
 
-def roster_powers() -> None:
+def roster_powers(
+    ruleset: Annotated[
+        str,
+        typer.Option(
+            "--ruleset",
+            help="Whose powers: horrorclix (the default: powers, abilities and plot-twist effects) or heroclix-2005 "
+            "(the powers it plays so far, each with its text and source).",
+        ),
+    ] = DEFAULT_RULESET,
+) -> None:
     """List every power, ability and plot-twist effect the engine implements, with parameters and text."""
     from clix.analyzer.library import views
 
-    for renderable in views.powers_view():
+    if ruleset not in RULESETS:
+        raise ClixError(f"--ruleset: no ruleset is called {ruleset!r}; clix plays {', '.join(sorted(RULESETS))}")
+    renderables = views.powers_view() if ruleset == DEFAULT_RULESET else views.ruleset_powers_view(ruleset)
+    for renderable in renderables:
         console.print(renderable)
 
 

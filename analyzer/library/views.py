@@ -243,6 +243,16 @@ def powers_view() -> list[RenderableType]:
     return [powers, abilities, effects]
 
 
+def ruleset_powers_view(name: str) -> list[RenderableType]:
+    """The powers the ruleset called `name` plays (its registry, found through the core's), with their text."""
+    from clix.engine.core.ruleset import ruleset_named
+
+    powers = _wide_table(f"Powers {name} plays", "power", "kind", "what it does")
+    for spec in sorted(ruleset_named(name).powers.values(), key=lambda p: p.name):
+        powers.add_row(spec.name, spec.trigger, _with_source(spec))
+    return [powers]
+
+
 def _params_text(params: dict[str, ParamSpec]) -> str:
     lines = []
     for key, spec in params.items():
