@@ -247,6 +247,12 @@ class DuelMatchups:
         winner = "draw" if state.winner is None else ("A" if state.winner == seat_a else "B")
         return {**head, "winner": winner, "end_reason": state.end_reason}, []
 
+    def data_document(self, library, armies, given, map_name) -> dict:
+        return {"armies": {name: library[name] for name in sorted(set(armies))}}
+
+    def style_weights(self, style: str) -> None:
+        return None
+
 
 MATCHUPS = DuelMatchups()
 

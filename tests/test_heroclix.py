@@ -447,3 +447,31 @@ def test_roster_powers_lists_what_heroclix_plays(capsys):
     assert flat.count("source:") == len(POWERS) == 20
     code, _, err = run_main(["roster", "powers", "--ruleset", "heroclix"], capsys)
     assert code == 2 and "no ruleset is called 'heroclix'" in err
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="no HeroClix sample data")
+def test_the_result_store_keys_heroclix_games_by_the_forces_data_through_the_ruleset():
+    """Issue 33: the store (analyzer/play/store.py) knows no ruleset: a HeroClix matchup's key holds HeroClix's
+    version and the data its kit says a game reads (the forces, the characters they field, the map), so editing a
+    fielded character's dial changes the key and editing one no force fields does not."""
+    from clix.analyzer.play import runner
+    from clix.analyzer.play.store import game_key
+    from clix.engine.heroclix.library import load_library
+
+    library, _ = load_library([SAMPLE])
+    matchup = runner.Matchup(
+        (SAMPLE,), "dawn-patrol", "night-shift", "harbor-district", "random", "random", 4, ruleset="heroclix-2005"
+    )
+    key = game_key(library, matchup, 3)
+    assert key.fields["ruleset"] == ruleset_named("heroclix-2005").version
+    fielded = {c for name in ("dawn-patrol", "night-shift") for c in library.forces[name].characters}
+    edit = sorted(fielded)[0]
+    edited = replace(
+        library, characters={**library.characters, edit: library.characters[edit].model_copy(update={"points": 1})}
+    )
+    assert game_key(edited, matchup, 3).digest != key.digest
+    unused = next(c for c in sorted(library.characters) if c not in fielded)
+    other = replace(
+        library, characters={**library.characters, unused: library.characters[unused].model_copy(update={"points": 1})}
+    )
+    assert game_key(other, matchup, 3).digest == key.digest

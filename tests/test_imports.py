@@ -94,15 +94,20 @@ def test_shared_machinery_reaching_up_to_a_command_breaks_the_contract(tmp_path)
 
 
 def test_shared_machinery_importing_a_ruleset_breaks_the_contract(tmp_path):
-    """The scenario runner reaches HorrorClix only through the core's registry: importing its harness directly
-    is refused (a type-only import under TYPE_CHECKING is not counted)."""
+    """The scenario runner and the result store reach a ruleset only through the core's registry: importing
+    HorrorClix's harness or HeroClix's data directly is refused (a type-only import under TYPE_CHECKING is not
+    counted)."""
     tree = _installed_layout(tmp_path)
     runner = tree / "clix" / "analyzer" / "tools" / "scenarios.py"
     runner.write_text(runner.read_text(encoding="utf-8") + "\nfrom clix.engine.horrorclix import scenario  # noqa\n")
+    store = tree / "clix" / "analyzer" / "play" / "store.py"
+    store.write_text(store.read_text(encoding="utf-8") + "\nfrom clix.engine.heroclix import library  # noqa\n")
     result = _lint(tree)
     assert result.returncode != 0
     assert "clix.analyzer.tools is not allowed to import clix.engine.horrorclix" in _said(result)
     assert "clix.analyzer.tools.scenarios -> clix.engine.horrorclix.scenario" in _said(result)
+    assert "clix.analyzer.play is not allowed to import clix.engine.heroclix" in _said(result)
+    assert "clix.analyzer.play.store -> clix.engine.heroclix.library" in _said(result)
 
 
 def test_the_core_names_no_ruleset_even_in_type_hints():

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import time
 import uuid
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import duckdb
@@ -195,10 +195,10 @@ def test_the_key_holds_the_weights_the_engine_and_the_data(monkeypatch):
     assert key == game_key(roster, replace(matchup, library=Path("elsewhere")), 0)
     assert key.digest != game_key(roster, matchup, 1).digest
     assert key.digest != game_key(roster, replace(matchup, army_b="haunting"), 0).digest
-    assert key.fields["players"][1] == {"style": "rusher", "weights": store.style_weights("rusher")}
+    assert key.fields["players"][1] == {"style": "rusher", "weights": asdict(heuristic.STYLES["rusher"])}
     assert key.fields["players"][0]["weights"]["kills"] == heuristic.STYLES["tuned"].kills
     changed = {**heuristic.STYLES, "rusher": replace(heuristic.STYLES["rusher"], kills=0.123)}
-    monkeypatch.setattr(heuristic, "STYLES", changed)
+    monkeypatch.setattr("clix.engine.horrorclix.matchups.STYLES", changed)  # the styles the kit plays
     assert game_key(roster, matchup, 0).digest != key.digest  # same name, other weights: other games
     monkeypatch.undo()
     monkeypatch.setattr("clix.engine.compiled.source_fingerprint", lambda: "an edited engine")

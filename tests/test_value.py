@@ -158,7 +158,9 @@ def test_the_value_command_writes_its_table_and_report(
     assert "Predicted: brawlers against pluses" in html and "95% prediction interval" in html
     text = " ".join(html.split())  # the report says how the intervals and the verdicts are made, as the console does
     assert "bootstrap resamples of the random armies" in text and "3.5 standard errors from zero" in text
-    assert f"{payload['model']['verdicts_differ']} of {payload['model']['verdicts_compared']} verdicts contradict" in text
+    assert (
+        f"{payload['model']['verdicts_differ']} of {payload['model']['verdicts_compared']} verdicts contradict" in text
+    )
     # the games went to the result store beside --out: a second run plays none
     code, stdout, _ = run_main([*args[:-3], "--out", str(tmp_path / "again"), "--json"], capsys)
     assert code == 0
@@ -202,8 +204,9 @@ def test_the_swap_test_replaces_a_figure_with_equal_points(
 
 
 def test_the_cells_of_a_design_give_the_same_games_on_any_number_of_jobs(library: Path) -> None:
-    from clix.analyzer.play.experiment import play_cells, with_armies
+    from clix.analyzer.play.experiment import play_cells
     from clix.analyzer.value.design import design_cells, random_armies
+    from clix.engine.horrorclix.armybuilder import with_armies
 
     loaded = load_library([library], everything=True)
     design = Design(budget=100, armies=5, opponents=2, games=2, turns=4, seed=9)

@@ -26,9 +26,10 @@ from clix.analyzer.build.summary import (
     summarize_builds,
 )
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.play.experiment import Cell, Played, given_matchup, legal_army, play_cells, with_armies
+from clix.analyzer.play.experiment import Cell, Played, given_matchup, play_cells
 from clix.analyzer.play.store import Store
 from clix.analyzer.stats.scoring import game_scores
+from clix.engine.horrorclix.armybuilder import IllegalArmy, default_victims, legal_army, with_armies
 from clix.engine.horrorclix.roster.loader import Roster
 from clix.engine.horrorclix.roster.models import Army
 
@@ -202,8 +203,6 @@ def search_builds(
     crypt = list(constraints.crypt) or choose_crypt(roster, field_armies, (values or {}).get("cards"))
     victims = _common(roster, field_armies, "victims", 6)
     if len(victims) < 6:
-        from clix.analyzer.play.experiment import default_victims
-
         victims = default_victims(roster)
     objects = _common(roster, field_armies, "objects", 2)
     width = len(str(len(space_builds)))
@@ -215,16 +214,19 @@ def search_builds(
     checking = progress(f"checking {len(space_builds)} candidate armies", len(space_builds)) if progress else None
     for n, build in enumerate(space_builds):
         name = f"{prefix}-{n + 1:0{width}d}"
-        armies[name] = legal_army(
-            roster,
-            name,
-            constraints.budget,
-            [roster.figures[f] for f in build],
-            crypt,
-            victims,
-            objects,
-            "candidate build (clix build)",
-        )
+        try:
+            armies[name] = legal_army(
+                roster,
+                name,
+                constraints.budget,
+                [roster.figures[f] for f in build],
+                crypt,
+                victims,
+                objects,
+                "candidate build (clix build)",
+            )
+        except IllegalArmy as exc:
+            raise ClixError(str(exc)) from None
         if checking is not None:
             checking(1)
     view = with_armies(roster, armies)

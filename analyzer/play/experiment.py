@@ -10,7 +10,6 @@ results are the same for any --jobs.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import os
 import time
@@ -18,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.signals import signals_held
@@ -27,9 +26,7 @@ from clix.analyzer.play.result import report_line
 from clix.analyzer.play.runner import Matchup, batch_size_for, game_seed_path, play_one
 from clix.analyzer.play.store import GameKey, Store, StoreBusy, _text, code_fields, game_key, stored_game
 from clix.analyzer.play.writer import FLUSH_GAMES, FLUSH_SECONDS
-from clix.engine.horrorclix.legality import CRYPT_SIZE, VICTIMS_PER_GAME, army_problems
-from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.models import Army, ArmyEntry, Figure
+from pydantic import BaseModel
 
 GameRows = tuple[dict[str, Any], list[dict[str, Any]]]
 
@@ -37,20 +34,15 @@ GameRows = tuple[dict[str, Any], list[dict[str, Any]]]
 # --- armies as data -------------------------------------------------------------------------------------
 
 
-def army_data(army: Army) -> str:
-    """An army as the JSON a `Matchup` carries to the workers."""
+def army_data(army: BaseModel) -> str:
+    """An army (or force: its ruleset's pydantic model) as the JSON a `Matchup` carries to the workers."""
     return army.model_dump_json(exclude_none=True)
-
-
-def with_armies(roster: Roster, armies: Mapping[str, Army]) -> Roster:
-    """The roster with `armies` added to its armies (replacing any of the same name); the rest is shared."""
-    return dataclasses.replace(roster, armies={**roster.armies, **armies})
 
 
 def given_matchup(
     library: Path | tuple[Path, ...],
     names: tuple[str, str],
-    armies: Mapping[str, Army],
+    armies: Mapping[str, BaseModel],
     map_name: str,
     style: tuple[str, str],
     turns: int,
@@ -61,78 +53,18 @@ def given_matchup(
     return Matchup(library, names[0], names[1], map_name, style[0], style[1], turns, ties, given)
 
 
-def legal_army(
-    roster: Roster,
-    name: str,
-    budget: int,
-    figures: Sequence[Figure],
-    crypt: Sequence[str],
-    victims: Sequence[str],
-    objects: Sequence[str] = (),
-    provenance: str = "built by clix",
-) -> Army:
-    """An army of these figures (a crossroads card plays its first side), with the crypt cut or filled to the
-    size its figures need (filled from the library's cards in name order), checked legal."""
-    size = CRYPT_SIZE + sum(f.grants_plot_twists for f in figures)
-    cards = list(dict.fromkeys(crypt))
-    subplot = [c for c in cards if c in roster.plot_twists and roster.plot_twists[c].kind == "subplot"]
-    while len(cards) > size:
-        # drop normal cards from the end first, so the subplot stays
-        drop = next((c for c in reversed(cards) if c not in subplot), cards[-1])
-        cards.remove(drop)
-    spare = [n for n in sorted(roster.plot_twists) if n not in cards and roster.plot_twists[n].kind != "subplot"]
-    cards += spare[: size - len(cards)]
-    army = Army(
-        name=name,
-        build_total=budget,
-        figures=[
-            ArmyEntry(figure=f.id, side="start_a" if f.card.crossroads else None) for f in sorted(figures, key=_order)
-        ],
-        crypt=cards,
-        victims=list(victims),
-        objects=cast(list[Literal["tombstone", "tree", "portal"]], list(objects)),
-        provenance=provenance,
-    )
-    problems = army_problems(army, roster)
-    if problems:
-        raise ClixError(f"army {name}: {problems[0][1]}")
-    return army
-
-
-def _order(figure: Figure) -> tuple[int, str]:
-    return (-figure.points, figure.id)
-
-
-def default_victims(roster: Roster, players: int = 2) -> list[str]:
-    """The victims a built army brings: the ones the library's armies bring most often (then by name)."""
-    count: dict[str, int] = {}
-    for army in roster.armies.values():
-        for victim in army.victims:
-            count[victim] = count.get(victim, 0) + 1
-    ranked = sorted(roster.victims, key=lambda v: (-count.get(v, 0), v))
-    share = VICTIMS_PER_GAME // players
-    return [ranked[i % len(ranked)] for i in range(share)] if ranked else []
-
-
-def figures_of(roster: Roster, army: Army) -> list[str]:
-    """The figure ids of an army, sorted (a build's identity, with its crypt)."""
-    return sorted(entry.figure for entry in army.figures)
-
-
 # --- the store's keys -----------------------------------------------------------------------------------
 
 
 @functools.cache
-def _fixed_fields() -> dict[str, Any]:
-    return code_fields()
+def _fixed_fields(ruleset: str) -> dict[str, Any]:
+    return code_fields(ruleset)
 
 
-def matchup_key(roster: Roster, matchup: Matchup, master_seed: int) -> GameKey:
-    """`store.game_key` for a matchup whose armies may be given as data (the code's hashes computed once): the
-    same key `clix duel` uses for the same armies, so either finds the other's games."""
-    given = {name: Army.model_validate_json(data) for name, data in matchup.given}
-    view = with_armies(roster, given) if given else roster
-    return game_key(view, matchup, master_seed, code=_fixed_fields())
+def matchup_key(library: Any, matchup: Matchup, master_seed: int) -> GameKey:
+    """`store.game_key` with the code's hashes computed once per process (its armies may be given as data: the
+    same key `clix duel` uses for the same armies, so either finds the other's games)."""
+    return game_key(library, matchup, master_seed, code=_fixed_fields(matchup.ruleset))
 
 
 def _load_many(store: Store, keys: Sequence[GameKey], below: int) -> dict[tuple[str, int], GameRows]:
@@ -288,7 +220,7 @@ def _play(master_seed: int, item: tuple[Matchup, int]) -> GameRows:
 
 
 def play_cells(
-    roster: Roster,
+    library: Any,
     cells: Sequence[Cell],
     master_seed: int,
     jobs: int | None,
@@ -309,7 +241,7 @@ def play_cells(
     if store is not None:
         for cell in cells:
             if cell.matchup not in keys:
-                keys[cell.matchup] = matchup_key(roster, cell.matchup, master_seed)
+                keys[cell.matchup] = matchup_key(library, cell.matchup, master_seed)
         known = _load_many(store, list(keys.values()), max((c.end for c in cells), default=0))
     finished: dict[tuple[int, int], dict[str, Any]] = {}
     """Each game's row by (cell, index) (the figure rows go to the store only)."""

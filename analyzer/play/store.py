@@ -25,7 +25,7 @@ import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -33,8 +33,8 @@ from typing import Any
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.signals import signals_held
 from clix.analyzer.play.result import RunResult
-from clix.analyzer.play.runner import Matchup
-from clix.engine.horrorclix.roster.loader import Roster
+from clix.analyzer.play.runner import Matchup, kit
+from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
 
 SCHEMA_VERSION = "1"
 STORE_NAME = "clix.duckdb"
@@ -79,30 +79,14 @@ def _digest(document: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def data_hash(roster: Roster, armies: Sequence[str], map_name: str) -> str:
-    """A hash of the data a game of these armies on this map reads: the armies, every figure they field, the
-    plot twists in their crypts, the victims they bring and the map (their pydantic models as JSON)."""
-    chosen = [roster.armies[name] for name in armies]
-
-    def dump(table: dict[str, Any], names: set[str]) -> dict[str, Any]:
-        return {name: table[name].model_dump(mode="json") for name in sorted(names) if name in table}
-
+def data_hash(library: Any, matchup: Matchup) -> str:
+    """A hash of the data a game of the matchup's armies on its map reads, as its ruleset's kit lists it
+    (`MatchupKit.data_document`: for HorrorClix the armies, their figures, plot twists and victims, and the map)."""
     return _digest(
-        {
-            "armies": {name: roster.armies[name].model_dump(mode="json") for name in sorted(set(armies))},
-            "figures": dump(roster.figures, {entry.figure for army in chosen for entry in army.figures}),
-            "plot_twists": dump(roster.plot_twists, {card for army in chosen for card in army.crypt}),
-            "victims": dump(roster.victims, {victim for army in chosen for victim in army.victims}),
-            "map": roster.maps[map_name].model_dump(mode="json"),
-        }
+        kit(matchup.ruleset).data_document(
+            library, [matchup.army_a, matchup.army_b], dict(matchup.given), matchup.map_name
+        )
     )
-
-
-def style_weights(style: str) -> dict[str, float] | None:
-    """The weights a player style plays with (None for the random player)."""
-    from clix.engine.horrorclix.players.heuristic import STYLES
-
-    return asdict(STYLES[style]) if style in STYLES else None
 
 
 def row_fingerprint() -> str:
@@ -120,34 +104,35 @@ class GameKey:
     fields: dict[str, Any]
 
 
-def code_fields() -> dict[str, Any]:
-    """The part of a key that depends on the code alone: the store's schema, the ruleset, the engine's sources,
-    the row-making code and numpy's version (NEP 19 lets Generator streams change)."""
+def code_fields(ruleset: str = DEFAULT_RULESET) -> dict[str, Any]:
+    """The part of a key that depends on the code alone: the store's schema, the ruleset's version, the engine's
+    sources, the row-making code and numpy's version (NEP 19 lets Generator streams change)."""
     import numpy as np
-    from clix.engine import RULESET_VERSION
     from clix.engine.compiled import source_fingerprint
 
     return {
         "schema": SCHEMA_VERSION,
-        "ruleset": RULESET_VERSION,
+        "ruleset": ruleset_named(ruleset).version,
         "engine": source_fingerprint(),
         "rows": row_fingerprint(),
         "numpy": np.__version__,
     }
 
 
-def game_key(roster: Roster, matchup: Matchup, master_seed: int, code: dict[str, Any] | None = None) -> GameKey:
-    """The key of a run's games. Names are part of it (they are in the rows), paths are not: the same data
-    in another folder finds the same games. `code`: `code_fields()`, when the caller has worked it out."""
+def game_key(library: Any, matchup: Matchup, master_seed: int, code: dict[str, Any] | None = None) -> GameKey:
+    """The key of a run's games, `library` being the matchup's ruleset's data (a HorrorClix `Roster`). Names are
+    part of it (they are in the rows), paths are not: the same data in another folder finds the same games.
+    `code`: `code_fields()`, when the caller has worked it out."""
+    rules = kit(matchup.ruleset)
     fields = {
-        **(code_fields() if code is None else code),
-        "data": data_hash(roster, [matchup.army_a, matchup.army_b], matchup.map_name),
+        **(code_fields(matchup.ruleset) if code is None else code),
+        "data": data_hash(library, matchup),
         "army_a": matchup.army_a,
         "army_b": matchup.army_b,
         "map": matchup.map_name,
         "players": [
-            {"style": matchup.style_a, "weights": style_weights(matchup.style_a)},
-            {"style": matchup.style_b, "weights": style_weights(matchup.style_b)},
+            {"style": matchup.style_a, "weights": rules.style_weights(matchup.style_a)},
+            {"style": matchup.style_b, "weights": rules.style_weights(matchup.style_b)},
         ],
         "turn_limit": matchup.turn_limit,
         "ties": matchup.ties,

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.play.experiment import Played, play_cells, with_armies
+from clix.analyzer.play.experiment import Played, play_cells
 from clix.analyzer.play.store import Store
 from clix.analyzer.report.folder import Interrupted
 from clix.analyzer.stats.scoring import pair_interval, pair_means
@@ -42,6 +42,7 @@ from clix.analyzer.value.model import (
     value_rows,
 )
 from clix.engine import compiled
+from clix.engine.horrorclix.armybuilder import with_armies
 from clix.engine.horrorclix.roster.loader import Roster
 from clix.engine.horrorclix.roster.models import Army
 

@@ -12,12 +12,13 @@ from typing import Any
 
 import pandas as pd
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.play.experiment import Cell, given_matchup, legal_army, play_cells, with_armies
+from clix.analyzer.play.experiment import Cell, given_matchup, play_cells
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.store import Store
 from clix.analyzer.stats.scoring import game_scores, mean_interval
 from clix.analyzer.value.report import _table
 from clix.engine.core.files.problems import did_you_mean
+from clix.engine.horrorclix.armybuilder import IllegalArmy, legal_army, with_armies
 from clix.engine.horrorclix.roster.loader import Roster
 from clix.engine.horrorclix.roster.models import Army, Figure
 from rich.console import Console
@@ -90,16 +91,19 @@ def run_swap(
     variants = {}
     for option in options:
         name = f"{army_id}-without-{figure_id}-with-" + "-".join(f.id for f in option)
-        variants[name] = legal_army(
-            roster,
-            name,
-            army.build_total,
-            rest + option,
-            army.crypt,
-            army.victims,
-            army.objects,
-            "swap test (clix value)",
-        )
+        try:
+            variants[name] = legal_army(
+                roster,
+                name,
+                army.build_total,
+                rest + option,
+                army.crypt,
+                army.victims,
+                army.objects,
+                "swap test (clix value)",
+            )
+        except IllegalArmy as exc:
+            raise ClixError(str(exc)) from None
     armies = {army_id: army, **variants}
     cells = []
     for name in armies:

@@ -61,6 +61,17 @@ class MatchupKit(Protocol):
         armies, map, players...) and one row per figure; `swapped`: army A sat in seat 2."""
         ...
 
+    def data_document(
+        self, library: Any, armies: Sequence[str], given: dict[str, str], map_name: str
+    ) -> dict[str, Any]:
+        """Every piece of data a game of `armies` (`given` as in `start`) on `map_name` reads, as JSON-able values
+        (the result store keys its games by a hash of it: the same data in another folder finds the same games)."""
+        ...
+
+    def style_weights(self, style: str) -> dict[str, float] | None:
+        """The weights a player style plays with (part of a stored game's key); None for a player without any."""
+        ...
+
 
 class LibraryCache(Generic[LibraryT]):
     """A ruleset's libraries by the folders they were loaded from, each loaded once per process (joblib workers

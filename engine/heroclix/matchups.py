@@ -74,6 +74,21 @@ class HeroClixMatchups:
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         return game_rows(state, head, swapped)
 
+    def data_document(
+        self, library: Library, armies: Sequence[str], given: dict[str, str], map_name: str
+    ) -> dict[str, Any]:
+        """The forces, every character they field and the map (their pydantic models as JSON)."""
+        force = {n: Force.model_validate_json(given[n]) if n in given else library.forces[n] for n in armies}
+        fielded = sorted({c for f in force.values() for c in f.characters if c in library.characters})
+        return {
+            "forces": {name: force[name].model_dump(mode="json") for name in sorted(force)},
+            "characters": {c: library.characters[c].model_dump(mode="json") for c in fielded},
+            "map": library.maps[map_name].model_dump(mode="json"),
+        }
+
+    def style_weights(self, style: str) -> dict[str, float] | None:
+        return None  # only the random player so far
+
 
 MATCHUPS = HeroClixMatchups()
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,28 @@ class HorrorClixMatchups:
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """One flat row for the game (from army A's point of view, `head` first) and one row per figure."""
         return game_rows(state, head, swapped)
+
+    def data_document(
+        self, library: Roster, armies: Sequence[str], given: dict[str, str], map_name: str
+    ) -> dict[str, Any]:
+        """The armies, every figure they field, the plot twists in their crypts, the victims they bring and the
+        map (their pydantic models as JSON)."""
+        army = {name: given_army(given[name]) if name in given else library.armies[name] for name in armies}
+        chosen = list(army.values())
+
+        def dump(table: dict[str, Any], names: set[str]) -> dict[str, Any]:
+            return {name: table[name].model_dump(mode="json") for name in sorted(names) if name in table}
+
+        return {
+            "armies": {name: army[name].model_dump(mode="json") for name in sorted(army)},
+            "figures": dump(library.figures, {entry.figure for army in chosen for entry in army.figures}),
+            "plot_twists": dump(library.plot_twists, {card for army in chosen for card in army.crypt}),
+            "victims": dump(library.victims, {victim for army in chosen for victim in army.victims}),
+            "map": library.maps[map_name].model_dump(mode="json"),
+        }
+
+    def style_weights(self, style: str) -> dict[str, float] | None:
+        return asdict(STYLES[style]) if style in STYLES else None
 
 
 MATCHUPS = HorrorClixMatchups()
