@@ -152,6 +152,11 @@ def test_roster_list_show_and_map_show_read_heroclix_files(tmp_path, capsys):
     assert code == 0 and "dawn-patrol" in out
     code, out, _ = run_main(["roster", "list", "maps", *rosters], capsys)
     assert code == 0 and "graveyard" in out and "harbor-" in out
+    only = ["--rosters", str(SAMPLE)]  # a HeroClix-only library: the default listing is its characters
+    code, out, _ = run_main(["roster", "list", *only], capsys)
+    assert code == 0 and "team" in out and "bolts" in out and "cabal" not in out
+    code, out, _ = run_main(["roster", "list", "armies", *only], capsys)
+    assert code == 0 and "dawn-patrol" in out
     code, out, _ = run_main(["roster", "show", "lumen-r", *rosters], capsys)
     assert code == 0 and "Lumen (lumen-r): 28 points" in out and "<- start" in out and "KO" in out
     code, out, _ = run_main(["roster", "show", "dawn-patrol", *rosters], capsys)

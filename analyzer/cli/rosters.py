@@ -78,6 +78,13 @@ def roster_list(
         console.print(heroclix_views.listing(_heroclix(rosters), what))
         return
     roster = library_for(rosters).roster
+    counterpart = {"figures": "characters", "armies": "forces"}.get(what)
+    if counterpart and not getattr(roster, what):
+        # a HeroClix-only library: its characters and forces are what the user has
+        hero = _heroclix(rosters, required=False)
+        if hero is not None and getattr(hero, counterpart):
+            console.print(heroclix_views.listing(hero, counterpart))
+            return
     wanted = views.FigureFilter(tuple(figure_class or ()), min_points, max_points, cabal, rank)
     console.print(views.listing(roster, what, wanted))
     if what == "maps":
