@@ -1,5 +1,5 @@
 """`python -m clix ...` runs the command line, like the `clix` command."""
 
-from clix.analyzer.cli import main
+from clix.launch import main
 
 main()

@@ -66,6 +66,7 @@ def test_the_wheel_holds_one_namespace_with_its_data(wheel):
         "clix/rosters/horrorclix/maps/graveyard.yaml",
     ):
         assert needed in names, needed
+    assert any(name.endswith(".dist-info/licenses/LICENSE") or name.endswith(".dist-info/LICENSE") for name in names)
     shipped = {name for name in names if name.startswith("clix/rosters/")}
     assert len(shipped) == len(list((ROOT / "rosters").rglob("*.yaml")))  # both rulesets' sample data
 

@@ -60,3 +60,18 @@ def test_the_main_command_runs(tmp_path):
     assert f"`{folder}`" in section and f"`{store}`" in section
     assert [p.name for p in tmp_path.glob("clix-out/butcher-shop-vs-firing-line/run-*/report.html")] == ["report.html"]
     assert (tmp_path / store).is_file()
+
+
+def test_every_relative_link_of_the_readme_and_the_docs_resolves_and_the_index_lists_every_page():
+    """Issue 37 (hygiene): docs/index.md names every page of docs/, and no relative link of the README, the
+    changelog or a docs page points at a file that is not there (anchors aside)."""
+    pages = sorted((ROOT / "docs").glob("*.md"))
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    assert [p.name for p in pages if p.name != "index.md" and f"]({p.name})" not in index] == []
+    broken = []
+    for page in [ROOT / "README.md", ROOT / "CHANGELOG.md", *pages]:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
+            if "://" not in target and not (page.parent / target).exists():
+                broken.append(f"{page.relative_to(ROOT)} -> {target}")
+    assert broken == []
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")

@@ -39,17 +39,32 @@ try:
     from clix.analyzer.cli.common import console, stderr_console
     from clix.analyzer.common.errors import ClixError
     from clix.analyzer.report.folder import Interrupted
+    from typer.core import TyperOption
 except KeyboardInterrupt:  # Ctrl-C (or SIGTERM) while clix loads: no traceback
     if not _as_program():
         raise
     sys.stderr.write("clix: interrupted\n")
     raise SystemExit(INTERRUPTED) from None
 
+
+def _flags_without_a_type(option: TyperOption, ctx: Any) -> str | None:
+    """The type column of an option's help line, left empty for a flag: typer 0.29 shows `<bool>` for every flag
+    (--help included), which reads as if the flag took a value."""
+    return None if option.is_flag else _option_type(option, ctx)
+
+
+_option_type = TyperOption.display_type_rich
+TyperOption.display_type_rich = _flags_without_a_type  # type: ignore[method-assign]
+
+HELP = {"help_option_names": ["-h", "--help"]}
+"""`-h` as well as `--help`, on every command (click passes it down to each subcommand's context)."""
+
 app = typer.Typer(
     help="clix: Monte Carlo army-building and balance analyzer for HorrorClix.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    context_settings=HELP,
 )
 roster_app = typer.Typer(
     help="Check and inspect roster files (figures, plot twists, victims, maps, armies).", no_args_is_help=True
@@ -85,6 +100,7 @@ def _options(
         bool,
         typer.Option(
             "--version",
+            "-V",
             help="Print the clix version and the ruleset it plays, and exit.",
             callback=_show_version,
             is_eager=True,

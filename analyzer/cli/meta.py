@@ -31,7 +31,7 @@ def meta(
     armies: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="[ARMIES]...",
+            metavar="ARMIES",
             help="Armies of the field: ids, army files or folders of army files (with --budget: added).",
         ),
     ] = None,

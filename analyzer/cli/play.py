@@ -28,8 +28,11 @@ from rich.console import Console
 
 
 def duel(
-    army_a: Annotated[str, typer.Argument(help="Army A: an army id (see `clix roster list armies`) or an army file.")],
-    army_b: Annotated[str, typer.Argument(help="Army B: an army id or file.")],
+    army_a: Annotated[
+        str,
+        typer.Argument(metavar="ARMY_A", help="Army A: an army id (see `clix roster list armies`) or an army file."),
+    ],
+    army_b: Annotated[str, typer.Argument(metavar="ARMY_B", help="Army B: an army id or file.")],
     games: Annotated[
         int, typer.Option("--games", help=f"Games to play, 2 to {MAX_GAMES:,} (rounded up to seat-swapped pairs).")
     ] = 1000,

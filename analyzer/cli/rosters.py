@@ -23,7 +23,7 @@ from clix.engine.core.ruleset import DEFAULT_RULESET, RULESETS
 def roster_check(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(help="Files or directories to check (default: the whole roster library)."),
+        typer.Argument(metavar="PATHS", help="Files or directories to check (default: the whole roster library)."),
     ] = None,
     rosters: RostersOption = None,
 ) -> None:
@@ -50,7 +50,8 @@ def roster_list(
     what: Annotated[
         str,
         typer.Argument(
-            help="figures, plot-twists, victims, maps or armies (default: figures); HeroClix's characters or forces."
+            metavar="WHAT",
+            help="figures, plot-twists, victims, maps or armies (default: figures); HeroClix's characters or forces.",
         ),
     ] = "figures",
     figure_class: Annotated[
@@ -181,7 +182,9 @@ def map_show(
 
 
 def scenario_run(
-    paths: Annotated[list[Path], typer.Argument(help="Scenario files, or directories (every *.yaml below them).")],
+    paths: Annotated[
+        list[Path], typer.Argument(metavar="PATHS", help="Scenario files, or directories (every *.yaml below them).")
+    ],
     rosters: RostersOption = None,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also print each scenario's event log.")] = False,
 ) -> None:
