@@ -54,7 +54,7 @@ def _flags_without_a_type(option: TyperOption, ctx: Any) -> str | None:
 
 
 _option_type = TyperOption.display_type_rich
-TyperOption.display_type_rich = _flags_without_a_type  # type: ignore[method-assign]
+TyperOption.display_type_rich = _flags_without_a_type  # type: ignore[method-assign,assignment]
 
 HELP = {"help_option_names": ["-h", "--help"]}
 """`-h` as well as `--help`, on every command (click passes it down to each subcommand's context)."""
