@@ -176,8 +176,9 @@ def test_a_small_build_run_names_builds_by_rank_and_writes_its_headline(
     # both maps by default
     assert document["settings"]["maps"] == ["graveyard", "mansion"]
     assert document["headline"] == document["comparison"]["headline"]
-    printed = [line for line in stdout.splitlines() if line.strip()]  # (the progress bars leave blank lines)
-    assert printed[0] == document["headline"]
+    printed = stdout.splitlines()  # the headline first, wrapped to the terminal, continuations indented
+    end = next((i for i in range(1, len(printed)) if not printed[i].startswith("    ")), len(printed))
+    assert " ".join(line.strip() for line in printed[:end]) == document["headline"]
     assert "graveyard and mansion" in document["headline"]
     builds = document["builds"]
     names = [b["name"] for b in builds]

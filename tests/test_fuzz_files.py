@@ -113,7 +113,7 @@ def run_cli(args: list[str]) -> Run:
     return Run(code, output.splitlines(), seconds)
 
 
-SUMMARY = re.compile(r"^(\d+ problem\(s\) in \d+ file\(s\) checked|\d+ passed, \d+ failed)")
+SUMMARY = re.compile(r"^(\d+ problems? in \d+ files? checked|\d+ passed, \d+ failed)")
 
 
 def assert_one_line(run: Run, named: Path) -> None:

@@ -63,7 +63,7 @@ def test_dozen_mistakes_give_twelve_problem_lines(mini, monkeypatch):
     assert code == 2
     problems, summary = lines[:-1], lines[-1]
     assert len(problems) == 12, "\n".join(lines)
-    assert summary.startswith("12 problem(s) in 3 file(s) checked")
+    assert summary.startswith("12 problems in 3 files checked")
     for printed, (file, line, field, on_line, message) in zip(problems, DOZEN_PROBLEMS, strict=True):
         match = PROBLEM_LINE.match(printed)
         assert match, printed
@@ -80,14 +80,14 @@ def test_dozen_mistakes_one_file_at_a_time(mini, monkeypatch):
         expected = [p for p in DOZEN_PROBLEMS if p[0] == file]
         assert code == 2
         assert [line.split(": ", 1)[0] for line in lines[:-1]] == [f"{file}:{p[1]}" for p in expected]
-        assert lines[-1].startswith(f"{len(expected)} problem(s) in 1 file(s) checked")
+        assert lines[-1].startswith(f"{len(expected)} problem{'s' if len(expected) != 1 else ''} in 1 file checked")
 
 
 def test_valid_mini_roster_is_ok(mini):
     code, lines = run_check(str(mini.root), "--rosters", str(mini.root))
     assert code == 0
     assert lines == [
-        "ok: 8 file(s) valid (4 figures, 9 plot twists, 3 victim archetypes, 1 maps, 1 armies)",
+        "ok: 8 files valid (4 figures, 9 plot twists, 3 victim archetypes, 1 maps, 1 armies)",
     ]
 
 
@@ -98,7 +98,7 @@ def test_check_without_paths_checks_the_library(mini, monkeypatch):
     monkeypatch.setenv("CLIX_ROSTERS", str(mini.root))
     code, lines = run_check()
     assert (code, lines) == (0, [lines[0]])
-    assert lines[0].startswith("ok: 8 file(s) valid")
+    assert lines[0].startswith("ok: 8 files valid")
 
 
 def test_army_checked_against_the_library(mini):
@@ -107,7 +107,7 @@ def test_army_checked_against_the_library(mini):
     mini.edit("maps/graveyard-mini.yaml", '".v.v.v.v"', '"...v.v.v"')
     code, lines = run_check(str(mini.path("armies/legal-army.yaml")), "--rosters", str(mini.root))
     assert code == 0, lines
-    assert lines[0].startswith("ok: 1 file(s) valid")
+    assert lines[0].startswith("ok: 1 file valid")
 
 
 def test_problem_line_uses_path_relative_to_working_directory(mini, monkeypatch):
@@ -120,7 +120,7 @@ def test_problem_line_uses_path_relative_to_working_directory(mini, monkeypatch)
         "figures/grave-knight-u.yaml:6: rank: 'legendary' is not allowed here; use 'rookie', 'experienced', "
         "'veteran', 'unique', 'limited_edition' or 'demo'"
     )
-    assert lines[1].startswith("1 problem(s) in 4 file(s) checked")
+    assert lines[1].startswith("1 problem in 4 files checked")
 
 
 def test_yaml_error_line_has_no_field(mini, monkeypatch):

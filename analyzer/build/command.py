@@ -43,6 +43,7 @@ from clix.analyzer.build.report import build_lines, document, write_build
 from clix.analyzer.build.summary import OBJECTIVES
 from clix.analyzer.common.checks import MAX_GAMES
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.text import print_lines
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.runner import PLAYER_STYLES
 from clix.analyzer.play.store import Store
@@ -200,7 +201,6 @@ def run_build(
         payload = document(result) | {"outputs": {k: str(v) for k, v in written.items()}}
         sys.stdout.write(json.dumps(payload, default=str) + "\n")
     else:
-        for line in build_lines(result):
-            console.print(line, markup=False)
+        print_lines(console, build_lines(result))
         console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
     return run_exit_code(result.interrupted, bool(result.failed), result.stopped)

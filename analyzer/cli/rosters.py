@@ -15,6 +15,7 @@ from clix.analyzer.cli.common import (
     library_for,
 )
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.text import counted
 from clix.analyzer.library.load import library_layers, load_for_check, other_rulesets
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.core.ruleset import DEFAULT_RULESET, RULESETS
@@ -41,9 +42,11 @@ def roster_check(
     for problem in problems:
         console.print(str(problem), markup=False, soft_wrap=True)
     if problems:
-        console.print(f"{len(problems)} problem(s) in {checked} file(s) checked ({counts} loaded)", markup=False)
+        console.print(
+            f"{counted(len(problems), 'problem')} in {counted(checked, 'file')} checked ({counts} loaded)", markup=False
+        )
         raise typer.Exit(2)
-    console.print(f"ok: {checked} file(s) valid ({counts})", markup=False)
+    console.print(f"ok: {counted(checked, 'file')} valid ({counts})", markup=False)
 
 
 def roster_list(

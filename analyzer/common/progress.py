@@ -14,8 +14,9 @@ def progress_bar(
     console: Console, description: str, total: int, quiet: bool, done: int = 0
 ) -> Iterator[Callable[[int], None] | None]:
     """One rich progress bar (none when `quiet`); yields the callback that advances it by a number of games.
-    `done` games are counted from the start (taken from the result store: not in the rate)."""
-    if quiet:
+    `done` games are counted from the start (taken from the result store: not in the rate). Off a terminal
+    (output piped or redirected) there is no bar: rich would leave a blank line where it stood."""
+    if quiet or not console.is_terminal:
         yield None
         return
     columns = [
@@ -41,7 +42,7 @@ def progress_bar(
 def stage(console: Console, description: str, quiet: bool) -> Iterator[None]:
     """A spinner with `description` while a long step without a count runs (none when `quiet`, or off a
     terminal): a million-game duel's statistics and files take a minute or two."""
-    if quiet:
+    if quiet or not console.is_terminal:
         yield
         return
     with console.status(description):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from clix.analyzer.common.text import counted, print_lines
 from clix.analyzer.play.runner import engine_name
 from clix.engine import compiled
 from rich.console import Console
@@ -92,7 +93,7 @@ def print_summary(
         )
     seat = fp["seat"]
     speed = (
-        f"{settings['games_per_second']} games/s on {settings['jobs']} jobs"
+        f"{settings['games_per_second']} games/s on {counted(settings['jobs'], 'job')}"
         if settings.get("games_per_second") is not None
         else "no game played"
     )
@@ -161,8 +162,7 @@ def print_summary(
         lines.append(note)
     if settings["engine"] != compiled.COMPILED:
         lines.append("  (`clix compile` builds the compiled engine: the same games, about 3x faster; see README)")
-    for line in lines:
-        console.print(line, markup=False)
+    print_lines(console, lines)
 
 
 def engine_note(engines: dict[str, int], current: str) -> str | None:

@@ -25,6 +25,7 @@ import pandas as pd
 from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.progress import progress_bar
+from clix.analyzer.common.text import print_lines, wrote
 from clix.analyzer.play.pool import run_items
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.runner import (
@@ -372,7 +373,7 @@ def run_ladder(
     else:
         for line in ladder_lines(summary, settings):
             console.print(line, markup=False)
-        console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
+        print_lines(console, [wrote(written.values())])
     return run_exit_code(played.interrupted, bool(played.failed), played.stopped)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.text import counted
 from clix.engine.core.board import wall_edges
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.heroclix.library import Character, Force, Library, MapFile
@@ -46,7 +47,7 @@ def show_character(character: Character) -> str:
     lines = [
         f"{character.name} ({character.id}): {character.points} points, {character.rank}, {character.set} "
         f"#{character.collector_number}",
-        f"speed mode {character.speed_mode}, range {character.range} with {character.bolts} bolt(s), size "
+        f"speed mode {character.speed_mode}, range {character.range} with {counted(character.bolts, 'bolt')}, size "
         f"{character.size}, team {character.team or 'none'}, base {character.base_colour}",
         f"provenance: {character.provenance}",
         "dial (speed attack defense damage):",

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import get_args
 
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.text import counted
 from clix.engine.core.dial import SLOTS, Click
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.core.files.yaml_lines import path_problem
@@ -291,7 +292,7 @@ def _header(figure: Figure) -> Text:
     cabal = ""
     if figure.cabal:
         cabal = f"  cabal: {figure.cabal.name}{' (leader)' if figure.cabal.leader else ''}"
-    ranged = f"range {figure.range}, {figure.bolts} bolt(s)" if figure.range else "no ranged attack (range 0)"
+    ranged = f"range {figure.range}, {counted(figure.bolts, 'bolt')}" if figure.range else "no ranged attack (range 0)"
     lines = [
         Text(f"{figure.name}  [{figure.id}]", style="bold"),
         Text(f"{figure.set} #{figure.collector_number}, {figure.rank.replace('_', ' ')}, {figure.points} points"),
@@ -299,7 +300,7 @@ def _header(figure: Figure) -> Text:
         Text(f"classes: {', '.join(figure.classes)}{cabal}"),
     ]
     if figure.grants_plot_twists:
-        lines.append(Text(f"grants {figure.grants_plot_twists} extra plot twist(s) (HC-PLOT-03)"))
+        lines.append(Text(f"grants {counted(figure.grants_plot_twists, 'extra plot twist')} (HC-PLOT-03)"))
     lines.append(Text(f"provenance: {figure.provenance}", style="italic"))
     return Text("\n").join(lines)
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.text import print_lines, wrote
 from clix.analyzer.meta.field import expand_army_arguments, field_armies, field_cells, field_styles
 from clix.analyzer.meta.play import FieldRun, Runner, field_games, local_runner, play_field
 from clix.analyzer.meta.report import meta_lines, write_meta
@@ -87,7 +88,7 @@ class _Progress:
 
     @contextmanager
     def shown(self, description: str) -> Iterator[_Progress]:
-        if self.quiet:
+        if self.quiet or not self.console.is_terminal:  # off a terminal rich would leave a blank line
             yield self
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -179,9 +180,8 @@ def run_meta(
         payload = {"settings": settings, **summary, "outputs": {k: str(v) for k, v in written.items()}}
         sys.stdout.write(json.dumps(payload, default=str) + "\n")
     else:
-        for line in meta_lines(summary, settings):
-            console.print(line, markup=False)
-        console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
+        print_lines(console, meta_lines(summary, settings))
+        print_lines(console, [wrote(written.values())])
     return run_exit_code(run.interrupted, bool(run.failed), run.stopped)
 
 

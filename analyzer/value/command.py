@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.text import print_lines, wrote
 from clix.analyzer.play.experiment import Played
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.runner import PLAYER_STYLES
@@ -127,9 +128,8 @@ def run_value(
         }
         sys.stdout.write(json.dumps(payload, default=str) + "\n")
     else:
-        for line in value_lines(result):
-            console.print(line, markup=False)
-        console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
+        print_lines(console, value_lines(result))
+        print_lines(console, [wrote(written.values())])
     return run_exit_code(played.interrupted, bool(played.failed), played.stopped)
 
 
