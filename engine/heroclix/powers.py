@@ -2,7 +2,8 @@
 Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the first of the card's (part 2):
 Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
-Invincible and the two Combat Experts.
+Invincible and the two Combat Experts; then those that need no power action (passive, modifiers, movement):
+Exploit Weakness, Precision Strike, Steal Energy, Empower, Enhancement and Defend.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -16,6 +17,17 @@ RANGED_EXPERT = "Ranged Combat Expert"
 CLOSE_EXPERT = "Close Combat Expert"
 LEAP_CLIMB = "Leap/Climb"
 WILLPOWER = "Willpower"
+EXPLOIT_WEAKNESS = "Exploit Weakness"
+PRECISION_STRIKE = "Precision Strike"
+STEAL_ENERGY = "Steal Energy"
+EMPOWER = "Empower"
+ENHANCEMENT = "Enhancement"
+DEFEND = "Defend"
+PLASTICITY = "Plasticity"
+STEALTH = "Stealth"
+BATTLE_FURY = "Battle Fury"
+PHASING = "Phasing/Teleport"
+EARTHBOUND = "Earthbound/Neutralized"
 
 POWERS: dict[str, PowerSpec] = {
     "Super Strength": PowerSpec(
@@ -108,6 +120,44 @@ POWERS: dict[str, PowerSpec] = {
     ),
     CLOSE_EXPERT: PowerSpec(
         CLOSE_EXPERT, "attack", "Attack +1 and damage +1 for its close attacks, on terrain too.", "004 L138, L199"
+    ),
+    EXPLOIT_WEAKNESS: PowerSpec(
+        EXPLOIT_WEAKNESS,
+        "attack",
+        "Its close attacks deal penetrating damage: no reducer but Invincible lowers it.",
+        "004 L126, L224",
+    ),
+    PRECISION_STRIKE: PowerSpec(
+        PRECISION_STRIKE,
+        "attack",
+        "When it attacks, damage a hit target takes is not reduced below 1, and the target's Super Senses roll is -1.",
+        "004 L207, L228",
+    ),
+    STEAL_ENERGY: PowerSpec(
+        STEAL_ENERGY,
+        "attack",
+        "After a close attack that damages 1 or more hit characters, it heals 1 click.",
+        "004 L178, L230; 002 L750-752",
+    ),
+    EMPOWER: PowerSpec(
+        EMPOWER,
+        "passive",
+        "Adjacent friendly characters get damage +1 for their close attacks, on terrain too (stacking, within the "
+        "rule of 3).",
+        "004 L144, L200",
+    ),
+    ENHANCEMENT: PowerSpec(
+        ENHANCEMENT,
+        "passive",
+        "Adjacent friendly characters get damage +1 for their ranged attacks, on terrain and thrown objects too "
+        "(stacking, within the rule of 3).",
+        "004 L167, L189; 002 L356-357",
+    ),
+    DEFEND: PowerSpec(
+        DEFEND,
+        "defense",
+        "Adjacent friendly characters may replace their defense value with this character's unmodified one.",
+        "004 L81, L105",
     ),
 }
 
