@@ -7,6 +7,7 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING, HINDERING
 from clix.engine.core.pieces import Figure, divide_damage
+from clix.engine.heroclix.battle_fury import attack_refusal, no_ranged
 from clix.engine.heroclix.damage_powers import boost, exploits, floored, senses_handicap, steal_energy
 from clix.engine.heroclix.defenses import capped, defense_bonus, defense_value, evades, reduced, shrugs_off
 from clix.engine.heroclix.events import EventKind
@@ -25,6 +26,7 @@ from clix.engine.heroclix.sides import (
     touching_opponents,
 )  # fmt: skip
 from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged, Telekinesis, Throw
+from clix.engine.heroclix.stealth import hidden
 
 EXPERT_BONUS = 1
 """Ranged and Close Combat Expert's modifier to attack and to damage (HX-POWER-37, -44)."""
@@ -41,7 +43,7 @@ FALL_KNOCKBACK_DAMAGE = 2
 """Damage a non-flier knocked off elevated terrain takes (HX-KNOCK-10)."""
 
 
-def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bool, bool]:
+def line_of_fire(state: HeroState, attacker: Figure, target: Figure, stealth: bool = True) -> tuple[bool, bool]:
     """Whether the line of fire from `attacker` to `target` is clear, and whether it is hindered (+1 defense).
 
     Between two grounded characters it is blocked by walls and blocking terrain (HX-COMBAT-11, HX-TERRAIN-11,
@@ -55,7 +57,8 @@ def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bo
     Giants and big characters (HX-SPECIAL-14..16): a soaring character and a giant or big one draw their line as
     two soaring characters (HX-COMBAT-20); a giant and an elevated character as two elevated ones; standard
     characters do not block a line to or from a giant; giants and big characters block lines between others,
-    and big characters block every line, between soaring characters too."""
+    and big characters block every line, between soaring characters too. A hindered line to a character showing
+    Stealth is blocked, unless `stealth` is False (HX-POWER-11)."""
     ends = (attacker.uid, target.uid)
     high, aim_high = state.soars(attacker), state.soars(target)
     if high != aim_high and (bulky(state, attacker) or bulky(state, target)):
@@ -63,7 +66,10 @@ def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bo
     giant_end = GIANT in (size(state, attacker), size(state, target))
     level = levels_of(state.geometry).level
     as_elevated = giant_end and not high and bool(level[attacker.pos] or level[target.pos])
-    return line_between(state, attacker.pos, high, target.pos, aim_high, ends, giant_end, as_elevated)
+    found = line_between(state, attacker.pos, high, target.pos, aim_high, ends, giant_end, as_elevated)
+    if stealth and found[1] and hidden(state, attacker, target):  # HX-POWER-11: hindered becomes blocked
+        return False, False
+    return found
 
 
 def line_between(
@@ -161,7 +167,7 @@ def reach(state: HeroState, attacker: Figure, target: Figure) -> int:
 def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     """Why a combat action may not be given ("" if it may)."""
     attacker = state.monsters[action.character]
-    problem = cannot_act(state, attacker)
+    problem = cannot_act(state, attacker) or attack_refusal(state, attacker, action)  # HX-POWER-38
     if problem:
         return problem
     if action.use and (action.use != BLADES or not isinstance(action, Close)):
@@ -231,7 +237,7 @@ def throw_problem(state: HeroState, action: Throw) -> str:
     below at a soaring target, with a clear line of fire, not while adjacent to an opponent (HX-OBJECT-11 and
     its OPEN a)."""
     attacker = state.monsters[action.character]
-    problem = cannot_act(state, attacker)
+    problem = cannot_act(state, attacker) or no_ranged(attacker)  # HX-POWER-38: no throwing
     if problem:
         return problem
     kind = state.holding.get(attacker.uid)

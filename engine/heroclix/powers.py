@@ -2,8 +2,9 @@
 Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the first of the card's (part 2):
 Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
-Invincible and the two Combat Experts; then those that need no power action (passive, modifiers, movement):
-Exploit Weakness, Precision Strike, Steal Energy, Empower, Enhancement and Defend.
+Invincible and the two Combat Experts; then eleven that need no power action (passive, modifiers, movement):
+Exploit Weakness, Precision Strike, Steal Energy, Empower, Enhancement, Defend, Plasticity, Stealth, Battle Fury,
+Phasing/Teleport and Earthbound/Neutralized.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -158,6 +159,42 @@ POWERS: dict[str, PowerSpec] = {
         "defense",
         "Adjacent friendly characters may replace their defense value with this character's unmodified one.",
         "004 L81, L105",
+    ),
+    PLASTICITY: PowerSpec(
+        PLASTICITY,
+        "move",
+        "Breaks away on 2-6; adjacent opponents without Phasing/Teleport, Plasticity, Leap/Climb or Hypersonic "
+        "Speed break away from it only on a 6 (giants ignore it).",
+        "004 L48, L264-265; 002 L1353-1354",
+    ),
+    STEALTH: PowerSpec(
+        STEALTH,
+        "defense",
+        "When it is not its controller's turn, a line of fire to it from a non-adjacent character that would be "
+        "hindered is blocked.",
+        "004 L69; 002 L358",
+    ),
+    BATTLE_FURY: PowerSpec(
+        BATTLE_FURY,
+        "passive",
+        "No ranged attacks or ranged combat actions (no throwing, no power action with a ranged attack); cannot "
+        "be carried, given action tokens by opponents or targeted by Mind Control; its attacks bar Shape Change. "
+        "Compulsory.",
+        "004 L112-114",
+    ),
+    PHASING: PowerSpec(
+        PHASING,
+        "move",
+        "When it moves: breaks away automatically and ignores walls, blocking, hindering and elevated terrain, "
+        "water and characters; never ends on blocking terrain or an occupied square.",
+        "004 L23; 002 L1136-1138 (HX-POWER-03 OPEN: the icons are lost)",
+    ),
+    EARTHBOUND: PowerSpec(
+        EARTHBOUND,
+        "passive",
+        "While it shows, the character has the boot speed mode: no flight (a flier is grounded), swimming, "
+        "carrying or transporter attack on the move. Compulsory.",
+        "004 L27, L42 (HX-POWER-04 OPEN: the list is lost)",
     ),
 }
 

@@ -10,6 +10,7 @@ from typing import cast
 from clix.engine.core.board import STEPS, Edge, side_edge, wall_edges
 from clix.engine.core.geometry import BLOCKING, Geometry
 from clix.engine.core.pieces import Figure
+from clix.engine.heroclix.battle_fury import no_ranged
 from clix.engine.heroclix.damage_powers import boost
 from clix.engine.heroclix.defenses import capped
 from clix.engine.heroclix.events import EventKind
@@ -61,6 +62,8 @@ def raze_problem(state: HeroState, action: Raze) -> str:
         return ""
     if attacker.stats.range <= 0:
         return f"{attacker.label} has range 0 and makes no ranged attacks (HX-COMBAT-09)"
+    if no_ranged(attacker):  # HX-POWER-38, HX-PAC-23: no ranged attack on terrain either
+        return no_ranged(attacker)
     if touching_opponents(state, attacker):
         return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09)"
     distance = geometry.distance(attacker.pos, aim)
