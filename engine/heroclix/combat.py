@@ -7,7 +7,9 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING, HINDERING
 from clix.engine.core.pieces import Figure, divide_damage
-from clix.engine.heroclix.defenses import capped, defense_bonus, evades, reduced, shrugs_off
+from clix.engine.heroclix.battle_fury import attack_refusal, no_ranged
+from clix.engine.heroclix.damage_powers import boost, exploits, floored, senses_handicap, steal_energy
+from clix.engine.heroclix.defenses import capped, defense_bonus, defense_value, evades, reduced, shrugs_off
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
@@ -24,6 +26,7 @@ from clix.engine.heroclix.sides import (
     touching_opponents,
 )  # fmt: skip
 from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged, Telekinesis, Throw
+from clix.engine.heroclix.stealth import hidden
 
 EXPERT_BONUS = 1
 """Ranged and Close Combat Expert's modifier to attack and to damage (HX-POWER-37, -44)."""
@@ -40,7 +43,7 @@ FALL_KNOCKBACK_DAMAGE = 2
 """Damage a non-flier knocked off elevated terrain takes (HX-KNOCK-10)."""
 
 
-def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bool, bool]:
+def line_of_fire(state: HeroState, attacker: Figure, target: Figure, stealth: bool = True) -> tuple[bool, bool]:
     """Whether the line of fire from `attacker` to `target` is clear, and whether it is hindered (+1 defense).
 
     Between two grounded characters it is blocked by walls and blocking terrain (HX-COMBAT-11, HX-TERRAIN-11,
@@ -54,7 +57,8 @@ def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bo
     Giants and big characters (HX-SPECIAL-14..16): a soaring character and a giant or big one draw their line as
     two soaring characters (HX-COMBAT-20); a giant and an elevated character as two elevated ones; standard
     characters do not block a line to or from a giant; giants and big characters block lines between others,
-    and big characters block every line, between soaring characters too."""
+    and big characters block every line, between soaring characters too. A hindered line to a character showing
+    Stealth is blocked, unless `stealth` is False (HX-POWER-11)."""
     ends = (attacker.uid, target.uid)
     high, aim_high = state.soars(attacker), state.soars(target)
     if high != aim_high and (bulky(state, attacker) or bulky(state, target)):
@@ -62,7 +66,10 @@ def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bo
     giant_end = GIANT in (size(state, attacker), size(state, target))
     level = levels_of(state.geometry).level
     as_elevated = giant_end and not high and bool(level[attacker.pos] or level[target.pos])
-    return line_between(state, attacker.pos, high, target.pos, aim_high, ends, giant_end, as_elevated)
+    found = line_between(state, attacker.pos, high, target.pos, aim_high, ends, giant_end, as_elevated)
+    if stealth and found[1] and hidden(state, attacker, target):  # HX-POWER-11: hindered becomes blocked
+        return False, False
+    return found
 
 
 def line_between(
@@ -160,7 +167,7 @@ def reach(state: HeroState, attacker: Figure, target: Figure) -> int:
 def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     """Why a combat action may not be given ("" if it may)."""
     attacker = state.monsters[action.character]
-    problem = cannot_act(state, attacker)
+    problem = cannot_act(state, attacker) or attack_refusal(state, attacker, action)  # HX-POWER-38
     if problem:
         return problem
     if action.use and (action.use != BLADES or not isinstance(action, Close)):
@@ -208,7 +215,7 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     for uid, amount in action.split:
         if uid not in action.targets or amount < 0:
             return "damage is divided in whole numbers among the targets (HX-COMBAT-24)"
-    value = attacker.damage + expert_bonus(attacker, action)
+    value = attacker.damage + damage_modifier(state, attacker, action)
     if action.split and sum(a for _, a in action.split) != value:
         return f"the damage divided must add up to {attacker.label}'s damage value {value} (HX-COMBAT-24)"
     return ""
@@ -230,7 +237,7 @@ def throw_problem(state: HeroState, action: Throw) -> str:
     below at a soaring target, with a clear line of fire, not while adjacent to an opponent (HX-OBJECT-11 and
     its OPEN a)."""
     attacker = state.monsters[action.character]
-    problem = cannot_act(state, attacker)
+    problem = cannot_act(state, attacker) or no_ranged(attacker)  # HX-POWER-38: no throwing
     if problem:
         return problem
     kind = state.holding.get(attacker.uid)
@@ -307,7 +314,9 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     hits = []
     for target in targets:
         hindered = not isinstance(action, Close) and line_of_fire(state, attacker, target)[1]
-        defense = target.defense + capped((HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close))
+        defense = defense_value(state, target) + capped(  # HX-POWER-27: Defend replaces, then modifiers
+            (HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close)
+        )
         if critical_hit or (not critical_miss and total >= defense):
             hits.append(target)
     state.emit(
@@ -318,15 +327,16 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     if critical_miss:
         take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN: direct
         return
-    hits = [target for target in hits if not evades(state, target)]  # HX-POWER-25: the attack misses it
+    hits = [target for target in hits if not evades(state, target, senses_handicap(attacker))]  # HX-POWER-25, -21
     if not hits:
         return
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
     value = THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06
-    if isinstance(action, Close) and action.use == BLADES and len(hits) == 1:  # HX-POWER-13: a d6 in place of the damage value
+    if isinstance(action, Close) and action.use == BLADES and len(hits) == 1:  # HX-POWER-13: a d6 replaces it
         value = max(decisions.d6(state), attacker.stats.damage[attacker.click] - 1)
-    value += expert  # HX-POWER-37, -44: a modifier to the damage value, before it is divided
-    penetrating = isinstance(action, (Ranged, Throw)) and PSYCHIC_BLAST in attacker.powers
+    value += damage_modifier(state, attacker, action)  # a modifier to the damage value, before it is divided
+    psychic = isinstance(action, (Ranged, Throw)) and PSYCHIC_BLAST in attacker.powers  # HX-POWER-19
+    penetrating = psychic or exploits(attacker, close)  # HX-POWER-40
     shares = divide_damage([t.uid for t in hits], value, dict(action.split) if isinstance(action, Ranged) else {})
     bonus = CLOSE_BONUS[held] if isinstance(action, Close) and held else 0  # HX-OBJECT-10
     taken: dict[int, int] = {}
@@ -335,6 +345,7 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
         hurt = reduced(target, dealt, penetrating)  # HX-DAMAGE-01: dealt, then the target's reducer (HX-PAC-06)
         if hurt and not penetrating and shrugs_off(state, target):  # HX-POWER-34, -19 OPEN
             hurt = 0
+        hurt = floored(attacker, dealt, hurt)  # HX-POWER-21: Precision Strike, after every reducer
         taken[target.uid] = take_damage(state, target, hurt, "attack", attacker)
     if first == second:
         chosen = dict(action.knockback)
@@ -349,6 +360,15 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
                 way = chosen.get(target.uid)
                 direction = DIRECTIONS[way] if way else away_from(state, attacker.pos, target.pos)[0]
                 knock_back(state, attacker, target, taken[target.uid], direction)
+    steal_energy(state, attacker, close and any(taken.values()))  # HX-POWER-23: once the attack has resolved
+
+
+def damage_modifier(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> int:
+    """The modifiers to the damage value of `attacker`'s attack, within the rule of 3 (HX-VALUE-05, -07): an
+    expert's +1 and adjacent friends' Empower or Enhancement (HX-POWER-37, -44, -45, -41); a Telekinesis attack
+    (a power action) has none."""
+    friends = 0 if isinstance(action, Telekinesis) else boost(state, attacker, isinstance(action, Close))
+    return capped(expert_bonus(attacker, action) + friends)
 
 
 def expert_bonus(attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> int:

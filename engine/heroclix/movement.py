@@ -1,5 +1,6 @@
 """HeroClix movement: how far a character moves, which paths it may take, break away (HX-MOVE), terrain
-(HX-TERRAIN-05..17), elevated terrain and ladders (HX-ELEV-02..04) and flight (HX-MOVE-12..18)."""
+(HX-TERRAIN-05..17), elevated terrain and ladders (HX-ELEV-02..04) and flight (HX-MOVE-12..18); the powers that
+change them are in movement_powers (Plasticity, Phasing/Teleport, Earthbound/Neutralized) and here (Leap/Climb)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from clix.engine.core.geometry import BLOCKING, HINDERING, TERRAIN_CODES, WATER
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
+from clix.engine.heroclix.movement_powers import break_away_needed, earthbound, phases, speed_mode
 from clix.engine.heroclix.objects import layout_of, lift, lying_at, strong, within_reach
-from clix.engine.heroclix.powers import LEAP_CLIMB
+from clix.engine.heroclix.powers import BATTLE_FURY, LEAP_CLIMB
 from clix.engine.heroclix.sides import GIANT, GIANT_REACH, adjacency, adjacent_opponents, at, bulky, opponents, size
 from clix.engine.heroclix.state import HOVERING, SOARING, HeroState
 
@@ -22,7 +24,13 @@ MODE_CHANGE_SPEED = 1
 
 
 def flies(character: Figure) -> bool:
-    return character.stats.speed_mode == "wing"
+    """Whether `character` flies now (wing speed mode; not while Earthbound/Neutralized shows, HX-POWER-04)."""
+    return speed_mode(character) == "wing"
+
+
+def swims(character: Figure) -> bool:
+    """Whether water is clear terrain for `character` now (dolphin speed mode, HX-MOVE-19; HX-POWER-04)."""
+    return speed_mode(character) == "dolphin"
 
 
 def _kind(state: HeroState, square: int, swims: bool, lifted: int = -1) -> int:
@@ -52,7 +60,7 @@ def move_speed(state: HeroState, character: Figure, mode: str | None = None, hal
         speed = (speed + 1) // 2 if halved else speed
         return max(0, speed - (MODE_CHANGE_SPEED if changes else 0))
     slowed = not strides(state, character) and (  # HX-SPECIAL-12, -16: giants and big ones ignore hindering terrain
-        _kind(state, character.pos, character.stats.speed_mode == "dolphin") in (HINDERING, WATER)
+        _kind(state, character.pos, swims(character)) in (HINDERING, WATER)
     )
     if slowed:
         speed = (speed + 1) // 2
@@ -97,18 +105,21 @@ def step_problem(
     levels = levels_of(geometry)
     indoor = geometry.indoor
     huge = strides(state, character)
+    phaser = phases(character)
     after, lifted = pick_up if pick_up is not None else (len(path) + 1, -1)
     here = start
     for index, square in enumerate(path):
         where = at(state, square)
         if square not in geometry.all_neighbour_sets[here]:
             return f"{where} is not a step from {at(state, here)} (HX-MOVE-02)"
-        outdoors = huge and not indoor[here] and not indoor[square]  # HX-SPECIAL-12, -16: outdoor walls and blocking
-        if geometry.separated(here, square) and not outdoors:
+        # giants and big characters pass outdoor walls and blocking terrain (HX-SPECIAL-12, -16), Phasing/Teleport
+        # any (HX-POWER-03)
+        through = phaser or (huge and not indoor[here] and not indoor[square])
+        if geometry.separated(here, square) and not through:
             return (
                 f"a wall or blocking terrain cuts the step from {at(state, here)} to {where} (HX-TERRAIN-12, -16, -17)"
             )
-        if geometry.terrain[square] == BLOCKING and not outdoors:
+        if geometry.terrain[square] == BLOCKING and not through:
             return f"{where} is blocking terrain (HX-TERRAIN-11)"
         if levels.level[square] != levels.level[here] and frozenset((here, square)) not in levels.ladders and not huge:
             return f"the step from {at(state, here)} to {where} changes level without a ladder (HX-ELEV-02, -03)"
@@ -128,14 +139,17 @@ def step_problem(
 
 def passes_opponents(state: HeroState, character: Figure, start: int) -> bool:
     """Whether a move from `start` may pass squares next to opponents without stopping: a transporter's that
-    begins next to none (HX-SPECIAL-08), or a Leap/Climb character's (HX-POWER-02 OPEN)."""
-    return leaps(character) or (character.uid in state.transporters and not adjacent_opponents(state, character, start))
+    begins next to none (HX-SPECIAL-08; not while Earthbound/Neutralized, HX-POWER-04), or a Leap/Climb or
+    Phasing/Teleport character's (HX-POWER-02, -03 OPEN)."""
+    transporter = character.uid in state.transporters and not earthbound(character)
+    return leaps(character) or (transporter and not adjacent_opponents(state, character, start))
 
 
 def leaps(character: Figure) -> bool:
     """Leap/Climb: it breaks away automatically and ignores characters, hindering, elevated and outdoor blocking
-    terrain when it moves (HX-POWER-02 OPEN, the checklist's reading)."""
-    return LEAP_CLIMB in character.powers
+    terrain when it moves (HX-POWER-02 OPEN, the checklist's reading); Phasing/Teleport too, and it passes walls
+    and blocking terrain besides (`phases`, HX-POWER-03 OPEN)."""
+    return LEAP_CLIMB in character.powers or phases(character)
 
 
 def strides(state: HeroState, character: Figure) -> bool:
@@ -145,8 +159,8 @@ def strides(state: HeroState, character: Figure) -> bool:
 
 
 def break_away_at(state: HeroState, character: Figure) -> int:
-    """The lowest d6 with which `character` breaks away (HX-MOVE-08, HX-SPECIAL-12, -17)."""
-    return GIANT_BREAK_AWAY if size(state, character) == GIANT else BREAK_AWAY
+    """The lowest d6 with which `character` breaks away (HX-MOVE-08, HX-SPECIAL-12, -17; Plasticity, HX-POWER-07)."""
+    return break_away_needed(state, character, GIANT_BREAK_AWAY if size(state, character) == GIANT else BREAK_AWAY)
 
 
 def _flight_problem(state: HeroState, character: Figure, start: int, path: tuple[int, ...], mode: str | None) -> str:
@@ -156,13 +170,14 @@ def _flight_problem(state: HeroState, character: Figure, start: int, path: tuple
     square (HX-MOVE-06), nor hovering on blocking terrain (HX-MOVE-14; soaring may, HX-MOVE-15 OPEN)."""
     geometry = state.geometry
     indoor = geometry.indoor
+    phaser = phases(character)  # HX-POWER-03: through indoor walls and blocking terrain too
     if mode == SOARING and any(indoor[s] for s in (start, *path)):
         return "no soaring indoors: a flier descends to hovering before it enters an indoor square (HX-MOVE-18)"
     here = start
     for square in path:
         if square not in geometry.all_neighbour_sets[here]:
             return f"{at(state, square)} is not a step from {at(state, here)} (HX-MOVE-02)"
-        if mode == HOVERING and (indoor[here] or indoor[square]):
+        if mode == HOVERING and (indoor[here] or indoor[square]) and not phaser:
             if geometry.separated(here, square):
                 return f"indoors a hovering flier crosses no wall: {at(state, here)} to {at(state, square)} (HX-TERRAIN-20)"
             if indoor[square] and geometry.terrain[square] == BLOCKING:
@@ -185,9 +200,7 @@ def must_stop(
     next to an opposing character it did not break away from (HX-MOVE-05, -10). A flier never stops for them."""
     if flies(character):
         return False
-    if not strides(state, character) and _terrain_stop(
-        state, here, square, character.stats.speed_mode == "dolphin", lifted
-    ):
+    if not strides(state, character) and _terrain_stop(state, here, square, swims(character), lifted):
         return True
     return any(c.uid not in broke_from for c in adjacent_opponents(state, character, square))
 
@@ -222,9 +235,10 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
     mode = state.flight.get(character.uid)
     if flier and mode == SOARING and indoor[start]:
         return {start: ()}  # no soaring indoors (HX-MOVE-18): every path is refused
-    swims = character.stats.speed_mode == "dolphin"
+    swimmer = swims(character)
     huge = strides(state, character)
     leaper = leaps(character)
+    phaser = phases(character)
     foes = opponents(state, character)
     others = {c.pos for c in state.standing() if c.uid != character.uid}
     foe_squares = {c.pos for c in foes}
@@ -250,7 +264,7 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
         if flier:
             if mode == SOARING and indoor[square]:
                 return 2
-            indoors = mode == HOVERING and (indoor[here] or indoor[square])
+            indoors = mode == HOVERING and (indoor[here] or indoor[square]) and not phaser
             if indoors and (
                 geometry.separated(here, square) or (indoor[square] and geometry.terrain[square] == BLOCKING)
             ):
@@ -258,7 +272,7 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
             if square in others or (mode == HOVERING and geometry.terrain[square] == BLOCKING):
                 return 1
             return 0
-        if huge and not indoor[here] and not indoor[square]:  # HX-SPECIAL-12, -16: over outdoor walls and blocking
+        if phaser or (huge and not indoor[here] and not indoor[square]):  # HX-SPECIAL-12, -16, HX-POWER-03
             if square in foe_squares:
                 return 1 if leaper else 2
             return 1 if square in others or geometry.terrain[square] == BLOCKING else 0
@@ -289,7 +303,7 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
                 seen.add(square)
                 if judged == 0:
                     ends[square] = candidate
-                if not flier and ((not huge and _terrain_stop(state, here, square, swims)) or square in danger):
+                if not flier and ((not huge and _terrain_stop(state, here, square, swimmer)) or square in danger):
                     continue
                 grown.append(candidate)
         frontier = grown
@@ -305,7 +319,7 @@ def carry_problem(
     character may occupy (HX-MOVE-25, -27 OPEN b)."""
     geometry = state.geometry
     carried = state.monsters[carry]
-    transporter = character.uid in state.transporters
+    transporter = character.uid in state.transporters and not earthbound(character)  # HX-POWER-04: no carrying
     if not flies(character) and not transporter:
         return f"only fliers and transporters carry, not {character.label} (HX-MOVE-22, HX-SPECIAL-07)"
     hovers = state.flight.get(character.uid) == HOVERING and final_mode(state, character, mode) == HOVERING
@@ -317,8 +331,10 @@ def carry_problem(
         return (
             f"{carried.label} is a giant, big character or transporter and cannot be carried (HX-SPECIAL-07, -13, -16)"
         )
-    if flies(carried) or carried.stats.speed_mode not in ("boot", "dolphin"):
+    if speed_mode(carried) not in ("boot", "dolphin"):
         return f"{carried.label} cannot be carried: only characters that walk or swim can (HX-MOVE-22)"
+    if BATTLE_FURY in carried.powers:
+        return f"{carried.label} shows Battle Fury and cannot be carried (HX-POWER-38)"
     if carried.uid in state.holding:
         return f"{carried.label} holds an object and cannot be carried (HX-MOVE-23)"
     level = levels_of(geometry).level

@@ -8,6 +8,7 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import combat, movement
+from clix.engine.heroclix.battle_fury import no_ranged
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.scoring import heal, take_damage
 from clix.engine.heroclix.sides import adjacency, adjacent_opponents, at, cannot_act, opponents
@@ -38,6 +39,10 @@ def problem(state: HeroState, action: PowerAction) -> str:
         return f"'{action.power}' is not a power given as a power action here"
     if action.power not in user.powers:
         return f"{user.label} does not show {action.power} now"
+    if action.power == RUNNING_SHOT or isinstance(action.attack, Ranged):  # HX-POWER-38 OPEN: none with Battle Fury
+        why = no_ranged(user)
+        if why:
+            return why
     if action.power == SUPPORT:
         return _support_problem(state, user, action)
     if action.power in (CHARGE, RUNNING_SHOT):

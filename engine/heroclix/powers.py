@@ -2,7 +2,9 @@
 Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the first of the card's (part 2):
 Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
-Invincible and the two Combat Experts.
+Invincible and the two Combat Experts; then eleven that need no power action (passive, modifiers, movement):
+Exploit Weakness, Precision Strike, Steal Energy, Empower, Enhancement, Defend, Plasticity, Stealth, Battle Fury,
+Phasing/Teleport and Earthbound/Neutralized.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -16,6 +18,17 @@ RANGED_EXPERT = "Ranged Combat Expert"
 CLOSE_EXPERT = "Close Combat Expert"
 LEAP_CLIMB = "Leap/Climb"
 WILLPOWER = "Willpower"
+EXPLOIT_WEAKNESS = "Exploit Weakness"
+PRECISION_STRIKE = "Precision Strike"
+STEAL_ENERGY = "Steal Energy"
+EMPOWER = "Empower"
+ENHANCEMENT = "Enhancement"
+DEFEND = "Defend"
+PLASTICITY = "Plasticity"
+STEALTH = "Stealth"
+BATTLE_FURY = "Battle Fury"
+PHASING = "Phasing/Teleport"
+EARTHBOUND = "Earthbound/Neutralized"
 
 POWERS: dict[str, PowerSpec] = {
     "Super Strength": PowerSpec(
@@ -108,6 +121,80 @@ POWERS: dict[str, PowerSpec] = {
     ),
     CLOSE_EXPERT: PowerSpec(
         CLOSE_EXPERT, "attack", "Attack +1 and damage +1 for its close attacks, on terrain too.", "004 L138, L199"
+    ),
+    EXPLOIT_WEAKNESS: PowerSpec(
+        EXPLOIT_WEAKNESS,
+        "attack",
+        "Its close attacks deal penetrating damage: no reducer but Invincible lowers it.",
+        "004 L126, L224",
+    ),
+    PRECISION_STRIKE: PowerSpec(
+        PRECISION_STRIKE,
+        "attack",
+        "When it attacks, damage a hit target takes is not reduced below 1, and the target's Super Senses roll is -1.",
+        "004 L207, L228",
+    ),
+    STEAL_ENERGY: PowerSpec(
+        STEAL_ENERGY,
+        "attack",
+        "After a close attack that damages 1 or more hit characters, it heals 1 click.",
+        "004 L178, L230; 002 L750-752",
+    ),
+    EMPOWER: PowerSpec(
+        EMPOWER,
+        "passive",
+        "Adjacent friendly characters get damage +1 for their close attacks, on terrain too (stacking, within the "
+        "rule of 3).",
+        "004 L144, L200",
+    ),
+    ENHANCEMENT: PowerSpec(
+        ENHANCEMENT,
+        "passive",
+        "Adjacent friendly characters get damage +1 for their ranged attacks, on terrain and thrown objects too "
+        "(stacking, within the rule of 3).",
+        "004 L167, L189; 002 L356-357",
+    ),
+    DEFEND: PowerSpec(
+        DEFEND,
+        "defense",
+        "Adjacent friendly characters may replace their defense value with this character's unmodified one.",
+        "004 L81, L105",
+    ),
+    PLASTICITY: PowerSpec(
+        PLASTICITY,
+        "move",
+        "Breaks away on 2-6; adjacent opponents without Phasing/Teleport, Plasticity, Leap/Climb or Hypersonic "
+        "Speed break away from it only on a 6 (giants ignore it).",
+        "004 L48, L264-265; 002 L1353-1354",
+    ),
+    STEALTH: PowerSpec(
+        STEALTH,
+        "defense",
+        "When it is not its controller's turn, a line of fire to it from a non-adjacent character that would be "
+        "hindered is blocked.",
+        "004 L69; 002 L358",
+    ),
+    BATTLE_FURY: PowerSpec(
+        BATTLE_FURY,
+        "passive",
+        "No ranged attacks or ranged combat actions (no throwing, no power action with a ranged attack); cannot "
+        "be carried, given action tokens by opponents or targeted by Mind Control; its attacks bar Shape Change. "
+        "Compulsory.",
+        "004 L112-114",
+    ),
+    PHASING: PowerSpec(
+        PHASING,
+        "move",
+        "When it moves: breaks away automatically and ignores walls, blocking, hindering and elevated terrain, "
+        "water and characters; never ends on blocking terrain or an occupied square.",
+        "004 L23; 002 L1136-1138 (HX-POWER-03 OPEN: the icons are lost)",
+    ),
+    EARTHBOUND: PowerSpec(
+        EARTHBOUND,
+        "passive",
+        "While it shows, the character has the boot speed mode: no flight (a flier is grounded), swimming, "
+        "carrying or transporter attack on the move. Compulsory.",
+        "004 L27, L42 (HX-POWER-04 OPEN: the list is lost)",
     ),
 }
 

@@ -17,6 +17,7 @@ from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import movement, rules
 from clix.engine.heroclix.maps import HeroMap
+from clix.engine.heroclix.movement_powers import settle_flight
 from clix.engine.heroclix.objects import SUPER_STRENGTH
 from clix.engine.heroclix.power_actions import CHARGE, POWER_ACTIONS, RUNNING_SHOT, SUPPORT
 from clix.engine.heroclix.powers import FLURRY, POWERS, power_named
@@ -135,6 +136,8 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
         if spec.size != "standard":
             state.sizes[uid] = spec.size
     state.transporters = frozenset(ids[spec.id] for spec in scenario.characters if spec.transporter)
+    for figure in state.monsters:  # HX-POWER-04: a flier showing Earthbound/Neutralized is grounded
+        settle_flight(state, figure)
     for player in state.players:  # a force's total is its characters' points (contract section 4)
         player.army_points = sum(c.points for c in scenario.characters if c.player == player.number)
     pairs: dict[int, set[int]] = {uid: set() for uid in ids.values()}
