@@ -323,7 +323,7 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
         return
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
     value = THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06
-    if isinstance(action, Close) and action.use == BLADES and len(hits) == 1:  # HX-POWER-13: a d6 in place of the damage value
+    if isinstance(action, Close) and action.use == BLADES and len(hits) == 1:  # HX-POWER-13: d6 for damage value
         value = max(decisions.d6(state), attacker.stats.damage[attacker.click] - 1)
     value += expert  # HX-POWER-37, -44: a modifier to the damage value, before it is divided
     penetrating = isinstance(action, (Ranged, Throw)) and PSYCHIC_BLAST in attacker.powers
@@ -413,12 +413,19 @@ def knock_back(state: HeroState, attacker: Figure, target: Figure, distance: int
     anyone = {c.pos for c in state.standing() if c.uid != target.uid}
     while len(passed) > 1 and passed[-1] in anyone:  # a soaring path passes over others, never ends on one
         passed.pop()
-    target.pos = passed[-1]
+    _place(state, target, passed[-1])
     state.emit(EventKind.KNOCKED_BACK, character=target.label, to=geometry.xy(target.pos), stopped="")
 
 
 def _land(state: HeroState, target: Figure, square: int, how: str, damage: int, attacker: Figure) -> None:
     """End a knockback path at `square` with `damage` knockback damage (HX-KNOCK-06, -08, -10)."""
-    target.pos = square
+    _place(state, target, square)
     state.emit(EventKind.KNOCKED_BACK, character=target.label, to=state.geometry.xy(square), stopped=how)
     take_damage(state, target, reduced(target, damage), KNOCKBACK, attacker)  # HX-KNOCK-08
+
+
+def _place(state: HeroState, target: Figure, square: int) -> None:
+    """Knockback places `target` on `square`; once it has changed squares it was placed this turn (HX-PAC-11)."""
+    if square != target.pos:
+        state.moved.add(target.uid)
+    target.pos = square

@@ -378,12 +378,14 @@ def move(
             return False
     if path:
         character.pos = path[-1]
+        state.moved.add(character.uid)  # HX-POWER-22: it has moved this turn
     if mode is not None and flies(character):
         state.flight[character.uid] = mode
     if carry is not None:  # HX-MOVE-25, -26: placed beside the carrier, no token, no action this turn
         carried = state.monsters[carry]
         carried.pos = carry_to
         state.carried.add(carried.uid)
+        state.moved.add(carried.uid)  # HX-PAC-11: placed
         state.emit(EventKind.CARRIED, character=carried.label, by=character.label, to=state.geometry.xy(carry_to))
     if pick_up is not None:
         state.holding[character.uid] = lift(state, pick_up)

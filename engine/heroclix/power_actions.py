@@ -9,15 +9,18 @@ from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import combat, movement
 from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.powers import FORCE_BLAST, MINIMUM_RANGE
 from clix.engine.heroclix.scoring import heal, take_damage
-from clix.engine.heroclix.sides import adjacency, adjacent_opponents, at, cannot_act, opponents
-from clix.engine.heroclix.state import Close, HeroState, PowerAction, Ranged
+from clix.engine.heroclix.sides import adjacency, adjacent_opponents, at, bulky, cannot_act, opponents
+from clix.engine.heroclix.state import DIRECTIONS, Close, HeroState, PowerAction, Ranged
 
 REGENERATION = "Regeneration"
 SUPPORT = "Support"
 CHARGE = "Charge"
 RUNNING_SHOT = "Running Shot"
-POWER_ACTIONS = (REGENERATION, SUPPORT, CHARGE, RUNNING_SHOT)
+POWER_ACTIONS = (REGENERATION, SUPPORT, CHARGE, RUNNING_SHOT, FORCE_BLAST)
+FORCE_BLAST_DISTANCE = 3
+"""How many squares Force Blast knocks its target back (HX-POWER-08 OPEN: the garbled clause read as 3)."""
 SUPPORT_LOSS = 2
 """Support heals the d6 less this (HX-POWER-39) ..."""
 SUPPORT_MINIMUM = 1
@@ -42,6 +45,46 @@ def problem(state: HeroState, action: PowerAction) -> str:
         return _support_problem(state, user, action)
     if action.power in (CHARGE, RUNNING_SHOT):
         return _move_then_attack_problem(state, user, action)
+    if action.power == FORCE_BLAST:
+        return _force_blast_problem(state, user, action)
+    return ""
+
+
+def within_power_range(state: HeroState, user: Figure, square: int) -> str:
+    """Why `square` is beyond the range of a power that counts the user's range as at least 6 (HX-PAC-03); ""
+    when it is within it."""
+    reach = max(MINIMUM_RANGE, user.stats.range)
+    distance = state.geometry.distance(user.pos, square)
+    if distance > reach:
+        return f"{at(state, square)} is {distance} squares from {user.label}; its range counts as {reach} (HX-PAC-03)"
+    return ""
+
+
+def _force_blast_problem(state: HeroState, user: Figure, action: PowerAction) -> str:
+    """One opposing character within range (at least 6) and clear line of fire, which knockback can move; usable
+    next to opponents, as it is not a ranged attack (HX-POWER-08, HX-PAC-03 OPEN, HX-KNOCK-09, HX-SPECIAL-13)."""
+    if action.target is None:
+        return "Force Blast names the opposing character it knocks back ('target')"
+    target = state.monsters[action.target]
+    if not target.alive or target not in opponents(state, user):
+        return f"{target.label} is not an opposing character on the map (HX-POWER-08)"
+    if bulky(state, target) or target.uid in state.transporters:
+        return f"{target.label} is a giant, big character or transporter: Force Blast does not affect it (HX-KNOCK-09)"
+    if state.soars(user) and not state.soars(target):
+        return f"a soaring character affects only soaring characters, not {target.label} (HX-MOVE-15)"
+    indoor = state.geometry.indoor
+    if state.soars(user) != state.soars(target) and (indoor[user.pos] or indoor[target.pos]):
+        return "no line of fire between an indoor square and a soaring character (HX-COMBAT-19 OPEN c)"
+    far = within_power_range(state, user, target.pos)
+    if far:
+        return far
+    if not combat.line_of_fire(state, user, target)[0]:
+        return f"no clear line of fire from {user.label} to {target.label} (HX-POWER-08, HX-PAC-03)"
+    for uid, direction in action.knockback:
+        if uid != target.uid or direction not in DIRECTIONS:
+            return f"knockback: a direction ({', '.join(DIRECTIONS)}) for {target.label}"
+        if DIRECTIONS[direction] not in combat.away_from(state, user.pos, target.pos):
+            return f"knockback: {direction} does not lead away from {user.label} (HX-KNOCK-04)"
     return ""
 
 
@@ -90,6 +133,12 @@ def perform(state: HeroState, user: Figure, action: PowerAction) -> None:
     elif action.power == SUPPORT:
         assert action.target is not None
         _support(state, user, state.monsters[action.target])
+    elif action.power == FORCE_BLAST:
+        assert action.target is not None
+        target = state.monsters[action.target]
+        chosen = dict(action.knockback).get(target.uid)
+        way = DIRECTIONS[chosen] if chosen else combat.away_from(state, user.pos, target.pos)[0]
+        combat.knock_back(state, user, target, FORCE_BLAST_DISTANCE, way)  # HX-PAC-09; damage credited to the user
     else:
         moved = movement.move(state, user, action.path, action.mode)  # HX-MOVE-09 OPEN: a failed break away ends it
         if moved and action.attack is not None and user.alive and not state.over:
@@ -112,11 +161,16 @@ def _support(state: HeroState, user: Figure, friend: Figure) -> None:
 
 
 def listed(state: HeroState, user: Figure) -> list[PowerAction]:
-    """The power actions `legal_actions` lists for `user`: Regeneration, and Support on each friend it may heal
-    (Charge and Running Shot are legal, `problem`, but not listed)."""
+    """The power actions `legal_actions` lists for `user`: Regeneration, Support on each friend it may heal and
+    Force Blast on each opponent it may knock back (Charge and Running Shot are legal, `problem`, but not listed)."""
     found: list[PowerAction] = []
     if REGENERATION in user.powers and user.click > user.start_line:
         found.append(PowerAction(user.uid, REGENERATION))
+    if FORCE_BLAST in user.powers:
+        for target in opponents(state, user):
+            blast = PowerAction(user.uid, FORCE_BLAST, target=target.uid)
+            if not problem(state, blast):
+                found.append(blast)
     if SUPPORT in user.powers:
         for friend in state.standing():
             action = PowerAction(user.uid, SUPPORT, target=friend.uid)

@@ -2,7 +2,7 @@
 Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the first of the card's (part 2):
 Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
-Invincible and the two Combat Experts.
+Invincible and the two Combat Experts; then powers used as actions: Force Blast.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -16,6 +16,9 @@ RANGED_EXPERT = "Ranged Combat Expert"
 CLOSE_EXPERT = "Close Combat Expert"
 LEAP_CLIMB = "Leap/Climb"
 WILLPOWER = "Willpower"
+FORCE_BLAST = "Force Blast"
+MINIMUM_RANGE = 6
+"""The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
 POWERS: dict[str, PowerSpec] = {
     "Super Strength": PowerSpec(
@@ -108,6 +111,13 @@ POWERS: dict[str, PowerSpec] = {
     ),
     CLOSE_EXPERT: PowerSpec(
         CLOSE_EXPERT, "attack", "Attack +1 and damage +1 for its close attacks, on terrain too.", "004 L138, L199"
+    ),
+    FORCE_BLAST: PowerSpec(
+        FORCE_BLAST,
+        "action",
+        "Power action: an opposing character within range (at least 6) and clear line of fire is knocked back 3 "
+        "squares directly away (not an attack: no roll); giants, big characters and transporters are unaffected.",
+        "004 L54, L266; 002 L1320-1321, L1353-1354",
     ),
 }
 

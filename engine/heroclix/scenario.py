@@ -22,6 +22,7 @@ from clix.engine.heroclix.power_actions import CHARGE, POWER_ACTIONS, RUNNING_SH
 from clix.engine.heroclix.powers import FLURRY, POWERS, power_named
 from clix.engine.heroclix.ruleset import load
 from clix.engine.heroclix.scenario_format import Expect, Scenario, ScenarioCharacter, load_scenario
+from clix.engine.heroclix.scenario_steps import power_step
 from clix.engine.heroclix.state import (
     DIRECTIONS,
     HOVERING,
@@ -316,6 +317,9 @@ def _power(
     `targets` and `damage`. Another power is not played yet."""
     name = power_named(str(step.get("use", "")))
     user = uid(step["power"])
+    played = power_step(name, step, uid, square, knockback, mode)
+    if played is not None:
+        return played
     if name in POWER_ACTIONS:
         path = tuple(square(s) for s in step.get("path") or [])
         if name == SUPPORT:

@@ -1,0 +1,25 @@
+"""The `power` steps of the powers played as power actions or free actions beyond the contract's own table
+(../shared/scenario-format-heroclix.md section 5: "`use` plus the keys that name what the power's text asks to
+choose"). Each is listed in docs/data-formats.md as an addition to the contract."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from clix.engine.heroclix.powers import FORCE_BLAST
+from clix.engine.heroclix.state import PowerAction
+
+Uid = Callable[[object], int]
+Square = Callable[[object], int]
+
+
+def power_step(
+    name: str, step: dict[str, Any], uid: Uid, square: Square, knockback: tuple[tuple[int, str], ...], mode: str | None
+) -> PowerAction | None:
+    """The action of a `power` step using `name` when it is one of these powers, else None:
+    `{power: A, use: Force Blast, target: B}` (with `knockback: {B: direction}` off the straight lines)."""
+    user = uid(step["power"])
+    if name == FORCE_BLAST:
+        return PowerAction(user, name, target=uid(step.get("target")), knockback=knockback)
+    return None
