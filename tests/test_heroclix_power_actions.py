@@ -6,11 +6,12 @@ and one of its scenarios must then fail, and random play with every one of these
 from __future__ import annotations
 
 import pytest
-from clix.engine.heroclix import power_actions
+from clix.engine.heroclix import free_actions, power_actions
 from test_heroclix import _heroclix_failures
 
 MUTANTS = {
     "HX-POWER-08": (power_actions, "FORCE_BLAST_DISTANCE", 2, "powers/force-blast-01"),
+    "HX-POWER-22": (free_actions, "POISON_DAMAGE", 2, "powers/poison-01"),
 }
 """A power's rule changed on purpose (a constant of the engine), and a scenario (or the start of the paths of
 several) that must then fail."""
@@ -28,9 +29,76 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
     ("rule", "module", "function", "replacement", "scenario"),
     [
         ("HX-POWER-08", power_actions, "_force_blast_problem", lambda *args: "", "powers/force-blast-04"),
+        ("HX-POWER-22", free_actions, "touching_opponents", lambda *args: [], "powers/poison-01"),
     ],
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
     monkeypatch.setattr(module, function, replacement)
     failed = _heroclix_failures()
     assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
+
+
+PLAYED = ["Force Blast", "Poison"]
+"""The powers of this file, given to both forces of the random games below."""
+
+ARENA = {
+    "ruleset": "heroclix-2005",
+    "name": "two forces carrying the powers used as actions, on a map with every terrain type",
+    "expect": {},
+    "build_total": 200,
+    "map": {
+        "rows": ["............", "...h..#.....", "............", "....~~......", "..#.....h...", "............",
+                 "......h.....", "............"],
+        "walls": [{"at": [5, 5], "side": "north"}],
+        "objects": [{"kind": "light", "at": [7, 2]}],
+    },
+    "characters": [
+        {"id": "A1", "player": 1, "dial": ["8 10 17 3", "7 9 16 2", "7 9 16 2", "6 8 15 2", "6 8 15 1", "x"],
+         "at": [0, 0], "range": 6, "bolts": 2, "powers": PLAYED[::2]},
+        {"id": "A2", "player": 1, "dial": ["7 9 16 2", "6 9 16 2", "6 8 15 1", "x"], "at": [1, 0], "range": 4,
+         "powers": PLAYED[1::2]},
+        {"id": "A3", "player": 1, "dial": ["8 9 16 2", "7 8 15 2", "x"], "at": [2, 1], "speed_mode": "wing",
+         "range": 5, "powers": PLAYED},
+        {"id": "B1", "player": 2, "dial": ["9 10 16 2", "8 9 16 2", "7 9 15 2", "6 8 15 1", "x"], "at": [11, 7],
+         "range": 5, "powers": PLAYED[1::2]},
+        {"id": "B2", "player": 2, "dial": ["6 8 18 3", "6 8 17 2", "5 7 16 2", "x"], "at": [10, 7],
+         "speed_mode": "dolphin", "powers": PLAYED[::2]},
+        {"id": "B3", "player": 2, "dial": ["8 9 16 2", "7 8 15 2", "x"], "at": [11, 6], "range": 6,
+         "powers": PLAYED},
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_random_play_with_these_powers_keeps_the_invariants(seed):
+    """Every action listed is legal (`why_not`), the position keeps the invariants after each one, and the powers
+    are used: a random player half the time picks one of these powers' actions when it may."""
+    import numpy as np
+    from clix.engine.core.dice import Dice
+    from clix.engine.heroclix import rules
+    from clix.engine.heroclix.invariants import violations
+    from clix.engine.heroclix.scenario import build_state
+    from clix.engine.heroclix.scenario_format import Scenario
+    from clix.engine.heroclix.state import Close, PowerAction, Ranged
+
+    state, _ = build_state(Scenario.model_validate(ARENA))
+    state.dice = Dice(np.random.default_rng([seed, 0]))
+    state.turn_limit = 12
+    rng = np.random.default_rng([seed, 1])
+    used: set[str] = set()
+    for _ in range(600):
+        if state.over:
+            break
+        listed = rules.legal_actions(state)
+        for action in listed:
+            assert rules.why_not(state, action) == "", action
+        special = [a for a in listed if isinstance(a, PowerAction) or (isinstance(a, Close | Ranged) and a.use)]
+        pool = special if special and rng.random() < 0.5 else listed
+        action = pool[int(rng.integers(len(pool)))]
+        if isinstance(action, PowerAction):
+            used.add(action.power)
+        elif isinstance(action, Close | Ranged) and action.use:
+            used.add(action.use)
+        rules.apply(state, action, listed=True)
+        assert violations(state) == [], (action, violations(state))
+    assert used, "no power of this file was used"

@@ -2,7 +2,7 @@
 Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the first of the card's (part 2):
 Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
-Invincible and the two Combat Experts; then powers used as actions: Force Blast.
+Invincible and the two Combat Experts; then powers used as actions: Force Blast, Poison.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -118,6 +118,13 @@ POWERS: dict[str, PowerSpec] = {
         "Power action: an opposing character within range (at least 6) and clear line of fire is knocked back 3 "
         "squares directly away (not an attack: no roll); giants, big characters and transporters are unaffected.",
         "004 L54, L266; 002 L1320-1321, L1353-1354",
+    ),
+    "Poison": PowerSpec(
+        "Poison",
+        "free",
+        "Free action, once per turn, if it has not moved or been placed this turn: 1 damage to each adjacent "
+        "opposing character (not an attack: no roll; reducers apply).",
+        "004 L173, L240",
     ),
 }
 

@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat, movement, power_actions, scoring, sides, telekinesis, terrain, transport
+from clix.engine.heroclix import (
+    combat,
+    free_actions,
+    movement,
+    power_actions,
+    scoring,
+    sides,
+    telekinesis,
+    terrain,
+    transport,
+)  # fmt: skip
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.powers import BLADES, WILLPOWER
 from clix.engine.heroclix.state import (
@@ -56,6 +66,8 @@ def why_not(state: HeroState, action: Action) -> str:
         return combat.throw_problem(state, action) or combat.knockback_problem(state, action)
     if isinstance(action, Telekinesis):
         return telekinesis.problem(state, action)
+    if isinstance(action, PowerAction) and free_actions.grants(action.power):
+        return free_actions.problem(state, action)
     if isinstance(action, PowerAction):
         return power_actions.problem(state, action)
     return combat.attack_problem(state, action) or combat.knockback_problem(state, action)
@@ -72,6 +84,8 @@ def legal_actions(state: HeroState) -> list[Action]:
         return []
     found: list[Action] = []
     for character in state.standing():
+        if character.controller == state.active:
+            found.extend(free_actions.listed(state, character))  # HX-TURN-16: even after acting, or with two tokens
         if sides.cannot_act(state, character):
             continue
         for path in movement.reachable(state, character).values():
@@ -107,6 +121,9 @@ def _perform(state: HeroState, action: Action) -> None:
         end_turn(state)
         return
     character = state.monsters[action.character]
+    if isinstance(action, PowerAction) and free_actions.grants(action.power):
+        free_actions.perform(state, character, action)  # HX-TURN-16: no token, not one of the turn's actions
+        return
     if isinstance(action, Move) and action.attack is not None:
         transport.perform(state, character, action)
     elif isinstance(action, Move):

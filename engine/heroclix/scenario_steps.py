@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from clix.engine.heroclix.free_actions import POISON
 from clix.engine.heroclix.powers import FORCE_BLAST
 from clix.engine.heroclix.state import PowerAction
 
@@ -18,8 +19,11 @@ def power_step(
     name: str, step: dict[str, Any], uid: Uid, square: Square, knockback: tuple[tuple[int, str], ...], mode: str | None
 ) -> PowerAction | None:
     """The action of a `power` step using `name` when it is one of these powers, else None:
-    `{power: A, use: Force Blast, target: B}` (with `knockback: {B: direction}` off the straight lines)."""
+    `{power: A, use: Force Blast, target: B}` (with `knockback: {B: direction}` off the straight lines); the free
+    actions, marked free by the power itself: `{power: A, use: Poison}`."""
     user = uid(step["power"])
     if name == FORCE_BLAST:
         return PowerAction(user, name, target=uid(step.get("target")), knockback=knockback)
+    if name == POISON:
+        return PowerAction(user, name)
     return None
