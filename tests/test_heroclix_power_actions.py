@@ -12,6 +12,7 @@ from test_heroclix import _heroclix_failures
 MUTANTS = {
     "HX-POWER-08": (power_actions, "FORCE_BLAST_DISTANCE", 2, "powers/force-blast-01"),
     "HX-POWER-22": (free_actions, "POISON_DAMAGE", 2, "powers/poison-01"),
+    "HX-POWER-09": (free_actions, "SIDESTEP_SQUARES", 3, "powers/sidestep-02"),
 }
 """A power's rule changed on purpose (a constant of the engine), and a scenario (or the start of the paths of
 several) that must then fail."""
@@ -30,6 +31,7 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
     [
         ("HX-POWER-08", power_actions, "_force_blast_problem", lambda *args: "", "powers/force-blast-04"),
         ("HX-POWER-22", free_actions, "touching_opponents", lambda *args: [], "powers/poison-01"),
+        ("HX-TURN-16", free_actions, "grants", lambda power: False, "powers/sidestep-03"),
     ],
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
@@ -38,7 +40,7 @@ def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, repla
     assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
 
 
-PLAYED = ["Force Blast", "Poison"]
+PLAYED = ["Force Blast", "Poison", "Sidestep"]
 """The powers of this file, given to both forces of the random games below."""
 
 ARENA = {

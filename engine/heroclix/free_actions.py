@@ -6,6 +6,7 @@ Poison deals 1 damage to each adjacent opposing character if the user has not mo
 from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
+from clix.engine.heroclix import movement
 from clix.engine.heroclix.defenses import reduced
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.scoring import take_damage
@@ -13,9 +14,12 @@ from clix.engine.heroclix.sides import touching_opponents
 from clix.engine.heroclix.state import HeroState, PowerAction
 
 POISON = "Poison"
-FREE_ACTIONS = (POISON,)
+SIDESTEP = "Sidestep"
+FREE_ACTIONS = (POISON, SIDESTEP)
 POISON_DAMAGE = 1
 """The damage Poison deals to each adjacent opposing character (HX-POWER-22)."""
+SIDESTEP_SQUARES = 2
+"""How far Sidestep moves, whatever the speed value and terrain (HX-POWER-09 OPEN: not halved)."""
 
 
 def grants(power: str) -> bool:
@@ -43,6 +47,24 @@ def problem(state: HeroState, action: PowerAction) -> str:
             return f"{user.label} has moved or been placed this turn and cannot use Poison (HX-POWER-22, HX-PAC-11)"
         if not touching_opponents(state, user):
             return f"no opposing character is adjacent to {user.label} (HX-POWER-22)"
+    if action.power == SIDESTEP:
+        if not action.path:
+            return "Sidestep names the squares it enters ('path')"
+        why = movement.step_problem(state, user, user.pos, action.path, squares=SIDESTEP_SQUARES)
+        return f"Sidestep: {why}" if why else ""
+    return ""
+
+
+def problem_of_user(state: HeroState, user: Figure) -> str:
+    """Why `user` may take no free action now: only the active player's characters on the map may (HX-TURN-16)."""
+    if state.over:
+        return "the game is over"
+    if not user.alive:
+        return f"{user.label} was knocked out"
+    if user.controller != state.active:
+        return (
+            f"{user.label} is not the active player's (player {state.active}): free actions are its turn's (HX-TURN-16)"
+        )
     return ""
 
 
@@ -53,13 +75,20 @@ def perform(state: HeroState, user: Figure, action: PowerAction) -> None:
     if action.power == POISON:
         for target in touching_opponents(state, user):  # not an attack: no roll, only reducers (HX-TURN-18)
             take_damage(state, target, reduced(target, POISON_DAMAGE), "poison", user)  # HX-DAMAGE-10 OPEN
+    elif action.power == SIDESTEP:
+        movement.move(state, user, action.path, None)  # HX-POWER-09 OPEN: a failed break away gives no token
 
 
 def listed(state: HeroState, user: Figure) -> list[PowerAction]:
-    """The free actions `legal_actions` lists for `user`: Poison when it may be used."""
+    """The free actions `legal_actions` lists for `user`: Poison when it may be used, Sidestep to each square it
+    may reach."""
     found: list[PowerAction] = []
     if POISON in user.powers:
         poison = PowerAction(user.uid, POISON)
         if not problem(state, poison):
             found.append(poison)
+    if SIDESTEP in user.powers and (user.uid, SIDESTEP) not in state.free_used and not problem_of_user(state, user):
+        for path in movement.reachable(state, user, squares=SIDESTEP_SQUARES).values():
+            if path:
+                found.append(PowerAction(user.uid, SIDESTEP, path=path))
     return found

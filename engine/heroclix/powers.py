@@ -2,7 +2,7 @@
 Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the first of the card's (part 2):
 Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
-Invincible and the two Combat Experts; then powers used as actions: Force Blast, Poison.
+Invincible and the two Combat Experts; then powers used as actions: Force Blast, Poison, Sidestep.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -125,6 +125,12 @@ POWERS: dict[str, PowerSpec] = {
         "Free action, once per turn, if it has not moved or been placed this turn: 1 damage to each adjacent "
         "opposing character (not an attack: no roll; reducers apply).",
         "004 L173, L240",
+    ),
+    "Sidestep": PowerSpec(
+        "Sidestep",
+        "free",
+        "Free action, once per turn: move up to 2 squares (not halved), breaking away and stopping as any move.",
+        "004 L60",
     ),
 }
 

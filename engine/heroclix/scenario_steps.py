@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from clix.engine.heroclix.free_actions import POISON
+from clix.engine.heroclix.free_actions import POISON, SIDESTEP
 from clix.engine.heroclix.powers import FORCE_BLAST
 from clix.engine.heroclix.state import PowerAction
 
@@ -20,10 +20,12 @@ def power_step(
 ) -> PowerAction | None:
     """The action of a `power` step using `name` when it is one of these powers, else None:
     `{power: A, use: Force Blast, target: B}` (with `knockback: {B: direction}` off the straight lines); the free
-    actions, marked free by the power itself: `{power: A, use: Poison}`."""
+    actions, marked free by the power itself: `{power: A, use: Poison}`, `{power: A, use: Sidestep, path: [...]}`."""
     user = uid(step["power"])
     if name == FORCE_BLAST:
         return PowerAction(user, name, target=uid(step.get("target")), knockback=knockback)
     if name == POISON:
         return PowerAction(user, name)
+    if name == SIDESTEP:
+        return PowerAction(user, name, path=tuple(square(s) for s in step.get("path") or []))
     return None
