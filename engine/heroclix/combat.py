@@ -5,9 +5,10 @@ knockback (HX-KNOCK)."""
 from __future__ import annotations
 
 from clix.engine.core import decisions
-from clix.engine.core.geometry import BLOCKING, HINDERING
+from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure, divide_damage
 from clix.engine.heroclix.defenses import capped, defense_bonus, evades, reduced, shrugs_off
+from clix.engine.heroclix.elevated_lines import elevated_line
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
@@ -47,7 +48,7 @@ def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bo
     -12, -16), by elevated terrain it crosses (HX-ELEV-07), by another grounded character in a square it crosses
     or diagonal to blocking terrain at a corner it passes, and between two of them on a diagonal (HX-COMBAT-12,
     -14); hindering terrain it crosses hinders it (HX-TERRAIN-07..09). Between two elevated characters, and
-    between a grounded and an elevated one, see `_elevated_line`. Between two soaring characters only other
+    between a grounded and an elevated one, see `elevated_line`. Between two soaring characters only other
     soaring characters block it (HX-COMBAT-14, -20). Between a soaring character and one that does not soar only
     elevated blocking terrain blocks it, and nothing hinders it (HX-COMBAT-19 and its OPEN).
 
@@ -87,7 +88,7 @@ def line_between(
         blocked = any((level[s] and state.geometry.terrain[s] == BLOCKING) or s in big for s in ray.cells)
         return not blocked, False
     if not high and (level[source] or level[aim] or as_elevated):
-        return _elevated_line(state, source, aim, ends, big, giant_end, as_elevated)
+        return elevated_line(state, source, aim, ends, big, giant_end, as_elevated)
     if not high and (ray.walled or ray.blocked_by_terrain or any(level[s] for s in ray.cells)):
         return False, False
     if high:  # HX-COMBAT-20: other soaring characters block; big characters block every line (HX-SPECIAL-16)
@@ -107,45 +108,6 @@ def line_between(
         return True, False
     hindered = ray.hindering or any(square in others for square in ray.hindering_corner_partners)
     return True, hindered
-
-
-def _elevated_line(
-    state: HeroState,
-    source: int,
-    aim: int,
-    ends: tuple[int, ...],
-    big: dict[int, str],
-    giant_end: bool = False,
-    as_elevated: bool = False,
-) -> tuple[bool, bool]:
-    """A line of fire with an elevated end. Both elevated (HX-ELEV-08): the ground below does not block it,
-    boundaries crossed do not, elevated blocking terrain and walls along elevated squares and elevated characters
-    do; elevated hindering terrain hinders it. One grounded (HX-ELEV-10..12): the elevated one must stand on the
-    rim; elevated squares off the rim block it, and so do walls and blocking terrain (HX-ELEV-11 OPEN); other
-    characters do not (HX-COMBAT-14); it is hindered only when the target stands in hindering terrain. Giants and
-    big characters (`big`, by square) on the line block it either way (HX-SPECIAL-14, -16)."""
-    geometry = state.geometry
-    levels = levels_of(geometry)
-    level = levels.level
-    ray = geometry.ray(source, aim)
-    if any(s in big for s in ray.cells):
-        return False, False
-    if (level[source] and level[aim]) or as_elevated:
-        if any(level[s] and geometry.terrain[s] == BLOCKING for s in ray.cells):
-            return False, False
-        if any((a, b) in geometry.walls and (level[a] or level[b]) for a, b in ray.edges):
-            return False, False
-        up_high = set() if giant_end else {c.pos for c in state.standing() if c.uid not in ends and level[c.pos]}
-        up_high -= {c.pos for c in state.standing() if state.soars(c)}
-        if any(s in up_high for s in ray.cells) or any(a in up_high and b in up_high for a, b in ray.corners):
-            return False, False
-        return True, any(level[s] and geometry.terrain[s] == HINDERING for s in ray.cells)
-    raised = source if level[source] else aim
-    if not levels.rim[raised]:
-        return False, False
-    if ray.walled or ray.blocked_by_terrain or any(level[s] and not levels.rim[s] for s in ray.cells):
-        return False, False
-    return True, geometry.terrain[aim] == HINDERING
 
 
 def reach(state: HeroState, attacker: Figure, target: Figure) -> int:
