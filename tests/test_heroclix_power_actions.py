@@ -6,13 +6,15 @@ and one of its scenarios must then fail, and random play with every one of these
 from __future__ import annotations
 
 import pytest
-from clix.engine.heroclix import free_actions, power_actions
+from clix.engine.heroclix import area_attacks, free_actions, power_actions
 from test_heroclix import _heroclix_failures
 
 MUTANTS = {
     "HX-POWER-08": (power_actions, "FORCE_BLAST_DISTANCE", 2, "powers/force-blast-01"),
     "HX-POWER-22": (free_actions, "POISON_DAMAGE", 2, "powers/poison-01"),
     "HX-POWER-09": (free_actions, "SIDESTEP_SQUARES", 3, "powers/sidestep-02"),
+    "HX-POWER-16": (area_attacks, "QUAKE_DAMAGE", 3, "powers/quake-01"),
+    "HX-POWER-16 OPEN": (area_attacks, "SEVERAL", 1, "powers/quake-02"),
 }
 """A power's rule changed on purpose (a constant of the engine), and a scenario (or the start of the paths of
 several) that must then fail."""
@@ -32,6 +34,7 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
         ("HX-POWER-08", power_actions, "_force_blast_problem", lambda *args: "", "powers/force-blast-04"),
         ("HX-POWER-22", free_actions, "touching_opponents", lambda *args: [], "powers/poison-01"),
         ("HX-TURN-16", free_actions, "grants", lambda power: False, "powers/sidestep-03"),
+        ("HX-POWER-16", area_attacks, "quake_targets", lambda state, attacker: [], "powers/quake-01"),
     ],
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
@@ -40,7 +43,7 @@ def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, repla
     assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
 
 
-PLAYED = ["Force Blast", "Poison", "Sidestep"]
+PLAYED = ["Force Blast", "Poison", "Sidestep", "Quake"]
 """The powers of this file, given to both forces of the random games below."""
 
 ARENA = {

@@ -218,9 +218,15 @@ def throw_problem(state: HeroState, action: Throw) -> str:
 
 def knockback_problem(state: HeroState, action: Close | Ranged | Throw | Telekinesis) -> str:
     """Why a named knockback direction is not one the attacker may choose (HX-KNOCK-04 OPEN, docs/rulings.md)."""
-    attacker = state.monsters[action.character]
     targets = action.targets if isinstance(action, Ranged) else (action.target,)
-    for uid, direction in action.knockback:
+    return directions_problem(state, state.monsters[action.character], targets, action.knockback)
+
+
+def directions_problem(
+    state: HeroState, attacker: Figure, targets: tuple[int | None, ...], knockback: tuple[tuple[int, str], ...]
+) -> str:
+    """Why `knockback` names a direction that is not one `attacker` may choose for one of `targets`."""
+    for uid, direction in knockback:
         if uid not in targets or direction not in DIRECTIONS:
             return f"knockback: a direction ({', '.join(DIRECTIONS)}) for a target of the attack"
         if DIRECTIONS[direction] not in away_from(state, attacker.pos, state.monsters[uid].pos):
@@ -242,14 +248,26 @@ def away_from(state: HeroState, source: int, target: int) -> tuple[tuple[int, in
     return (larger, (ux, uy))
 
 
-def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | Telekinesis, modifier: int = 0) -> None:
+def attack(
+    state: HeroState,
+    attacker: Figure,
+    action: Close | Ranged | Throw | Telekinesis,
+    modifier: int = 0,
+    aimed: list[Figure] | None = None,
+    each: int = -1,
+    unlined: frozenset[int] = frozenset(),
+) -> None:
     """One attack roll against every target (HX-COMBAT-02, -23), criticals (HX-COMBAT-03, -04), the damage
     divided among the targets hit (HX-COMBAT-24), then knockback on doubles (HX-KNOCK-01). A held object is used
     in a close attack or thrown, and used up hit or miss (HX-OBJECT-09, -10, -11); an object hurled by Telekinesis
     is taken off the map first (it does not affect the line of fire) and strikes as a thrown one (HX-OBJECT-14,
     -15 OPEN: knockback away from the user). `modifier`: added to the attack value (a transporter's -2,
-    HX-SPECIAL-08)."""
-    if isinstance(action, Ranged):
+    HX-SPECIAL-08). `aimed`: the targets, when a power picks them (`area_attacks`); `each`: the damage dealt to
+    each target hit in place of the damage value, undivided; `unlined`: targets no line of fire is drawn to (never
+    hindered). Characters in `state.powerless` defend with their unmodified defense and no power (HX-POWER-15)."""
+    if aimed is not None:
+        targets = aimed
+    elif isinstance(action, Ranged):
         targets = [state.monsters[u] for u in action.targets]
     else:
         assert action.target is not None
@@ -268,8 +286,9 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     total = first + second + max(0, attacker.attack + capped(modifier + expert))  # HX-VALUE-02, -05
     hits = []
     for target in targets:
-        hindered = not isinstance(action, Close) and line_of_fire(state, attacker, target)[1]
+        hindered = not close and target.uid not in unlined and line_of_fire(state, attacker, target)[1]
         defense = target.defense + capped((HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close))
+        defense = target.defense if target.uid in state.powerless else defense  # HX-PAC-04: unmodified
         if critical_hit or (not critical_miss and total >= defense):
             hits.append(target)
     state.emit(
@@ -280,22 +299,24 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     if critical_miss:
         take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN: direct
         return
-    hits = [target for target in hits if not evades(state, target)]  # HX-POWER-25: the attack misses it
+    hits = [t for t in hits if t.uid in state.powerless or not evades(state, t)]  # HX-POWER-25: it misses it
     if not hits:
         return
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
-    value = THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06
+    value = each if each >= 0 else THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06, HX-PAC-02
     if isinstance(action, Close) and action.use == BLADES and len(hits) == 1:  # HX-POWER-13: d6 for damage value
         value = max(decisions.d6(state), attacker.stats.damage[attacker.click] - 1)
     value += expert  # HX-POWER-37, -44: a modifier to the damage value, before it is divided
     penetrating = isinstance(action, (Ranged, Throw)) and PSYCHIC_BLAST in attacker.powers
     shares = divide_damage([t.uid for t in hits], value, dict(action.split) if isinstance(action, Ranged) else {})
+    shares = {t.uid: value for t in hits} if each >= 0 else shares  # no division (HX-POWER-14..16)
     bonus = CLOSE_BONUS[held] if isinstance(action, Close) and held else 0  # HX-OBJECT-10
     taken: dict[int, int] = {}
     for target in hits:
         dealt = shares[target.uid] + bonus + (CRITICAL_HIT_DAMAGE if critical_hit else 0)
-        hurt = reduced(target, dealt, penetrating)  # HX-DAMAGE-01: dealt, then the target's reducer (HX-PAC-06)
-        if hurt and not penetrating and shrugs_off(state, target):  # HX-POWER-34, -19 OPEN
+        powerless = target.uid in state.powerless
+        hurt = dealt if powerless else reduced(target, dealt, penetrating)  # HX-DAMAGE-01, HX-PAC-06
+        if hurt and not penetrating and not powerless and shrugs_off(state, target):  # HX-POWER-34, -19 OPEN
             hurt = 0
         taken[target.uid] = take_damage(state, target, hurt, "attack", attacker)
     if first == second:
@@ -383,7 +404,8 @@ def _land(state: HeroState, target: Figure, square: int, how: str, damage: int, 
     """End a knockback path at `square` with `damage` knockback damage (HX-KNOCK-06, -08, -10)."""
     _place(state, target, square)
     state.emit(EventKind.KNOCKED_BACK, character=target.label, to=state.geometry.xy(square), stopped=how)
-    take_damage(state, target, reduced(target, damage), KNOCKBACK, attacker)  # HX-KNOCK-08
+    hurt = damage if target.uid in state.powerless else reduced(target, damage)  # HX-POWER-15: no powers
+    take_damage(state, target, hurt, KNOCKBACK, attacker)  # HX-KNOCK-08
 
 
 def _place(state: HeroState, target: Figure, square: int) -> None:

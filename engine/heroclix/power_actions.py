@@ -80,12 +80,7 @@ def _force_blast_problem(state: HeroState, user: Figure, action: PowerAction) ->
         return far
     if not combat.line_of_fire(state, user, target)[0]:
         return f"no clear line of fire from {user.label} to {target.label} (HX-POWER-08, HX-PAC-03)"
-    for uid, direction in action.knockback:
-        if uid != target.uid or direction not in DIRECTIONS:
-            return f"knockback: a direction ({', '.join(DIRECTIONS)}) for {target.label}"
-        if DIRECTIONS[direction] not in combat.away_from(state, user.pos, target.pos):
-            return f"knockback: {direction} does not lead away from {user.label} (HX-KNOCK-04)"
-    return ""
+    return combat.directions_problem(state, user, (target.uid,), action.knockback)
 
 
 def _support_problem(state: HeroState, user: Figure, action: PowerAction) -> str:

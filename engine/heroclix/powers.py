@@ -2,7 +2,7 @@
 Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the first of the card's (part 2):
 Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
-Invincible and the two Combat Experts; then powers used as actions: Force Blast, Poison, Sidestep.
+Invincible and the two Combat Experts; then powers used as actions: Force Blast, Poison, Sidestep, Quake.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ CLOSE_EXPERT = "Close Combat Expert"
 LEAP_CLIMB = "Leap/Climb"
 WILLPOWER = "Willpower"
 FORCE_BLAST = "Force Blast"
+QUAKE = "Quake"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -131,6 +132,13 @@ POWERS: dict[str, PowerSpec] = {
         "free",
         "Free action, once per turn: move up to 2 squares (not halved), breaking away and stopping as any move.",
         "004 L60",
+    ),
+    QUAKE: PowerSpec(
+        QUAKE,
+        "attack",
+        "Declared with a close attack: it targets every adjacent opposing character (a giant's two squares too), "
+        "one roll against each; with two or more targets each one hit is dealt 2 damage instead.",
+        "004 L238, L290-291",
     ),
 }
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import (
+    area_attacks,
     combat,
     free_actions,
     movement,
@@ -70,6 +71,8 @@ def why_not(state: HeroState, action: Action) -> str:
         return free_actions.problem(state, action)
     if isinstance(action, PowerAction):
         return power_actions.problem(state, action)
+    if area_attacks.area(action):
+        return area_attacks.problem(state, action)
     return combat.attack_problem(state, action) or combat.knockback_problem(state, action)
 
 
@@ -101,6 +104,7 @@ def legal_actions(state: HeroState) -> list[Action]:
             shot = Ranged(character.uid, (target.uid,))
             if not combat.attack_problem(state, shot):
                 found.append(shot)
+        found.extend(area_attacks.listed(state, character))
         found.extend(telekinesis.hurls(state, character))
         found.extend(power_actions.listed(state, character))
     found.append(EndTurn())
@@ -134,6 +138,8 @@ def _perform(state: HeroState, action: Action) -> None:
         telekinesis.perform(state, character, action)
     elif isinstance(action, PowerAction):
         power_actions.perform(state, character, action)
+    elif isinstance(action, Close | Ranged) and area_attacks.area(action):
+        area_attacks.perform(state, character, action)
     elif isinstance(action, Close):
         combat.close_attacks(state, character, action)
     else:

@@ -16,6 +16,7 @@ from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import movement, rules
+from clix.engine.heroclix.area_attacks import AREA_USES
 from clix.engine.heroclix.maps import HeroMap
 from clix.engine.heroclix.objects import SUPER_STRENGTH
 from clix.engine.heroclix.power_actions import CHARGE, POWER_ACTIONS, RUNNING_SHOT, SUPPORT
@@ -275,6 +276,8 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
             if "use" not in step or not isinstance(targets, list) or not targets:
                 raise ScenarioError("several close attacks in one action name the power that allows it ('use: Flurry')")
             return Close(uid(step["close"]), uid(targets[0]), knockback, tuple(uid(t) for t in targets[1:]), use)
+        if use in AREA_USES and "target" not in step:  # the power picks the targets
+            return Close(uid(step["close"]), uid(step["close"]), knockback, (), use)
         return Close(uid(step["close"]), uid(step.get("target")), knockback, (), use)
     targets = step.get("targets")
     if targets is None and "target" in step:

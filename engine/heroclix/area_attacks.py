@@ -1,0 +1,76 @@
+"""Attacks whose targets a power picks (HX-POWER, read in 2005 terms): Quake's close attack on every adjacent
+opposing character (HX-POWER-16). One attack roll is compared with each target's defense (HX-COMBAT-23); with two
+or more targets each character hit is dealt a fixed damage in place of the damage value, undivided, modifiers then
+applying (HX-PAC-02); knockback on doubles as any attack, farthest first (HX-PAC-08, HX-KNOCK-05). The roll, the
+defenders' powers and the damage are `combat.attack`'s."""
+
+from __future__ import annotations
+
+from clix.engine.core.pieces import Figure
+from clix.engine.heroclix import combat
+from clix.engine.heroclix.powers import QUAKE
+from clix.engine.heroclix.sides import cannot_act, in_close_reach, opponents
+from clix.engine.heroclix.state import Close, HeroState, Ranged
+
+AREA_USES = (QUAKE,)
+"""The powers (`use`) whose attacks are played here."""
+QUAKE_DAMAGE = 2
+"""What Quake deals each character hit when it has two or more targets (HX-POWER-16)."""
+SEVERAL = 2
+"""How many targets bring in the fixed damage (HX-POWER-15, -16 OPEN: "1+" in the extract read as 2+)."""
+
+
+def area(action: Close | Ranged) -> bool:
+    """Whether `action` is one of these attacks."""
+    return action.use in AREA_USES
+
+
+def named(action: Close) -> list[int]:
+    """The targets a Quake step names; none when it names none (its `target` is the attacker itself)."""
+    return [] if action.target == action.character else [action.target, *action.then]
+
+
+def quake_targets(state: HeroState, attacker: Figure) -> list[Figure]:
+    """Every opposing character in `attacker`'s close reach, a giant's two squares included (HX-POWER-16,
+    HX-SPECIAL-10), in the order the characters were placed."""
+    return [c for c in opponents(state, attacker) if in_close_reach(state, attacker, c)]
+
+
+def problem(state: HeroState, action: Close | Ranged) -> str:
+    """Why the attack may not be given ("" if it may)."""
+    attacker = state.monsters[action.character]
+    why = cannot_act(state, attacker)
+    if why:
+        return why
+    if action.use not in attacker.powers:
+        return f"{attacker.label} does not show {action.use} now"
+    if isinstance(action, Close) and action.use == QUAKE:
+        everyone = quake_targets(state, attacker)
+        if not everyone:
+            return f"no opposing character is adjacent to {attacker.label} (HX-POWER-16)"
+        chosen = named(action)
+        if chosen and sorted(chosen) != sorted(c.uid for c in everyone):
+            names = ", ".join(c.label for c in everyone)
+            return f"Quake targets every adjacent opposing character: {names} (HX-POWER-16)"
+        return combat.directions_problem(state, attacker, tuple(c.uid for c in everyone), action.knockback)
+    return f"{action.use} is not used with a {'close' if isinstance(action, Close) else 'ranged'} attack"
+
+
+def perform(state: HeroState, attacker: Figure, action: Close | Ranged) -> None:
+    """The attack on the targets the power picks (see the module)."""
+    if isinstance(action, Close):
+        chosen = named(action)
+        targets = [state.monsters[u] for u in chosen] if chosen else quake_targets(state, attacker)
+        each = QUAKE_DAMAGE if len(targets) >= SEVERAL else -1
+        combat.attack(state, attacker, action, aimed=targets, each=each)
+
+
+def listed(state: HeroState, attacker: Figure) -> list[Close | Ranged]:
+    """The attacks `legal_actions` lists for `attacker`: Quake when it reaches two or more opponents (with one it
+    is an ordinary close attack)."""
+    found: list[Close | Ranged] = []
+    if QUAKE in attacker.powers and len(quake_targets(state, attacker)) >= SEVERAL:
+        quake = Close(attacker.uid, attacker.uid, use=QUAKE)
+        if not problem(state, quake):
+            found.append(quake)
+    return found
