@@ -15,6 +15,7 @@ MUTANTS = {
     "HX-POWER-09": (free_actions, "SIDESTEP_SQUARES", 3, "powers/sidestep-02"),
     "HX-POWER-16": (area_attacks, "QUAKE_DAMAGE", 3, "powers/quake-01"),
     "HX-POWER-16 OPEN": (area_attacks, "SEVERAL", 1, "powers/quake-02"),
+    "HX-POWER-14": (area_attacks, "EXPLOSION_DAMAGE", 3, "powers/energy-explosion-01"),
 }
 """A power's rule changed on purpose (a constant of the engine), and a scenario (or the start of the paths of
 several) that must then fail."""
@@ -35,6 +36,7 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
         ("HX-POWER-22", free_actions, "touching_opponents", lambda *args: [], "powers/poison-01"),
         ("HX-TURN-16", free_actions, "grants", lambda power: False, "powers/sidestep-03"),
         ("HX-POWER-16", area_attacks, "quake_targets", lambda state, attacker: [], "powers/quake-01"),
+        ("HX-POWER-14", area_attacks, "splashed", lambda *args: [], "powers/energy-explosion-01"),
     ],
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
@@ -43,7 +45,7 @@ def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, repla
     assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
 
 
-PLAYED = ["Force Blast", "Poison", "Sidestep", "Quake"]
+PLAYED = ["Force Blast", "Poison", "Sidestep", "Quake", "Energy Explosion"]
 """The powers of this file, given to both forces of the random games below."""
 
 ARENA = {

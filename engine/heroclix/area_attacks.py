@@ -1,21 +1,26 @@
 """Attacks whose targets a power picks (HX-POWER, read in 2005 terms): Quake's close attack on every adjacent
-opposing character (HX-POWER-16). One attack roll is compared with each target's defense (HX-COMBAT-23); with two
+opposing character (HX-POWER-16); Energy Explosion's ranged attack, whose targets' adjacent characters become
+targets too (HX-POWER-14). One attack roll is compared with each target's defense (HX-COMBAT-23); with two
 or more targets each character hit is dealt a fixed damage in place of the damage value, undivided, modifiers then
 applying (HX-PAC-02); knockback on doubles as any attack, farthest first (HX-PAC-08, HX-KNOCK-05). The roll, the
 defenders' powers and the damage are `combat.attack`'s."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import combat
-from clix.engine.heroclix.powers import QUAKE
-from clix.engine.heroclix.sides import cannot_act, in_close_reach, opponents
+from clix.engine.heroclix.powers import ENERGY_EXPLOSION, QUAKE
+from clix.engine.heroclix.sides import adjacency, cannot_act, in_close_reach, opponents
 from clix.engine.heroclix.state import Close, HeroState, Ranged
 
-AREA_USES = (QUAKE,)
+AREA_USES = (QUAKE, ENERGY_EXPLOSION)
 """The powers (`use`) whose attacks are played here."""
 QUAKE_DAMAGE = 2
 """What Quake deals each character hit when it has two or more targets (HX-POWER-16)."""
+EXPLOSION_DAMAGE = 2
+"""What Energy Explosion deals each character hit (HX-POWER-14)."""
 SEVERAL = 2
 """How many targets bring in the fixed damage (HX-POWER-15, -16 OPEN: "1+" in the extract read as 2+)."""
 
@@ -36,6 +41,19 @@ def quake_targets(state: HeroState, attacker: Figure) -> list[Figure]:
     return [c for c in opponents(state, attacker) if in_close_reach(state, attacker, c)]
 
 
+def splashed(state: HeroState, attacker: Figure, action: Ranged) -> list[Figure]:
+    """The characters Energy Explosion adds to its targets: every other character, friend or foe but not the
+    attacker, adjacent to one of the targets by the 2005 rules (not across walls or levels; HX-POWER-14 OPEN)."""
+    aimed = [state.monsters[u] for u in action.targets]
+    return [
+        c
+        for c in state.standing()
+        if c.uid != attacker.uid
+        and c.uid not in action.targets
+        and any(adjacency(state, target, c) == 1 for target in aimed)
+    ]
+
+
 def problem(state: HeroState, action: Close | Ranged) -> str:
     """Why the attack may not be given ("" if it may)."""
     attacker = state.monsters[action.character]
@@ -53,6 +71,14 @@ def problem(state: HeroState, action: Close | Ranged) -> str:
             names = ", ".join(c.label for c in everyone)
             return f"Quake targets every adjacent opposing character: {names} (HX-POWER-16)"
         return combat.directions_problem(state, attacker, tuple(c.uid for c in everyone), action.knockback)
+    if isinstance(action, Ranged) and action.use == ENERGY_EXPLOSION:
+        if action.split:
+            return "Energy Explosion deals 2 to each character hit: its damage is not divided (HX-POWER-14)"
+        why = combat.attack_problem(state, replace(action, use="", knockback=()))  # every ranged rule, each target
+        if why:
+            return why
+        aimed = (*action.targets, *(c.uid for c in splashed(state, attacker, action)))
+        return combat.directions_problem(state, attacker, aimed, action.knockback)
     return f"{action.use} is not used with a {'close' if isinstance(action, Close) else 'ranged'} attack"
 
 
@@ -63,14 +89,24 @@ def perform(state: HeroState, attacker: Figure, action: Close | Ranged) -> None:
         targets = [state.monsters[u] for u in chosen] if chosen else quake_targets(state, attacker)
         each = QUAKE_DAMAGE if len(targets) >= SEVERAL else -1
         combat.attack(state, attacker, action, aimed=targets, each=each)
+    elif action.use == ENERGY_EXPLOSION:
+        splash = splashed(state, attacker, action)
+        targets = [*(state.monsters[u] for u in action.targets), *splash]
+        unlined = frozenset(c.uid for c in splash)  # HX-POWER-14 OPEN: no line of fire drawn, so never hindered
+        combat.attack(state, attacker, action, aimed=targets, each=EXPLOSION_DAMAGE, unlined=unlined)
 
 
 def listed(state: HeroState, attacker: Figure) -> list[Close | Ranged]:
     """The attacks `legal_actions` lists for `attacker`: Quake when it reaches two or more opponents (with one it
-    is an ordinary close attack)."""
+    is an ordinary close attack), Energy Explosion on each opponent it may shoot."""
     found: list[Close | Ranged] = []
     if QUAKE in attacker.powers and len(quake_targets(state, attacker)) >= SEVERAL:
         quake = Close(attacker.uid, attacker.uid, use=QUAKE)
         if not problem(state, quake):
             found.append(quake)
+    if ENERGY_EXPLOSION in attacker.powers:
+        for target in opponents(state, attacker):
+            explosion = Ranged(attacker.uid, (target.uid,), use=ENERGY_EXPLOSION)
+            if not problem(state, explosion):
+                found.append(explosion)
     return found

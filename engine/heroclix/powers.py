@@ -2,7 +2,8 @@
 Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the first of the card's (part 2):
 Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
-Invincible and the two Combat Experts; then powers used as actions: Force Blast, Poison, Sidestep, Quake.
+Invincible and the two Combat Experts; then powers used as actions: Force Blast, Poison, Sidestep, Quake, Energy
+Explosion.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ LEAP_CLIMB = "Leap/Climb"
 WILLPOWER = "Willpower"
 FORCE_BLAST = "Force Blast"
 QUAKE = "Quake"
+ENERGY_EXPLOSION = "Energy Explosion"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -139,6 +141,13 @@ POWERS: dict[str, PowerSpec] = {
         "Declared with a close attack: it targets every adjacent opposing character (a giant's two squares too), "
         "one roll against each; with two or more targets each one hit is dealt 2 damage instead.",
         "004 L238, L290-291",
+    ),
+    ENERGY_EXPLOSION: PowerSpec(
+        ENERGY_EXPLOSION,
+        "attack",
+        "Declared with a ranged attack: every other character adjacent to one of its targets becomes a target too "
+        "(no range or line of fire needed), one roll against each; each one hit is dealt 2 damage instead.",
+        "004 L77, L301; 002 L358",
     ),
 }
 
