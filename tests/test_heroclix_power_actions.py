@@ -6,7 +6,7 @@ and one of its scenarios must then fail, and random play with every one of these
 from __future__ import annotations
 
 import pytest
-from clix.engine.heroclix import area_attacks, free_actions, power_actions
+from clix.engine.heroclix import area_attacks, combat, free_actions, power_actions, tokens
 from test_heroclix import _heroclix_failures
 
 MUTANTS = {
@@ -16,6 +16,7 @@ MUTANTS = {
     "HX-POWER-16": (area_attacks, "QUAKE_DAMAGE", 3, "powers/quake-01"),
     "HX-POWER-16 OPEN": (area_attacks, "SEVERAL", 1, "powers/quake-02"),
     "HX-POWER-14": (area_attacks, "EXPLOSION_DAMAGE", 3, "powers/energy-explosion-01"),
+    "HX-POWER-18": (tokens, "EFFECT_PUSHING_DAMAGE", 0, "powers/incapacitate-02"),
 }
 """A power's rule changed on purpose (a constant of the engine), and a scenario (or the start of the paths of
 several) that must then fail."""
@@ -37,6 +38,7 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
         ("HX-TURN-16", free_actions, "grants", lambda power: False, "powers/sidestep-03"),
         ("HX-POWER-16", area_attacks, "quake_targets", lambda state, attacker: [], "powers/quake-01"),
         ("HX-POWER-14", area_attacks, "splashed", lambda *args: [], "powers/energy-explosion-01"),
+        ("HX-POWER-18", combat, "give_token", lambda *args: None, "powers/incapacitate-01"),
     ],
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
@@ -45,7 +47,7 @@ def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, repla
     assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
 
 
-PLAYED = ["Force Blast", "Poison", "Sidestep", "Quake", "Energy Explosion"]
+PLAYED = ["Force Blast", "Poison", "Sidestep", "Quake", "Energy Explosion", "Incapacitate"]
 """The powers of this file, given to both forces of the random games below."""
 
 ARENA = {

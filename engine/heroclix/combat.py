@@ -12,7 +12,7 @@ from clix.engine.heroclix.elevated_lines import elevated_line
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
-from clix.engine.heroclix.powers import BLADES, CLOSE_EXPERT, FLURRY, PSYCHIC_BLAST, RANGED_EXPERT
+from clix.engine.heroclix.powers import BLADES, CLOSE_EXPERT, FLURRY, INCAPACITATE, PSYCHIC_BLAST, RANGED_EXPERT
 from clix.engine.heroclix.scoring import take_damage
 from clix.engine.heroclix.sides import (
     BIG,
@@ -25,6 +25,7 @@ from clix.engine.heroclix.sides import (
     touching_opponents,
 )  # fmt: skip
 from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged, Telekinesis, Throw
+from clix.engine.heroclix.tokens import give_token
 
 EXPERT_BONUS = 1
 """Ranged and Close Combat Expert's modifier to attack and to damage (HX-POWER-37, -44)."""
@@ -125,7 +126,7 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     problem = cannot_act(state, attacker)
     if problem:
         return problem
-    if action.use and (action.use != BLADES or not isinstance(action, Close)):
+    if action.use and action.use not in ((BLADES, INCAPACITATE) if isinstance(action, Close) else (INCAPACITATE,)):
         return f"{action.use} is not used with this attack (HX-POWER-13: Blades/Claws/Fangs, close attacks only)"
     if action.use and action.use not in attacker.powers:
         return f"{attacker.label} does not show {action.use} now"
@@ -167,6 +168,8 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
             )
         if not line_of_fire(state, attacker, target)[0]:
             return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11, -12, -14)"
+    if action.split and action.use == INCAPACITATE:
+        return "Incapacitate deals no damage: there is none to divide (HX-POWER-18)"
     for uid, amount in action.split:
         if uid not in action.targets or amount < 0:
             return "damage is divided in whole numbers among the targets (HX-COMBAT-24)"
@@ -296,11 +299,17 @@ def attack(
     )
     if critical_miss or critical_hit:
         state.emit(EventKind.CRITICAL_MISS if critical_miss else EventKind.CRITICAL_HIT, attacker=attacker.label)
+    incapacitating = isinstance(action, Close | Ranged) and action.use == INCAPACITATE  # HX-POWER-18 OPEN
     if critical_miss:
-        take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN: direct
+        if not incapacitating:  # HX-COMBAT-05: an attack that deals no damage does not backfire
+            take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN
         return
     hits = [t for t in hits if t.uid in state.powerless or not evades(state, t)]  # HX-POWER-25: it misses it
     if not hits:
+        return
+    if incapacitating:  # a token in place of damage: no critical +1, no knockback (HX-COMBAT-05)
+        for target in hits:
+            give_token(state, target, attacker)
         return
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
     value = each if each >= 0 else THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06, HX-PAC-02

@@ -31,4 +31,5 @@ class EventKind(StrEnum):
     SUPPORT_ROLL = "support_roll"
     TELEKINESIS = "telekinesis"
     TERRAIN_ATTACK = "terrain_attack"
+    TOKEN = "token"
     WILLPOWER_ROLL = "willpower_roll"

@@ -3,7 +3,7 @@ Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the fi
 Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
 Invincible and the two Combat Experts; then powers used as actions: Force Blast, Poison, Sidestep, Quake, Energy
-Explosion.
+Explosion, Incapacitate.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ WILLPOWER = "Willpower"
 FORCE_BLAST = "Force Blast"
 QUAKE = "Quake"
 ENERGY_EXPLOSION = "Energy Explosion"
+INCAPACITATE = "Incapacitate"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -148,6 +149,13 @@ POWERS: dict[str, PowerSpec] = {
         "Declared with a ranged attack: every other character adjacent to one of its targets becomes a target too "
         "(no range or line of fire needed), one roll against each; each one hit is dealt 2 damage instead.",
         "004 L77, L301; 002 L358",
+    ),
+    INCAPACITATE: PowerSpec(
+        INCAPACITATE,
+        "attack",
+        "Declared with a close or ranged attack: each character hit gets an action token instead of damage (a second "
+        "token deals pushing damage, never a third); no critical-hit damage, critical-miss click or knockback.",
+        "004 L155, L236; 002 L467-470",
     ),
 }
 

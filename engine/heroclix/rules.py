@@ -23,7 +23,7 @@ from clix.engine.heroclix import (
     transport,
 )  # fmt: skip
 from clix.engine.heroclix.events import EventKind
-from clix.engine.heroclix.powers import BLADES, WILLPOWER
+from clix.engine.heroclix.powers import BLADES, INCAPACITATE, WILLPOWER
 from clix.engine.heroclix.state import (
     PHASES,
     PUSHING,
@@ -96,6 +96,8 @@ def legal_actions(state: HeroState) -> list[Action]:
         reached = [t for t in sides.adjacent_opponents(state, character) if sides.in_close_reach(state, character, t)]
         for target in reached:
             found.append(Close(character.uid, target.uid))
+            if INCAPACITATE in character.powers:  # HX-POWER-18: a token in place of damage
+                found.append(Close(character.uid, target.uid, use=INCAPACITATE))
             if BLADES in character.powers:  # HX-POWER-13: the d6 in place of the damage value
                 found.append(Close(character.uid, target.uid, use=BLADES))
             if combat.FLURRY in character.powers:  # HX-POWER-01: a second attack, on the same or another target
@@ -104,6 +106,8 @@ def legal_actions(state: HeroState) -> list[Action]:
             shot = Ranged(character.uid, (target.uid,))
             if not combat.attack_problem(state, shot):
                 found.append(shot)
+                if INCAPACITATE in character.powers:
+                    found.append(Ranged(character.uid, (target.uid,), use=INCAPACITATE))
         found.extend(area_attacks.listed(state, character))
         found.extend(telekinesis.hurls(state, character))
         found.extend(power_actions.listed(state, character))
