@@ -6,7 +6,7 @@ and one of its scenarios must then fail, and random play with every one of these
 from __future__ import annotations
 
 import pytest
-from clix.engine.heroclix import area_attacks, combat, free_actions, power_actions, tokens
+from clix.engine.heroclix import area_attacks, combat, free_actions, markers, power_actions, tokens
 from test_heroclix import _heroclix_failures
 
 MUTANTS = {
@@ -17,6 +17,7 @@ MUTANTS = {
     "HX-POWER-16 OPEN": (area_attacks, "SEVERAL", 1, "powers/quake-02"),
     "HX-POWER-14": (area_attacks, "EXPLOSION_DAMAGE", 3, "powers/energy-explosion-01"),
     "HX-POWER-18": (tokens, "EFFECT_PUSHING_DAMAGE", 0, "powers/incapacitate-02"),
+    "HX-POWER-20": (markers, "SMOKE_PENALTY", 0, "powers/smoke-cloud-02"),
 }
 """A power's rule changed on purpose (a constant of the engine), and a scenario (or the start of the paths of
 several) that must then fail."""
@@ -39,6 +40,7 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
         ("HX-POWER-16", area_attacks, "quake_targets", lambda state, attacker: [], "powers/quake-01"),
         ("HX-POWER-14", area_attacks, "splashed", lambda *args: [], "powers/energy-explosion-01"),
         ("HX-POWER-18", combat, "give_token", lambda *args: None, "powers/incapacitate-01"),
+        ("HX-PAC-17", markers, "clear", lambda state, player: None, "powers/smoke-cloud-03"),
     ],
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
@@ -47,7 +49,7 @@ def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, repla
     assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
 
 
-PLAYED = ["Force Blast", "Poison", "Sidestep", "Quake", "Energy Explosion", "Incapacitate"]
+PLAYED = ["Force Blast", "Poison", "Sidestep", "Quake", "Energy Explosion", "Incapacitate", "Smoke Cloud"]
 """The powers of this file, given to both forces of the random games below."""
 
 ARENA = {

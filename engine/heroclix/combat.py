@@ -11,6 +11,7 @@ from clix.engine.heroclix.defenses import capped, defense_bonus, evades, reduced
 from clix.engine.heroclix.elevated_lines import elevated_line
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
+from clix.engine.heroclix.markers import smoke_penalty
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
 from clix.engine.heroclix.powers import BLADES, CLOSE_EXPERT, FLURRY, INCAPACITATE, PSYCHIC_BLAST, RANGED_EXPERT
 from clix.engine.heroclix.scoring import take_damage
@@ -286,7 +287,8 @@ def attack(
     critical_hit = first == second == 6
     close = isinstance(action, Close)
     expert = expert_bonus(attacker, action)
-    total = first + second + max(0, attacker.attack + capped(modifier + expert))  # HX-VALUE-02, -05
+    smoke = smoke_penalty(state, attacker)  # HX-POWER-20: a modifier, under the rule of 3
+    total = first + second + max(0, attacker.attack + capped(modifier + expert - smoke))  # HX-VALUE-02, -05
     hits = []
     for target in targets:
         hindered = not close and target.uid not in unlined and line_of_fire(state, attacker, target)[1]

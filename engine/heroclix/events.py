@@ -24,6 +24,7 @@ class EventKind(StrEnum):
     GAME_OVER = "game_over"
     KNOCKED_BACK = "knocked_back"
     KO = "ko"
+    MARKERS = "markers"
     MOVE = "move"
     PICKED_UP = "picked_up"
     POWER = "power"

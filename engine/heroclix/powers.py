@@ -3,7 +3,7 @@ Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the fi
 Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
 Invincible and the two Combat Experts; then powers used as actions: Force Blast, Poison, Sidestep, Quake, Energy
-Explosion, Incapacitate.
+Explosion, Incapacitate, Smoke Cloud.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ FORCE_BLAST = "Force Blast"
 QUAKE = "Quake"
 ENERGY_EXPLOSION = "Energy Explosion"
 INCAPACITATE = "Incapacitate"
+SMOKE_CLOUD = "Smoke Cloud"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -156,6 +157,13 @@ POWERS: dict[str, PowerSpec] = {
         "Declared with a close or ranged attack: each character hit gets an action token instead of damage (a second "
         "token deals pushing damage, never a third); no critical-hit damage, critical-miss click or knockback.",
         "004 L155, L236; 002 L467-470",
+    ),
+    SMOKE_CLOUD: PowerSpec(
+        SMOKE_CLOUD,
+        "action",
+        "Power action: up to 6 hindering terrain markers within range (at least 6), touching one another, one in "
+        "line of fire; opposing characters on them get attack -1; gone at the beginning of its player's next turn.",
+        "004 L157, L259-262; 002 L238-240",
     ),
 }
 

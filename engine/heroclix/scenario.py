@@ -23,7 +23,7 @@ from clix.engine.heroclix.power_actions import CHARGE, POWER_ACTIONS, RUNNING_SH
 from clix.engine.heroclix.powers import FLURRY, POWERS, power_named
 from clix.engine.heroclix.ruleset import load
 from clix.engine.heroclix.scenario_format import Expect, Scenario, ScenarioCharacter, load_scenario
-from clix.engine.heroclix.scenario_steps import power_step
+from clix.engine.heroclix.scenario_steps import ScenarioError, power_step
 from clix.engine.heroclix.state import (
     DIRECTIONS,
     HOVERING,
@@ -43,10 +43,6 @@ from clix.engine.heroclix.state import (
 from clix.engine.heroclix.telekinesis import TELEKINESIS
 
 NOT_YET = "is not implemented yet (HeroClix part 1, issue 34)"
-
-
-class ScenarioError(Exception):
-    """A file the format allows that names something this engine cannot set up or play."""
 
 
 @dataclass
