@@ -97,10 +97,10 @@ def perform(state: HeroState, attacker: Figure, action: Close | Ranged) -> None:
 
 
 def listed(state: HeroState, attacker: Figure) -> list[Close | Ranged]:
-    """The attacks `legal_actions` lists for `attacker`: Quake when it reaches two or more opponents (with one it
-    is an ordinary close attack), Energy Explosion on each opponent it may shoot."""
+    """The attacks `legal_actions` lists for `attacker`: Quake when it reaches an opponent (with one, it is an
+    ordinary close attack), Energy Explosion on each opponent it may shoot."""
     found: list[Close | Ranged] = []
-    if QUAKE in attacker.powers and len(quake_targets(state, attacker)) >= SEVERAL:
+    if QUAKE in attacker.powers:
         quake = Close(attacker.uid, attacker.uid, use=QUAKE)
         if not problem(state, quake):
             found.append(quake)
