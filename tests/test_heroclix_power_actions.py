@@ -18,6 +18,13 @@ MUTANTS = {
     "HX-POWER-14": (area_attacks, "EXPLOSION_DAMAGE", 3, "powers/energy-explosion-01"),
     "HX-POWER-18": (tokens, "EFFECT_PUSHING_DAMAGE", 0, "powers/incapacitate-02"),
     "HX-POWER-20": (markers, "SMOKE_PENALTY", 0, "powers/smoke-cloud-02"),
+    "HX-POWER-30": (markers, "LEGEND", {markers.SMOKE: "h", markers.BARRIER: "h"}, "powers/barrier-01"),
+    "HX-POWER-30 markers": (
+        power_actions,
+        "MARKERS",
+        {"Smoke Cloud": (markers.SMOKE, 6), "Barrier": (markers.BARRIER, 5)},
+        "powers/barrier-07",
+    ),
 }
 """A power's rule changed on purpose (a constant of the engine), and a scenario (or the start of the paths of
 several) that must then fail."""
@@ -49,7 +56,7 @@ def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, repla
     assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
 
 
-PLAYED = ["Force Blast", "Poison", "Sidestep", "Quake", "Energy Explosion", "Incapacitate", "Smoke Cloud"]
+PLAYED = ["Force Blast", "Poison", "Sidestep", "Quake", "Energy Explosion", "Incapacitate", "Smoke Cloud", "Barrier"]
 """The powers of this file, given to both forces of the random games below."""
 
 ARENA = {

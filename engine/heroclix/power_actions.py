@@ -2,7 +2,7 @@
 (HX-POWER-35); Support heals an adjacent friend on a roll of 2d6 plus attack against its defense (HX-POWER-39,
 HX-COMBAT-06); Charge and Running Shot move at half speed, then give a free close or ranged attack from where the
 move ended (HX-POWER-05, -12, HX-MOVE-09); Force Blast knocks an opposing character back 3 squares, no roll
-(HX-POWER-08); Smoke Cloud places hindering terrain markers (HX-POWER-20, `markers`). Each is one action and one
+(HX-POWER-08); Smoke Cloud and Barrier place hindering and blocking terrain markers (HX-POWER-20, -30, `markers`). Each is one action and one
 token (pushing as any action)."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import combat, markers, movement
 from clix.engine.heroclix.events import EventKind
-from clix.engine.heroclix.powers import FORCE_BLAST, MINIMUM_RANGE, SMOKE_CLOUD
+from clix.engine.heroclix.objects import lying_at
+from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, MINIMUM_RANGE, SMOKE_CLOUD
 from clix.engine.heroclix.scoring import heal, take_damage
 from clix.engine.heroclix.sides import adjacency, adjacent_opponents, at, bulky, cannot_act, opponents
 from clix.engine.heroclix.state import DIRECTIONS, Close, HeroState, PowerAction, Ranged
@@ -23,11 +24,11 @@ REGENERATION = "Regeneration"
 SUPPORT = "Support"
 CHARGE = "Charge"
 RUNNING_SHOT = "Running Shot"
-POWER_ACTIONS = (REGENERATION, SUPPORT, CHARGE, RUNNING_SHOT, FORCE_BLAST, SMOKE_CLOUD)
+POWER_ACTIONS = (REGENERATION, SUPPORT, CHARGE, RUNNING_SHOT, FORCE_BLAST, SMOKE_CLOUD, BARRIER)
 FORCE_BLAST_DISTANCE = 3
 """How many squares Force Blast knocks its target back (HX-POWER-08 OPEN: the garbled clause read as 3)."""
-MARKERS = {SMOKE_CLOUD: (markers.SMOKE, 6)}
-"""The kind of terrain marker each power places, and how many at most (HX-POWER-20 OPEN: 6)."""
+MARKERS = {SMOKE_CLOUD: (markers.SMOKE, 6), BARRIER: (markers.BARRIER, 4)}
+"""The kind of terrain marker each power places, and how many at most (HX-POWER-20 OPEN a: 6; HX-POWER-30)."""
 SUPPORT_LOSS = 2
 """Support heals the d6 less this (HX-POWER-39) ..."""
 SUPPORT_MINIMUM = 1
@@ -131,14 +132,14 @@ def _move_then_attack_problem(state: HeroState, user: Figure, action: PowerActio
 
 def _markers_problem(state: HeroState, user: Figure, action: PowerAction) -> str:
     """Up to the power's number of markers, one at a time in distinct squares within range (counting at least 6),
-    each after the first adjacent to one already placed, at least one in the user's line of fire (HX-POWER-20,
-    HX-PAC-03); not on blocking terrain nor on another marker (HX-POWER-20 OPEN b)."""
+    each after the first adjacent to one already placed, at least one in the user's line of fire (HX-POWER-20, -30,
+    HX-PAC-03); not on blocking terrain nor on another marker (HX-POWER-20, -30 OPEN)."""
     kind, most = MARKERS[action.power]
     squares = action.squares
     if not squares:
         return f"{action.power} names the squares of its markers ('squares')"
     if len(squares) > most or len(set(squares)) != len(squares):
-        return f"{action.power} places up to {most} markers in distinct squares (HX-POWER-20)"
+        return f"{action.power} places up to {most} markers in distinct squares (HX-POWER-20, -30)"
     if state.soars(user):
         return "a soaring character affects only soaring characters, not terrain (HX-MOVE-15)"
     geometry = state.geometry
@@ -154,11 +155,16 @@ def _markers_problem(state: HeroState, user: Figure, action: PowerAction) -> str
 
 
 def _marker_square_problem(state: HeroState, square: int, kind: str) -> str:
-    """Why a marker of `kind` may not go on `square` (HX-POWER-20 OPEN b)."""
+    """Why a marker of `kind` may not go on `square`: smoke on any square but blocking terrain, occupied or not
+    (HX-POWER-20 OPEN b); a barrier only on an empty square without an object (HX-POWER-30 OPEN)."""
     if state.geometry.terrain[square] == BLOCKING:
         return f"{at(state, square)} is blocking terrain: no marker goes there"
     if square in state.markers:
         return f"{at(state, square)} already holds a terrain marker"
+    if kind == markers.BARRIER and any(c.pos == square for c in state.standing()):
+        return f"{at(state, square)} is occupied: a barrier goes only on an empty square (HX-POWER-30 OPEN)"
+    if kind == markers.BARRIER and lying_at(state, square) is not None:
+        return f"{at(state, square)} holds an object: a barrier goes only on an empty square (HX-POWER-30 OPEN)"
     return ""
 
 
@@ -207,8 +213,8 @@ def _support(state: HeroState, user: Figure, friend: Figure) -> None:
 
 def listed(state: HeroState, user: Figure) -> list[PowerAction]:
     """The power actions `legal_actions` lists for `user`: Regeneration, Support on each friend it may heal, Force
-    Blast on each opponent it may knock back, and a Smoke Cloud around each opponent in its range and line of fire
-    (Charge and Running Shot are legal, `problem`, but not listed)."""
+    Blast on each opponent it may knock back, a Smoke Cloud around each opponent in its range and line of fire, and
+    a Barrier across the line of fire to each (Charge and Running Shot are legal, `problem`, but not listed)."""
     found: list[PowerAction] = []
     if REGENERATION in user.powers and user.click > user.start_line:
         found.append(PowerAction(user.uid, REGENERATION))
@@ -226,6 +232,19 @@ def listed(state: HeroState, user: Figure) -> list[PowerAction]:
             smoke = PowerAction(user.uid, SMOKE_CLOUD, squares=squares)
             if not problem(state, smoke):
                 found.append(smoke)
+    if BARRIER in user.powers and not state.soars(user):
+        kind, most = MARKERS[BARRIER]
+        for target in opponents(state, user):
+            if within_power_range(state, user, target.pos) or not _in_sight(state, user, target.pos):
+                continue
+            fits = [
+                s for s in state.geometry.ray(user.pos, target.pos).cells if not _marker_square_problem(state, s, kind)
+            ]
+            if fits:
+                squares = _cluster(state, fits[0], most, lambda s: not _marker_square_problem(state, s, kind))
+                wall = PowerAction(user.uid, BARRIER, squares=squares)
+                if not problem(state, wall):
+                    found.append(wall)
     if SUPPORT in user.powers:
         for friend in state.standing():
             action = PowerAction(user.uid, SUPPORT, target=friend.uid)

@@ -3,7 +3,7 @@ Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the fi
 Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
 Invincible and the two Combat Experts; then powers used as actions: Force Blast, Poison, Sidestep, Quake, Energy
-Explosion, Incapacitate, Smoke Cloud.
+Explosion, Incapacitate, Smoke Cloud, Barrier.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ QUAKE = "Quake"
 ENERGY_EXPLOSION = "Energy Explosion"
 INCAPACITATE = "Incapacitate"
 SMOKE_CLOUD = "Smoke Cloud"
+BARRIER = "Barrier"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -164,6 +165,13 @@ POWERS: dict[str, PowerSpec] = {
         "Power action: up to 6 hindering terrain markers within range (at least 6), touching one another, one in "
         "line of fire; opposing characters on them get attack -1; gone at the beginning of its player's next turn.",
         "004 L157, L259-262; 002 L238-240",
+    ),
+    BARRIER: PowerSpec(
+        BARRIER,
+        "action",
+        "Power action: up to 4 blocking terrain markers on empty squares within range (at least 6), touching one "
+        "another, one in line of fire; they may be destroyed; gone at the beginning of its player's next turn.",
+        "004 L93, L248-250; 002 L238-240",
     ),
 }
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from clix.engine.heroclix.free_actions import POISON, SIDESTEP
-from clix.engine.heroclix.powers import FORCE_BLAST, SMOKE_CLOUD
+from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, SMOKE_CLOUD
 from clix.engine.heroclix.state import PowerAction
 
 
@@ -25,12 +25,12 @@ def power_step(
 ) -> PowerAction | None:
     """The action of a `power` step using `name` when it is one of these powers, else None:
     `{power: A, use: Force Blast, target: B}` (with `knockback: {B: direction}` off the straight lines),
-    `{power: A, use: Smoke Cloud, squares: [[x, y], ...]}` (the markers, in the order placed); the free
+    `{power: A, use: Smoke Cloud, squares: [[x, y], ...]}` (the markers, in the order placed) and Barrier alike; the free
     actions, marked free by the power itself: `{power: A, use: Poison}`, `{power: A, use: Sidestep, path: [...]}`."""
     user = uid(step["power"])
     if name == FORCE_BLAST:
         return PowerAction(user, name, target=uid(step.get("target")), knockback=knockback)
-    if name == SMOKE_CLOUD:
+    if name in (SMOKE_CLOUD, BARRIER):
         squares = step.get("squares")
         if not isinstance(squares, list):
             raise ScenarioError(f"a {name} step lists the 'squares' of its markers, in the order they are placed")
