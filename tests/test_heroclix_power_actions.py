@@ -16,6 +16,7 @@ MUTANTS = {
     "HX-POWER-16": (area_attacks, "QUAKE_DAMAGE", 3, "powers/quake-01"),
     "HX-POWER-16 OPEN": (area_attacks, "SEVERAL", 1, "powers/quake-02"),
     "HX-POWER-14": (area_attacks, "EXPLOSION_DAMAGE", 3, "powers/energy-explosion-01"),
+    "HX-POWER-15": (area_attacks, "PULSE_DAMAGE", 2, "powers/pulse-wave-01"),
     "HX-POWER-18": (tokens, "EFFECT_PUSHING_DAMAGE", 0, "powers/incapacitate-02"),
     "HX-POWER-20": (markers, "SMOKE_PENALTY", 0, "powers/smoke-cloud-02"),
     "HX-POWER-30": (markers, "LEGEND", {markers.SMOKE: "h", markers.BARRIER: "h"}, "powers/barrier-01"),
@@ -46,6 +47,7 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
         ("HX-TURN-16", free_actions, "grants", lambda power: False, "powers/sidestep-03"),
         ("HX-POWER-16", area_attacks, "quake_targets", lambda state, attacker: [], "powers/quake-01"),
         ("HX-POWER-14", area_attacks, "splashed", lambda *args: [], "powers/energy-explosion-01"),
+        ("HX-VALUE-08", area_attacks, "pulse_range", lambda attacker: attacker.stats.range, "powers/pulse-wave-01"),
         ("HX-POWER-18", combat, "give_token", lambda *args: None, "powers/incapacitate-01"),
         ("HX-PAC-17", markers, "clear", lambda state, player: None, "powers/smoke-cloud-03"),
     ],
@@ -56,7 +58,17 @@ def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, repla
     assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
 
 
-PLAYED = ["Force Blast", "Poison", "Sidestep", "Quake", "Energy Explosion", "Incapacitate", "Smoke Cloud", "Barrier"]
+PLAYED = [
+    "Force Blast",
+    "Poison",
+    "Sidestep",
+    "Quake",
+    "Energy Explosion",
+    "Incapacitate",
+    "Smoke Cloud",
+    "Barrier",
+    "Pulse Wave",
+]
 """The powers of this file, given to both forces of the random games below."""
 
 ARENA = {

@@ -43,7 +43,7 @@ FALL_KNOCKBACK_DAMAGE = 2
 """Damage a non-flier knocked off elevated terrain takes (HX-KNOCK-10)."""
 
 
-def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bool, bool]:
+def line_of_fire(state: HeroState, attacker: Figure, target: Figure, through: bool = False) -> tuple[bool, bool]:
     """Whether the line of fire from `attacker` to `target` is clear, and whether it is hindered (+1 defense).
 
     Between two grounded characters it is blocked by walls and blocking terrain (HX-COMBAT-11, HX-TERRAIN-11,
@@ -57,8 +57,9 @@ def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bo
     Giants and big characters (HX-SPECIAL-14..16): a soaring character and a giant or big one draw their line as
     two soaring characters (HX-COMBAT-20); a giant and an elevated character as two elevated ones; standard
     characters do not block a line to or from a giant; giants and big characters block lines between others,
-    and big characters block every line, between soaring characters too."""
-    ends = (attacker.uid, target.uid)
+    and big characters block every line, between soaring characters too. `through`: no character blocks it (Pulse
+    Wave, HX-POWER-15 OPEN b)."""
+    ends = tuple(c.uid for c in state.standing()) if through else (attacker.uid, target.uid)
     high, aim_high = state.soars(attacker), state.soars(target)
     if high != aim_high and (bulky(state, attacker) or bulky(state, target)):
         high = aim_high = True

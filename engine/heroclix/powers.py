@@ -3,7 +3,8 @@ Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the fi
 Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
 Invincible and the two Combat Experts; then powers used as actions: Force Blast, Poison, Sidestep, Quake, Energy
-Explosion, Incapacitate, Smoke Cloud, Barrier.
+Explosion, Incapacitate, Smoke Cloud, Barrier,
+Pulse Wave.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ ENERGY_EXPLOSION = "Energy Explosion"
 INCAPACITATE = "Incapacitate"
 SMOKE_CLOUD = "Smoke Cloud"
 BARRIER = "Barrier"
+PULSE_WAVE = "Pulse Wave"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -172,6 +174,14 @@ POWERS: dict[str, PowerSpec] = {
         "Power action: up to 4 blocking terrain markers on empty squares within range (at least 6), touching one "
         "another, one in line of fire; they may be destroyed; gone at the beginning of its player's next turn.",
         "004 L93, L248-250; 002 L238-240",
+    ),
+    PULSE_WAVE: PowerSpec(
+        PULSE_WAVE,
+        "attack",
+        "Declared with a ranged attack: range halved; it targets every other character within it and in line of fire "
+        "(characters do not block it), one roll against unmodified defense; those in range use no powers during "
+        "it; with two or more targets each one hit is dealt 1 damage instead.",
+        "004 L95-101",
     ),
 }
 

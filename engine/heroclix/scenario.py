@@ -278,6 +278,8 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
     targets = step.get("targets")
     if targets is None and "target" in step:
         targets = [step["target"]]
+    if targets is None and use in AREA_USES:  # the power picks the targets
+        targets = []
     if not isinstance(targets, list):
         raise ScenarioError("a ranged step names its 'targets' (a list of ids)")
     split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
