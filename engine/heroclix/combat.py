@@ -114,9 +114,11 @@ def line_between(
 
 
 def reach(state: HeroState, attacker: Figure, target: Figure) -> int:
-    """`attacker`'s range against `target`: halved, rounded up, from below against a soaring target
-    (HX-COMBAT-19, HX-VALUE-04, -08)."""
+    """`attacker`'s range against `target`: halved, rounded up, from below against a soaring target, and for an
+    attacker whose range a power halves (HX-COMBAT-19, HX-VALUE-04, -08)."""
     value = attacker.stats.range
+    if attacker.uid in state.short_range:  # Hypersonic Speed (HX-POWER-10, HX-VALUE-08)
+        value = (value + 1) // 2
     if state.soars(target) and not state.soars(attacker) and not bulky(state, attacker):  # HX-SPECIAL-14, -16
         return (value + 1) // 2
     return value

@@ -2,7 +2,8 @@
 (HX-POWER-35); Support heals an adjacent friend on a roll of 2d6 plus attack against its defense (HX-POWER-39,
 HX-COMBAT-06); Charge and Running Shot move at half speed, then give a free close or ranged attack from where the
 move ended (HX-POWER-05, -12, HX-MOVE-09); Force Blast knocks an opposing character back 3 squares, no roll
-(HX-POWER-08); Smoke Cloud and Barrier place hindering and blocking terrain markers (HX-POWER-20, -30, `markers`). Each is one action and one
+(HX-POWER-08); Smoke Cloud and Barrier place hindering and blocking terrain markers (HX-POWER-20, -30, `markers`);
+Hypersonic Speed moves, attacks and moves again (HX-POWER-10, `hypersonic`). Each is one action and one
 token (pushing as any action)."""
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from collections.abc import Callable
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat, markers, movement
+from clix.engine.heroclix import combat, hypersonic, markers, movement
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.objects import lying_at
-from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, MINIMUM_RANGE, SMOKE_CLOUD
+from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, MINIMUM_RANGE, SMOKE_CLOUD
 from clix.engine.heroclix.scoring import heal, take_damage
 from clix.engine.heroclix.sides import adjacency, adjacent_opponents, at, bulky, cannot_act, opponents
 from clix.engine.heroclix.state import DIRECTIONS, Close, HeroState, PowerAction, Ranged
@@ -24,7 +25,7 @@ REGENERATION = "Regeneration"
 SUPPORT = "Support"
 CHARGE = "Charge"
 RUNNING_SHOT = "Running Shot"
-POWER_ACTIONS = (REGENERATION, SUPPORT, CHARGE, RUNNING_SHOT, FORCE_BLAST, SMOKE_CLOUD, BARRIER)
+POWER_ACTIONS = (REGENERATION, SUPPORT, CHARGE, RUNNING_SHOT, FORCE_BLAST, SMOKE_CLOUD, BARRIER, HYPERSONIC)
 FORCE_BLAST_DISTANCE = 3
 """How many squares Force Blast knocks its target back (HX-POWER-08 OPEN: the garbled clause read as 3)."""
 MARKERS = {SMOKE_CLOUD: (markers.SMOKE, 6), BARRIER: (markers.BARRIER, 4)}
@@ -57,6 +58,8 @@ def problem(state: HeroState, action: PowerAction) -> str:
         return _force_blast_problem(state, user, action)
     if action.power in MARKERS:
         return _markers_problem(state, user, action)
+    if action.power == HYPERSONIC:
+        return hypersonic.problem(state, user, action)
     return ""
 
 
@@ -190,6 +193,8 @@ def perform(state: HeroState, user: Figure, action: PowerAction) -> None:
         combat.knock_back(state, user, target, FORCE_BLAST_DISTANCE, way)  # HX-PAC-09; damage credited to the user
     elif action.power in MARKERS:
         markers.lay(state, user, action.squares, MARKERS[action.power][0])
+    elif action.power == HYPERSONIC:
+        hypersonic.perform(state, user, action)
     else:
         moved = movement.move(state, user, action.path, action.mode)  # HX-MOVE-09 OPEN: a failed break away ends it
         if moved and action.attack is not None and user.alive and not state.over:
@@ -214,7 +219,8 @@ def _support(state: HeroState, user: Figure, friend: Figure) -> None:
 def listed(state: HeroState, user: Figure) -> list[PowerAction]:
     """The power actions `legal_actions` lists for `user`: Regeneration, Support on each friend it may heal, Force
     Blast on each opponent it may knock back, a Smoke Cloud around each opponent in its range and line of fire, and
-    a Barrier across the line of fire to each (Charge and Running Shot are legal, `problem`, but not listed)."""
+    a Barrier across the line of fire to each, and Hypersonic Speed's hit and run on each (`hypersonic.listed`)
+    (Charge and Running Shot are legal, `problem`, but not listed)."""
     found: list[PowerAction] = []
     if REGENERATION in user.powers and user.click > user.start_line:
         found.append(PowerAction(user.uid, REGENERATION))
@@ -232,6 +238,7 @@ def listed(state: HeroState, user: Figure) -> list[PowerAction]:
             smoke = PowerAction(user.uid, SMOKE_CLOUD, squares=squares)
             if not problem(state, smoke):
                 found.append(smoke)
+    found.extend(hypersonic.listed(state, user))
     if BARRIER in user.powers and not state.soars(user):
         kind, most = MARKERS[BARRIER]
         for target in opponents(state, user):

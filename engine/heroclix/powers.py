@@ -4,7 +4,7 @@ Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervio
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
 Invincible and the two Combat Experts; then powers used as actions: Force Blast, Poison, Sidestep, Quake, Energy
 Explosion, Incapacitate, Smoke Cloud, Barrier,
-Pulse Wave.
+Pulse Wave, Hypersonic Speed.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ INCAPACITATE = "Incapacitate"
 SMOKE_CLOUD = "Smoke Cloud"
 BARRIER = "Barrier"
 PULSE_WAVE = "Pulse Wave"
+HYPERSONIC = "Hypersonic Speed"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -182,6 +183,13 @@ POWERS: dict[str, PowerSpec] = {
         "(characters do not block it), one roll against unmodified defense; those in range use no powers during "
         "it; with two or more targets each one hit is dealt 1 damage instead.",
         "004 L95-101",
+    ),
+    HYPERSONIC: PowerSpec(
+        HYPERSONIC,
+        "action",
+        "Power action: range halved; move, make one close or ranged attack, then move again up to its speed minus "
+        "the squares moved; it may pass squares next to opponents (breaking away as a move begins).",
+        "004 L64-67",
     ),
 }
 
