@@ -1,10 +1,10 @@
 """Attacks whose targets a power picks (HX-POWER, read in 2005 terms): Quake's close attack on every adjacent
 opposing character (HX-POWER-16); Energy Explosion's ranged attack, whose targets' adjacent characters become
 targets too (HX-POWER-14); Pulse Wave's ranged attack on every other character within half its range, none of
-whom may use powers during it (HX-POWER-15). One attack roll is compared with each target's defense (HX-COMBAT-23); with two
-or more targets each character hit is dealt a fixed damage in place of the damage value, undivided, modifiers then
-applying (HX-PAC-02); knockback on doubles as any attack, farthest first (HX-PAC-08, HX-KNOCK-05). The roll, the
-defenders' powers and the damage are `combat.attack`'s."""
+whom may use powers during it (HX-POWER-15). One attack roll is compared with each target's defense
+(HX-COMBAT-23); each character hit is dealt a fixed damage in place of the damage value (Quake and Pulse Wave:
+with two or more targets), undivided, modifiers then applying (HX-PAC-02); knockback on doubles as any attack,
+farthest first (HX-PAC-08, HX-KNOCK-05). The roll, the defenders' powers and the damage are `combat.attack`'s."""
 
 from __future__ import annotations
 

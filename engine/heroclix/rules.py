@@ -81,9 +81,12 @@ def legal_actions(state: HeroState) -> list[Action]:
     """The actions the active player may take: a move to each square its characters may reach (in their flight
     modes), a close attack on each adjacent opponent, a ranged attack on each opponent in range and line of fire
     (one target, all the damage), each hurl of an object by Telekinesis, two close attacks with Flurry, a close
-    attack with Blades/Claws/Fangs, Regeneration and Support (`power_actions.listed`), and ending the turn. Attacks on terrain, flight-mode
-    changes, moving an object or a character by Telekinesis, Charge, Running Shot and a transporter's attack on
-    the move are legal (`why_not`) but not listed: the players this lists for never choose them."""
+    attack with Blades/Claws/Fangs, close and ranged attacks with Incapacitate, the attacks whose targets a power
+    picks (`area_attacks.listed`), the power actions of `power_actions.listed`, the free actions of
+    `free_actions.listed` (even for characters that may take no other action), and ending the turn. Attacks on
+    terrain, flight-mode changes, moving an object or a character by Telekinesis, Charge, Running Shot and a
+    transporter's attack on the move are legal (`why_not`) but not listed: the players this lists for never choose
+    them."""
     if state.over:
         return []
     found: list[Action] = []

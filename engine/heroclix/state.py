@@ -173,7 +173,8 @@ class Move:
 
 @dataclass(frozen=True)
 class Close:
-    """A close combat action against an adjacent opposing character (HX-COMBAT-07)."""
+    """A close combat action against an adjacent opposing character (HX-COMBAT-07). A Quake naming no target has
+    the attacker itself as `target`: the power picks every adjacent opponent (HX-POWER-16)."""
 
     character: int
     target: int
@@ -182,7 +183,7 @@ class Close:
     then: tuple[int, ...] = ()
     """The targets of further close attacks in the same action, each with its own roll (Flurry, HX-POWER-01)."""
     use: str = ""
-    """A power the attack activates (`use: NAME`: Blades/Claws/Fangs, HX-POWER-13), if any."""
+    """A power the attack activates (`use: NAME`: Blades/Claws/Fangs, Quake, Incapacitate), if any."""
 
 
 @dataclass(frozen=True)
