@@ -89,11 +89,11 @@ def test_the_contracts_own_example_passes(tmp_path):
          "the power Outwit is not implemented yet"),
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "holding": "light"}]},
          "holds an object without Super Strength (HX-OBJECT-02)"),
-        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Quake"]}]},
-         "the power Quake is not implemented yet"),
-        ({"steps": [{"power": "A", "use": "Quake"}]}, "the power 'Quake' is not implemented yet"),
+        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Shape Change"]}]},
+         "the power Shape Change is not implemented yet"),
+        ({"steps": [{"power": "A", "use": "Shape Change"}]}, "the power 'Shape Change' is not implemented yet"),
         ({"steps": [{"power": "A", "use": "Toughness"}]}, "Toughness is not given as a power action"),
-        ({"steps": [{"close": "A", "target": "B", "use": "Quake"}]}, "activated by a move or an attack"),
+        ({"steps": [{"close": "A", "target": "B", "use": "Shape Change"}]}, "activated by a move or an attack"),
         ({"victims": [{"id": "V", "at": [1, 1]}]}, "'victims' is HorrorClix's: HeroClix has no victims"),
         ({"steps": [{"frenzy": "A"}]}, "'frenzy' is a HorrorClix step"),
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 h 2", "x"], "at": [0, 0]}]}, "no hourglass"),
@@ -444,7 +444,7 @@ def test_roster_powers_lists_what_heroclix_plays(capsys):
     assert code == 0
     flat = " ".join(out.split())
     assert all(name in flat for name in ("Telekinesis", "Toughness", "Willpower", "Invincible", "Flurry"))
-    assert flat.count("source:") == len(POWERS) == 31
+    assert flat.count("source:") == len(POWERS) == 41
     code, _, err = run_main(["roster", "powers", "--ruleset", "heroclix"], capsys)
     assert code == 2 and "no ruleset is called 'heroclix'" in err
 

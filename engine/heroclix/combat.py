@@ -5,15 +5,17 @@ knockback (HX-KNOCK)."""
 from __future__ import annotations
 
 from clix.engine.core import decisions
-from clix.engine.core.geometry import BLOCKING, HINDERING
+from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure, divide_damage
 from clix.engine.heroclix.battle_fury import attack_refusal, no_ranged
 from clix.engine.heroclix.damage_powers import boost, exploits, floored, senses_handicap, steal_energy
 from clix.engine.heroclix.defenses import capped, defense_bonus, defense_value, evades, reduced, shrugs_off
+from clix.engine.heroclix.elevated_lines import elevated_line
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
+from clix.engine.heroclix.markers import smoke_penalty
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
-from clix.engine.heroclix.powers import BLADES, CLOSE_EXPERT, FLURRY, PSYCHIC_BLAST, RANGED_EXPERT
+from clix.engine.heroclix.powers import BLADES, CLOSE_EXPERT, FLURRY, INCAPACITATE, PSYCHIC_BLAST, RANGED_EXPERT
 from clix.engine.heroclix.scoring import take_damage
 from clix.engine.heroclix.sides import (
     BIG,
@@ -27,6 +29,7 @@ from clix.engine.heroclix.sides import (
 )  # fmt: skip
 from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged, Telekinesis, Throw
 from clix.engine.heroclix.stealth import hidden
+from clix.engine.heroclix.tokens import give_token
 
 EXPERT_BONUS = 1
 """Ranged and Close Combat Expert's modifier to attack and to damage (HX-POWER-37, -44)."""
@@ -43,14 +46,16 @@ FALL_KNOCKBACK_DAMAGE = 2
 """Damage a non-flier knocked off elevated terrain takes (HX-KNOCK-10)."""
 
 
-def line_of_fire(state: HeroState, attacker: Figure, target: Figure, stealth: bool = True) -> tuple[bool, bool]:
+def line_of_fire(
+    state: HeroState, attacker: Figure, target: Figure, stealth: bool = True, through: bool = False
+) -> tuple[bool, bool]:
     """Whether the line of fire from `attacker` to `target` is clear, and whether it is hindered (+1 defense).
 
     Between two grounded characters it is blocked by walls and blocking terrain (HX-COMBAT-11, HX-TERRAIN-11,
     -12, -16), by elevated terrain it crosses (HX-ELEV-07), by another grounded character in a square it crosses
     or diagonal to blocking terrain at a corner it passes, and between two of them on a diagonal (HX-COMBAT-12,
     -14); hindering terrain it crosses hinders it (HX-TERRAIN-07..09). Between two elevated characters, and
-    between a grounded and an elevated one, see `_elevated_line`. Between two soaring characters only other
+    between a grounded and an elevated one, see `elevated_line`. Between two soaring characters only other
     soaring characters block it (HX-COMBAT-14, -20). Between a soaring character and one that does not soar only
     elevated blocking terrain blocks it, and nothing hinders it (HX-COMBAT-19 and its OPEN).
 
@@ -58,8 +63,9 @@ def line_of_fire(state: HeroState, attacker: Figure, target: Figure, stealth: bo
     two soaring characters (HX-COMBAT-20); a giant and an elevated character as two elevated ones; standard
     characters do not block a line to or from a giant; giants and big characters block lines between others,
     and big characters block every line, between soaring characters too. A hindered line to a character showing
-    Stealth is blocked, unless `stealth` is False (HX-POWER-11)."""
-    ends = (attacker.uid, target.uid)
+    Stealth is blocked, unless `stealth` is False (HX-POWER-11). `through`: no character blocks it (Pulse Wave,
+    HX-POWER-15 OPEN b)."""
+    ends = tuple(c.uid for c in state.standing()) if through else (attacker.uid, target.uid)
     high, aim_high = state.soars(attacker), state.soars(target)
     if high != aim_high and (bulky(state, attacker) or bulky(state, target)):
         high = aim_high = True
@@ -94,7 +100,7 @@ def line_between(
         blocked = any((level[s] and state.geometry.terrain[s] == BLOCKING) or s in big for s in ray.cells)
         return not blocked, False
     if not high and (level[source] or level[aim] or as_elevated):
-        return _elevated_line(state, source, aim, ends, big, giant_end, as_elevated)
+        return elevated_line(state, source, aim, ends, big, giant_end, as_elevated)
     if not high and (ray.walled or ray.blocked_by_terrain or any(level[s] for s in ray.cells)):
         return False, False
     if high:  # HX-COMBAT-20: other soaring characters block; big characters block every line (HX-SPECIAL-16)
@@ -116,49 +122,12 @@ def line_between(
     return True, hindered
 
 
-def _elevated_line(
-    state: HeroState,
-    source: int,
-    aim: int,
-    ends: tuple[int, ...],
-    big: dict[int, str],
-    giant_end: bool = False,
-    as_elevated: bool = False,
-) -> tuple[bool, bool]:
-    """A line of fire with an elevated end. Both elevated (HX-ELEV-08): the ground below does not block it,
-    boundaries crossed do not, elevated blocking terrain and walls along elevated squares and elevated characters
-    do; elevated hindering terrain hinders it. One grounded (HX-ELEV-10..12): the elevated one must stand on the
-    rim; elevated squares off the rim block it, and so do walls and blocking terrain (HX-ELEV-11 OPEN); other
-    characters do not (HX-COMBAT-14); it is hindered only when the target stands in hindering terrain. Giants and
-    big characters (`big`, by square) on the line block it either way (HX-SPECIAL-14, -16)."""
-    geometry = state.geometry
-    levels = levels_of(geometry)
-    level = levels.level
-    ray = geometry.ray(source, aim)
-    if any(s in big for s in ray.cells):
-        return False, False
-    if (level[source] and level[aim]) or as_elevated:
-        if any(level[s] and geometry.terrain[s] == BLOCKING for s in ray.cells):
-            return False, False
-        if any((a, b) in geometry.walls and (level[a] or level[b]) for a, b in ray.edges):
-            return False, False
-        up_high = set() if giant_end else {c.pos for c in state.standing() if c.uid not in ends and level[c.pos]}
-        up_high -= {c.pos for c in state.standing() if state.soars(c)}
-        if any(s in up_high for s in ray.cells) or any(a in up_high and b in up_high for a, b in ray.corners):
-            return False, False
-        return True, any(level[s] and geometry.terrain[s] == HINDERING for s in ray.cells)
-    raised = source if level[source] else aim
-    if not levels.rim[raised]:
-        return False, False
-    if ray.walled or ray.blocked_by_terrain or any(level[s] and not levels.rim[s] for s in ray.cells):
-        return False, False
-    return True, geometry.terrain[aim] == HINDERING
-
-
 def reach(state: HeroState, attacker: Figure, target: Figure) -> int:
-    """`attacker`'s range against `target`: halved, rounded up, from below against a soaring target
-    (HX-COMBAT-19, HX-VALUE-04, -08)."""
+    """`attacker`'s range against `target`: halved, rounded up, from below against a soaring target, and for an
+    attacker whose range a power halves (HX-COMBAT-19, HX-VALUE-04, -08)."""
     value = attacker.stats.range
+    if attacker.uid in state.short_range:  # Hypersonic Speed (HX-POWER-10, HX-VALUE-08)
+        value = (value + 1) // 2
     if state.soars(target) and not state.soars(attacker) and not bulky(state, attacker):  # HX-SPECIAL-14, -16
         return (value + 1) // 2
     return value
@@ -170,7 +139,7 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     problem = cannot_act(state, attacker) or attack_refusal(state, attacker, action)  # HX-POWER-38
     if problem:
         return problem
-    if action.use and (action.use != BLADES or not isinstance(action, Close)):
+    if action.use and action.use not in ((BLADES, INCAPACITATE) if isinstance(action, Close) else (INCAPACITATE,)):
         return f"{action.use} is not used with this attack (HX-POWER-13: Blades/Claws/Fangs, close attacks only)"
     if action.use and action.use not in attacker.powers:
         return f"{attacker.label} does not show {action.use} now"
@@ -212,6 +181,8 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
             )
         if not line_of_fire(state, attacker, target)[0]:
             return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11, -12, -14)"
+    if action.split and action.use == INCAPACITATE:
+        return "Incapacitate deals no damage: there is none to divide (HX-POWER-18)"
     for uid, amount in action.split:
         if uid not in action.targets or amount < 0:
             return "damage is divided in whole numbers among the targets (HX-COMBAT-24)"
@@ -263,9 +234,15 @@ def throw_problem(state: HeroState, action: Throw) -> str:
 
 def knockback_problem(state: HeroState, action: Close | Ranged | Throw | Telekinesis) -> str:
     """Why a named knockback direction is not one the attacker may choose (HX-KNOCK-04 OPEN, docs/rulings.md)."""
-    attacker = state.monsters[action.character]
     targets = action.targets if isinstance(action, Ranged) else (action.target,)
-    for uid, direction in action.knockback:
+    return directions_problem(state, state.monsters[action.character], targets, action.knockback)
+
+
+def directions_problem(
+    state: HeroState, attacker: Figure, targets: tuple[int | None, ...], knockback: tuple[tuple[int, str], ...]
+) -> str:
+    """Why `knockback` names a direction that is not one `attacker` may choose for one of `targets`."""
+    for uid, direction in knockback:
         if uid not in targets or direction not in DIRECTIONS:
             return f"knockback: a direction ({', '.join(DIRECTIONS)}) for a target of the attack"
         if DIRECTIONS[direction] not in away_from(state, attacker.pos, state.monsters[uid].pos):
@@ -287,14 +264,26 @@ def away_from(state: HeroState, source: int, target: int) -> tuple[tuple[int, in
     return (larger, (ux, uy))
 
 
-def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | Telekinesis, modifier: int = 0) -> None:
+def attack(
+    state: HeroState,
+    attacker: Figure,
+    action: Close | Ranged | Throw | Telekinesis,
+    modifier: int = 0,
+    aimed: list[Figure] | None = None,
+    each: int = -1,
+    unlined: frozenset[int] = frozenset(),
+) -> None:
     """One attack roll against every target (HX-COMBAT-02, -23), criticals (HX-COMBAT-03, -04), the damage
     divided among the targets hit (HX-COMBAT-24), then knockback on doubles (HX-KNOCK-01). A held object is used
     in a close attack or thrown, and used up hit or miss (HX-OBJECT-09, -10, -11); an object hurled by Telekinesis
     is taken off the map first (it does not affect the line of fire) and strikes as a thrown one (HX-OBJECT-14,
     -15 OPEN: knockback away from the user). `modifier`: added to the attack value (a transporter's -2,
-    HX-SPECIAL-08)."""
-    if isinstance(action, Ranged):
+    HX-SPECIAL-08). `aimed`: the targets, when a power picks them (`area_attacks`); `each`: the damage dealt to
+    each target hit in place of the damage value, undivided; `unlined`: targets no line of fire is drawn to (never
+    hindered). Characters in `state.powerless` defend with their unmodified defense and no power (HX-POWER-15)."""
+    if aimed is not None:
+        targets = aimed
+    elif isinstance(action, Ranged):
         targets = [state.monsters[u] for u in action.targets]
     else:
         assert action.target is not None
@@ -310,13 +299,15 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     critical_hit = first == second == 6
     close = isinstance(action, Close)
     expert = expert_bonus(attacker, action)
-    total = first + second + max(0, attacker.attack + capped(modifier + expert))  # HX-VALUE-02, -05
+    smoke = smoke_penalty(state, attacker)  # HX-POWER-20: a modifier, under the rule of 3
+    total = first + second + max(0, attacker.attack + capped(modifier + expert - smoke))  # HX-VALUE-02, -05
     hits = []
     for target in targets:
-        hindered = not isinstance(action, Close) and line_of_fire(state, attacker, target)[1]
+        hindered = not close and target.uid not in unlined and line_of_fire(state, attacker, target)[1]
         defense = defense_value(state, target) + capped(  # HX-POWER-27: Defend replaces, then modifiers
             (HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close)
         )
+        defense = target.defense if target.uid in state.powerless else defense  # HX-PAC-04: unmodified
         if critical_hit or (not critical_miss and total >= defense):
             hits.append(target)
     state.emit(
@@ -324,26 +315,36 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     )
     if critical_miss or critical_hit:
         state.emit(EventKind.CRITICAL_MISS if critical_miss else EventKind.CRITICAL_HIT, attacker=attacker.label)
+    incapacitating = isinstance(action, Close | Ranged) and action.use == INCAPACITATE  # HX-POWER-18 OPEN
     if critical_miss:
-        take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN: direct
+        if not incapacitating:  # HX-COMBAT-05: an attack that deals no damage does not backfire
+            take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN
         return
-    hits = [target for target in hits if not evades(state, target, senses_handicap(attacker))]  # HX-POWER-25, -21
+    hits = [  # HX-POWER-25: it misses it; -21: Precision Strike's -1; -15: no powers in a Pulse Wave
+        t for t in hits if t.uid in state.powerless or not evades(state, t, senses_handicap(attacker))
+    ]
     if not hits:
         return
+    if incapacitating:  # a token in place of damage: no critical +1, no knockback (HX-COMBAT-05)
+        for target in hits:
+            give_token(state, target, attacker)
+        return
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
-    value = THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06
-    if isinstance(action, Close) and action.use == BLADES and len(hits) == 1:  # HX-POWER-13: a d6 replaces it
+    value = each if each >= 0 else THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06, HX-PAC-02
+    if isinstance(action, Close) and action.use == BLADES and len(hits) == 1:  # HX-POWER-13: d6 for damage value
         value = max(decisions.d6(state), attacker.stats.damage[attacker.click] - 1)
     value += damage_modifier(state, attacker, action)  # a modifier to the damage value, before it is divided
     psychic = isinstance(action, (Ranged, Throw)) and PSYCHIC_BLAST in attacker.powers  # HX-POWER-19
     penetrating = psychic or exploits(attacker, close)  # HX-POWER-40
     shares = divide_damage([t.uid for t in hits], value, dict(action.split) if isinstance(action, Ranged) else {})
+    shares = {t.uid: value for t in hits} if each >= 0 else shares  # no division (HX-POWER-14..16)
     bonus = CLOSE_BONUS[held] if isinstance(action, Close) and held else 0  # HX-OBJECT-10
     taken: dict[int, int] = {}
     for target in hits:
         dealt = shares[target.uid] + bonus + (CRITICAL_HIT_DAMAGE if critical_hit else 0)
-        hurt = reduced(target, dealt, penetrating)  # HX-DAMAGE-01: dealt, then the target's reducer (HX-PAC-06)
-        if hurt and not penetrating and shrugs_off(state, target):  # HX-POWER-34, -19 OPEN
+        powerless = target.uid in state.powerless
+        hurt = dealt if powerless else reduced(target, dealt, penetrating)  # HX-DAMAGE-01, HX-PAC-06
+        if hurt and not penetrating and not powerless and shrugs_off(state, target):  # HX-POWER-34, -19 OPEN
             hurt = 0
         hurt = floored(attacker, dealt, hurt)  # HX-POWER-21: Precision Strike, after every reducer
         taken[target.uid] = take_damage(state, target, hurt, "attack", attacker)
@@ -433,12 +434,20 @@ def knock_back(state: HeroState, attacker: Figure, target: Figure, distance: int
     anyone = {c.pos for c in state.standing() if c.uid != target.uid}
     while len(passed) > 1 and passed[-1] in anyone:  # a soaring path passes over others, never ends on one
         passed.pop()
-    target.pos = passed[-1]
+    _place(state, target, passed[-1])
     state.emit(EventKind.KNOCKED_BACK, character=target.label, to=geometry.xy(target.pos), stopped="")
 
 
 def _land(state: HeroState, target: Figure, square: int, how: str, damage: int, attacker: Figure) -> None:
     """End a knockback path at `square` with `damage` knockback damage (HX-KNOCK-06, -08, -10)."""
-    target.pos = square
+    _place(state, target, square)
     state.emit(EventKind.KNOCKED_BACK, character=target.label, to=state.geometry.xy(square), stopped=how)
-    take_damage(state, target, reduced(target, damage), KNOCKBACK, attacker)  # HX-KNOCK-08
+    hurt = damage if target.uid in state.powerless else reduced(target, damage)  # HX-POWER-15: no powers
+    take_damage(state, target, hurt, KNOCKBACK, attacker)  # HX-KNOCK-08
+
+
+def _place(state: HeroState, target: Figure, square: int) -> None:
+    """Knockback places `target` on `square`; once it has changed squares it was placed this turn (HX-PAC-11)."""
+    if square != target.pos:
+        state.moved.add(target.uid)
+    target.pos = square

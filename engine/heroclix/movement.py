@@ -80,25 +80,28 @@ def step_problem(
     mode: str | None = None,
     pick_up: tuple[int, int] | None = None,
     halved: bool = False,
+    squares: int = -1,
+    passing: bool = False,
 ) -> str:
     """Why `path` (with flight mode `mode`, picking up the object on square `pick_up[1]` after entering
     `pick_up[0]` of its squares) is not a move `character` may make from `start`, assuming any break-away roll
     succeeds ("" if it is one). `halved`: its speed halved once more, rounded up (Charge, Running Shot: HX-VALUE-06
-    OPEN, halved twice when it begins in hindering terrain)."""
+    OPEN, halved twice when it begins in hindering terrain). `squares`: how far it may move, in place of its speed
+    (Sidestep's 2, HX-POWER-09 OPEN). `passing`: it may pass squares next to opponents (Hypersonic Speed)."""
     if pick_up is not None:
         problem = _pick_up_problem(state, character, start, path, pick_up)
         if problem:
             return problem
     if mode is not None and not flies(character):
         return f"{character.label} does not fly (HX-MOVE-12)"
-    speed = move_speed(state, character, mode, halved)
+    speed = move_speed(state, character, mode, halved) if squares < 0 else squares
     if len(path) > speed:
         return f"the path is {len(path)} squares; {character.label} may move {speed} (HX-MOVE-02, -13, HX-TERRAIN-06)"
     if flies(character):
         return _flight_problem(state, character, start, path, final_mode(state, character, mode))
     geometry = state.geometry
     broke_from = {c.uid for c in adjacent_opponents(state, character, start)}
-    if passes_opponents(state, character, start):
+    if passing or passes_opponents(state, character, start):
         broke_from = {c.uid for c in opponents(state, character)}
     others = {c.pos: c for c in state.standing() if c.uid != character.uid}
     foes = {c.uid for c in opponents(state, character)}
@@ -220,14 +223,17 @@ def _terrain_stop(state: HeroState, here: int, square: int, swims: bool, lifted:
     )
 
 
-def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]:
+def reachable(
+    state: HeroState, character: Figure, squares: int = -1, passing: bool = False
+) -> dict[int, tuple[int, ...]]:
     """Every square `character` may end a move in (in its own flight mode; its own square included), with a
     shortest legal path to it. A square is reached once, by the first path found (breadth first): enough to list
     moves, while `step_problem` judges any path a step names. Each step is judged as it is added, by the checks
-    `step_problem` makes of a path's last step and end, so the search does not walk every path again."""
+    `step_problem` makes of a path's last step and end, so the search does not walk every path again. `squares`
+    and `passing` as for `step_problem`."""
     geometry = state.geometry
     start = character.pos
-    speed = move_speed(state, character)
+    speed = move_speed(state, character) if squares < 0 else squares
     level = levels_of(geometry).level
     ladders = levels_of(geometry).ladders
     indoor = geometry.indoor
@@ -244,7 +250,7 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
     foe_squares = {c.pos for c in foes}
     broke_from = {c.uid for c in adjacent_opponents(state, character, start)}
     danger: set[int] = set()  # squares next to an opponent it did not break away from (HX-MOVE-05, -10)
-    if not flier and not passes_opponents(state, character, start):
+    if not flier and not passing and not passes_opponents(state, character, start):
         for foe in foes:
             if foe.uid in broke_from:
                 continue
@@ -394,12 +400,14 @@ def move(
             return False
     if path:
         character.pos = path[-1]
+        state.moved.add(character.uid)  # HX-POWER-22: it has moved this turn
     if mode is not None and flies(character):
         state.flight[character.uid] = mode
     if carry is not None:  # HX-MOVE-25, -26: placed beside the carrier, no token, no action this turn
         carried = state.monsters[carry]
         carried.pos = carry_to
         state.carried.add(carried.uid)
+        state.moved.add(carried.uid)  # HX-PAC-11: placed
         state.emit(EventKind.CARRIED, character=carried.label, by=character.label, to=state.geometry.xy(carry_to))
     if pick_up is not None:
         state.holding[character.uid] = lift(state, pick_up)

@@ -16,6 +16,7 @@ from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import movement, rules
+from clix.engine.heroclix.area_attacks import AREA_USES
 from clix.engine.heroclix.maps import HeroMap
 from clix.engine.heroclix.movement_powers import settle_flight
 from clix.engine.heroclix.objects import SUPER_STRENGTH
@@ -23,6 +24,7 @@ from clix.engine.heroclix.power_actions import CHARGE, POWER_ACTIONS, RUNNING_SH
 from clix.engine.heroclix.powers import FLURRY, POWERS, power_named
 from clix.engine.heroclix.ruleset import load
 from clix.engine.heroclix.scenario_format import Expect, Scenario, ScenarioCharacter, load_scenario
+from clix.engine.heroclix.scenario_steps import ScenarioError, power_step
 from clix.engine.heroclix.state import (
     DIRECTIONS,
     HOVERING,
@@ -42,10 +44,6 @@ from clix.engine.heroclix.state import (
 from clix.engine.heroclix.telekinesis import TELEKINESIS
 
 NOT_YET = "is not implemented yet (HeroClix part 1, issue 34)"
-
-
-class ScenarioError(Exception):
-    """A file the format allows that names something this engine cannot set up or play."""
 
 
 @dataclass
@@ -277,10 +275,14 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
             if "use" not in step or not isinstance(targets, list) or not targets:
                 raise ScenarioError("several close attacks in one action name the power that allows it ('use: Flurry')")
             return Close(uid(step["close"]), uid(targets[0]), knockback, tuple(uid(t) for t in targets[1:]), use)
+        if use in AREA_USES and "target" not in step:  # the power picks the targets
+            return Close(uid(step["close"]), uid(step["close"]), knockback, (), use)
         return Close(uid(step["close"]), uid(step.get("target")), knockback, (), use)
     targets = step.get("targets")
     if targets is None and "target" in step:
         targets = [step["target"]]
+    if targets is None and use in AREA_USES:  # the power picks the targets
+        targets = []
     if not isinstance(targets, list):
         raise ScenarioError("a ranged step names its 'targets' (a list of ids)")
     split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
@@ -319,6 +321,9 @@ def _power(
     `targets` and `damage`. Another power is not played yet."""
     name = power_named(str(step.get("use", "")))
     user = uid(step["power"])
+    played = power_step(name, step, uid, square, knockback, mode)
+    if played is not None:
+        return played
     if name in POWER_ACTIONS:
         path = tuple(square(s) for s in step.get("path") or [])
         if name == SUPPORT:

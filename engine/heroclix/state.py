@@ -50,6 +50,18 @@ class HeroState(State):
     """Per character uid: its size class when it is not standard, "giant" or "big" (HX-CHAR-08, HX-SPECIAL)."""
     transporters: frozenset[int] = frozenset()
     """The characters that are transporters (HX-SPECIAL-07)."""
+    moved: set[int] = field(default_factory=set)
+    """Characters that moved or were placed (carried, knocked back, moved by Telekinesis) this turn (HX-POWER-22,
+    HX-PAC-11)."""
+    free_used: set[tuple[int, str]] = field(default_factory=set)
+    """Free-action powers used this turn, as (character uid, power): once per turn each (HX-TURN-16 OPEN)."""
+    markers: dict[int, tuple[int, str, str]] = field(default_factory=dict)
+    """Terrain markers on the map, by square: (the player whose character placed it, the map's legend character
+    under it, the marker's kind) (HX-PAC-10, HX-POWER-20, -30)."""
+    powerless: set[int] = field(default_factory=set)
+    """Characters that cannot use powers during the action being resolved (Pulse Wave, HX-POWER-15)."""
+    short_range: set[int] = field(default_factory=set)
+    """Characters whose range is halved during the action being resolved (Hypersonic Speed, HX-POWER-10)."""
 
     def __init__(
         self,
@@ -81,6 +93,11 @@ class HeroState(State):
         self.lifted = set()
         self.sizes = {}
         self.transporters = frozenset()
+        self.moved = set()
+        self.free_used = set()
+        self.markers = {}
+        self.powerless = set()
+        self.short_range = set()
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -97,6 +114,11 @@ class HeroState(State):
         twin.lifted = set(self.lifted)
         twin.sizes = self.sizes
         twin.transporters = self.transporters
+        twin.moved = set(self.moved)
+        twin.free_used = set(self.free_used)
+        twin.markers = dict(self.markers)
+        twin.powerless = set(self.powerless)
+        twin.short_range = set(self.short_range)
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -110,6 +132,11 @@ class HeroState(State):
         seen.lifted = self.lifted
         seen.sizes = self.sizes
         seen.transporters = self.transporters
+        seen.moved = self.moved
+        seen.free_used = self.free_used
+        seen.markers = self.markers
+        seen.powerless = self.powerless
+        seen.short_range = self.short_range
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
@@ -146,7 +173,8 @@ class Move:
 
 @dataclass(frozen=True)
 class Close:
-    """A close combat action against an adjacent opposing character (HX-COMBAT-07)."""
+    """A close combat action against an adjacent opposing character (HX-COMBAT-07). A Quake naming no target has
+    the attacker itself as `target`: the power picks every adjacent opponent (HX-POWER-16)."""
 
     character: int
     target: int
@@ -155,7 +183,7 @@ class Close:
     then: tuple[int, ...] = ()
     """The targets of further close attacks in the same action, each with its own roll (Flurry, HX-POWER-01)."""
     use: str = ""
-    """A power the attack activates (`use: NAME`: Blades/Claws/Fangs, HX-POWER-13), if any."""
+    """A power the attack activates (`use: NAME`: Blades/Claws/Fangs, Quake, Incapacitate), if any."""
 
 
 @dataclass(frozen=True)
@@ -206,8 +234,11 @@ class Telekinesis:
 
 @dataclass(frozen=True)
 class PowerAction:
-    """A power action using `power` (HX-TURN-15): Regeneration (no choice), Support (`target`: the friend healed),
-    Charge and Running Shot (the move along `path` in flight mode `mode`, then the free `attack`, if any)."""
+    """A power action using `power` (HX-TURN-15), or a free action a power grants (HX-TURN-16): Regeneration (no
+    choice), Support (`target`: the friend healed), Charge and Running Shot (the move along `path` in flight mode
+    `mode`, then the free `attack`, if any), Hypersonic Speed (`path`, `attack`, then the move `then_path`), Force
+    Blast (`target`, knocked back as `knockback` says), Smoke Cloud and Barrier (markers on `squares`, in order);
+    free: Poison (no choice), Sidestep (`path`)."""
 
     character: int
     power: str
@@ -215,6 +246,9 @@ class PowerAction:
     path: tuple[int, ...] = ()
     mode: str | None = None
     attack: Close | Ranged | None = None
+    then_path: tuple[int, ...] = ()
+    squares: tuple[int, ...] = ()
+    knockback: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,7 @@ def perform(state: HeroState, user: Figure, action: Telekinesis) -> None:
         moved = state.monsters[action.moved]
         moved.pos = action.to
         state.lifted.add(moved.uid)
+        state.moved.add(moved.uid)  # HX-PAC-11: placed
         state.emit(EventKind.TELEKINESIS, character=user.label, moved=moved.label, to=state.geometry.xy(action.to))
     elif action.target is not None:
         combat.attack(state, user, action)
