@@ -125,7 +125,9 @@ SCENARIO_CASES: dict[str, Edit] = {
     "scenario-fly-without-move": swap("  - {end_turn: true}", "  - {fly: A, mode: soaring}\n  - {end_turn: true}"),
     "scenario-wrong-build-total": add("build_total: 150"),
     "scenario-unknown-event": swap("expect:\n", "expect:\n  events: [exploded]\n"),
-    "scenario-power-step-not-played": swap("  - {end_turn: true}", "  - {power: A, use: Shape Change}\n  - {end_turn: true}"),
+    "scenario-power-step-not-played": swap(
+        "  - {end_turn: true}", "  - {power: A, use: Shape Change}\n  - {end_turn: true}"
+    ),
     "scenario-telekinesis-without-object": swap(
         "  - {end_turn: true}", "  - {power: A, use: Telekinesis, target: B}\n  - {end_turn: true}"
     ),
