@@ -24,6 +24,7 @@ class EventKind(StrEnum):
     GAME_OVER = "game_over"
     KNOCKED_BACK = "knocked_back"
     KO = "ko"
+    LEADERSHIP_ROLL = "leadership_roll"
     MARKERS = "markers"
     MOVE = "move"
     PICKED_UP = "picked_up"

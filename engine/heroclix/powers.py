@@ -5,8 +5,8 @@ Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Ener
 Invincible and the two Combat Experts; eleven that need no power action (passive, modifiers, movement): Exploit
 Weakness, Precision Strike, Steal Energy, Empower, Enhancement, Defend, Plasticity, Stealth, Battle Fury,
 Phasing/Teleport and Earthbound/Neutralized; and ten used as actions: Force Blast, Poison, Sidestep, Quake,
-Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed.
-A character naming another power is refused with its name."""
+Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed; and Leadership. A character
+naming another power is refused with its name."""
 
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ SMOKE_CLOUD = "Smoke Cloud"
 BARRIER = "Barrier"
 PULSE_WAVE = "Pulse Wave"
 HYPERSONIC = "Hypersonic Speed"
+LEADERSHIP = "Leadership"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -269,6 +270,14 @@ POWERS: dict[str, PowerSpec] = {
         "(characters do not block it), one roll against unmodified defense; those in range use no powers during "
         "it; with two or more targets each one hit is dealt 1 damage instead.",
         "004 L95-101",
+    ),
+    LEADERSHIP: PowerSpec(
+        LEADERSHIP,
+        "turn",
+        "While one of its player's characters shows it, that player's action total is +1 (once; checked as the turn "
+        "begins); at the beginning of its controller's turn roll a d6: on 5-6 remove an action token from an "
+        "adjacent friendly character with fewer points.",
+        "004 L317-320",
     ),
     HYPERSONIC: PowerSpec(
         HYPERSONIC,

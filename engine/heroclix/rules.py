@@ -14,6 +14,7 @@ from clix.engine.heroclix import (
     area_attacks,
     combat,
     free_actions,
+    leadership,
     markers,
     movement,
     power_actions,
@@ -171,19 +172,21 @@ def begin_turn(state: HeroState, effects: bool = True) -> None:
     """A turn's actions: one per 100 points of the build total (HX-TURN-02); then the effects of the beginning of
     the turn (HX-TURN-03): the terrain markers the player's characters placed go (HX-POWER-20, -30), then each of
     the active player's characters showing Willpower with an action token rolls a d6 and loses a token on 5-6
-    (HX-POWER-32), in the order the characters were placed. `effects`: False for a position set up in the middle
-    of a turn (a scenario's start)."""
+    (HX-POWER-32), in the order the characters were placed, then the Leadership rolls (HX-POWER-48); last, one
+    more action if a character of the player shows Leadership. `effects`: False for a position set up in the
+    middle of a turn (a scenario's start: Leadership's extra action counts)."""
     state.phase = PHASES[0]
     state.actions_left = state.build_total // sides.POINTS_PER_ACTION
-    if not effects:
-        return
-    markers.clear(state, state.active)  # HX-TURN-03: what lasts until the beginning of the turn ends first
-    for character in state.standing():
-        if character.controller == state.active and character.tokens and WILLPOWER in character.powers:
-            roll = decisions.d6(state)
-            state.emit(EventKind.WILLPOWER_ROLL, character=character.label, roll=roll)
-            if roll >= WILLPOWER_AT:
-                character.tokens -= 1
+    if effects:
+        markers.clear(state, state.active)  # HX-TURN-03: what lasts until the beginning of the turn ends first
+        for character in state.standing():
+            if character.controller == state.active and character.tokens and WILLPOWER in character.powers:
+                roll = decisions.d6(state)
+                state.emit(EventKind.WILLPOWER_ROLL, character=character.label, roll=roll)
+                if roll >= WILLPOWER_AT:
+                    character.tokens -= 1
+        leadership.roll_for_tokens(state)
+    state.actions_left += leadership.extra_actions(state)  # HX-POWER-48 OPEN: once the beginning is over
 
 
 def end_turn(state: HeroState) -> None:

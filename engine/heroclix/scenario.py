@@ -23,8 +23,9 @@ from clix.engine.heroclix.objects import SUPER_STRENGTH
 from clix.engine.heroclix.power_actions import CHARGE, POWER_ACTIONS, RUNNING_SHOT, SUPPORT
 from clix.engine.heroclix.powers import FLURRY, POWERS, power_named
 from clix.engine.heroclix.ruleset import load
+from clix.engine.heroclix.scenario_answers import Answers
 from clix.engine.heroclix.scenario_format import Expect, Scenario, ScenarioCharacter, load_scenario
-from clix.engine.heroclix.scenario_steps import ScenarioError, power_step
+from clix.engine.heroclix.scenario_steps import ScenarioError, free_attack, power_step, raze_step
 from clix.engine.heroclix.state import (
     DIRECTIONS,
     HOVERING,
@@ -37,7 +38,6 @@ from clix.engine.heroclix.state import (
     Move,
     PowerAction,
     Ranged,
-    Raze,
     Telekinesis,
     Throw,
 )
@@ -79,14 +79,18 @@ def run_scenario(path: Path, library: Any = None) -> ScenarioResult:
                     flying = _fly(step, scenario.steps[index + 1 : index + 2])
                     continue
                 action = step_action(state, step, ids, flying[1] if flying else None)
+                answers = Answers(step, ids)
                 flying = None
             except ScenarioError as exc:
                 raise InvalidFile([Problem(str(path), 0, f"steps[{index}]", str(exc))]) from exc
             reason = rules.why_not(state, action)
+            saved = state.copy() if answers and not reason else state  # refused whole if an answer is not a choice
+            if not reason:
+                rules.apply(state, action, listed=True)
+                reason = answers.settle(state)
             if reason:
-                refused_at = index
+                state, refused_at = saved, index
                 break
-            rules.apply(state, action, listed=True)
     except DiceExhausted as exc:
         result.failures.append(f"dice: {exc}")
         return result
@@ -256,7 +260,7 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         if carried is not None and "carry_to" not in step:
             raise ScenarioError("a move that carries names 'carry_to', where the carried character is placed")
         to = square(step["carry_to"]) if carried is not None else -1
-        attack = _free_attack(step, mover, uid, knockback)
+        attack = free_attack(step, mover, uid, knockback)
         if attack is not None and "path" not in step:
             raise ScenarioError("a move with a free attack gives its 'path'")
         if "path" in step:
@@ -268,7 +272,7 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
             return Move(mover, path if path is not None else (goal,), mode, lifted, after, carried, to)
         raise ScenarioError("a move step gives 'path' (the squares entered) or 'to'")
     if "destroy" in step:
-        return _raze(state, step, uid, square)
+        return raze_step(state, step, uid, square)
     if "close" in step:
         if "targets" in step:  # several close attacks in one action: Flurry (contract section 5)
             targets = step["targets"]
@@ -287,29 +291,6 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         raise ScenarioError("a ranged step names its 'targets' (a list of ids)")
     split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
     return Ranged(uid(step["ranged"]), tuple(uid(t) for t in targets), split, knockback, use)
-
-
-def _free_attack(
-    step: dict[str, Any], mover: int, uid: Any, knockback: tuple[tuple[int, str], ...]
-) -> Close | Ranged | None:
-    """A transporter's free attack written in its move step: `attack_after: N` with `close: B`, or with
-    `ranged: [B, ...]` and `damage` (HX-SPECIAL-08; an extension of the contract)."""
-    if "attack_after" not in step:
-        if "close" in step or "ranged" in step:
-            raise ScenarioError("a move step attacks only with 'attack_after' (a transporter's free attack)")
-        return None
-    after = step["attack_after"]
-    if not isinstance(after, int) or after < 0:
-        raise ScenarioError("attack_after is the number of squares of the path entered before the attack")
-    if ("close" in step) == ("ranged" in step):
-        raise ScenarioError("a move with attack_after names its attack: 'close: B' or 'ranged: [B, ...]'")
-    if "close" in step:
-        return Close(mover, uid(step["close"]), knockback)
-    targets = step["ranged"]
-    if not isinstance(targets, list):
-        raise ScenarioError("the free attack's 'ranged' is a list of target ids")
-    split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
-    return Ranged(mover, tuple(uid(t) for t in targets), split, knockback)
 
 
 def _power(
@@ -354,27 +335,6 @@ def _power(
     if "to" in step:
         return Telekinesis(user, square(step["object"]), to=square(step["to"]))
     return Telekinesis(user, square(step["object"]), target=uid(step["target"]), knockback=knockback)
-
-
-def _raze(state: HeroState, step: dict[str, Any], uid: Any, square: Any) -> Raze:
-    """A `destroy` step: a square of blocking terrain `[x, y]`, or a wall `{at: [x, y], side: ...}`."""
-    attacker = uid(step.get("close", step.get("ranged")))
-    ranged = "ranged" in step
-    if "target" in step or "targets" in step:
-        raise ScenarioError("one attack may not target both characters and terrain (HX-COMBAT-26)")
-    target = step["destroy"]
-    if isinstance(target, dict):
-        spot, side = target.get("at"), target.get("side")
-        if side not in ("north", "south", "east", "west"):
-            raise ScenarioError("destroy: a wall is {at: [x, y], side: north, south, east or west}")
-        here = square(spot)
-        x, y = state.geometry.xy(here)
-        dx, dy = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}[side]
-        if not (0 <= x + dx < state.geometry.width and 0 <= y + dy < state.geometry.height):
-            raise ScenarioError("destroy: a wall on the map's edge borders no square beyond it")
-        there = state.geometry.index(x + dx, y + dy)
-        return Raze(attacker, here, (min(here, there), max(here, there)), ranged)
-    return Raze(attacker, square(target), None, ranged)
 
 
 def _compare(

@@ -1,0 +1,124 @@
+"""The last HeroClix powers (issue 35, fourth helper), several of them choices made in the middle of an action by
+another player or by the active player: Leadership. Their scenarios are in tests/scenarios/heroclix/powers (run by
+test_heroclix.py); here each power's rule is changed or taken out on purpose and one of its scenarios must then
+fail, and random play with every one of these powers, answering every choice the rules put, keeps the invariants."""
+
+from __future__ import annotations
+
+import pytest
+from clix.engine.heroclix import leadership
+from test_heroclix import _heroclix_failures
+
+MUTANTS = {
+    "HX-POWER-48 (a)": (leadership, "EXTRA_ACTIONS", 0, "powers/leadership-01"),
+    "HX-POWER-48 (b)": (leadership, "LEADERSHIP_AT", 6, "powers/leadership-02"),
+}
+"""A power's rule changed on purpose (a constant of the engine), and a scenario (or the start of the paths of
+several) that must then fail."""
+
+
+@pytest.mark.parametrize("rule", sorted(MUTANTS))
+def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
+    module, name, value, scenario = MUTANTS[rule]
+    monkeypatch.setattr(module, name, value)
+    failed = _heroclix_failures()
+    assert any(path.startswith(scenario) for path in failed), f"{rule} changed ({name} = {value}); {scenario} passes"
+
+
+@pytest.mark.parametrize(
+    ("rule", "module", "function", "replacement", "scenario"),
+    [
+        ("HX-POWER-48", leadership, "helped", lambda state, leader: [], "powers/leadership-02"),
+        ("HX-PAC-12", leadership, "team", lambda state, player: 0, "powers/leadership-04"),
+    ],
+)  # fmt: skip
+def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
+    monkeypatch.setattr(module, function, replacement)
+    failed = _heroclix_failures()
+    assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
+
+
+PLAYED = ["Leadership"]
+"""The powers of this file, given to both forces of the random games below."""
+
+ARENA = {
+    "ruleset": "heroclix-2005",
+    "name": "two forces carrying the last powers, on a map with every terrain type",
+    "expect": {},
+    "build_total": 200,
+    "map": {
+        "rows": ["............", "...h..#.....", "............", "....~~......", "..#.....h...", "............",
+                 "......h.....", "............"],
+        "walls": [{"at": [5, 5], "side": "north"}],
+        "objects": [{"kind": "light", "at": [7, 2]}],
+    },
+    "characters": [
+        {"id": "A1", "player": 1, "dial": ["8 10 17 3", "7 9 16 2", "7 9 16 2", "6 8 15 2", "6 8 15 1", "x"],
+         "at": [0, 0], "range": 6, "bolts": 2, "points": 70, "powers": PLAYED[::2]},
+        {"id": "A2", "player": 1, "dial": ["7 9 16 2", "6 9 16 2", "6 8 15 1", "x"], "at": [1, 0], "range": 4,
+         "points": 40, "powers": PLAYED[1::2]},
+        {"id": "A3", "player": 1, "dial": ["8 9 16 2", "7 8 15 2", "x"], "at": [2, 1], "speed_mode": "wing",
+         "range": 5, "points": 30, "powers": PLAYED},
+        {"id": "B1", "player": 2, "dial": ["9 10 16 2", "8 9 16 2", "7 9 15 2", "6 8 15 1", "x"], "at": [11, 7],
+         "range": 5, "points": 70, "powers": PLAYED[1::2]},
+        {"id": "B2", "player": 2, "dial": ["6 8 18 3", "6 8 17 2", "5 7 16 2", "x"], "at": [10, 7],
+         "speed_mode": "dolphin", "points": 40, "powers": PLAYED[::2]},
+        {"id": "B3", "player": 2, "dial": ["8 9 16 2", "7 8 15 2", "x"], "at": [11, 6], "range": 6, "points": 30,
+         "powers": PLAYED},
+    ],
+}  # fmt: skip
+
+
+def test_random_play_with_these_powers_keeps_the_invariants():
+    """Every action listed is legal (`why_not`), every choice put in the middle of an action is answered at random
+    from its options, the position keeps the invariants after each action, and every power of this file is used in
+    some game: half the time a random player picks one of these powers, when it may, and one of its actions."""
+    used: set[str] = set()
+    for seed in range(1, 7):
+        used |= _random_game(seed)
+    assert used >= set(PLAYED) - PASSIVE, sorted(set(PLAYED) - PASSIVE - used)
+
+
+PASSIVE = {"Leadership"}
+"""Powers of this file that no action names: they are used when their moment comes."""
+
+
+def _random_game(seed: int) -> set[str]:
+    """One random game of the ARENA forces (checked as it goes); the powers of this file it used."""
+    import numpy as np
+    from clix.engine.core import decisions
+    from clix.engine.core.dice import Dice
+    from clix.engine.core.pending import Decision
+    from clix.engine.heroclix import rules
+    from clix.engine.heroclix.invariants import violations
+    from clix.engine.heroclix.scenario import build_state
+    from clix.engine.heroclix.scenario_format import Scenario
+    from clix.engine.heroclix.state import PowerAction
+
+    state, _ = build_state(Scenario.model_validate(ARENA))
+    state.dice = Dice(np.random.default_rng([seed, 0]))
+    state.turn_limit = 12
+    rng = np.random.default_rng([seed, 1])
+    used: set[str] = set()
+    for _ in range(600):
+        if state.over:
+            break
+        listed = rules.legal_actions(state)
+        for action in listed:
+            assert rules.why_not(state, action) == "", action
+        by_power: dict[str, list] = {}
+        for action in listed:
+            power = action.power if isinstance(action, PowerAction) else getattr(action, "use", "")
+            if power in PLAYED:
+                by_power.setdefault(power, []).append(action)
+        pool = listed
+        if by_power and rng.random() < 0.5:  # one of the powers, each as likely, then one of its actions
+            power = sorted(by_power)[int(rng.integers(len(by_power)))]
+            pool = by_power[power]
+            used.add(power)
+        action = pool[int(rng.integers(len(pool)))]
+        rules.apply(state, action, listed=True)
+        while isinstance(state.waiting, Decision):  # a choice in the middle of the action, by any player
+            decisions.answer(state, int(rng.integers(len(state.waiting.options))))
+        assert violations(state) == [], (seed, action, violations(state))
+    return used
