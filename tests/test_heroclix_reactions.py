@@ -1,17 +1,23 @@
 """The last HeroClix powers (issue 35, fourth helper), several of them choices made in the middle of an action by
-another player or by the active player: Leadership. Their scenarios are in tests/scenarios/heroclix/powers (run by
+another player or by the active player: Leadership and Perplex. Their scenarios are in tests/scenarios/heroclix/powers (run by
 test_heroclix.py); here each power's rule is changed or taken out on purpose and one of its scenarios must then
 fail, and random play with every one of these powers, answering every choice the rules put, keeps the invariants."""
 
 from __future__ import annotations
 
 import pytest
-from clix.engine.heroclix import leadership
+from clix.engine.heroclix import combat, leadership, modifiers, movement
 from test_heroclix import _heroclix_failures
 
 MUTANTS = {
     "HX-POWER-48 (a)": (leadership, "EXTRA_ACTIONS", 0, "powers/leadership-01"),
     "HX-POWER-48 (b)": (leadership, "LEADERSHIP_AT", 6, "powers/leadership-02"),
+    "HX-POWER-46 OPEN": (
+        modifiers,
+        "PERPLEXED",
+        ("speed", "attack", "defense", "range", "damage"),
+        "powers/perplex-06",
+    ),
 }
 """A power's rule changed on purpose (a constant of the engine), and a scenario (or the start of the paths of
 several) that must then fail."""
@@ -30,6 +36,10 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
     [
         ("HX-POWER-48", leadership, "helped", lambda state, leader: [], "powers/leadership-02"),
         ("HX-PAC-12", leadership, "team", lambda state, player: 0, "powers/leadership-04"),
+        ("HX-POWER-46", combat, "perplexed", lambda *args: 0, "powers/perplex-01"),
+        ("HX-POWER-46 speed", movement, "modifier", lambda *args: 0, "powers/perplex-08"),
+        ("HX-PAC-17", modifiers, "expire", lambda state, player: None, "powers/perplex-03"),
+        ("HX-VALUE-05", combat, "capped", lambda modifier: modifier, "powers/perplex-05"),
     ],
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
@@ -38,7 +48,7 @@ def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, repla
     assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
 
 
-PLAYED = ["Leadership"]
+PLAYED = ["Leadership", "Perplex"]
 """The powers of this file, given to both forces of the random games below."""
 
 ARENA = {

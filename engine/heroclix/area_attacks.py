@@ -12,6 +12,8 @@ from dataclasses import replace
 
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import combat
+from clix.engine.heroclix.defenses import capped
+from clix.engine.heroclix.modifiers import RANGE, modifier
 from clix.engine.heroclix.powers import ENERGY_EXPLOSION, PULSE_WAVE, QUAKE
 from clix.engine.heroclix.sides import adjacency, bulky, cannot_act, in_close_reach, opponents
 from clix.engine.heroclix.state import Close, HeroState, Ranged
@@ -95,6 +97,7 @@ def pulse_targets(state: HeroState, attacker: Figure) -> list[Figure]:
         reach = pulse_range(attacker)
         if state.soars(other) and not state.soars(attacker) and not bulky(state, attacker):
             reach = (reach + 1) // 2
+        reach = max(0, reach + capped(modifier(state, attacker, RANGE)))  # HX-POWER-46, after halving (HX-VALUE-06)
         if state.geometry.distance(attacker.pos, other.pos) > reach:
             continue
         if combat.line_of_fire(state, attacker, other, through=True)[0]:
@@ -150,7 +153,7 @@ def perform(state: HeroState, attacker: Figure, action: Close | Ranged) -> None:
     elif action.use == PULSE_WAVE:
         chosen = named(action)
         targets = [state.monsters[u] for u in chosen] if chosen else pulse_targets(state, attacker)
-        reach = pulse_range(attacker)
+        reach = max(0, pulse_range(attacker) + capped(modifier(state, attacker, RANGE)))  # HX-POWER-46
         near = state.geometry.distance
         state.powerless = {
             c.uid for c in state.standing() if c.uid != attacker.uid and near(attacker.pos, c.pos) <= reach

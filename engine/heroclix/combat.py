@@ -14,6 +14,8 @@ from clix.engine.heroclix.elevated_lines import elevated_line
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.markers import smoke_penalty
+from clix.engine.heroclix.modifiers import ATTACK, DEFENSE, RANGE
+from clix.engine.heroclix.modifiers import modifier as perplexed
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
 from clix.engine.heroclix.powers import BLADES, CLOSE_EXPERT, FLURRY, INCAPACITATE, PSYCHIC_BLAST, RANGED_EXPERT
 from clix.engine.heroclix.scoring import take_damage
@@ -129,8 +131,8 @@ def reach(state: HeroState, attacker: Figure, target: Figure) -> int:
     if attacker.uid in state.short_range:  # Hypersonic Speed (HX-POWER-10, HX-VALUE-08)
         value = (value + 1) // 2
     if state.soars(target) and not state.soars(attacker) and not bulky(state, attacker):  # HX-SPECIAL-14, -16
-        return (value + 1) // 2
-    return value
+        value = (value + 1) // 2
+    return max(0, value + capped(perplexed(state, attacker, RANGE)))  # HX-POWER-46: after the halving (HX-VALUE-06)
 
 
 def attack_problem(state: HeroState, action: Close | Ranged) -> str:
@@ -300,12 +302,13 @@ def attack(
     close = isinstance(action, Close)
     expert = expert_bonus(attacker, action)
     smoke = smoke_penalty(state, attacker)  # HX-POWER-20: a modifier, under the rule of 3
-    total = first + second + max(0, attacker.attack + capped(modifier + expert - smoke))  # HX-VALUE-02, -05
+    bonus = modifier + expert - smoke + perplexed(state, attacker, ATTACK)
+    total = first + second + max(0, attacker.attack + capped(bonus))  # HX-VALUE-02, -05
     hits = []
     for target in targets:
         hindered = not close and target.uid not in unlined and line_of_fire(state, attacker, target)[1]
         defense = defense_value(state, target) + capped(  # HX-POWER-27: Defend replaces, then modifiers
-            (HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close)
+            (HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close) + perplexed(state, target, DEFENSE)
         )
         defense = target.defense if target.uid in state.powerless else defense  # HX-PAC-04: unmodified
         if critical_hit or (not critical_miss and total >= defense):

@@ -27,6 +27,7 @@ class EventKind(StrEnum):
     LEADERSHIP_ROLL = "leadership_roll"
     MARKERS = "markers"
     MOVE = "move"
+    PERPLEXED = "perplexed"
     PICKED_UP = "picked_up"
     POWER = "power"
     SETUP_DONE = "setup_done"

@@ -7,8 +7,10 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING, HINDERING, TERRAIN_CODES, WATER
 from clix.engine.core.pieces import Figure
+from clix.engine.heroclix.defenses import capped
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
+from clix.engine.heroclix.modifiers import SPEED, modifier
 from clix.engine.heroclix.movement_powers import break_away_needed, earthbound, phases, speed_mode
 from clix.engine.heroclix.objects import layout_of, lift, lying_at, strong, within_reach
 from clix.engine.heroclix.powers import BATTLE_FURY, LEAP_CLIMB
@@ -53,18 +55,20 @@ def move_speed(state: HeroState, character: Figure, mode: str | None = None, hal
     """The squares `character` may move: its speed, halved (rounded up, HX-VALUE-04) when a walker begins in
     hindering terrain or water (HX-TERRAIN-06, HX-MOVE-20; a flier ignores them, HX-MOVE-14, -15), less 1 when a
     flier changes flight mode (a modifier after the halving, HX-MOVE-13, HX-VALUE-06). `halved`: halved once more
-    (Charge, Running Shot), a replacement before the modifier; both halvings round up (HX-VALUE-06 OPEN)."""
+    (Charge, Running Shot, Mind Control), a replacement before the modifiers; both halvings round up (HX-VALUE-06
+    OPEN). Perplex's modifier comes with the flier's -1, under the rule of 3 (HX-POWER-46, HX-VALUE-05)."""
     speed = character.speed
+    perplexed = modifier(state, character, SPEED)
     if flies(character):
         changes = mode is not None and mode != state.flight.get(character.uid)
         speed = (speed + 1) // 2 if halved else speed
-        return max(0, speed - (MODE_CHANGE_SPEED if changes else 0))
+        return max(0, speed + capped(perplexed - (MODE_CHANGE_SPEED if changes else 0)))
     slowed = not strides(state, character) and (  # HX-SPECIAL-12, -16: giants and big ones ignore hindering terrain
         _kind(state, character.pos, swims(character)) in (HINDERING, WATER)
     )
     if slowed:
         speed = (speed + 1) // 2
-    return (speed + 1) // 2 if halved else speed
+    return max(0, ((speed + 1) // 2 if halved else speed) + capped(perplexed))
 
 
 def moves_at_all(state: HeroState, character: Figure, path: tuple[int, ...], mode: str | None) -> bool:

@@ -15,7 +15,9 @@ from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import combat, hypersonic, markers, movement
 from clix.engine.heroclix.battle_fury import no_ranged
+from clix.engine.heroclix.defenses import capped
 from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.modifiers import RANGE, modifier
 from clix.engine.heroclix.objects import lying_at
 from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, MINIMUM_RANGE, SMOKE_CLOUD
 from clix.engine.heroclix.scoring import heal, take_damage
@@ -71,7 +73,7 @@ def problem(state: HeroState, action: PowerAction) -> str:
 def within_power_range(state: HeroState, user: Figure, square: int) -> str:
     """Why `square` is beyond the range of a power that counts the user's range as at least 6 (HX-PAC-03); ""
     when it is within it."""
-    reach = max(MINIMUM_RANGE, user.stats.range)
+    reach = max(MINIMUM_RANGE, user.stats.range + capped(modifier(state, user, RANGE)))  # HX-PAC-19: the minimum last
     distance = state.geometry.distance(user.pos, square)
     if distance > reach:
         return f"{at(state, square)} is {distance} squares from {user.label}; its range counts as {reach} (HX-PAC-03)"

@@ -5,8 +5,8 @@ Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Ener
 Invincible and the two Combat Experts; eleven that need no power action (passive, modifiers, movement): Exploit
 Weakness, Precision Strike, Steal Energy, Empower, Enhancement, Defend, Plasticity, Stealth, Battle Fury,
 Phasing/Teleport and Earthbound/Neutralized; and ten used as actions: Force Blast, Poison, Sidestep, Quake,
-Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed; and Leadership. A character
-naming another power is refused with its name."""
+Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed; and Leadership and Perplex.
+A character naming another power is refused with its name."""
 
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ BARRIER = "Barrier"
 PULSE_WAVE = "Pulse Wave"
 HYPERSONIC = "Hypersonic Speed"
 LEADERSHIP = "Leadership"
+PERPLEX = "Perplex"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -278,6 +279,13 @@ POWERS: dict[str, PowerSpec] = {
         "begins); at the beginning of its controller's turn roll a d6: on 5-6 remove an action token from an "
         "adjacent friendly character with fewer points.",
         "004 L317-320",
+    ),
+    PERPLEX: PowerSpec(
+        PERPLEX,
+        "free",
+        "Free action, once per turn: another character within range (at least 6) and line of fire, friend or foe, "
+        "gets speed, attack, defense or range +1 or -1 until the beginning of its user's next turn (a modifier).",
+        "004 L150, L202-203",
     ),
     HYPERSONIC: PowerSpec(
         HYPERSONIC,

@@ -238,7 +238,7 @@ class PowerAction:
     choice), Support (`target`: the friend healed), Charge and Running Shot (the move along `path` in flight mode
     `mode`, then the free `attack`, if any), Hypersonic Speed (`path`, `attack`, then the move `then_path`), Force
     Blast (`target`, knocked back as `knockback` says), Smoke Cloud and Barrier (markers on `squares`, in order);
-    free: Poison (no choice), Sidestep (`path`)."""
+    free: Poison (no choice), Sidestep (`path`), Perplex (`target`, the value `chosen`, by `amount`)."""
 
     character: int
     power: str
@@ -249,6 +249,10 @@ class PowerAction:
     then_path: tuple[int, ...] = ()
     squares: tuple[int, ...] = ()
     knockback: tuple[tuple[int, str], ...] = ()
+    chosen: str = ""
+    """A name the power asks to choose: Perplex's combat value."""
+    amount: int = 0
+    """Perplex's modifier, +1 or -1."""
 
 
 @dataclass(frozen=True)

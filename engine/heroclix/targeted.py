@@ -1,0 +1,78 @@
+"""Free actions aimed at a character within range, counting at least 6, and line of fire (HX-PAC-03; usable next
+to opponents, its OPEN: they are not ranged attacks): Perplex modifies the speed, attack, defense or range of
+another character, friend or foe, by +1 or -1 until the beginning of its user's next turn (HX-POWER-46,
+`modifiers`). Once per turn per character and power, as every free action (`free_actions`)."""
+
+from __future__ import annotations
+
+from clix.engine.core.pieces import Figure
+from clix.engine.heroclix import combat, modifiers
+from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.power_actions import within_power_range
+from clix.engine.heroclix.sides import bulky, opponents
+from clix.engine.heroclix.state import HeroState, PowerAction
+
+PERPLEX = modifiers.PERPLEX
+AIMED = (PERPLEX,)
+"""The free actions played here."""
+PERPLEX_BY = (1, -1)
+"""What Perplex adds to the value it modifies (HX-POWER-46)."""
+
+
+def in_sight(state: HeroState, user: Figure, target: Figure) -> str:
+    """Why `user` may not aim a power at `target` within range (counting at least 6) and line of fire ("" if it
+    may): a soaring user reaches only soaring, giant and big characters (HX-MOVE-15), no line joins an indoor
+    square and a soaring character (HX-COMBAT-19 OPEN c), and Stealth hides as from any line of fire."""
+    if state.soars(user) and not state.soars(target) and not bulky(state, target):
+        return f"a soaring character affects only soaring, giant and big characters, not {target.label} (HX-MOVE-15)"
+    indoor = state.geometry.indoor
+    if state.soars(user) != state.soars(target) and (indoor[user.pos] or indoor[target.pos]):
+        return "no line of fire between an indoor square and a soaring character (HX-COMBAT-19 OPEN c)"
+    far = within_power_range(state, user, target.pos)
+    if far:
+        return far
+    if not combat.line_of_fire(state, user, target)[0]:
+        return f"no clear line of fire from {user.label} to {target.label} (HX-PAC-03)"
+    return ""
+
+
+def problem(state: HeroState, user: Figure, action: PowerAction) -> str:
+    """Why the aimed free action may not be taken ("" if it may); the checks every free action has are made."""
+    if action.target is None:
+        return f"{action.power} names the character it chooses ('target')"
+    target = state.monsters[action.target]
+    if not target.alive:
+        return f"{target.label} is not on the map"
+    if target.uid == user.uid:
+        return f"{user.label} may not target itself with {action.power} (HX-EFFECT-07, HX-POWER-46)"
+    if action.chosen not in modifiers.PERPLEXED:
+        return (
+            f"Perplex modifies speed, attack, defense or range ('value'), not {action.chosen or 'nothing'}: not "
+            "damage (HX-POWER-46 OPEN)"
+        )
+    if action.amount not in PERPLEX_BY:
+        return "Perplex modifies the value by +1 or -1 ('by', HX-POWER-46)"
+    return in_sight(state, user, target)
+
+
+def perform(state: HeroState, user: Figure, action: PowerAction) -> None:
+    """The modifier, in force until the beginning of the user's player's next turn (HX-PAC-17)."""
+    assert action.target is not None
+    target = state.monsters[action.target]
+    modifiers.add(state, target, action.chosen, action.amount, user.controller)
+    state.emit(EventKind.PERPLEXED, character=target.label, by=user.label, value=action.chosen, amount=action.amount)
+
+
+def listed(state: HeroState, user: Figure) -> list[PowerAction]:
+    """The Perplex actions `legal_actions` lists for `user`: +1 to each value of each friend it may aim at, -1 to
+    each value of each opponent (the others are legal, `problem`, but not listed)."""
+    if PERPLEX not in user.powers or (user.uid, PERPLEX) in state.free_used:
+        return []
+    found: list[PowerAction] = []
+    foes = opponents(state, user)
+    for target in state.standing():
+        if target.uid == user.uid or in_sight(state, user, target):
+            continue
+        amount = -1 if target in foes else 1
+        found.extend(PowerAction(user.uid, PERPLEX, target.uid, chosen=v, amount=amount) for v in modifiers.PERPLEXED)
+    return found
