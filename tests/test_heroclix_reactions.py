@@ -1,12 +1,12 @@
 """The last HeroClix powers (issue 35, fourth helper), several of them choices made in the middle of an action by
-another player or by the active player: Leadership and Perplex. Their scenarios are in tests/scenarios/heroclix/powers (run by
+another player or by the active player: Leadership, Perplex and Outwit. Their scenarios are in tests/scenarios/heroclix/powers (run by
 test_heroclix.py); here each power's rule is changed or taken out on purpose and one of its scenarios must then
 fail, and random play with every one of these powers, answering every choice the rules put, keeps the invariants."""
 
 from __future__ import annotations
 
 import pytest
-from clix.engine.heroclix import combat, leadership, modifiers, movement
+from clix.engine.heroclix import combat, leadership, modifiers, movement, outwit
 from test_heroclix import _heroclix_failures
 
 MUTANTS = {
@@ -40,6 +40,9 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
         ("HX-POWER-46 speed", movement, "modifier", lambda *args: 0, "powers/perplex-08"),
         ("HX-PAC-17", modifiers, "expire", lambda state, player: None, "powers/perplex-03"),
         ("HX-VALUE-05", combat, "capped", lambda modifier: modifier, "powers/perplex-05"),
+        ("HX-EFFECT-04", outwit, "_show", lambda state, figure: None, "powers/outwit-01"),
+        ("HX-POWER-47", outwit, "expire", lambda state, player: None, "powers/outwit-03"),
+        ("HX-EFFECT-05", outwit, "strong", lambda character: True, "powers/outwit-05"),
     ],
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
@@ -48,7 +51,7 @@ def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, repla
     assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
 
 
-PLAYED = ["Leadership", "Perplex"]
+PLAYED = ["Leadership", "Perplex", "Outwit"]
 """The powers of this file, given to both forces of the random games below."""
 
 ARENA = {

@@ -27,6 +27,7 @@ class EventKind(StrEnum):
     LEADERSHIP_ROLL = "leadership_roll"
     MARKERS = "markers"
     MOVE = "move"
+    OUTWITTED = "outwitted"
     PERPLEXED = "perplexed"
     PICKED_UP = "picked_up"
     POWER = "power"

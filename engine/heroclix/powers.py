@@ -5,8 +5,8 @@ Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Ener
 Invincible and the two Combat Experts; eleven that need no power action (passive, modifiers, movement): Exploit
 Weakness, Precision Strike, Steal Energy, Empower, Enhancement, Defend, Plasticity, Stealth, Battle Fury,
 Phasing/Teleport and Earthbound/Neutralized; and ten used as actions: Force Blast, Poison, Sidestep, Quake,
-Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed; and Leadership and Perplex.
-A character naming another power is refused with its name."""
+Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed; and Leadership, Perplex and
+Outwit. A character naming another power is refused with its name."""
 
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ PULSE_WAVE = "Pulse Wave"
 HYPERSONIC = "Hypersonic Speed"
 LEADERSHIP = "Leadership"
 PERPLEX = "Perplex"
+OUTWIT = "Outwit"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -286,6 +287,13 @@ POWERS: dict[str, PowerSpec] = {
         "Free action, once per turn: another character within range (at least 6) and line of fire, friend or foe, "
         "gets speed, attack, defense or range +1 or -1 until the beginning of its user's next turn (a modifier).",
         "004 L150, L202-203",
+    ),
+    OUTWIT: PowerSpec(
+        OUTWIT,
+        "free",
+        "Free action, once per turn: choose an opposing character within range (at least 6) and line of fire and any "
+        "standard power; it cannot use that power (countered) until the beginning of its user's next turn.",
+        "004 L311-313; 002 L353-355, L1503-1504",
     ),
     HYPERSONIC: PowerSpec(
         HYPERSONIC,

@@ -18,6 +18,7 @@ from clix.engine.heroclix import (
     markers,
     modifiers,
     movement,
+    outwit,
     power_actions,
     scoring,
     sides,
@@ -171,8 +172,8 @@ def _after_action(state: HeroState, character: Figure) -> None:
 
 def begin_turn(state: HeroState, effects: bool = True) -> None:
     """A turn's actions: one per 100 points of the build total (HX-TURN-02); then the effects of the beginning of
-    the turn (HX-TURN-03): the terrain markers the player's characters placed go (HX-POWER-20, -30), and the
-    modifiers its Perplex made (HX-POWER-46), then each of
+    the turn (HX-TURN-03): the terrain markers the player's characters placed go (HX-POWER-20, -30), the
+    modifiers its Perplex made and the powers its Outwit countered come back (HX-POWER-46, -47), then each of
     the active player's characters showing Willpower with an action token rolls a d6 and loses a token on 5-6
     (HX-POWER-32), in the order the characters were placed, then the Leadership rolls (HX-POWER-48); last, one
     more action if a character of the player shows Leadership. `effects`: False for a position set up in the
@@ -182,6 +183,7 @@ def begin_turn(state: HeroState, effects: bool = True) -> None:
     if effects:
         markers.clear(state, state.active)  # HX-TURN-03: what lasts until the beginning of the turn ends first
         modifiers.expire(state, state.active)
+        outwit.expire(state, state.active)
         for character in state.standing():
             if character.controller == state.active and character.tokens and WILLPOWER in character.powers:
                 roll = decisions.d6(state)

@@ -10,7 +10,7 @@ from typing import Any
 
 from clix.engine.heroclix.free_actions import POISON, SIDESTEP
 from clix.engine.heroclix.modifiers import PERPLEX
-from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, SMOKE_CLOUD
+from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, OUTWIT, SMOKE_CLOUD, power_named
 from clix.engine.heroclix.state import Close, HeroState, PowerAction, Ranged, Raze
 
 
@@ -31,7 +31,7 @@ def power_step(
     `{power: A, use: Hypersonic Speed, path: [...], target: B, path_after: [...]}` (a close attack on B; `targets`
     and `damage` for a ranged one, as Running Shot's; `path_after`: the second move); the free
     actions, marked free by the power itself: `{power: A, use: Poison}`, `{power: A, use: Sidestep, path: [...]}`,
-    `{power: A, use: Perplex, target: B, value: defense, by: -1}`."""
+    `{power: A, use: Perplex, target: B, value: defense, by: -1}`, `{power: A, use: Outwit, target: B, counter: NAME}`."""
     user = uid(step["power"])
     if name == FORCE_BLAST:
         return PowerAction(user, name, target=uid(step.get("target")), knockback=knockback)
@@ -54,6 +54,8 @@ def power_step(
         return PowerAction(user, name)
     if name == SIDESTEP:
         return PowerAction(user, name, path=tuple(square(s) for s in step.get("path") or []))
+    if name == OUTWIT:
+        return PowerAction(user, name, uid(step.get("target")), chosen=power_named(str(step.get("counter", ""))))
     if name == PERPLEX:
         by = step.get("by")
         if not isinstance(by, int):

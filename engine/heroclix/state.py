@@ -9,7 +9,7 @@ from typing import Any
 
 from clix.engine.core.dice import Dice
 from clix.engine.core.geometry import Geometry
-from clix.engine.core.pieces import Figure, MapObject, Player
+from clix.engine.core.pieces import Figure, MapObject, Player, Stats
 from clix.engine.core.ruleset import Ruleset
 from clix.engine.core.state import State
 
@@ -62,6 +62,9 @@ class HeroState(State):
     """Characters that cannot use powers during the action being resolved (Pulse Wave, HX-POWER-15)."""
     short_range: set[int] = field(default_factory=set)
     """Characters whose range is halved during the action being resolved (Hypersonic Speed, HX-POWER-10)."""
+    printed: dict[int, Stats] = field(default_factory=dict)
+    """Per character uid whose powers are countered (Outwit, HX-EFFECT-04): its stats as printed, every power on
+    its dial (`outwit`)."""
 
     def __init__(
         self,
@@ -98,6 +101,7 @@ class HeroState(State):
         self.markers = {}
         self.powerless = set()
         self.short_range = set()
+        self.printed = {}
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -119,6 +123,7 @@ class HeroState(State):
         twin.markers = dict(self.markers)
         twin.powerless = set(self.powerless)
         twin.short_range = set(self.short_range)
+        twin.printed = dict(self.printed)
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -137,6 +142,7 @@ class HeroState(State):
         seen.markers = self.markers
         seen.powerless = self.powerless
         seen.short_range = self.short_range
+        seen.printed = self.printed
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
@@ -238,7 +244,8 @@ class PowerAction:
     choice), Support (`target`: the friend healed), Charge and Running Shot (the move along `path` in flight mode
     `mode`, then the free `attack`, if any), Hypersonic Speed (`path`, `attack`, then the move `then_path`), Force
     Blast (`target`, knocked back as `knockback` says), Smoke Cloud and Barrier (markers on `squares`, in order);
-    free: Poison (no choice), Sidestep (`path`), Perplex (`target`, the value `chosen`, by `amount`)."""
+    free: Poison (no choice), Sidestep (`path`), Perplex (`target`, the value `chosen`, by `amount`), Outwit
+    (`target`, the power `chosen`)."""
 
     character: int
     power: str
@@ -250,7 +257,7 @@ class PowerAction:
     squares: tuple[int, ...] = ()
     knockback: tuple[tuple[int, str], ...] = ()
     chosen: str = ""
-    """A name the power asks to choose: Perplex's combat value."""
+    """A name the power asks to choose: Perplex's combat value, Outwit's power."""
     amount: int = 0
     """Perplex's modifier, +1 or -1."""
 

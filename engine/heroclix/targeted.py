@@ -1,19 +1,21 @@
 """Free actions aimed at a character within range, counting at least 6, and line of fire (HX-PAC-03; usable next
 to opponents, its OPEN: they are not ranged attacks): Perplex modifies the speed, attack, defense or range of
 another character, friend or foe, by +1 or -1 until the beginning of its user's next turn (HX-POWER-46,
-`modifiers`). Once per turn per character and power, as every free action (`free_actions`)."""
+`modifiers`); Outwit counters one standard power of an opposing character until then (HX-POWER-47, HX-EFFECT-04,
+`outwit`). Once per turn per character and power, as every free action (`free_actions`)."""
 
 from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat, modifiers
+from clix.engine.heroclix import combat, modifiers, outwit
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.power_actions import within_power_range
+from clix.engine.heroclix.powers import OUTWIT, POWERS
 from clix.engine.heroclix.sides import bulky, opponents
 from clix.engine.heroclix.state import HeroState, PowerAction
 
 PERPLEX = modifiers.PERPLEX
-AIMED = (PERPLEX,)
+AIMED = (PERPLEX, OUTWIT)
 """The free actions played here."""
 PERPLEX_BY = (1, -1)
 """What Perplex adds to the value it modifies (HX-POWER-46)."""
@@ -45,6 +47,12 @@ def problem(state: HeroState, user: Figure, action: PowerAction) -> str:
         return f"{target.label} is not on the map"
     if target.uid == user.uid:
         return f"{user.label} may not target itself with {action.power} (HX-EFFECT-07, HX-POWER-46)"
+    if action.power == OUTWIT:
+        if target not in opponents(state, user):
+            return f"Outwit chooses an opposing character, not {target.label} (HX-POWER-47)"
+        if action.chosen not in POWERS:
+            return f"Outwit counters a standard power of the card ('counter'), not {action.chosen or 'nothing'} (HX-POWER-47)"
+        return in_sight(state, user, target)
     if action.chosen not in modifiers.PERPLEXED:
         return (
             f"Perplex modifies speed, attack, defense or range ('value'), not {action.chosen or 'nothing'}: not "
@@ -56,23 +64,34 @@ def problem(state: HeroState, user: Figure, action: PowerAction) -> str:
 
 
 def perform(state: HeroState, user: Figure, action: PowerAction) -> None:
-    """The modifier, in force until the beginning of the user's player's next turn (HX-PAC-17)."""
+    """The modifier or the counter, in force until the beginning of the user's player's next turn (HX-PAC-17)."""
     assert action.target is not None
     target = state.monsters[action.target]
+    if action.power == OUTWIT:
+        outwit.counter(state, target, action.chosen, user.controller)
+        return
     modifiers.add(state, target, action.chosen, action.amount, user.controller)
     state.emit(EventKind.PERPLEXED, character=target.label, by=user.label, value=action.chosen, amount=action.amount)
 
 
 def listed(state: HeroState, user: Figure) -> list[PowerAction]:
-    """The Perplex actions `legal_actions` lists for `user`: +1 to each value of each friend it may aim at, -1 to
-    each value of each opponent (the others are legal, `problem`, but not listed)."""
-    if PERPLEX not in user.powers or (user.uid, PERPLEX) in state.free_used:
+    """The aimed free actions `legal_actions` lists for `user`: Perplex's +1 to each value of each friend it may aim
+    at and -1 to each value of each opponent; Outwit on each power an opponent it may aim at shows now (the others
+    are legal, `problem`, but not listed)."""
+    perplexing = PERPLEX in user.powers and (user.uid, PERPLEX) not in state.free_used
+    outwitting = OUTWIT in user.powers and (user.uid, OUTWIT) not in state.free_used
+    if not (perplexing or outwitting):
         return []
     found: list[PowerAction] = []
     foes = opponents(state, user)
     for target in state.standing():
         if target.uid == user.uid or in_sight(state, user, target):
             continue
-        amount = -1 if target in foes else 1
-        found.extend(PowerAction(user.uid, PERPLEX, target.uid, chosen=v, amount=amount) for v in modifiers.PERPLEXED)
+        if perplexing:
+            amount = -1 if target in foes else 1
+            found.extend(
+                PowerAction(user.uid, PERPLEX, target.uid, chosen=v, amount=amount) for v in modifiers.PERPLEXED
+            )
+        if outwitting and target in foes:
+            found.extend(PowerAction(user.uid, OUTWIT, target.uid, chosen=p) for p in sorted(target.powers))
     return found
