@@ -1,12 +1,12 @@
 """The last HeroClix powers (issue 35, fourth helper), several of them choices made in the middle of an action by
-another player or by the active player: Leadership, Perplex and Outwit. Their scenarios are in tests/scenarios/heroclix/powers (run by
+another player or by the active player: Leadership, Perplex, Outwit and Shape Change. Their scenarios are in tests/scenarios/heroclix/powers (run by
 test_heroclix.py); here each power's rule is changed or taken out on purpose and one of its scenarios must then
 fail, and random play with every one of these powers, answering every choice the rules put, keeps the invariants."""
 
 from __future__ import annotations
 
 import pytest
-from clix.engine.heroclix import combat, leadership, modifiers, movement, outwit
+from clix.engine.heroclix import combat, leadership, modifiers, movement, outwit, shape_change
 from test_heroclix import _heroclix_failures
 
 MUTANTS = {
@@ -18,6 +18,7 @@ MUTANTS = {
         ("speed", "attack", "defense", "range", "damage"),
         "powers/perplex-06",
     ),
+    "HX-POWER-43": (shape_change, "SHAPE_CHANGE_AT", 6, "powers/shape-change-01"),
 }
 """A power's rule changed on purpose (a constant of the engine), and a scenario (or the start of the paths of
 several) that must then fail."""
@@ -43,6 +44,9 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
         ("HX-EFFECT-04", outwit, "_show", lambda state, figure: None, "powers/outwit-01"),
         ("HX-POWER-47", outwit, "expire", lambda state, player: None, "powers/outwit-03"),
         ("HX-EFFECT-05", outwit, "strong", lambda character: True, "powers/outwit-05"),
+        ("HX-POWER-43", shape_change, "_instead", lambda *args: [], "powers/shape-change-01"),
+        ("HX-POWER-43 OPEN", combat, "barred", lambda *args: "", "powers/shape-change-03"),
+        ("HX-POWER-38", shape_change, "shape_change_allowed", lambda attacker: True, "powers/shape-change-04"),
     ],
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
@@ -51,32 +55,31 @@ def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, repla
     assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
 
 
-PLAYED = ["Leadership", "Perplex", "Outwit"]
+PLAYED = ["Leadership", "Perplex", "Outwit", "Shape Change"]
 """The powers of this file, given to both forces of the random games below."""
 
 ARENA = {
     "ruleset": "heroclix-2005",
-    "name": "two forces carrying the last powers, on a map with every terrain type",
+    "name": "two forces carrying the last powers, close to each other, on a map with every terrain type",
     "expect": {},
     "build_total": 200,
     "map": {
-        "rows": ["............", "...h..#.....", "............", "....~~......", "..#.....h...", "............",
-                 "......h.....", "............"],
-        "walls": [{"at": [5, 5], "side": "north"}],
-        "objects": [{"kind": "light", "at": [7, 2]}],
+        "rows": ["........", "..h.....", "........", "...~~...", ".#....h.", "........"],
+        "walls": [{"at": [4, 4], "side": "north"}],
+        "objects": [{"kind": "light", "at": [3, 1]}],
     },
     "characters": [
         {"id": "A1", "player": 1, "dial": ["8 10 17 3", "7 9 16 2", "7 9 16 2", "6 8 15 2", "6 8 15 1", "x"],
-         "at": [0, 0], "range": 6, "bolts": 2, "points": 70, "powers": PLAYED[::2]},
-        {"id": "A2", "player": 1, "dial": ["7 9 16 2", "6 9 16 2", "6 8 15 1", "x"], "at": [1, 0], "range": 4,
+         "at": [1, 1], "range": 6, "bolts": 2, "points": 70, "powers": PLAYED[::2]},
+        {"id": "A2", "player": 1, "dial": ["7 9 16 2", "6 9 16 2", "6 8 15 1", "x"], "at": [1, 2], "range": 4,
          "points": 40, "powers": PLAYED[1::2]},
-        {"id": "A3", "player": 1, "dial": ["8 9 16 2", "7 8 15 2", "x"], "at": [2, 1], "speed_mode": "wing",
+        {"id": "A3", "player": 1, "dial": ["8 9 16 2", "7 8 15 2", "x"], "at": [2, 2], "speed_mode": "wing",
          "range": 5, "points": 30, "powers": PLAYED},
-        {"id": "B1", "player": 2, "dial": ["9 10 16 2", "8 9 16 2", "7 9 15 2", "6 8 15 1", "x"], "at": [11, 7],
-         "range": 5, "points": 70, "powers": PLAYED[1::2]},
-        {"id": "B2", "player": 2, "dial": ["6 8 18 3", "6 8 17 2", "5 7 16 2", "x"], "at": [10, 7],
-         "speed_mode": "dolphin", "points": 40, "powers": PLAYED[::2]},
-        {"id": "B3", "player": 2, "dial": ["8 9 16 2", "7 8 15 2", "x"], "at": [11, 6], "range": 6, "points": 30,
+        {"id": "B1", "player": 2, "dial": ["9 10 16 2", "8 9 16 2", "7 9 15 2", "6 8 15 1", "x"], "at": [6, 2],
+         "range": 5, "points": 70, "powers": PLAYED[::2]},
+        {"id": "B2", "player": 2, "dial": ["6 8 18 3", "6 8 17 2", "5 7 16 2", "x"], "at": [6, 3],
+         "speed_mode": "dolphin", "points": 40, "powers": PLAYED[1::2]},
+        {"id": "B3", "player": 2, "dial": ["8 9 16 2", "7 8 15 2", "x"], "at": [5, 3], "range": 6, "points": 30,
          "powers": PLAYED},
     ],
 }  # fmt: skip
@@ -85,15 +88,18 @@ ARENA = {
 def test_random_play_with_these_powers_keeps_the_invariants():
     """Every action listed is legal (`why_not`), every choice put in the middle of an action is answered at random
     from its options, the position keeps the invariants after each action, and every power of this file is used in
-    some game: half the time a random player picks one of these powers, when it may, and one of its actions."""
+    some game, every kind of choice put: a random player picks one of these powers, when it may, and one of its
+    actions 40% of the time, an attack 30%."""
     used: set[str] = set()
-    for seed in range(1, 7):
+    for seed in range(1, 11):
         used |= _random_game(seed)
-    assert used >= set(PLAYED) - PASSIVE, sorted(set(PLAYED) - PASSIVE - used)
+    assert used >= set(PLAYED) - PASSIVE | set(DECIDED), sorted(set(PLAYED) - PASSIVE | set(DECIDED) - used)
 
 
-PASSIVE = {"Leadership"}
+PASSIVE = {"Leadership", "Shape Change"}
 """Powers of this file that no action names: they are used when their moment comes."""
+DECIDED = {"leadership": "Leadership", "shape_change": "Shape Change"}
+"""The choices these powers put to a player in the middle of an action, by the kind of decision."""
 
 
 def _random_game(seed: int) -> set[str]:
@@ -106,7 +112,7 @@ def _random_game(seed: int) -> set[str]:
     from clix.engine.heroclix.invariants import violations
     from clix.engine.heroclix.scenario import build_state
     from clix.engine.heroclix.scenario_format import Scenario
-    from clix.engine.heroclix.state import PowerAction
+    from clix.engine.heroclix.state import Close, PowerAction, Ranged
 
     state, _ = build_state(Scenario.model_validate(ARENA))
     state.dice = Dice(np.random.default_rng([seed, 0]))
@@ -125,13 +131,18 @@ def _random_game(seed: int) -> set[str]:
             if power in PLAYED:
                 by_power.setdefault(power, []).append(action)
         pool = listed
-        if by_power and rng.random() < 0.5:  # one of the powers, each as likely, then one of its actions
+        attacks = [a for a in listed if isinstance(a, Close | Ranged)]
+        draw = rng.random()
+        if by_power and draw < 0.4:  # one of the powers, each as likely, then one of its actions
             power = sorted(by_power)[int(rng.integers(len(by_power)))]
             pool = by_power[power]
             used.add(power)
+        elif attacks and draw < 0.7:  # an attack, so that the powers used against attacks have their moment
+            pool = attacks
         action = pool[int(rng.integers(len(pool)))]
         rules.apply(state, action, listed=True)
         while isinstance(state.waiting, Decision):  # a choice in the middle of the action, by any player
+            used.add(state.waiting.kind)
             decisions.answer(state, int(rng.integers(len(state.waiting.options))))
         assert violations(state) == [], (seed, action, violations(state))
     return used

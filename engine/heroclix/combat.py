@@ -8,7 +8,14 @@ from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure, divide_damage
 from clix.engine.heroclix.battle_fury import attack_refusal, no_ranged
-from clix.engine.heroclix.damage_powers import boost, exploits, floored, senses_handicap, steal_energy
+from clix.engine.heroclix.damage_powers import (
+    damage_modifier,
+    expert_bonus,
+    exploits,
+    floored,
+    senses_handicap,
+    steal_energy,
+)  # fmt: skip
 from clix.engine.heroclix.defenses import capped, defense_bonus, defense_value, evades, reduced, shrugs_off
 from clix.engine.heroclix.elevated_lines import elevated_line
 from clix.engine.heroclix.events import EventKind
@@ -17,8 +24,9 @@ from clix.engine.heroclix.markers import smoke_penalty
 from clix.engine.heroclix.modifiers import ATTACK, DEFENSE, RANGE
 from clix.engine.heroclix.modifiers import modifier as perplexed
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
-from clix.engine.heroclix.powers import BLADES, CLOSE_EXPERT, FLURRY, INCAPACITATE, PSYCHIC_BLAST, RANGED_EXPERT
+from clix.engine.heroclix.powers import BLADES, FLURRY, INCAPACITATE, PSYCHIC_BLAST
 from clix.engine.heroclix.scoring import take_damage
+from clix.engine.heroclix.shape_change import barred, screen
 from clix.engine.heroclix.sides import (
     BIG,
     GIANT,
@@ -33,8 +41,6 @@ from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, H
 from clix.engine.heroclix.stealth import hidden
 from clix.engine.heroclix.tokens import give_token
 
-EXPERT_BONUS = 1
-"""Ranged and Close Combat Expert's modifier to attack and to damage (HX-POWER-37, -44)."""
 HINDERED_DEFENSE = 1
 """Defense added when a line of fire crosses hindering terrain (HX-TERRAIN-07)."""
 CRITICAL_HIT_DAMAGE = 1
@@ -135,10 +141,11 @@ def reach(state: HeroState, attacker: Figure, target: Figure) -> int:
     return max(0, value + capped(perplexed(state, attacker, RANGE)))  # HX-POWER-46: after the halving (HX-VALUE-06)
 
 
-def attack_problem(state: HeroState, action: Close | Ranged) -> str:
-    """Why a combat action may not be given ("" if it may)."""
+def attack_problem(state: HeroState, action: Close | Ranged, free: bool = False) -> str:
+    """Why a combat action may not be given ("" if it may); `free`: as a free part of an action under way, whoever
+    may act now (the other target of a Shape Change, HX-POWER-43)."""
     attacker = state.monsters[action.character]
-    problem = cannot_act(state, attacker) or attack_refusal(state, attacker, action)  # HX-POWER-38
+    problem = ("" if free else cannot_act(state, attacker)) or attack_refusal(state, attacker, action)  # HX-POWER-38
     if problem:
         return problem
     if action.use and action.use not in ((BLADES, INCAPACITATE) if isinstance(action, Close) else (INCAPACITATE,)):
@@ -152,6 +159,8 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
             target = state.monsters[uid]
             if not target.alive or target not in opponents(state, attacker):
                 return f"{target.label} is not an opposing character on the map"
+            if barred(state, attacker, target):
+                return barred(state, attacker, target)
             if not in_close_reach(state, attacker, target):
                 return f"{target.label} is not adjacent to {attacker.label} (HX-COMBAT-07, -08, HX-SPECIAL-10)"
         return ""
@@ -166,6 +175,8 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     for target in targets:
         if not target.alive or target not in opponents(state, attacker):
             return f"{target.label} is not an opposing character on the map"
+        if barred(state, attacker, target):
+            return barred(state, attacker, target)
         if state.soars(attacker) and not state.soars(target) and not bulky(state, target):
             return (
                 f"a soaring character shoots only soaring, giant and big characters, not {target.label} (HX-COMBAT-18)"
@@ -274,7 +285,7 @@ def attack(
     aimed: list[Figure] | None = None,
     each: int = -1,
     unlined: frozenset[int] = frozenset(),
-) -> None:
+) -> list[Figure]:
     """One attack roll against every target (HX-COMBAT-02, -23), criticals (HX-COMBAT-03, -04), the damage
     divided among the targets hit (HX-COMBAT-24), then knockback on doubles (HX-KNOCK-01). A held object is used
     in a close attack or thrown, and used up hit or miss (HX-OBJECT-09, -10, -11); an object hurled by Telekinesis
@@ -282,7 +293,8 @@ def attack(
     -15 OPEN: knockback away from the user). `modifier`: added to the attack value (a transporter's -2,
     HX-SPECIAL-08). `aimed`: the targets, when a power picks them (`area_attacks`); `each`: the damage dealt to
     each target hit in place of the damage value, undivided; `unlined`: targets no line of fire is drawn to (never
-    hindered). Characters in `state.powerless` defend with their unmodified defense and no power (HX-POWER-15)."""
+    hindered). Characters in `state.powerless` defend with their unmodified defense and no power (HX-POWER-15).
+    Targets showing Shape Change roll first (HX-POWER-43). Returns the characters hit."""
     if aimed is not None:
         targets = aimed
     elif isinstance(action, Ranged):
@@ -290,6 +302,9 @@ def attack(
     else:
         assert action.target is not None
         targets = [state.monsters[action.target]]
+    targets, action = screen(state, attacker, action, targets, aimed is None, lambda s, a: attack_problem(s, a, True))
+    if not targets:
+        return []
     if isinstance(action, Telekinesis):
         held: str | None = lift(state, action.object_square)
     elif not isinstance(action, Ranged) and attacker.uid in state.holding:
@@ -322,16 +337,16 @@ def attack(
     if critical_miss:
         if not incapacitating:  # HX-COMBAT-05: an attack that deals no damage does not backfire
             take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN
-        return
+        return []
     hits = [  # HX-POWER-25: it misses it; -21: Precision Strike's -1; -15: no powers in a Pulse Wave
         t for t in hits if t.uid in state.powerless or not evades(state, t, senses_handicap(attacker))
     ]
     if not hits:
-        return
+        return hits
     if incapacitating:  # a token in place of damage: no critical +1, no knockback (HX-COMBAT-05)
         for target in hits:
             give_token(state, target, attacker)
-        return
+        return hits
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
     value = each if each >= 0 else THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06, HX-PAC-02
     if isinstance(action, Close) and action.use == BLADES and len(hits) == 1:  # HX-POWER-13: d6 for damage value
@@ -365,23 +380,7 @@ def attack(
                 direction = DIRECTIONS[way] if way else away_from(state, attacker.pos, target.pos)[0]
                 knock_back(state, attacker, target, taken[target.uid], direction)
     steal_energy(state, attacker, close and any(taken.values()))  # HX-POWER-23: once the attack has resolved
-
-
-def damage_modifier(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> int:
-    """The modifiers to the damage value of `attacker`'s attack, within the rule of 3 (HX-VALUE-05, -07): an
-    expert's +1 and adjacent friends' Empower or Enhancement (HX-POWER-37, -44, -45, -41); a Telekinesis attack
-    (a power action) has none."""
-    friends = 0 if isinstance(action, Telekinesis) else boost(state, attacker, isinstance(action, Close))
-    return capped(expert_bonus(attacker, action) + friends)
-
-
-def expert_bonus(attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> int:
-    """Ranged or Close Combat Expert's +1 to attack and to damage for the attack `action` (HX-POWER-37, -44)."""
-    if isinstance(action, Close):
-        return EXPERT_BONUS if CLOSE_EXPERT in attacker.powers else 0
-    if isinstance(action, (Ranged, Throw)):
-        return EXPERT_BONUS if RANGED_EXPERT in attacker.powers else 0
-    return 0
+    return hits
 
 
 def close_attacks(state: HeroState, attacker: Figure, action: Close) -> None:
@@ -392,7 +391,8 @@ def close_attacks(state: HeroState, attacker: Figure, action: Close) -> None:
         target = state.monsters[uid]
         if not attacker.alive or state.over or FLURRY not in attacker.powers:
             return
-        if target.alive and target in opponents(state, attacker) and in_close_reach(state, attacker, target):
+        reached = target in opponents(state, attacker) and in_close_reach(state, attacker, target)
+        if target.alive and reached and not barred(state, attacker, target):  # HX-POWER-43: not after Shape Change
             attack(state, attacker, Close(attacker.uid, uid, action.knockback))
 
 

@@ -32,6 +32,7 @@ class EventKind(StrEnum):
     PICKED_UP = "picked_up"
     POWER = "power"
     SETUP_DONE = "setup_done"
+    SHAPE_CHANGE_ROLL = "shape_change_roll"
     SUPPORT_ROLL = "support_roll"
     TELEKINESIS = "telekinesis"
     TERRAIN_ATTACK = "terrain_attack"

@@ -5,8 +5,8 @@ Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Ener
 Invincible and the two Combat Experts; eleven that need no power action (passive, modifiers, movement): Exploit
 Weakness, Precision Strike, Steal Energy, Empower, Enhancement, Defend, Plasticity, Stealth, Battle Fury,
 Phasing/Teleport and Earthbound/Neutralized; and ten used as actions: Force Blast, Poison, Sidestep, Quake,
-Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed; and Leadership, Perplex and
-Outwit. A character naming another power is refused with its name."""
+Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed; and Leadership, Perplex,
+Outwit and Shape Change. A character naming another power is refused with its name."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ HYPERSONIC = "Hypersonic Speed"
 LEADERSHIP = "Leadership"
 PERPLEX = "Perplex"
 OUTWIT = "Outwit"
+SHAPE_CHANGE = "Shape Change"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -294,6 +295,13 @@ POWERS: dict[str, PowerSpec] = {
         "Free action, once per turn: choose an opposing character within range (at least 6) and line of fire and any "
         "standard power; it cannot use that power (countered) until the beginning of its user's next turn.",
         "004 L311-313; 002 L353-355, L1503-1504",
+    ),
+    SHAPE_CHANGE: PowerSpec(
+        SHAPE_CHANGE,
+        "defense",
+        "When targeted by an attack, roll a d6: on 5-6 the attacker may not target it this turn and may choose another "
+        "target instead (not against Battle Fury, not during a Pulse Wave).",
+        "004 L196-198",
     ),
     HYPERSONIC: PowerSpec(
         HYPERSONIC,

@@ -206,6 +206,7 @@ def end_turn(state: HeroState) -> None:
     state.lifted.clear()
     state.moved.clear()
     state.free_used.clear()
+    state.barred.clear()
     state.turn += 1
     if state.turn_limit is not None and state.turn > state.turn_limit * len(state.players):
         scoring.finish(state, "turn limit")  # HX-END-14 OPEN: a limit in rounds of every player's turn

@@ -65,6 +65,9 @@ class HeroState(State):
     printed: dict[int, Stats] = field(default_factory=dict)
     """Per character uid whose powers are countered (Outwit, HX-EFFECT-04): its stats as printed, every power on
     its dial (`outwit`)."""
+    barred: set[tuple[int, int]] = field(default_factory=set)
+    """(attacker uid, target uid): the target's Shape Change succeeded, the attacker may not target it this turn
+    (HX-POWER-43)."""
 
     def __init__(
         self,
@@ -102,6 +105,7 @@ class HeroState(State):
         self.powerless = set()
         self.short_range = set()
         self.printed = {}
+        self.barred = set()
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -124,6 +128,7 @@ class HeroState(State):
         twin.powerless = set(self.powerless)
         twin.short_range = set(self.short_range)
         twin.printed = dict(self.printed)
+        twin.barred = set(self.barred)
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -143,6 +148,7 @@ class HeroState(State):
         seen.powerless = self.powerless
         seen.short_range = self.short_range
         seen.printed = self.printed
+        seen.barred = self.barred
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
