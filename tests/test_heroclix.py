@@ -27,6 +27,7 @@ from clix.engine.heroclix import (
     sides,
     telekinesis,
     terrain,
+    throwing,
     transport,
 )  # fmt: skip
 from clix.engine.heroclix.scenario import build_state, run_scenario
@@ -208,7 +209,7 @@ MUTANTS = {
         "objects/15-throw-light-range-0-six-squares.yaml",
     ),
     "HX-OBJECT-11": (
-        combat,
+        throwing,
         "THROW_DISTANCE",
         {"light": 7, "heavy": 5},
         "objects/15-throw-light-range-0-six-squares.yaml",
@@ -445,7 +446,7 @@ def test_roster_powers_lists_what_heroclix_plays(capsys):
     assert code == 0
     flat = " ".join(out.split())
     assert all(name in flat for name in ("Telekinesis", "Toughness", "Willpower", "Invincible", "Flurry"))
-    assert flat.count("source:") == len(POWERS) == 45
+    assert flat.count("source:") == len(POWERS) == 46
     code, _, err = run_main(["roster", "powers", "--ruleset", "heroclix"], capsys)
     assert code == 2 and "no ruleset is called 'heroclix'" in err
 

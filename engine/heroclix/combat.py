@@ -7,7 +7,7 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure, divide_damage
-from clix.engine.heroclix.battle_fury import attack_refusal, no_ranged
+from clix.engine.heroclix.battle_fury import attack_refusal
 from clix.engine.heroclix.damage_powers import (
     damage_modifier,
     expert_bonus,
@@ -21,9 +21,10 @@ from clix.engine.heroclix.elevated_lines import elevated_line
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.markers import smoke_penalty
+from clix.engine.heroclix.mastermind import substitute
 from clix.engine.heroclix.modifiers import ATTACK, DEFENSE, RANGE
 from clix.engine.heroclix.modifiers import modifier as perplexed
-from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
+from clix.engine.heroclix.objects import CLOSE_BONUS, THROWN_DAMAGE, lift
 from clix.engine.heroclix.powers import BLADES, FLURRY, INCAPACITATE, PSYCHIC_BLAST
 from clix.engine.heroclix.scoring import take_damage
 from clix.engine.heroclix.shape_change import barred, screen
@@ -215,36 +216,6 @@ def _may_shoot_while_adjacent(state: HeroState, attacker: Figure, target: Figure
     return state.flight.get(target.uid) == HOVERING
 
 
-def throw_problem(state: HeroState, action: Throw) -> str:
-    """Why the character may not throw its object at the target: it needs one in hand, and the throw is a ranged
-    attack on one opposing character within 6 squares (light) or 4 (heavy), whatever its range, halved from
-    below at a soaring target, with a clear line of fire, not while adjacent to an opponent (HX-OBJECT-11 and
-    its OPEN a)."""
-    attacker = state.monsters[action.character]
-    problem = cannot_act(state, attacker) or no_ranged(attacker)  # HX-POWER-38: no throwing
-    if problem:
-        return problem
-    kind = state.holding.get(attacker.uid)
-    if kind is None:
-        return f"{attacker.label} holds no object to throw (HX-OBJECT-11)"
-    target = state.monsters[action.target]
-    if not target.alive or target not in opponents(state, attacker):
-        return f"{target.label} is not an opposing character on the map (HX-OBJECT-11)"
-    if touching_opponents(state, attacker):
-        return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09, HX-OBJECT-11)"
-    if state.soars(attacker) and not state.soars(target) and not bulky(state, target):
-        return f"a soaring character shoots only soaring, giant and big characters, not {target.label} (HX-COMBAT-18)"
-    reach_ = THROW_DISTANCE[kind]
-    if state.soars(target) and not state.soars(attacker) and not bulky(state, attacker):
-        reach_ = (reach_ + 1) // 2
-    distance = state.geometry.distance(attacker.pos, target.pos)
-    if distance > reach_:
-        return f"{target.label} is {distance} squares away; a {kind} object flies {reach_} (HX-OBJECT-11)"
-    if not line_of_fire(state, attacker, target)[0]:
-        return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11)"
-    return ""
-
-
 def knockback_problem(state: HeroState, action: Close | Ranged | Throw | Telekinesis) -> str:
     """Why a named knockback direction is not one the attacker may choose (HX-KNOCK-04 OPEN, docs/rulings.md)."""
     targets = action.targets if isinstance(action, Ranged) else (action.target,)
@@ -347,6 +318,7 @@ def attack(
         for target in hits:
             give_token(state, target, attacker)
         return hits
+    hits, instead = substitute(state, attacker, hits)  # HX-POWER-31: Mastermind, before any damage
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
     value = each if each >= 0 else THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06, HX-PAC-02
     if isinstance(action, Close) and action.use == BLADES and len(hits) == 1:  # HX-POWER-13: d6 for damage value
@@ -354,7 +326,10 @@ def attack(
     value += damage_modifier(state, attacker, action)  # a modifier to the damage value, before it is divided
     psychic = isinstance(action, (Ranged, Throw)) and PSYCHIC_BLAST in attacker.powers  # HX-POWER-19
     penetrating = psychic or exploits(attacker, close)  # HX-POWER-40
-    shares = divide_damage([t.uid for t in hits], value, dict(action.split) if isinstance(action, Ranged) else {})
+    named: dict[int, int] = {}
+    for uid, amount in action.split if isinstance(action, Ranged) else ():  # a share goes with the hit passed on
+        named[instead.get(uid, uid)] = named.get(instead.get(uid, uid), 0) + amount
+    shares = divide_damage([t.uid for t in hits], value, named)
     shares = {t.uid: value for t in hits} if each >= 0 else shares  # no division (HX-POWER-14..16)
     bonus = CLOSE_BONUS[held] if isinstance(action, Close) and held else 0  # HX-OBJECT-10
     taken: dict[int, int] = {}

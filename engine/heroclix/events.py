@@ -26,6 +26,7 @@ class EventKind(StrEnum):
     KO = "ko"
     LEADERSHIP_ROLL = "leadership_roll"
     MARKERS = "markers"
+    MASTERMIND = "mastermind"
     MOVE = "move"
     OUTWITTED = "outwitted"
     PERPLEXED = "perplexed"

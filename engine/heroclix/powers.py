@@ -6,7 +6,7 @@ Invincible and the two Combat Experts; eleven that need no power action (passive
 Weakness, Precision Strike, Steal Energy, Empower, Enhancement, Defend, Plasticity, Stealth, Battle Fury,
 Phasing/Teleport and Earthbound/Neutralized; and ten used as actions: Force Blast, Poison, Sidestep, Quake,
 Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed; and Leadership, Perplex,
-Outwit and Shape Change. A character naming another power is refused with its name."""
+Outwit, Shape Change and Mastermind. A character naming another power is refused with its name."""
 
 from __future__ import annotations
 
@@ -42,6 +42,7 @@ LEADERSHIP = "Leadership"
 PERPLEX = "Perplex"
 OUTWIT = "Outwit"
 SHAPE_CHANGE = "Shape Change"
+MASTERMIND = "Mastermind"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -302,6 +303,13 @@ POWERS: dict[str, PowerSpec] = {
         "When targeted by an attack, roll a d6: on 5-6 the attacker may not target it this turn and may choose another "
         "target instead (not against Battle Fury, not during a Pulse Wave).",
         "004 L196-198",
+    ),
+    MASTERMIND: PowerSpec(
+        MASTERMIND,
+        "defense",
+        "When an opponent's attack that deals damage would hit it, an adjacent friendly character with fewer points "
+        "that the attack does not hit may be hit instead and takes the damage (its own reducers apply; no chains).",
+        "004 L251-254",
     ),
     HYPERSONIC: PowerSpec(
         HYPERSONIC,

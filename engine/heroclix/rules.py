@@ -24,6 +24,7 @@ from clix.engine.heroclix import (
     sides,
     telekinesis,
     terrain,
+    throwing,
     transport,
 )  # fmt: skip
 from clix.engine.heroclix.events import EventKind
@@ -68,7 +69,7 @@ def why_not(state: HeroState, action: Action) -> str:
     if isinstance(action, Raze):
         return terrain.raze_problem(state, action)
     if isinstance(action, Throw):
-        return combat.throw_problem(state, action) or combat.knockback_problem(state, action)
+        return throwing.throw_problem(state, action) or combat.knockback_problem(state, action)
     if isinstance(action, Telekinesis):
         return telekinesis.problem(state, action)
     if isinstance(action, PowerAction) and free_actions.grants(action.power):
