@@ -1,12 +1,23 @@
 """The last HeroClix powers (issue 35, fourth helper), several of them choices made in the middle of an action by
-another player or by the active player: Leadership, Perplex, Outwit, Shape Change and Mastermind. Their scenarios are in tests/scenarios/heroclix/powers (run by
+another player or by the active player: Leadership, Perplex, Outwit, Shape Change, Mastermind and Probability
+Control. Their scenarios are in tests/scenarios/heroclix/powers (run by
 test_heroclix.py); here each power's rule is changed or taken out on purpose and one of its scenarios must then
 fail, and random play with every one of these powers, answering every choice the rules put, keeps the invariants."""
 
 from __future__ import annotations
 
 import pytest
-from clix.engine.heroclix import combat, leadership, mastermind, modifiers, movement, outwit, shape_change
+from clix.engine.heroclix import (
+    combat,
+    leadership,
+    mastermind,
+    modifiers,
+    movement,
+    outwit,
+    probability,
+    shape_change,
+)
+from clix.engine.heroclix.ruleset import load
 from test_heroclix import _heroclix_failures
 
 MUTANTS = {
@@ -50,6 +61,9 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
         ("HX-POWER-31", combat, "substitute", lambda state, attacker, hits: (hits, {}), "powers/mastermind-01"),
         ("HX-POWER-31 who", mastermind, "stand_ins", lambda *args: [], "powers/mastermind-01"),
         ("HX-POWER-31 opponent", mastermind, "team", lambda state, player: 0, "powers/mastermind-02"),
+        ("HX-POWER-42", load(), "roll_responders", (), "powers/probability-control-01"),
+        ("HX-POWER-42 who", probability, "rerollers", lambda *args: [], "powers/probability-control-02"),
+        ("HX-PAC-03", probability, "in_sight", lambda *args: "", "powers/probability-control-04"),
     ],
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
@@ -58,7 +72,7 @@ def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, repla
     assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
 
 
-PLAYED = ["Leadership", "Perplex", "Outwit", "Shape Change", "Mastermind"]
+PLAYED = ["Leadership", "Perplex", "Outwit", "Shape Change", "Mastermind", "Probability Control"]
 """The powers of this file, given to both forces of the random games below."""
 
 ARENA = {
@@ -99,9 +113,14 @@ def test_random_play_with_these_powers_keeps_the_invariants():
     assert used >= set(PLAYED) - PASSIVE | set(DECIDED), sorted(set(PLAYED) - PASSIVE | set(DECIDED) - used)
 
 
-PASSIVE = {"Leadership", "Shape Change", "Mastermind"}
+PASSIVE = {"Leadership", "Shape Change", "Mastermind", "Probability Control"}
 """Powers of this file that no action names: they are used when their moment comes."""
-DECIDED = {"leadership": "Leadership", "shape_change": "Shape Change", "mastermind": "Mastermind"}
+DECIDED = {
+    "leadership": "Leadership",
+    "shape_change": "Shape Change",
+    "mastermind": "Mastermind",
+    "reroll": "Probability Control",
+}
 """The choices these powers put to a player in the middle of an action, by the kind of decision."""
 
 

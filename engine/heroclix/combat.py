@@ -283,6 +283,8 @@ def attack(
     else:
         held = None
     first, second = decisions.d6(state), decisions.d6(state)
+    for respond in state.ruleset.roll_responders:  # HX-POWER-42: Probability Control may have it rerolled
+        first, second = respond(state, attacker, tuple(targets), (first, second))
     critical_miss = first == second == 1
     critical_hit = first == second == 6
     close = isinstance(action, Close)

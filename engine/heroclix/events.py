@@ -32,6 +32,7 @@ class EventKind(StrEnum):
     PERPLEXED = "perplexed"
     PICKED_UP = "picked_up"
     POWER = "power"
+    REROLL = "reroll"
     SETUP_DONE = "setup_done"
     SHAPE_CHANGE_ROLL = "shape_change_roll"
     SUPPORT_ROLL = "support_roll"

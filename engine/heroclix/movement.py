@@ -398,6 +398,8 @@ def move(
     moving = moves_at_all(state, character, path, mode)
     if break_away and moving and not leaps(character) and adjacent_opponents(state, character):
         roll = decisions.d6(state)
+        for respond in state.ruleset.roll_responders:  # HX-POWER-42: Probability Control may have it rerolled
+            roll = respond(state, character, (), (roll,))[0]
         needed = break_away_at(state, character)
         state.emit(EventKind.BREAK_AWAY, character=character.label, roll=roll, broke=roll >= needed)
         if roll < needed:

@@ -6,7 +6,8 @@ Invincible and the two Combat Experts; eleven that need no power action (passive
 Weakness, Precision Strike, Steal Energy, Empower, Enhancement, Defend, Plasticity, Stealth, Battle Fury,
 Phasing/Teleport and Earthbound/Neutralized; and ten used as actions: Force Blast, Poison, Sidestep, Quake,
 Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed; and Leadership, Perplex,
-Outwit, Shape Change and Mastermind. A character naming another power is refused with its name."""
+Outwit, Shape Change, Mastermind and Probability Control. A character naming another power is refused with its
+name."""
 
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ PERPLEX = "Perplex"
 OUTWIT = "Outwit"
 SHAPE_CHANGE = "Shape Change"
 MASTERMIND = "Mastermind"
+PROBABILITY_CONTROL = "Probability Control"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -310,6 +312,13 @@ POWERS: dict[str, PowerSpec] = {
         "When an opponent's attack that deals damage would hit it, an adjacent friendly character with fewer points "
         "that the attack does not hit may be hit instead and takes the damage (its own reducers apply; no chains).",
         "004 L251-254",
+    ),
+    PROBABILITY_CONTROL: PowerSpec(
+        PROBABILITY_CONTROL,
+        "reaction",
+        "Once per turn: a character within range (at least 6) and line of fire, own side or opposing, rerolls an "
+        "attack roll or break-away roll it has just made, in any player's turn; the new result stands.",
+        "004 L171, L191-192",
     ),
     HYPERSONIC: PowerSpec(
         HYPERSONIC,

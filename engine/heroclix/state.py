@@ -54,7 +54,8 @@ class HeroState(State):
     """Characters that moved or were placed (carried, knocked back, moved by Telekinesis) this turn (HX-POWER-22,
     HX-PAC-11)."""
     free_used: set[tuple[int, str]] = field(default_factory=set)
-    """Free-action powers used this turn, as (character uid, power): once per turn each (HX-TURN-16 OPEN)."""
+    """Powers used once per turn, used this turn, as (character uid, power): free actions (HX-TURN-16 OPEN) and
+    Probability Control (HX-POWER-42)."""
     markers: dict[int, tuple[int, str, str]] = field(default_factory=dict)
     """Terrain markers on the map, by square: (the player whose character placed it, the map's legend character
     under it, the marker's kind) (HX-PAC-10, HX-POWER-20, -30)."""
