@@ -446,7 +446,7 @@ def test_roster_powers_lists_what_heroclix_plays(capsys):
     assert code == 0
     flat = " ".join(out.split())
     assert all(name in flat for name in ("Telekinesis", "Toughness", "Willpower", "Invincible", "Flurry"))
-    assert flat.count("source:") == len(POWERS) == 47
+    assert flat.count("source:") == len(POWERS) == 48
     code, _, err = run_main(["roster", "powers", "--ruleset", "heroclix"], capsys)
     assert code == 2 and "no ruleset is called 'heroclix'" in err
 

@@ -1,6 +1,6 @@
 """The last HeroClix powers (issue 35, fourth helper), several of them choices made in the middle of an action by
-another player or by the active player: Leadership, Perplex, Outwit, Shape Change, Mastermind and Probability
-Control. Their scenarios are in tests/scenarios/heroclix/powers (run by
+another player or by the active player: Leadership, Perplex, Outwit, Shape Change, Mastermind, Probability
+Control and Mind Control. Their scenarios are in tests/scenarios/heroclix/powers (run by
 test_heroclix.py); here each power's rule is changed or taken out on purpose and one of its scenarios must then
 fail, and random play with every one of these powers, answering every choice the rules put, keeps the invariants."""
 
@@ -11,6 +11,7 @@ from clix.engine.heroclix import (
     combat,
     leadership,
     mastermind,
+    mind_control,
     modifiers,
     movement,
     outwit,
@@ -30,6 +31,8 @@ MUTANTS = {
         "powers/perplex-06",
     ),
     "HX-POWER-43": (shape_change, "SHAPE_CHANGE_AT", 6, "powers/shape-change-01"),
+    "HX-POWER-06": (mind_control, "DONE", 4, "powers/mind-control-01"),
+    "HX-PAC-03 Mind Control": (combat, "MINIMUM_RANGE", 4, "powers/mind-control-03"),
 }
 """A power's rule changed on purpose (a constant of the engine), and a scenario (or the start of the paths of
 several) that must then fail."""
@@ -64,6 +67,8 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
         ("HX-POWER-42", load(), "roll_responders", (), "powers/probability-control-01"),
         ("HX-POWER-42 who", probability, "rerollers", lambda *args: [], "powers/probability-control-02"),
         ("HX-PAC-03", probability, "in_sight", lambda *args: "", "powers/probability-control-04"),
+        ("HX-POWER-06", mind_control, "seize", lambda state, attacker, action: None, "powers/mind-control-01"),
+        ("HX-TURN-04", mind_control, "ended", lambda state: -1, "powers/mind-control-01"),
     ],
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
@@ -72,7 +77,7 @@ def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, repla
     assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
 
 
-PLAYED = ["Leadership", "Perplex", "Outwit", "Shape Change", "Mastermind", "Probability Control"]
+PLAYED = ["Leadership", "Perplex", "Outwit", "Shape Change", "Mastermind", "Probability Control", "Mind Control"]
 """The powers of this file, given to both forces of the random games below."""
 
 ARENA = {
@@ -110,7 +115,8 @@ def test_random_play_with_these_powers_keeps_the_invariants():
     used: set[str] = set()
     for seed in range(1, 11):
         used |= _random_game(seed)
-    assert used >= set(PLAYED) - PASSIVE | set(DECIDED), sorted(set(PLAYED) - PASSIVE | set(DECIDED) - used)
+    wanted = set(PLAYED) - PASSIVE | set(DECIDED) | {CONTROLLED}
+    assert used >= wanted, sorted(wanted - used)
 
 
 PASSIVE = {"Leadership", "Shape Change", "Mastermind", "Probability Control"}
@@ -122,6 +128,7 @@ DECIDED = {
     "reroll": "Probability Control",
 }
 """The choices these powers put to a player in the middle of an action, by the kind of decision."""
+CONTROLLED = "a mind-controlled character's action"
 
 
 def _random_game(seed: int) -> set[str]:
@@ -162,6 +169,8 @@ def _random_game(seed: int) -> set[str]:
         elif attacks and draw < 0.7:  # an attack, so that the powers used against attacks have their moment
             pool = attacks
         action = pool[int(rng.integers(len(pool)))]
+        if mind_control.controls(state, action):
+            used.add(CONTROLLED)
         rules.apply(state, action, listed=True)
         while isinstance(state.waiting, Decision):  # a choice in the middle of the action, by any player
             used.add(state.waiting.kind)

@@ -25,7 +25,7 @@ from clix.engine.heroclix.mastermind import substitute
 from clix.engine.heroclix.modifiers import ATTACK, DEFENSE, RANGE
 from clix.engine.heroclix.modifiers import modifier as perplexed
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROWN_DAMAGE, lift
-from clix.engine.heroclix.powers import BLADES, FLURRY, INCAPACITATE, PSYCHIC_BLAST
+from clix.engine.heroclix.powers import BLADES, FLURRY, INCAPACITATE, MIND_CONTROL, MINIMUM_RANGE, PSYCHIC_BLAST
 from clix.engine.heroclix.scoring import take_damage
 from clix.engine.heroclix.shape_change import barred, screen
 from clix.engine.heroclix.sides import (
@@ -149,7 +149,8 @@ def attack_problem(state: HeroState, action: Close | Ranged, free: bool = False)
     problem = ("" if free else cannot_act(state, attacker)) or attack_refusal(state, attacker, action)  # HX-POWER-38
     if problem:
         return problem
-    if action.use and action.use not in ((BLADES, INCAPACITATE) if isinstance(action, Close) else (INCAPACITATE,)):
+    declared = (BLADES, INCAPACITATE, MIND_CONTROL) if isinstance(action, Close) else (INCAPACITATE, MIND_CONTROL)
+    if action.use and action.use not in declared:
         return f"{action.use} is not used with this attack (HX-POWER-13: Blades/Claws/Fangs, close attacks only)"
     if action.use and action.use not in attacker.powers:
         return f"{attacker.label} does not show {action.use} now"
@@ -165,7 +166,8 @@ def attack_problem(state: HeroState, action: Close | Ranged, free: bool = False)
             if not in_close_reach(state, attacker, target):
                 return f"{target.label} is not adjacent to {attacker.label} (HX-COMBAT-07, -08, HX-SPECIAL-10)"
         return ""
-    if attacker.stats.range <= 0:
+    controlling = action.use == MIND_CONTROL  # HX-POWER-06: its range counts as at least 6 (HX-PAC-03)
+    if attacker.stats.range <= 0 and not controlling:
         return f"{attacker.label} has range 0 and makes no ranged attacks (HX-COMBAT-09)"
     if not action.targets or len(action.targets) > attacker.stats.bolts:
         return f"{attacker.label} may target 1 to {attacker.stats.bolts} characters (HX-COMBAT-21)"
@@ -188,15 +190,16 @@ def attack_problem(state: HeroState, action: Close | Ranged, free: bool = False)
         if close_by and not state.soars(attacker) and not _may_shoot_while_adjacent(state, attacker, target, close_by):
             return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09, -17)"
         distance = state.geometry.distance(attacker.pos, target.pos)
-        if distance > reach(state, attacker, target):
+        limit = max(MINIMUM_RANGE, reach(state, attacker, target)) if controlling else reach(state, attacker, target)
+        if distance > limit:
             return (
-                f"{target.label} is {distance} squares away; {attacker.label}'s range against it is "
-                f"{reach(state, attacker, target)} (HX-COMBAT-15, -19)"
+                f"{target.label} is {distance} squares away; {attacker.label}'s range against it is {limit} "
+                "(HX-COMBAT-15, -19, HX-PAC-03)"
             )
         if not line_of_fire(state, attacker, target)[0]:
             return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11, -12, -14)"
-    if action.split and action.use == INCAPACITATE:
-        return "Incapacitate deals no damage: there is none to divide (HX-POWER-18)"
+    if action.split and action.use in (INCAPACITATE, MIND_CONTROL):
+        return f"{action.use} deals no damage: there is none to divide (HX-POWER-18, -06)"
     for uid, amount in action.split:
         if uid not in action.targets or amount < 0:
             return "damage is divided in whole numbers among the targets (HX-COMBAT-24)"
@@ -306,7 +309,8 @@ def attack(
     )
     if critical_miss or critical_hit:
         state.emit(EventKind.CRITICAL_MISS if critical_miss else EventKind.CRITICAL_HIT, attacker=attacker.label)
-    incapacitating = isinstance(action, Close | Ranged) and action.use == INCAPACITATE  # HX-POWER-18 OPEN
+    used = action.use if isinstance(action, Close | Ranged) else ""
+    incapacitating = used in (INCAPACITATE, MIND_CONTROL)  # attacks that deal no damage (HX-POWER-18, -06)
     if critical_miss:
         if not incapacitating:  # HX-COMBAT-05: an attack that deals no damage does not backfire
             take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN
@@ -316,10 +320,10 @@ def attack(
     ]
     if not hits:
         return hits
-    if incapacitating:  # a token in place of damage: no critical +1, no knockback (HX-COMBAT-05)
-        for target in hits:
+    if incapacitating:  # no critical +1, no knockback (HX-COMBAT-05, HX-POWER-18, -06 OPEN)
+        for target in hits if used == INCAPACITATE else ():  # a token in place of damage
             give_token(state, target, attacker)
-        return hits
+        return hits  # Mind Control takes them over (`mind_control`)
     hits, instead = substitute(state, attacker, hits)  # HX-POWER-31: Mastermind, before any damage
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
     value = each if each >= 0 else THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06, HX-PAC-02

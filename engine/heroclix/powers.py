@@ -6,8 +6,8 @@ Invincible and the two Combat Experts; eleven that need no power action (passive
 Weakness, Precision Strike, Steal Energy, Empower, Enhancement, Defend, Plasticity, Stealth, Battle Fury,
 Phasing/Teleport and Earthbound/Neutralized; and ten used as actions: Force Blast, Poison, Sidestep, Quake,
 Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed; and Leadership, Perplex,
-Outwit, Shape Change, Mastermind and Probability Control. A character naming another power is refused with its
-name."""
+Outwit, Shape Change, Mastermind, Probability Control and Mind Control: all 48 of the card. A character naming
+another power is refused with its name."""
 
 from __future__ import annotations
 
@@ -45,6 +45,7 @@ OUTWIT = "Outwit"
 SHAPE_CHANGE = "Shape Change"
 MASTERMIND = "Mastermind"
 PROBABILITY_CONTROL = "Probability Control"
+MIND_CONTROL = "Mind Control"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -319,6 +320,14 @@ POWERS: dict[str, PowerSpec] = {
         "Once per turn: a character within range (at least 6) and line of fire, own side or opposing, rerolls an "
         "attack roll or break-away roll it has just made, in any player's turn; the new result stands.",
         "004 L171, L191-192",
+    ),
+    MIND_CONTROL: PowerSpec(
+        MIND_CONTROL,
+        "attack",
+        "Declared with a close or ranged attack (range at least 6), which deals no damage: each character hit, its "
+        "speed halved, becomes friendly to the attacker's force and, one at a time, may move and make one attack as "
+        "free actions, then returns to its own force. Not against Battle Fury.",
+        "004 L35, L274-275; 002 L188-190, L372-374, L445-448",
     ),
     HYPERSONIC: PowerSpec(
         HYPERSONIC,

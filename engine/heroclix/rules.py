@@ -16,6 +16,7 @@ from clix.engine.heroclix import (
     free_actions,
     leadership,
     markers,
+    mind_control,
     modifiers,
     movement,
     outwit,
@@ -28,7 +29,7 @@ from clix.engine.heroclix import (
     transport,
 )  # fmt: skip
 from clix.engine.heroclix.events import EventKind
-from clix.engine.heroclix.powers import BLADES, INCAPACITATE, WILLPOWER
+from clix.engine.heroclix.powers import BLADES, INCAPACITATE, MIND_CONTROL, WILLPOWER
 from clix.engine.heroclix.state import (
     PHASES,
     PUSHING,
@@ -51,7 +52,17 @@ PUSHING_DAMAGE = 1
 
 
 def why_not(state: HeroState, action: Action) -> str:
-    """Why `action` is not legal now ("" when it is)."""
+    """Why `action` is not legal now ("" when it is). While characters are mind-controlled, one's move or attack is
+    judged as such (`mind_control`), any other action as it will be made: once the control has ended."""
+    if state.controlled and mind_control.controls(state, action):
+        assert isinstance(action, Move | Close | Ranged)
+        return mind_control.problem(state, action)
+    if state.controlled:
+        return mind_control.as_released(state, lambda: _why_not(state, action))
+    return _why_not(state, action)
+
+
+def _why_not(state: HeroState, action: Action) -> str:
     if isinstance(action, EndTurn):
         return "the game is over" if state.over else ""
     if isinstance(action, Move):
@@ -82,6 +93,14 @@ def why_not(state: HeroState, action: Action) -> str:
 
 
 def legal_actions(state: HeroState) -> list[Action]:
+    """The actions the active player may take (`_legal_actions`); while characters are mind-controlled, their moves
+    and attacks first (`mind_control.listed`), then the others as they will be made, once the control has ended."""
+    if state.controlled:
+        return [*mind_control.listed(state), *mind_control.as_released(state, lambda: _legal_actions(state))]
+    return _legal_actions(state)
+
+
+def _legal_actions(state: HeroState) -> list[Action]:
     """The actions the active player may take: a move to each square its characters may reach (in their flight
     modes), a close attack on each adjacent opponent, a ranged attack on each opponent in range and line of fire
     (one target, all the damage), each hurl of an object by Telekinesis, two close attacks with Flurry, a close
@@ -117,6 +136,7 @@ def legal_actions(state: HeroState) -> list[Action]:
                 if INCAPACITATE in character.powers:
                     found.append(Ranged(character.uid, (target.uid,), use=INCAPACITATE))
         found.extend(area_attacks.listed(state, character))
+        found.extend(mind_control.attacks(state, character))
         found.extend(telekinesis.hurls(state, character))
         found.extend(power_actions.listed(state, character))
     found.append(EndTurn())
@@ -133,6 +153,15 @@ def apply(state: HeroState, action: Action, listed: bool = False) -> None:
 
 
 def _perform(state: HeroState, action: Action) -> None:
+    if state.controlled and mind_control.controls(state, action):  # HX-POWER-06: a free action, no token
+        assert isinstance(action, Move | Close | Ranged)
+        mind_control.act(state, action)
+        _token(state, mind_control.ended(state))
+        return
+    if state.controlled:  # any other action comes once the Mind Control action has resolved
+        _token(state, mind_control.end(state))
+        if state.over:
+            return
     if isinstance(action, EndTurn):
         end_turn(state)
         return
@@ -150,6 +179,8 @@ def _perform(state: HeroState, action: Action) -> None:
         telekinesis.perform(state, character, action)
     elif isinstance(action, PowerAction):
         power_actions.perform(state, character, action)
+    elif isinstance(action, Close | Ranged) and action.use == MIND_CONTROL:
+        mind_control.seize(state, character, action)
     elif isinstance(action, Close | Ranged) and area_attacks.area(action):
         area_attacks.perform(state, character, action)
     elif isinstance(action, Close):
@@ -160,11 +191,19 @@ def _perform(state: HeroState, action: Action) -> None:
 
 
 def _after_action(state: HeroState, character: Figure) -> None:
-    """The action token, and pushing damage when it is the second (HX-TURN-09, -11, -12), after the action has
-    resolved, knockback included."""
+    """The action counted, then its token (`_token`) once it has resolved, knockback included; a Mind Control
+    action resolves only when the characters it took over are done (HX-POWER-06, HX-TURN-04)."""
     state.actions_left -= 1
     character.acted = True
-    if not character.alive or state.over:
+    if state.controlling != character.uid:
+        _token(state, character.uid)
+
+
+def _token(state: HeroState, uid: int) -> None:
+    """Character `uid`'s action token, and pushing damage when it is the second (HX-TURN-09, -11, -12); none for
+    uid -1 (no action resolving) or a character knocked out."""
+    character = state.monsters[uid] if uid >= 0 else None
+    if character is None or not character.alive or state.over:
         return
     character.tokens += 1
     if character.tokens == 2:

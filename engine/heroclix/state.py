@@ -69,6 +69,10 @@ class HeroState(State):
     barred: set[tuple[int, int]] = field(default_factory=set)
     """(attacker uid, target uid): the target's Shape Change succeeded, the attacker may not target it this turn
     (HX-POWER-43)."""
+    controlled: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Per mind-controlled character's uid: the player it returns to, and what it has done (`mind_control`)."""
+    controlling: int = -1
+    """The uid of the Mind Control character whose action goes on while characters it hit are controlled."""
 
     def __init__(
         self,
@@ -107,6 +111,8 @@ class HeroState(State):
         self.short_range = set()
         self.printed = {}
         self.barred = set()
+        self.controlled = {}
+        self.controlling = -1
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -130,6 +136,8 @@ class HeroState(State):
         twin.short_range = set(self.short_range)
         twin.printed = dict(self.printed)
         twin.barred = set(self.barred)
+        twin.controlled = dict(self.controlled)
+        twin.controlling = self.controlling
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -150,6 +158,8 @@ class HeroState(State):
         seen.short_range = self.short_range
         seen.printed = self.printed
         seen.barred = self.barred
+        seen.controlled = self.controlled
+        seen.controlling = self.controlling
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
