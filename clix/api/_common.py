@@ -187,10 +187,11 @@ def army_argument(army: Any, folder: Path, name: str) -> str:
     `folder`, named after the army: the name becomes its id)."""
     if isinstance(army, ArmyModel):
         slug = re.sub(r"[^a-z0-9]+", "-", army.name.lower()).strip("-") or "army"
+        text = yaml.safe_dump(army.model_dump(mode="json", exclude_none=True), sort_keys=False)
         path = folder / f"{slug}.yaml"
-        if path.exists():
+        if path.exists() and path.read_text() != text:  # another army of the same name: its id says whose
             path = folder / f"{slug}-{name.replace('_', '-')}.yaml"
-        path.write_text(yaml.safe_dump(army.model_dump(mode="json", exclude_none=True), sort_keys=False))
+        path.write_text(text)
         MADE[str(path)] = army.name
         return str(path)
     if isinstance(army, Path):
