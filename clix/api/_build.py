@@ -67,9 +67,6 @@ class BuildResult(Result):
     raced: Raced
     """What `clix build` writes its outputs from (the stages of the race, each build's why, ...)."""
 
-    kind = "build"
-    report_name = "build.html"
-
     @property
     def best(self) -> Army:
         """The best build (build-01)."""

@@ -252,10 +252,6 @@ class Result:
     """The base of the API's results: `headline` (one sentence), `table()` (a few rows), a short repr, an HTML
     repr for notebooks, `plot()` and `report(path)`."""
 
-    kind = "result"
-    report_name = "report.html"
-    """The HTML file the command writes in its folder."""
-
     @property
     def headline(self) -> str:
         raise NotImplementedError

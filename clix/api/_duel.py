@@ -44,8 +44,6 @@ class DuelResult(Result):
     roster: Roster | None = field(default=None)
     """The library the duel was played with (for the report's army lists and map)."""
 
-    kind = "duel"
-
     @property
     def names(self) -> dict[str, str]:
         return {"a": self.settings["army_a"], "b": self.settings["army_b"]}

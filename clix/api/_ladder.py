@@ -33,9 +33,6 @@ class LadderResult(Result):
     """The ratings, the score matrix and the search player's skill trace."""
     settings: dict[str, Any]
 
-    kind = "ladder"
-    report_name = "ladder.html"
-
     @property
     def headline(self) -> str:
         best, *others = self.summary["ratings"]

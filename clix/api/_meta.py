@@ -42,9 +42,6 @@ class MetaResult(Result):
     field_document: dict[str, Any]
     """field.json: the Nash mixture's support, as `clix.build(field=...)` takes it (the result itself does too)."""
 
-    kind = "meta"
-    report_name = "meta.html"
-
     @property
     def nash(self) -> pd.Series:
         """Each army's weight in the Nash mixture of the matchup game (0 outside its support)."""

@@ -31,9 +31,6 @@ class Results(Result):
     from the store) and A's score with its 95% interval."""
     store: Path
 
-    kind = "results"
-    report_name = "results.html"
-
     @property
     def headline(self) -> str:
         count = len(self.runs)

@@ -56,9 +56,6 @@ class ValueResult(Result):
     measured: Measured
     """What `clix value` writes its outputs from."""
 
-    kind = "value"
-    report_name = "value.html"
-
     @property
     def headline(self) -> str:
         from clix.analyzer.value.report import value_lines
