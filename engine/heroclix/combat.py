@@ -7,6 +7,7 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING, HINDERING
 from clix.engine.core.pieces import Figure, divide_damage
+from clix.engine.heroclix import double_base
 from clix.engine.heroclix.defenses import capped, defense_bonus, evades, reduced, shrugs_off
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
@@ -40,7 +41,7 @@ FALL_KNOCKBACK_DAMAGE = 2
 """Damage a non-flier knocked off elevated terrain takes (HX-KNOCK-10)."""
 
 
-def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bool, bool]:
+def line_of_fire(state: HeroState, attacker: Figure, target: Figure, within: int = -1) -> tuple[bool, bool]:
     """Whether the line of fire from `attacker` to `target` is clear, and whether it is hindered (+1 defense).
 
     Between two grounded characters it is blocked by walls and blocking terrain (HX-COMBAT-11, HX-TERRAIN-11,
@@ -54,15 +55,25 @@ def line_of_fire(state: HeroState, attacker: Figure, target: Figure) -> tuple[bo
     Giants and big characters (HX-SPECIAL-14..16): a soaring character and a giant or big one draw their line as
     two soaring characters (HX-COMBAT-20); a giant and an elevated character as two elevated ones; standard
     characters do not block a line to or from a giant; giants and big characters block lines between others,
-    and big characters block every line, between soaring characters too."""
+    and big characters block every line, between soaring characters too.
+
+    To or from a double-base character, the best line from and to either of its squares, those `within` squares
+    apart or closer (-1: any) (HX-SPECIAL-05); its two squares block lines like any character's."""
+    if attacker.uid in state.rears or target.uid in state.rears:  # HX-SPECIAL-05: either square
+        return double_base.best_line(state, attacker, target, within, line_from)
+    return line_from(state, attacker, attacker.pos, target, target.pos)
+
+
+def line_from(state: HeroState, attacker: Figure, source: int, target: Figure, aim: int) -> tuple[bool, bool]:
+    """`line_of_fire` from `attacker` on `source` to `target` on `aim`."""
     ends = (attacker.uid, target.uid)
     high, aim_high = state.soars(attacker), state.soars(target)
     if high != aim_high and (bulky(state, attacker) or bulky(state, target)):
         high = aim_high = True
     giant_end = GIANT in (size(state, attacker), size(state, target))
     level = levels_of(state.geometry).level
-    as_elevated = giant_end and not high and bool(level[attacker.pos] or level[target.pos])
-    return line_between(state, attacker.pos, high, target.pos, aim_high, ends, giant_end, as_elevated)
+    as_elevated = giant_end and not high and bool(level[source] or level[aim])
+    return line_between(state, source, high, aim, aim_high, ends, giant_end, as_elevated)
 
 
 def line_between(
@@ -91,12 +102,14 @@ def line_between(
     if not high and (ray.walled or ray.blocked_by_terrain or any(level[s] for s in ray.cells)):
         return False, False
     if high:  # HX-COMBAT-20: other soaring characters block; big characters block every line (HX-SPECIAL-16)
-        others = {c.pos for c in state.standing() if c.uid not in ends and state.soars(c)}
+        others = double_base.spots(state, (c for c in state.standing() if c.uid not in ends and state.soars(c)))
         others |= {pos for pos, kind in big.items() if kind == BIG}
     else:
         others = set(big)
         if not giant_end:  # HX-SPECIAL-14: standard characters do not block a line to or from a giant
-            others |= {c.pos for c in state.standing() if c.uid not in ends and not state.soars(c) and not level[c.pos]}
+            others |= double_base.spots(
+                state, (c for c in state.standing() if c.uid not in ends and not state.soars(c) and not level[c.pos])
+            )
     if any(square in others for square in ray.cells):
         return False, False
     if not high and any(square in others for square in ray.blocking_corner_partners):
@@ -135,8 +148,12 @@ def _elevated_line(
             return False, False
         if any((a, b) in geometry.walls and (level[a] or level[b]) for a, b in ray.edges):
             return False, False
-        up_high = set() if giant_end else {c.pos for c in state.standing() if c.uid not in ends and level[c.pos]}
-        up_high -= {c.pos for c in state.standing() if state.soars(c)}
+        up_high = (
+            set()
+            if giant_end
+            else double_base.spots(state, (c for c in state.standing() if c.uid not in ends and level[c.pos]))
+        )
+        up_high -= double_base.spots(state, (c for c in state.standing() if state.soars(c)))
         if any(s in up_high for s in ray.cells) or any(a in up_high and b in up_high for a, b in ray.corners):
             return False, False
         return True, any(level[s] and geometry.terrain[s] == HINDERING for s in ray.cells)
@@ -197,13 +214,13 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
             return "no attack between an indoor square and a soaring character (HX-COMBAT-19 OPEN c)"
         if close_by and not state.soars(attacker) and not _may_shoot_while_adjacent(state, attacker, target, close_by):
             return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09, -17)"
-        distance = state.geometry.distance(attacker.pos, target.pos)
+        distance = double_base.distance(state, attacker, target)  # HX-SPECIAL-05: from and to either square
         if distance > reach(state, attacker, target):
             return (
                 f"{target.label} is {distance} squares away; {attacker.label}'s range against it is "
                 f"{reach(state, attacker, target)} (HX-COMBAT-15, -19)"
             )
-        if not line_of_fire(state, attacker, target)[0]:
+        if not line_of_fire(state, attacker, target, reach(state, attacker, target))[0]:
             return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11, -12, -14)"
     for uid, amount in action.split:
         if uid not in action.targets or amount < 0:
@@ -246,10 +263,10 @@ def throw_problem(state: HeroState, action: Throw) -> str:
     reach_ = THROW_DISTANCE[kind]
     if state.soars(target) and not state.soars(attacker) and not bulky(state, attacker):
         reach_ = (reach_ + 1) // 2
-    distance = state.geometry.distance(attacker.pos, target.pos)
+    distance = double_base.distance(state, attacker, target)  # HX-SPECIAL-05
     if distance > reach_:
         return f"{target.label} is {distance} squares away; a {kind} object flies {reach_} (HX-OBJECT-11)"
-    if not line_of_fire(state, attacker, target)[0]:
+    if not line_of_fire(state, attacker, target, reach_)[0]:
         return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11)"
     return ""
 
@@ -261,7 +278,7 @@ def knockback_problem(state: HeroState, action: Close | Ranged | Throw | Telekin
     for uid, direction in action.knockback:
         if uid not in targets or direction not in DIRECTIONS:
             return f"knockback: a direction ({', '.join(DIRECTIONS)}) for a target of the attack"
-        if DIRECTIONS[direction] not in away_from(state, attacker.pos, state.monsters[uid].pos):
+        if DIRECTIONS[direction] not in double_base.away(state, attacker, state.monsters[uid], away_from):
             return f"knockback: {direction} does not lead away from {attacker.label} (HX-KNOCK-04)"
     return ""
 
@@ -306,7 +323,8 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     total = first + second + max(0, attacker.attack + capped(modifier + expert))  # HX-VALUE-02, -05
     hits = []
     for target in targets:
-        hindered = not isinstance(action, Close) and line_of_fire(state, attacker, target)[1]
+        within = reach(state, attacker, target) if isinstance(action, Ranged) else -1  # HX-SPECIAL-05
+        hindered = not isinstance(action, Close) and line_of_fire(state, attacker, target, within)[1]
         defense = target.defense + capped((HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close))
         if critical_hit or (not critical_miss and total >= defense):
             hits.append(target)
@@ -338,7 +356,7 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
         taken[target.uid] = take_damage(state, target, hurt, "attack", attacker)
     if first == second:
         chosen = dict(action.knockback)
-        far_first = sorted(hits, key=lambda t: -state.geometry.distance(attacker.pos, t.pos))  # HX-KNOCK-05
+        far_first = sorted(hits, key=lambda t: -double_base.distance(state, attacker, t))  # HX-KNOCK-05
         for target in far_first:  # HX-KNOCK-09: giants, big characters and transporters are not knocked back
             if (
                 target.alive
@@ -347,7 +365,7 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
                 and target.uid not in state.transporters
             ):
                 way = chosen.get(target.uid)
-                direction = DIRECTIONS[way] if way else away_from(state, attacker.pos, target.pos)[0]
+                direction = DIRECTIONS[way] if way else double_base.away(state, attacker, target, away_from)[0]
                 knock_back(state, attacker, target, taken[target.uid], direction)
 
 
@@ -379,12 +397,17 @@ def knock_back(state: HeroState, attacker: Figure, target: Figure, distance: int
     of higher ground stops it like a wall (HX-KNOCK-06); a non-flier knocked off elevated terrain lands in the
     first square beyond and takes 2, or stays on the rim with 1 if that square is taken (HX-KNOCK-10); a hovering
     one goes on at the lower level unhurt (HX-KNOCK-11 OPEN). A soaring target meets no terrain: only the edge
-    hurts it, and only soaring characters stop it (HX-KNOCK-12 OPEN)."""
+    hurts it, and only soaring characters stop it (HX-KNOCK-12 OPEN). A double-base character is never knocked
+    back (HX-KNOCK-09, -14, HX-SPECIAL-06), and its squares stop others as a character's."""
+    if target.uid in state.rears:
+        return
     geometry = state.geometry
     level = levels_of(geometry).level
     high = state.soars(target)
     hovering = state.flight.get(target.uid) == HOVERING
-    occupied = {c.pos for c in state.standing() if c.uid != target.uid and (not high or state.soars(c))}
+    occupied = double_base.spots(
+        state, (c for c in state.standing() if c.uid != target.uid and (not high or state.soars(c)))
+    )
     x, y = geometry.xy(target.pos)
     passed = [target.pos]
     for _ in range(distance):
@@ -410,7 +433,7 @@ def knock_back(state: HeroState, attacker: Figure, target: Figure, distance: int
         if not high and not hovering and level[ahead] < level[here]:  # HX-KNOCK-10: a fall ends the path
             _land(state, target, ahead, "fell", FALL_KNOCKBACK_DAMAGE, attacker)
             return
-    anyone = {c.pos for c in state.standing() if c.uid != target.uid}
+    anyone = double_base.spots(state, (c for c in state.standing() if c.uid != target.uid))
     while len(passed) > 1 and passed[-1] in anyone:  # a soaring path passes over others, never ends on one
         passed.pop()
     target.pos = passed[-1]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat, movement
+from clix.engine.heroclix import combat, double_base, movement
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.scoring import heal, take_damage
 from clix.engine.heroclix.sides import adjacency, adjacent_opponents, at, cannot_act, opponents
@@ -63,7 +63,7 @@ def _support_problem(state: HeroState, user: Figure, action: PowerAction) -> str
 def _move_then_attack_problem(state: HeroState, user: Figure, action: PowerAction) -> str:
     """The move at half speed (every movement rule applies), then the free attack judged from where it ends:
     close for Charge, ranged for Running Shot (HX-POWER-05, -12)."""
-    why = movement.step_problem(state, user, user.pos, action.path, action.mode, halved=True)
+    why = movement.step_problem(state, user, user.pos, action.path, action.mode, halved=True, rear=action.rear)
     if why:
         return why
     attack = action.attack
@@ -72,13 +72,12 @@ def _move_then_attack_problem(state: HeroState, user: Figure, action: PowerActio
     wanted = Close if action.power == CHARGE else Ranged
     if not isinstance(attack, wanted) or attack.character != user.uid:
         return f"{action.power}'s free attack is a {'close' if wanted is Close else 'ranged'} attack by {user.label}"
-    end = action.path[-1] if action.path else user.pos
-    start = user.pos
-    user.pos = end  # the attack as it would be made from there
+    end, rear = double_base.pose(state, user, action.path, action.rear, action.mode)  # HX-SPECIAL-04
+    start = double_base.put(state, user, end, rear)  # the attack as it would be made from there
     try:
         found = combat.attack_problem(state, attack) or combat.knockback_problem(state, attack)
     finally:
-        user.pos = start
+        double_base.put(state, user, *start)
     return f"from {at(state, end)}: {found}" if found else ""
 
 
@@ -91,7 +90,9 @@ def perform(state: HeroState, user: Figure, action: PowerAction) -> None:
         assert action.target is not None
         _support(state, user, state.monsters[action.target])
     else:
-        moved = movement.move(state, user, action.path, action.mode)  # HX-MOVE-09 OPEN: a failed break away ends it
+        moved = movement.move(
+            state, user, action.path, action.mode, rear=action.rear
+        )  # HX-MOVE-09 OPEN: a failed break away ends it
         if moved and action.attack is not None and user.alive and not state.over:
             combat.attack(state, user, action.attack)
 

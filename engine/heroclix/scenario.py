@@ -15,7 +15,7 @@ from clix.engine.core.expect import events_in_order
 from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
-from clix.engine.heroclix import movement, rules
+from clix.engine.heroclix import double_base, movement, rules
 from clix.engine.heroclix.maps import HeroMap
 from clix.engine.heroclix.objects import SUPER_STRENGTH
 from clix.engine.heroclix.power_actions import CHARGE, POWER_ACTIONS, RUNNING_SHOT, SUPPORT
@@ -112,28 +112,36 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
     ids: dict[str, int] = {}
     taken: dict[int, str] = {}
     for uid, spec in enumerate(scenario.characters):
-        x, y = spec.at
-        if not layout.inside(x, y):
-            raise ScenarioError(f"characters: {spec.id} at [{x}, {y}] is off the map")
-        square = geometry.index(x, y)
-        if square in taken:
-            raise ScenarioError(f"characters: {spec.id} and {taken[square]} share [{x}, {y}] (HX-MOVE-06)")
-        if spec.flight == "soaring" and geometry.indoor[geometry.index(x, y)]:
-            raise ScenarioError(
-                f"characters: {spec.id} soars in an indoor square at [{x}, {y}] (HX-MOVE-18, HX-SETUP-09)"
-            )
-        if layout.printed(x, y) == "blocking" and spec.flight != "soaring":  # HX-MOVE-15 OPEN: soaring may
-            raise ScenarioError(f"characters: {spec.id} stands on blocking terrain at [{x}, {y}] (HX-TERRAIN-11)")
-        taken[square] = spec.id
-        figure = _character(uid, spec, square)
+        squares: list[int] = []
+        for x, y in _squares(spec):  # HX-SPECIAL-02: a double-base character's two squares, its front first
+            if not layout.inside(x, y):
+                raise ScenarioError(f"characters: {spec.id} at [{x}, {y}] is off the map")
+            square = geometry.index(x, y)
+            if square in taken:
+                raise ScenarioError(f"characters: {spec.id} and {taken[square]} share [{x}, {y}] (HX-MOVE-06)")
+            if spec.flight == "soaring" and geometry.indoor[geometry.index(x, y)]:
+                raise ScenarioError(
+                    f"characters: {spec.id} soars in an indoor square at [{x}, {y}] (HX-MOVE-18, HX-SETUP-09)"
+                )
+            if layout.printed(x, y) == "blocking" and spec.flight != "soaring":  # HX-MOVE-15 OPEN: soaring may
+                raise ScenarioError(f"characters: {spec.id} stands on blocking terrain at [{x}, {y}] (HX-TERRAIN-11)")
+            taken[square] = spec.id
+            squares.append(square)
+        figure = _character(uid, spec, squares[0])
         state.monsters.append(figure)
         ids[spec.id] = uid
         if spec.speed_mode == "wing":
             state.flight[uid] = spec.flight or HOVERING
         if spec.holding is not None:
             state.holding[uid] = spec.holding
-        if spec.size != "standard":
+        if spec.size == double_base.DOUBLE_BASE:
+            state.rears[uid] = squares[1]
+        elif spec.size != "standard":
             state.sizes[uid] = spec.size
+    for figure in state.monsters:
+        problem = double_base.base_problem(state, figure) if figure.uid in state.rears else ""
+        if problem:
+            raise ScenarioError(f"characters: {problem}")
     state.transporters = frozenset(ids[spec.id] for spec in scenario.characters if spec.transporter)
     for player in state.players:  # a force's total is its characters' points (contract section 4)
         player.army_points = sum(c.points for c in scenario.characters if c.player == player.number)
@@ -151,6 +159,12 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
     rules.begin_turn(state, effects=False)
     state.actions_left -= sum(1 for c in state.monsters if c.acted and c.controller == state.active)
     return state, ids
+
+
+def _squares(spec: ScenarioCharacter) -> list[tuple[int, int]]:
+    """The squares a character's `at` names: one, or a double-base character's two (contract extension)."""
+    at = spec.at
+    return [at[0], at[1]] if isinstance(at[0], tuple) else [at]  # type: ignore[list-item]
 
 
 def _character(uid: int, spec: ScenarioCharacter, square: int) -> Figure:
@@ -240,7 +254,7 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         if way not in DIRECTIONS:
             raise ScenarioError(f"knockback: {way!r} is not one of {', '.join(DIRECTIONS)}")
     if "power" in step:
-        return _power(step, uid, square, knockback, mode)
+        return _power(state, step, uid, square, knockback, mode)
     if "throw_object" in step:
         return Throw(uid(step["throw_object"]), uid(step.get("target")), knockback)
     if "move" in step:
@@ -258,13 +272,14 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         attack = _free_attack(step, mover, uid, knockback)
         if attack is not None and "path" not in step:
             raise ScenarioError("a move with a free attack gives its 'path'")
+        begin, rear = _double_base_keys(state, step, mover, square)
         if "path" in step:
-            entered = tuple(square(s) for s in step["path"] or [])
-            return Move(mover, entered, mode, lifted, after, carried, to, attack, step.get("attack_after", -1))
+            entered = (*begin, *(square(s) for s in step["path"] or []))
+            return Move(mover, entered, mode, lifted, after, carried, to, attack, step.get("attack_after", -1), rear)
         if "to" in step:
             goal = square(step["to"])
             path = movement.reachable(state, state.monsters[mover]).get(goal)
-            return Move(mover, path if path is not None else (goal,), mode, lifted, after, carried, to)
+            return Move(mover, path if path is not None else (goal,), mode, lifted, after, carried, to, rear=rear)
         raise ScenarioError("a move step gives 'path' (the squares entered) or 'to'")
     if "destroy" in step:
         return _raze(state, step, uid, square)
@@ -282,6 +297,15 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         raise ScenarioError("a ranged step names its 'targets' (a list of ids)")
     split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
     return Ranged(uid(step["ranged"]), tuple(uid(t) for t in targets), split, knockback, use)
+
+
+def _double_base_keys(state: HeroState, step: dict[str, Any], mover: int, square: Any) -> tuple[tuple[int, ...], int]:
+    """A double-base character's `from: [x, y]` (the square next to it that it begins counting from, the first of its
+    path) and `rear: [x, y]` (where its rear half ends; default: the engine's choice) (HX-SPECIAL-04; extension)."""
+    if ("from" in step or "rear" in step) and mover not in state.rears:
+        raise ScenarioError("'from' and 'rear' belong to the move of a double-base character (HX-SPECIAL-04)")
+    begin = (square(step["from"]),) if "from" in step else ()
+    return begin, square(step["rear"]) if "rear" in step else -1
 
 
 def _free_attack(
@@ -308,29 +332,36 @@ def _free_attack(
 
 
 def _power(
-    step: dict[str, Any], uid: Any, square: Any, knockback: tuple[tuple[int, str], ...], mode: str | None
+    state: HeroState,
+    step: dict[str, Any],
+    uid: Any,
+    square: Any,
+    knockback: tuple[tuple[int, str], ...],
+    mode: str | None,
 ) -> Telekinesis | PowerAction:
     """A `power` step (contract section 5): `use: Telekinesis` with `object: [x, y]` and `to` or `target`, or
     with `character: B` and `to` (a character moved, HX-OBJECT-16); `use: Regeneration`; `use: Support` with
     `target`; `use: Charge` with `path` and `target` (null: no attack); `use: Running Shot` with `path`, then
-    `targets` and `damage`. Another power is not played yet."""
+    `targets` and `damage`; a double-base character's Charge and Running Shot take `from` and `rear` as its
+    move does. Another power is not played yet."""
     name = power_named(str(step.get("use", "")))
     user = uid(step["power"])
     if name in POWER_ACTIONS:
-        path = tuple(square(s) for s in step.get("path") or [])
+        begin, rear = _double_base_keys(state, step, user, square)
+        path = (*begin, *(square(s) for s in step.get("path") or []))
         if name == SUPPORT:
             return PowerAction(user, name, target=uid(step.get("target")))
         if name == CHARGE:
             target = step.get("target")
             attack = None if target is None else Close(user, uid(target), knockback)
-            return PowerAction(user, name, path=path, mode=mode, attack=attack)
+            return PowerAction(user, name, path=path, mode=mode, attack=attack, rear=rear)
         if name == RUNNING_SHOT:
             targets = step.get("targets")
             shot = None
             if targets:
                 split = tuple((uid(n), int(amount)) for n, amount in (step.get("damage") or {}).items())
                 shot = Ranged(user, tuple(uid(t) for t in targets), split, knockback)
-            return PowerAction(user, name, path=path, mode=mode, attack=shot)
+            return PowerAction(user, name, path=path, mode=mode, attack=shot, rear=rear)
         return PowerAction(user, name)
     if name in POWERS and name != TELEKINESIS:
         given = ", ".join((TELEKINESIS, *POWER_ACTIONS))
@@ -391,8 +422,9 @@ def _compare(
             fail(f"{name}.ko: expected {wanted.ko}, got {not character.alive}")
         if not character.alive:
             continue
+        spots = sorted(geometry.xy(s) for s in double_base.squares(state, character))  # HX-SPECIAL-02
         found = {
-            "at": geometry.xy(character.pos),
+            "at": tuple(spots) if character.uid in state.rears else geometry.xy(character.pos),
             "level": layout.level(*geometry.xy(character.pos)),
             "click": character.click,
             "tokens": character.tokens,
@@ -407,6 +439,9 @@ def _compare(
             expected = getattr(wanted, key)
             if isinstance(expected, list | tuple):
                 expected = tuple(expected)
+            two = key == "at" and isinstance(expected, tuple) and isinstance(expected[0], tuple)
+            if two:  # a double-base character's squares, in either order (HX-SPECIAL-02)
+                expected = tuple(sorted(expected))
             if expected != found[key]:
                 fail(f"{name}.{key}: expected {expected}, got {found[key]}")
     if expect.objects is not None:

@@ -67,20 +67,32 @@ class ScenarioCharacter(_Strict):
     team: str | None = None
     archenemies: list[str] = Field(default_factory=list)
     powers: list[str] = Field(default_factory=list)
-    at: Coord
+    at: Coord | tuple[Coord, Coord]
+    """Its square; a double-base character's two squares, its front first (HX-SPECIAL-02; an extension)."""
     click: int | None = Field(None, ge=0, lt=MAX_CLICKS)
     tokens: int = Field(0, ge=0, le=2)
     acted_this_turn: bool = False
     flight: Literal["hovering", "soaring"] | None = None
     holding: Literal["light", "heavy"] | None = None
-    size: Literal["standard", "giant", "big"] = "standard"
-    """The size class (HX-CHAR-08; an extension of the contract: giants and big characters, HX-SPECIAL)."""
+    size: Literal["standard", "giant", "big", "double-base"] = "standard"
+    """The size class (HX-CHAR-08; an extension of the contract: giants, big and double-base characters, HX-SPECIAL)."""
     transporter: bool = False
     """A transporter (HX-SPECIAL-07; an extension of the contract)."""
 
+    @model_validator(mode="after")
+    def _base(self) -> ScenarioCharacter:
+        two = isinstance(self.at[0], tuple)
+        if two != (self.size == "double-base"):
+            raise ValueError(
+                "a double-base character stands on two squares, at: [[x1, y1], [x2, y2]], and any other on one, "
+                "at: [x, y] (HX-SPECIAL-02)"
+            )
+        return self
+
 
 class ExpectCharacter(_Strict):
-    at: Coord | None = None
+    at: Coord | tuple[Coord, Coord] | None = None
+    """Its square; a double-base character's two squares, in either order."""
     level: int | None = None
     click: int | None = None
     tokens: int | None = None

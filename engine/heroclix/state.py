@@ -50,6 +50,8 @@ class HeroState(State):
     """Per character uid: its size class when it is not standard, "giant" or "big" (HX-CHAR-08, HX-SPECIAL)."""
     transporters: frozenset[int] = frozenset()
     """The characters that are transporters (HX-SPECIAL-07)."""
+    rears: dict[int, int] = field(default_factory=dict)
+    """Per double-base character's uid: its second square, beside `pos` (HX-SPECIAL-02; `double_base.py`)."""
 
     def __init__(
         self,
@@ -81,6 +83,7 @@ class HeroState(State):
         self.lifted = set()
         self.sizes = {}
         self.transporters = frozenset()
+        self.rears = {}
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -97,6 +100,7 @@ class HeroState(State):
         twin.lifted = set(self.lifted)
         twin.sizes = self.sizes
         twin.transporters = self.transporters
+        twin.rears = dict(self.rears)
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -110,6 +114,7 @@ class HeroState(State):
         seen.lifted = self.lifted
         seen.sizes = self.sizes
         seen.transporters = self.transporters
+        seen.rears = self.rears
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
@@ -142,6 +147,10 @@ class Move:
     attack: Close | Ranged | None = None
     """A transporter's free attack during the move (HX-SPECIAL-08), made after entering `attack_after` squares."""
     attack_after: int = -1
+    rear: int = -1
+    """A double-base character's: the square its rear half is placed on, next to the path's last square
+    (HX-SPECIAL-04; -1: the engine's choice, `double_base.rear_square`). Its path begins with the square next to
+    it that it counts from."""
 
 
 @dataclass(frozen=True)
@@ -215,6 +224,8 @@ class PowerAction:
     path: tuple[int, ...] = ()
     mode: str | None = None
     attack: Close | Ranged | None = None
+    rear: int = -1
+    """A double-base character's rear square after the move (as `Move.rear`)."""
 
 
 @dataclass(frozen=True)
