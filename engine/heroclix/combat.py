@@ -399,7 +399,7 @@ def knock_back(state: HeroState, attacker: Figure, target: Figure, distance: int
     one goes on at the lower level unhurt (HX-KNOCK-11 OPEN). A soaring target meets no terrain: only the edge
     hurts it, and only soaring characters stop it (HX-KNOCK-12 OPEN). A double-base character is never knocked
     back (HX-KNOCK-09, -14, HX-SPECIAL-06), and its squares stop others as a character's."""
-    if target.uid in state.rears:
+    if double_base.immovable(state, target):
         return
     geometry = state.geometry
     level = levels_of(geometry).level
@@ -423,6 +423,8 @@ def knock_back(state: HeroState, attacker: Figure, target: Figure, distance: int
         if off or blocked:
             _land(state, target, here, "obstacle", OBSTACLE_KNOCKBACK_DAMAGE, attacker)
             return
+        if double_base.in_the_way(state, here, ahead, target):  # HX-SPECIAL-03: its base across the diagonal
+            break
         if ahead in occupied:
             if not high and level[ahead] < level[here]:  # HX-KNOCK-10: the landing square is taken
                 _land(state, target, here, "edge", OBSTACLE_KNOCKBACK_DAMAGE, attacker)

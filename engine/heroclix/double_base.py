@@ -34,6 +34,12 @@ def is_double(state: HeroState, figure: Figure) -> bool:
     return figure.uid in state.rears
 
 
+def immovable(state: HeroState, figure: Figure) -> bool:
+    """A double-base character: never knocked back (Force Blast included), carried or moved by Telekinesis
+    (HX-SPECIAL-06, HX-KNOCK-09, -14, HX-MOVE-22)."""
+    return figure.uid in state.rears
+
+
 def squares(state: HeroState, figure: Figure) -> tuple[int, ...]:
     """The squares `figure` occupies: its own, and a double-base character's rear square too (HX-SPECIAL-02)."""
     rear = state.rears.get(figure.uid, -1)
@@ -80,6 +86,13 @@ def across(state: HeroState, a: int, b: int, skip: tuple[int, ...] = ()) -> Figu
         if figure.alive and uid not in skip and (figure.pos, rear) in (flanks, (flanks[1], flanks[0])):
             return figure
     return None
+
+
+def in_the_way(state: HeroState, here: int, ahead: int, target: Figure) -> bool:
+    """Whether a knockback step of `target` from `here` to `ahead` would cross a double-base character's diagonal in
+    its layer: it stops before, as before a character (HX-KNOCK-07, HX-SPECIAL-03)."""
+    crossed = across(state, here, ahead, (target.uid,)) if state.rears else None
+    return crossed is not None and state.soars(crossed) == state.soars(target)
 
 
 def adjacency(state: HeroState, one: Figure, other: Figure, at: int | None, high: bool, pairwise: Pairwise) -> int:

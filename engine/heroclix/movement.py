@@ -339,7 +339,7 @@ def carry_problem(
         return "a flier carries only hovering, from the start of its action to its end (HX-MOVE-24)"
     if carried.uid == character.uid or not carried.alive or carried in opponents(state, character):
         return f"{carried.label} is not a friendly character to carry (HX-MOVE-22)"
-    if carried.uid in state.rears:  # HX-SPECIAL-06
+    if double_base.immovable(state, carried):  # HX-SPECIAL-06
         return f"{carried.label} is a double-base character and cannot be carried (HX-SPECIAL-06, HX-MOVE-22)"
     if bulky(state, carried) or carried.uid in state.transporters:
         return (

@@ -109,7 +109,7 @@ def _placing_problem(state: HeroState, user: Figure, action: Telekinesis) -> str
         return f"{moved.label} is not another character on the map (HX-OBJECT-16)"
     if bulky(state, moved):
         return f"{moved.label} is a giant or big character: Telekinesis cannot move it (HX-SPECIAL-13, -16)"
-    if moved.uid in state.rears:
+    if double_base.immovable(state, moved):
         return f"{moved.label} is a double-base character: Telekinesis cannot move it (HX-SPECIAL-06)"
     mine = [s for s in double_base.squares(state, user) if moved.pos in geometry.piece_neighbours[s]]  # HX-SPECIAL-05
     beside = bool(mine) and state.soars(moved) == state.soars(user)
