@@ -123,6 +123,7 @@ SCENARIO_CASES: dict[str, Edit] = {
     "scenario-off-the-map": swap("at: [3, 1]}", "at: [30, 1]}"),
     "scenario-double-base-on-one-square": swap("at: [3, 1]}", "at: [3, 1], size: double-base}"),
     "scenario-double-base-apart": swap("at: [3, 1]}", "at: [[3, 1], [5, 1]], size: double-base}"),
+    "scenario-from-without-double-base": swap("{move: A, path: [[2, 1]]}", "{move: A, from: [2, 1], path: []}"),
     "scenario-ruleset-typo": swap("ruleset: heroclix-2005", "ruleset: heroklix-2005"),
     "scenario-fly-without-move": swap("  - {end_turn: true}", "  - {fly: A, mode: soaring}\n  - {end_turn: true}"),
     "scenario-wrong-build-total": add("build_total: 150"),

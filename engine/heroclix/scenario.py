@@ -113,7 +113,7 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
     taken: dict[int, str] = {}
     for uid, spec in enumerate(scenario.characters):
         squares: list[int] = []
-        for x, y in _squares(spec):  # HX-SPECIAL-02: a double-base character's two squares, its front first
+        for x, y in spec.squares():  # HX-SPECIAL-02: a double-base character's two squares, its front first
             if not layout.inside(x, y):
                 raise ScenarioError(f"characters: {spec.id} at [{x}, {y}] is off the map")
             square = geometry.index(x, y)
@@ -136,12 +136,10 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
             state.holding[uid] = spec.holding
         if spec.size == double_base.DOUBLE_BASE:
             state.rears[uid] = squares[1]
+            if double_base.base_problem(state, figure):  # HX-SPECIAL-02..04 (crossing a base placed before it)
+                raise ScenarioError(f"characters: {double_base.base_problem(state, figure)}")
         elif spec.size != "standard":
             state.sizes[uid] = spec.size
-    for figure in state.monsters:
-        problem = double_base.base_problem(state, figure) if figure.uid in state.rears else ""
-        if problem:
-            raise ScenarioError(f"characters: {problem}")
     state.transporters = frozenset(ids[spec.id] for spec in scenario.characters if spec.transporter)
     for player in state.players:  # a force's total is its characters' points (contract section 4)
         player.army_points = sum(c.points for c in scenario.characters if c.player == player.number)
@@ -159,12 +157,6 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
     rules.begin_turn(state, effects=False)
     state.actions_left -= sum(1 for c in state.monsters if c.acted and c.controller == state.active)
     return state, ids
-
-
-def _squares(spec: ScenarioCharacter) -> list[tuple[int, int]]:
-    """The squares a character's `at` names: one, or a double-base character's two (contract extension)."""
-    at = spec.at
-    return [at[0], at[1]] if isinstance(at[0], tuple) else [at]  # type: ignore[list-item]
 
 
 def _character(uid: int, spec: ScenarioCharacter, square: int) -> Figure:
@@ -234,6 +226,8 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
     use = "" if used == FLURRY else used
     if "end_turn" in step:
         return EndTurn()
+    if "from" in step:  # a double-base character's first square (HX-SPECIAL-04; scenario_format checks the keys)
+        step = {**step, "path": [step["from"], *(step["path"] or [])]}
     geometry = state.geometry
 
     def uid(name: object) -> int:
@@ -254,7 +248,7 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         if way not in DIRECTIONS:
             raise ScenarioError(f"knockback: {way!r} is not one of {', '.join(DIRECTIONS)}")
     if "power" in step:
-        return _power(state, step, uid, square, knockback, mode)
+        return _power(step, uid, square, knockback, mode)
     if "throw_object" in step:
         return Throw(uid(step["throw_object"]), uid(step.get("target")), knockback)
     if "move" in step:
@@ -272,9 +266,9 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         attack = _free_attack(step, mover, uid, knockback)
         if attack is not None and "path" not in step:
             raise ScenarioError("a move with a free attack gives its 'path'")
-        begin, rear = _double_base_keys(state, step, mover, square)
+        rear = square(step["rear"]) if "rear" in step else -1  # a double-base character's (HX-SPECIAL-04)
         if "path" in step:
-            entered = (*begin, *(square(s) for s in step["path"] or []))
+            entered = tuple(square(s) for s in step["path"] or [])
             return Move(mover, entered, mode, lifted, after, carried, to, attack, step.get("attack_after", -1), rear)
         if "to" in step:
             goal = square(step["to"])
@@ -297,15 +291,6 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         raise ScenarioError("a ranged step names its 'targets' (a list of ids)")
     split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
     return Ranged(uid(step["ranged"]), tuple(uid(t) for t in targets), split, knockback, use)
-
-
-def _double_base_keys(state: HeroState, step: dict[str, Any], mover: int, square: Any) -> tuple[tuple[int, ...], int]:
-    """A double-base character's `from: [x, y]` (the square next to it that it begins counting from, the first of its
-    path) and `rear: [x, y]` (where its rear half ends; default: the engine's choice) (HX-SPECIAL-04; extension)."""
-    if ("from" in step or "rear" in step) and mover not in state.rears:
-        raise ScenarioError("'from' and 'rear' belong to the move of a double-base character (HX-SPECIAL-04)")
-    begin = (square(step["from"]),) if "from" in step else ()
-    return begin, square(step["rear"]) if "rear" in step else -1
 
 
 def _free_attack(
@@ -332,23 +317,18 @@ def _free_attack(
 
 
 def _power(
-    state: HeroState,
-    step: dict[str, Any],
-    uid: Any,
-    square: Any,
-    knockback: tuple[tuple[int, str], ...],
-    mode: str | None,
+    step: dict[str, Any], uid: Any, square: Any, knockback: tuple[tuple[int, str], ...], mode: str | None
 ) -> Telekinesis | PowerAction:
     """A `power` step (contract section 5): `use: Telekinesis` with `object: [x, y]` and `to` or `target`, or
     with `character: B` and `to` (a character moved, HX-OBJECT-16); `use: Regeneration`; `use: Support` with
     `target`; `use: Charge` with `path` and `target` (null: no attack); `use: Running Shot` with `path`, then
-    `targets` and `damage`; a double-base character's Charge and Running Shot take `from` and `rear` as its
-    move does. Another power is not played yet."""
+    `targets` and `damage` (a double-base character's Charge and Running Shot also take `from` and `rear`, as its
+    move). Another power is not played yet."""
     name = power_named(str(step.get("use", "")))
     user = uid(step["power"])
     if name in POWER_ACTIONS:
-        begin, rear = _double_base_keys(state, step, user, square)
-        path = (*begin, *(square(s) for s in step.get("path") or []))
+        path = tuple(square(s) for s in step.get("path") or [])
+        rear = square(step["rear"]) if "rear" in step else -1  # a double-base character's (HX-SPECIAL-04)
         if name == SUPPORT:
             return PowerAction(user, name, target=uid(step.get("target")))
         if name == CHARGE:
@@ -439,9 +419,8 @@ def _compare(
             expected = getattr(wanted, key)
             if isinstance(expected, list | tuple):
                 expected = tuple(expected)
-            two = key == "at" and isinstance(expected, tuple) and isinstance(expected[0], tuple)
-            if two:  # a double-base character's squares, in either order (HX-SPECIAL-02)
-                expected = tuple(sorted(expected))
+            if key == "at" and isinstance(expected, tuple) and isinstance(expected[0], tuple):  # HX-SPECIAL-02
+                expected = tuple(sorted(expected))  # a double-base character's two squares, in either order
             if expected != found[key]:
                 fail(f"{name}.{key}: expected {expected}, got {found[key]}")
     if expect.objects is not None:

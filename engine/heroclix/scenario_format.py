@@ -79,6 +79,11 @@ class ScenarioCharacter(_Strict):
     transporter: bool = False
     """A transporter (HX-SPECIAL-07; an extension of the contract)."""
 
+    def squares(self) -> list[Coord]:
+        """The squares `at` names: one, or a double-base character's two, its front first."""
+        at = self.at
+        return [at[0], at[1]] if isinstance(at[0], tuple) else [at]  # type: ignore[list-item]
+
     @model_validator(mode="after")
     def _base(self) -> ScenarioCharacter:
         two = isinstance(self.at[0], tuple)
@@ -164,6 +169,7 @@ class Scenario(_Strict):
         if bad:
             problems.append(f"dice: d6 results are 1-6; {bad} are not")
         ids = [c.id for c in self.characters]
+        doubles = {c.id for c in self.characters if c.size == "double-base"}
         repeated = sorted({i for i in ids if ids.count(i) > 1})
         if repeated:
             problems.append(f"characters: ids used twice: {', '.join(repeated)}")
@@ -178,9 +184,20 @@ class Scenario(_Strict):
                 )
             elif len(kinds) != 1:
                 problems.append(f"steps[{index}]: a step is exactly one of {', '.join(STEP_KINDS)}")
+            problems.extend(f"steps[{index}]: {why}" for why in _double_base_keys(step, doubles))
         if problems:
             raise ValueError("; ".join(problems))
         return self
+
+
+def _double_base_keys(step: dict[str, Any], doubles: set[str]) -> list[str]:
+    """Why a step's `from` (the square next to a double-base character that it begins counting its move from, the
+    first of its path) and `rear` (where its rear half ends) are misplaced (HX-SPECIAL-04; an extension)."""
+    if "from" not in step and "rear" not in step:
+        return []
+    if str(step.get("move", step.get("power"))) not in doubles:
+        return ["'from' and 'rear' belong to the move of a double-base character (HX-SPECIAL-04)"]
+    return ["'from' goes with a 'path', the squares entered after it"] if "from" in step and "path" not in step else []
 
 
 def load_scenario(path: Path) -> Scenario:
