@@ -6,9 +6,10 @@ to either square. It moves as one character from a square next to it that counts
 terrain and adjacency applying to its leading square, then its rear half is placed next to where it ends (the
 checklist's suggestion for HX-SPECIAL-04 OPEN). Knockback, Telekinesis and carriers leave it alone (HX-SPECIAL-06).
 
-The hooks that call this module sit in `sides.py` (adjacency), `movement.py` (moving, occupied squares),
+The hooks that call this module sit in `sides.py` (adjacency), `movement.py` (moving, carrying, occupied squares),
 `combat.py` (lines of fire, range, knockback), `telekinesis.py`, `terrain.py`, `transport.py`, `power_actions.py`,
-`setup.py`, `scenario.py` and `invariants.py`. A double-base character's size class is standard (HX-PAC-13 OPEN)."""
+`setup.py`, `scenario.py` and `invariants.py`; `rules.py` passes a move's `rear` on. A double-base character's size
+class is standard (HX-PAC-13 OPEN): `state.sizes` does not list it."""
 
 from __future__ import annotations
 
@@ -30,10 +31,6 @@ AwayFrom = Callable[[HeroState, int, int], tuple[tuple[int, int], ...]]
 """`combat.away_from`: the knockback directions from one square to another."""
 
 
-def is_double(state: HeroState, figure: Figure) -> bool:
-    return figure.uid in state.rears
-
-
 def immovable(state: HeroState, figure: Figure) -> bool:
     """A double-base character: never knocked back (Force Blast included), carried or moved by Telekinesis
     (HX-SPECIAL-06, HX-KNOCK-09, -14, HX-MOVE-22)."""
@@ -48,11 +45,15 @@ def squares(state: HeroState, figure: Figure) -> tuple[int, ...]:
 
 def occupied(state: HeroState, figures: Iterable[Figure]) -> dict[int, Figure]:
     """Every square `figures` occupy, with who occupies it (HX-MOVE-06: nobody shares one)."""
+    if not state.rears:
+        return {c.pos: c for c in figures}
     return {square: c for c in figures for square in squares(state, c)}
 
 
 def spots(state: HeroState, figures: Iterable[Figure]) -> set[int]:
     """Every square `figures` occupy."""
+    if not state.rears:
+        return {c.pos for c in figures}
     return {square for c in figures for square in squares(state, c)}
 
 
