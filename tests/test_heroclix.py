@@ -20,6 +20,7 @@ from clix.engine.heroclix import (
     combat,
     defenses,
     double_base,
+    knockback,
     movement,
     power_actions,
     rules,
@@ -90,11 +91,11 @@ def test_the_contracts_own_example_passes(tmp_path):
          "the power Outwit is not implemented yet"),
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "holding": "light"}]},
          "holds an object without Super Strength (HX-OBJECT-02)"),
-        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Quake"]}]},
-         "the power Quake is not implemented yet"),
-        ({"steps": [{"power": "A", "use": "Quake"}]}, "the power 'Quake' is not implemented yet"),
+        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Shape Change"]}]},
+         "the power Shape Change is not implemented yet"),
+        ({"steps": [{"power": "A", "use": "Shape Change"}]}, "the power 'Shape Change' is not implemented yet"),
         ({"steps": [{"power": "A", "use": "Toughness"}]}, "Toughness is not given as a power action"),
-        ({"steps": [{"close": "A", "target": "B", "use": "Quake"}]}, "activated by a move or an attack"),
+        ({"steps": [{"close": "A", "target": "B", "use": "Shape Change"}]}, "activated by a move or an attack"),
         ({"victims": [{"id": "V", "at": [1, 1]}]}, "'victims' is HorrorClix's: HeroClix has no victims"),
         ({"steps": [{"frenzy": "A"}]}, "'frenzy' is a HorrorClix step"),
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 h 2", "x"], "at": [0, 0]}]}, "no hourglass"),
@@ -197,8 +198,8 @@ MUTANTS = {
     "HX-TERRAIN-07": (combat, "HINDERED_DEFENSE", 0, "combat/22-hindering-lof-defense-plus-one.yaml"),
     "HX-COMBAT-04": (combat, "CRITICAL_HIT_DAMAGE", 0, "combat/05-critical-hit.yaml"),
     "HX-COMBAT-03": (combat, "CRITICAL_MISS_CLICKS", 0, "combat/04-critical-miss.yaml"),
-    "HX-KNOCK-06": (combat, "OBSTACLE_KNOCKBACK_DAMAGE", 0, "knock/03-wall-stops-figure-9.yaml"),
-    "HX-KNOCK-10": (combat, "FALL_KNOCKBACK_DAMAGE", 1, "elevation/32-elevated-knocked-off-falls.yaml"),
+    "HX-KNOCK-06": (knockback, "OBSTACLE_KNOCKBACK_DAMAGE", 0, "knock/03-wall-stops-figure-9.yaml"),
+    "HX-KNOCK-10": (knockback, "FALL_KNOCKBACK_DAMAGE", 1, "elevation/32-elevated-knocked-off-falls.yaml"),
     "HX-TERRAIN-13": (terrain, "DESTROYING_DAMAGE", 4, "destroy/01-close-destroys-one-blocking-square.yaml"),
     "HX-OBJECT-10": (combat, "CLOSE_BONUS", {"light": 0, "heavy": 0}, "objects/13-close-with-object-adds-damage.yaml"),
     "HX-OBJECT-06": (
@@ -428,7 +429,7 @@ def test_the_analyzers_runner_plays_heroclix_forces_through_the_registry():
     one = runner.run_matchup(matchup, 12, master_seed=3, jobs=1).games_frame()
     two = runner.run_matchup(matchup, 12, master_seed=3, jobs=2).games_frame()
     assert one.drop(columns="engine").equals(two.drop(columns="engine"))
-    assert list(one["seat_a"][:4]) == [1, 2, 1, 2] and set(one["ruleset"]) == {"heroclix-2005/part1-2"}
+    assert list(one["seat_a"][:4]) == [1, 2, 1, 2] and set(one["ruleset"]) == {"heroclix-2005/part2-1"}
     assert set(one["winner"]) <= {"A", "B", "draw"} and (one["vp_a"] >= 0).all()
     decided = one[~one["tie_break"] & (one["winner"] != "draw")]
     assert all((row.vp_a > row.vp_b) == (row.winner == "A") for row in decided.itertuples())
@@ -450,7 +451,7 @@ def test_roster_powers_lists_what_heroclix_plays(capsys):
     assert code == 0
     flat = " ".join(out.split())
     assert all(name in flat for name in ("Telekinesis", "Toughness", "Willpower", "Invincible", "Flurry"))
-    assert flat.count("source:") == len(POWERS) == 20
+    assert flat.count("source:") == len(POWERS) == 41
     code, _, err = run_main(["roster", "powers", "--ruleset", "heroclix"], capsys)
     assert code == 2 and "no ruleset is called 'heroclix'" in err
 

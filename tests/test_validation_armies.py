@@ -299,3 +299,13 @@ def test_duplicate_plot_twist_and_victim_across_files(mini):
     victim = mini.only_problem("zz-victims.yaml")
     assert (victim.line, victim.field) == (2, "victims[0].name")
     assert victim.message == f"'Jock' is already defined in {mini.path(VICTIMS)}; names must be unique"
+
+
+def test_an_unknown_field_does_not_hide_the_bad_names_after_it(mini):
+    """Issue 37 (homebrew): an army with a misspelt key and a misspelt figure gets both problems in one check, not
+    one per round; the army is still never played (it is not in the library's armies)."""
+    mini.edit(ARMY, "build_total:", "buidl_note: 1\nbuild_total:")
+    mini.edit(ARMY, "figure: crossroads-witch-e", "figure: no-such-figure")
+    found = [p.message for p in mini.problems_in(ARMY)]
+    assert any("unknown field 'buidl_note'" in m for m in found), found
+    assert any("no figure named 'no-such-figure'" in m for m in found), found

@@ -1,18 +1,25 @@
 """HeroClix combat: who may attack whom (HX-COMBAT-07..22), lines of fire in their layers (HX-COMBAT-11..20,
-HX-TERRAIN-07..12), the attack roll with its criticals, the damage divided (HX-COMBAT-02..04, -23, -24) and
-knockback (HX-KNOCK)."""
+HX-TERRAIN-07..12), the attack roll with its criticals, the damage divided (HX-COMBAT-02..04, -23, -24), and
+knockback on doubles (HX-KNOCK-01, played by `knockback`)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from clix.engine.core import decisions
-from clix.engine.core.geometry import BLOCKING, HINDERING
+from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure, divide_damage
 from clix.engine.heroclix import double_base
-from clix.engine.heroclix.defenses import capped, defense_bonus, evades, reduced, shrugs_off
+from clix.engine.heroclix.battle_fury import attack_refusal, no_ranged
+from clix.engine.heroclix.damage_powers import boost, exploits, floored, senses_handicap, steal_energy
+from clix.engine.heroclix.defenses import capped, defense_bonus, defense_value, evades, reduced, shrugs_off
+from clix.engine.heroclix.elevated_lines import elevated_line
 from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.knockback import directions_problem, knock_back, way_from
 from clix.engine.heroclix.levels import levels_of
+from clix.engine.heroclix.markers import smoke_penalty
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
-from clix.engine.heroclix.powers import BLADES, CLOSE_EXPERT, FLURRY, PSYCHIC_BLAST, RANGED_EXPERT
+from clix.engine.heroclix.powers import BLADES, CLOSE_EXPERT, FLURRY, INCAPACITATE, PSYCHIC_BLAST, RANGED_EXPERT
 from clix.engine.heroclix.scoring import take_damage
 from clix.engine.heroclix.sides import (
     BIG,
@@ -24,7 +31,9 @@ from clix.engine.heroclix.sides import (
     size,
     touching_opponents,
 )  # fmt: skip
-from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged, Telekinesis, Throw
+from clix.engine.heroclix.state import HOVERING, Close, HeroState, Ranged, Telekinesis, Throw
+from clix.engine.heroclix.stealth import hidden
+from clix.engine.heroclix.tokens import give_token
 
 EXPERT_BONUS = 1
 """Ranged and Close Combat Expert's modifier to attack and to damage (HX-POWER-37, -44)."""
@@ -34,39 +43,45 @@ CRITICAL_HIT_DAMAGE = 1
 """Damage added to each target of a critical hit (HX-COMBAT-04)."""
 CRITICAL_MISS_CLICKS = 1
 """Clicks the attacker takes on a critical miss (HX-COMBAT-03)."""
-OBSTACLE_KNOCKBACK_DAMAGE = 1
-"""Damage a character knocked back into a wall, the edge, blocking terrain or an elevated boundary takes
-(HX-KNOCK-06)."""
-FALL_KNOCKBACK_DAMAGE = 2
-"""Damage a non-flier knocked off elevated terrain takes (HX-KNOCK-10)."""
 
 
-def line_of_fire(state: HeroState, attacker: Figure, target: Figure, within: int = -1) -> tuple[bool, bool]:
+def line_of_fire(
+    state: HeroState, attacker: Figure, target: Figure, stealth: bool = True, through: bool = False, within: int = -1
+) -> tuple[bool, bool]:
     """Whether the line of fire from `attacker` to `target` is clear, and whether it is hindered (+1 defense).
 
     Between two grounded characters it is blocked by walls and blocking terrain (HX-COMBAT-11, HX-TERRAIN-11,
     -12, -16), by elevated terrain it crosses (HX-ELEV-07), by another grounded character in a square it crosses
     or diagonal to blocking terrain at a corner it passes, and between two of them on a diagonal (HX-COMBAT-12,
     -14); hindering terrain it crosses hinders it (HX-TERRAIN-07..09). Between two elevated characters, and
-    between a grounded and an elevated one, see `_elevated_line`. Between two soaring characters only other
+    between a grounded and an elevated one, see `elevated_line`. Between two soaring characters only other
     soaring characters block it (HX-COMBAT-14, -20). Between a soaring character and one that does not soar only
     elevated blocking terrain blocks it, and nothing hinders it (HX-COMBAT-19 and its OPEN).
 
     Giants and big characters (HX-SPECIAL-14..16): a soaring character and a giant or big one draw their line as
     two soaring characters (HX-COMBAT-20); a giant and an elevated character as two elevated ones; standard
     characters do not block a line to or from a giant; giants and big characters block lines between others,
-    and big characters block every line, between soaring characters too.
+    and big characters block every line, between soaring characters too. A hindered line to a character showing
+    Stealth is blocked, unless `stealth` is False (HX-POWER-11). `through`: no character blocks it (Pulse Wave,
+    HX-POWER-15 OPEN b).
 
     To or from a double-base character, the best line from and to either of its squares, those `within` squares
-    apart or closer (-1: any) (HX-SPECIAL-05); its two squares block lines like any character's."""
+    apart or closer (-1: any) (HX-SPECIAL-05); its two squares block lines like any character's, and Stealth blocks
+    only when every line in range is hindered."""
     if attacker.uid in state.rears or target.uid in state.rears:  # HX-SPECIAL-05: either square
-        return double_base.best_line(state, attacker, target, within, line_from)
-    return line_from(state, attacker, attacker.pos, target, target.pos)
+        found = double_base.best_line(state, attacker, target, within, partial(line_from, through=through))
+    else:
+        found = line_from(state, attacker, attacker.pos, target, target.pos, through)
+    if stealth and found[1] and hidden(state, attacker, target):  # HX-POWER-11: hindered becomes blocked
+        return False, False
+    return found
 
 
-def line_from(state: HeroState, attacker: Figure, source: int, target: Figure, aim: int) -> tuple[bool, bool]:
-    """`line_of_fire` from `attacker` on `source` to `target` on `aim`."""
-    ends = (attacker.uid, target.uid)
+def line_from(
+    state: HeroState, attacker: Figure, source: int, target: Figure, aim: int, through: bool = False
+) -> tuple[bool, bool]:
+    """`line_of_fire` from `attacker` on `source` to `target` on `aim`, Stealth aside."""
+    ends = tuple(c.uid for c in state.standing()) if through else (attacker.uid, target.uid)
     high, aim_high = state.soars(attacker), state.soars(target)
     if high != aim_high and (bulky(state, attacker) or bulky(state, target)):
         high = aim_high = True
@@ -98,7 +113,7 @@ def line_between(
         blocked = any((level[s] and state.geometry.terrain[s] == BLOCKING) or s in big for s in ray.cells)
         return not blocked, False
     if not high and (level[source] or level[aim] or as_elevated):
-        return _elevated_line(state, source, aim, ends, big, giant_end, as_elevated)
+        return elevated_line(state, source, aim, ends, big, giant_end, as_elevated)
     if not high and (ray.walled or ray.blocked_by_terrain or any(level[s] for s in ray.cells)):
         return False, False
     if high:  # HX-COMBAT-20: other soaring characters block; big characters block every line (HX-SPECIAL-16)
@@ -122,53 +137,12 @@ def line_between(
     return True, hindered
 
 
-def _elevated_line(
-    state: HeroState,
-    source: int,
-    aim: int,
-    ends: tuple[int, ...],
-    big: dict[int, str],
-    giant_end: bool = False,
-    as_elevated: bool = False,
-) -> tuple[bool, bool]:
-    """A line of fire with an elevated end. Both elevated (HX-ELEV-08): the ground below does not block it,
-    boundaries crossed do not, elevated blocking terrain and walls along elevated squares and elevated characters
-    do; elevated hindering terrain hinders it. One grounded (HX-ELEV-10..12): the elevated one must stand on the
-    rim; elevated squares off the rim block it, and so do walls and blocking terrain (HX-ELEV-11 OPEN); other
-    characters do not (HX-COMBAT-14); it is hindered only when the target stands in hindering terrain. Giants and
-    big characters (`big`, by square) on the line block it either way (HX-SPECIAL-14, -16)."""
-    geometry = state.geometry
-    levels = levels_of(geometry)
-    level = levels.level
-    ray = geometry.ray(source, aim)
-    if any(s in big for s in ray.cells):
-        return False, False
-    if (level[source] and level[aim]) or as_elevated:
-        if any(level[s] and geometry.terrain[s] == BLOCKING for s in ray.cells):
-            return False, False
-        if any((a, b) in geometry.walls and (level[a] or level[b]) for a, b in ray.edges):
-            return False, False
-        up_high = (
-            set()
-            if giant_end
-            else double_base.spots(state, (c for c in state.standing() if c.uid not in ends and level[c.pos]))
-        )
-        up_high -= double_base.spots(state, (c for c in state.standing() if state.soars(c)))
-        if any(s in up_high for s in ray.cells) or any(a in up_high and b in up_high for a, b in ray.corners):
-            return False, False
-        return True, any(level[s] and geometry.terrain[s] == HINDERING for s in ray.cells)
-    raised = source if level[source] else aim
-    if not levels.rim[raised]:
-        return False, False
-    if ray.walled or ray.blocked_by_terrain or any(level[s] and not levels.rim[s] for s in ray.cells):
-        return False, False
-    return True, geometry.terrain[aim] == HINDERING
-
-
 def reach(state: HeroState, attacker: Figure, target: Figure) -> int:
-    """`attacker`'s range against `target`: halved, rounded up, from below against a soaring target
-    (HX-COMBAT-19, HX-VALUE-04, -08)."""
+    """`attacker`'s range against `target`: halved, rounded up, from below against a soaring target, and for an
+    attacker whose range a power halves (HX-COMBAT-19, HX-VALUE-04, -08)."""
     value = attacker.stats.range
+    if attacker.uid in state.short_range:  # Hypersonic Speed (HX-POWER-10, HX-VALUE-08)
+        value = (value + 1) // 2
     if state.soars(target) and not state.soars(attacker) and not bulky(state, attacker):  # HX-SPECIAL-14, -16
         return (value + 1) // 2
     return value
@@ -177,10 +151,10 @@ def reach(state: HeroState, attacker: Figure, target: Figure) -> int:
 def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     """Why a combat action may not be given ("" if it may)."""
     attacker = state.monsters[action.character]
-    problem = cannot_act(state, attacker)
+    problem = cannot_act(state, attacker) or attack_refusal(state, attacker, action)  # HX-POWER-38
     if problem:
         return problem
-    if action.use and (action.use != BLADES or not isinstance(action, Close)):
+    if action.use and action.use not in ((BLADES, INCAPACITATE) if isinstance(action, Close) else (INCAPACITATE,)):
         return f"{action.use} is not used with this attack (HX-POWER-13: Blades/Claws/Fangs, close attacks only)"
     if action.use and action.use not in attacker.powers:
         return f"{attacker.label} does not show {action.use} now"
@@ -220,12 +194,14 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
                 f"{target.label} is {distance} squares away; {attacker.label}'s range against it is "
                 f"{reach(state, attacker, target)} (HX-COMBAT-15, -19)"
             )
-        if not line_of_fire(state, attacker, target, reach(state, attacker, target))[0]:
+        if not line_of_fire(state, attacker, target, within=reach(state, attacker, target))[0]:
             return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11, -12, -14)"
+    if action.split and action.use == INCAPACITATE:
+        return "Incapacitate deals no damage: there is none to divide (HX-POWER-18)"
     for uid, amount in action.split:
         if uid not in action.targets or amount < 0:
             return "damage is divided in whole numbers among the targets (HX-COMBAT-24)"
-    value = attacker.damage + expert_bonus(attacker, action)
+    value = attacker.damage + damage_modifier(state, attacker, action)
     if action.split and sum(a for _, a in action.split) != value:
         return f"the damage divided must add up to {attacker.label}'s damage value {value} (HX-COMBAT-24)"
     return ""
@@ -247,7 +223,7 @@ def throw_problem(state: HeroState, action: Throw) -> str:
     below at a soaring target, with a clear line of fire, not while adjacent to an opponent (HX-OBJECT-11 and
     its OPEN a)."""
     attacker = state.monsters[action.character]
-    problem = cannot_act(state, attacker)
+    problem = cannot_act(state, attacker) or no_ranged(attacker)  # HX-POWER-38: no throwing
     if problem:
         return problem
     kind = state.holding.get(attacker.uid)
@@ -266,45 +242,37 @@ def throw_problem(state: HeroState, action: Throw) -> str:
     distance = double_base.distance(state, attacker, target)  # HX-SPECIAL-05
     if distance > reach_:
         return f"{target.label} is {distance} squares away; a {kind} object flies {reach_} (HX-OBJECT-11)"
-    if not line_of_fire(state, attacker, target, reach_)[0]:
+    if not line_of_fire(state, attacker, target, within=reach_)[0]:
         return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11)"
     return ""
 
 
 def knockback_problem(state: HeroState, action: Close | Ranged | Throw | Telekinesis) -> str:
     """Why a named knockback direction is not one the attacker may choose (HX-KNOCK-04 OPEN, docs/rulings.md)."""
-    attacker = state.monsters[action.character]
     targets = action.targets if isinstance(action, Ranged) else (action.target,)
-    for uid, direction in action.knockback:
-        if uid not in targets or direction not in DIRECTIONS:
-            return f"knockback: a direction ({', '.join(DIRECTIONS)}) for a target of the attack"
-        if DIRECTIONS[direction] not in double_base.away(state, attacker, state.monsters[uid], away_from):
-            return f"knockback: {direction} does not lead away from {attacker.label} (HX-KNOCK-04)"
-    return ""
+    return directions_problem(state, state.monsters[action.character], targets, action.knockback)
 
 
-def away_from(state: HeroState, source: int, target: int) -> tuple[tuple[int, int], ...]:
-    """The knockback directions for a target at `target` hit from `source`: the straight line when it is on one
-    (row, column or exact diagonal), else the orthogonal along the larger offset or the diagonal whose two steps
-    both lead away (HX-KNOCK-04 OPEN: the attacker picks; the first is taken when none is named)."""
-    sx, sy = state.geometry.xy(source)
-    tx, ty = state.geometry.xy(target)
-    dx, dy = tx - sx, ty - sy
-    ux, uy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
-    if dx == 0 or dy == 0 or abs(dx) == abs(dy):
-        return ((ux, uy),)
-    larger = (ux, 0) if abs(dx) > abs(dy) else (0, uy)
-    return (larger, (ux, uy))
-
-
-def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | Telekinesis, modifier: int = 0) -> None:
+def attack(
+    state: HeroState,
+    attacker: Figure,
+    action: Close | Ranged | Throw | Telekinesis,
+    modifier: int = 0,
+    aimed: list[Figure] | None = None,
+    each: int = -1,
+    unlined: frozenset[int] = frozenset(),
+) -> None:
     """One attack roll against every target (HX-COMBAT-02, -23), criticals (HX-COMBAT-03, -04), the damage
     divided among the targets hit (HX-COMBAT-24), then knockback on doubles (HX-KNOCK-01). A held object is used
     in a close attack or thrown, and used up hit or miss (HX-OBJECT-09, -10, -11); an object hurled by Telekinesis
     is taken off the map first (it does not affect the line of fire) and strikes as a thrown one (HX-OBJECT-14,
     -15 OPEN: knockback away from the user). `modifier`: added to the attack value (a transporter's -2,
-    HX-SPECIAL-08)."""
-    if isinstance(action, Ranged):
+    HX-SPECIAL-08). `aimed`: the targets, when a power picks them (`area_attacks`); `each`: the damage dealt to
+    each target hit in place of the damage value, undivided; `unlined`: targets no line of fire is drawn to (never
+    hindered). Characters in `state.powerless` defend with their unmodified defense and no power (HX-POWER-15)."""
+    if aimed is not None:
+        targets = aimed
+    elif isinstance(action, Ranged):
         targets = [state.monsters[u] for u in action.targets]
     else:
         assert action.target is not None
@@ -320,12 +288,16 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     critical_hit = first == second == 6
     close = isinstance(action, Close)
     expert = expert_bonus(attacker, action)
-    total = first + second + max(0, attacker.attack + capped(modifier + expert))  # HX-VALUE-02, -05
+    smoke = smoke_penalty(state, attacker)  # HX-POWER-20: a modifier, under the rule of 3
+    total = first + second + max(0, attacker.attack + capped(modifier + expert - smoke))  # HX-VALUE-02, -05
     hits = []
     for target in targets:
         within = reach(state, attacker, target) if isinstance(action, Ranged) else -1  # HX-SPECIAL-05
-        hindered = not isinstance(action, Close) and line_of_fire(state, attacker, target, within)[1]
-        defense = target.defense + capped((HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close))
+        hindered = not close and target.uid not in unlined and line_of_fire(state, attacker, target, within=within)[1]
+        defense = defense_value(state, target) + capped(  # HX-POWER-27: Defend replaces, then modifiers
+            (HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close)
+        )
+        defense = target.defense if target.uid in state.powerless else defense  # HX-PAC-04: unmodified
         if critical_hit or (not critical_miss and total >= defense):
             hits.append(target)
     state.emit(
@@ -333,26 +305,38 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
     )
     if critical_miss or critical_hit:
         state.emit(EventKind.CRITICAL_MISS if critical_miss else EventKind.CRITICAL_HIT, attacker=attacker.label)
+    incapacitating = isinstance(action, Close | Ranged) and action.use == INCAPACITATE  # HX-POWER-18 OPEN
     if critical_miss:
-        take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN: direct
+        if not incapacitating:  # HX-COMBAT-05: an attack that deals no damage does not backfire
+            take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN
         return
-    hits = [target for target in hits if not evades(state, target)]  # HX-POWER-25: the attack misses it
+    hits = [  # HX-POWER-25: it misses it; -21: Precision Strike's -1; -15: no powers in a Pulse Wave
+        t for t in hits if t.uid in state.powerless or not evades(state, t, senses_handicap(attacker))
+    ]
     if not hits:
         return
+    if incapacitating:  # a token in place of damage: no critical +1, no knockback (HX-COMBAT-05)
+        for target in hits:
+            give_token(state, target, attacker)
+        return
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
-    value = THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06
-    if isinstance(action, Close) and action.use == BLADES and len(hits) == 1:  # HX-POWER-13: a d6 in place of the damage value
+    value = each if each >= 0 else THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06, HX-PAC-02
+    if isinstance(action, Close) and action.use == BLADES and len(hits) == 1:  # HX-POWER-13: d6 for damage value
         value = max(decisions.d6(state), attacker.stats.damage[attacker.click] - 1)
-    value += expert  # HX-POWER-37, -44: a modifier to the damage value, before it is divided
-    penetrating = isinstance(action, (Ranged, Throw)) and PSYCHIC_BLAST in attacker.powers
+    value += damage_modifier(state, attacker, action)  # a modifier to the damage value, before it is divided
+    psychic = isinstance(action, (Ranged, Throw)) and PSYCHIC_BLAST in attacker.powers  # HX-POWER-19
+    penetrating = psychic or exploits(attacker, close)  # HX-POWER-40
     shares = divide_damage([t.uid for t in hits], value, dict(action.split) if isinstance(action, Ranged) else {})
+    shares = {t.uid: value for t in hits} if each >= 0 else shares  # no division (HX-POWER-14..16)
     bonus = CLOSE_BONUS[held] if isinstance(action, Close) and held else 0  # HX-OBJECT-10
     taken: dict[int, int] = {}
     for target in hits:
         dealt = shares[target.uid] + bonus + (CRITICAL_HIT_DAMAGE if critical_hit else 0)
-        hurt = reduced(target, dealt, penetrating)  # HX-DAMAGE-01: dealt, then the target's reducer (HX-PAC-06)
-        if hurt and not penetrating and shrugs_off(state, target):  # HX-POWER-34, -19 OPEN
+        powerless = target.uid in state.powerless
+        hurt = dealt if powerless else reduced(target, dealt, penetrating)  # HX-DAMAGE-01, HX-PAC-06
+        if hurt and not penetrating and not powerless and shrugs_off(state, target):  # HX-POWER-34, -19 OPEN
             hurt = 0
+        hurt = floored(attacker, dealt, hurt)  # HX-POWER-21: Precision Strike, after every reducer
         taken[target.uid] = take_damage(state, target, hurt, "attack", attacker)
     if first == second:
         chosen = dict(action.knockback)
@@ -364,9 +348,17 @@ def attack(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | 
                 and not bulky(state, target)
                 and target.uid not in state.transporters
             ):
-                way = chosen.get(target.uid)
-                direction = DIRECTIONS[way] if way else double_base.away(state, attacker, target, away_from)[0]
+                direction = way_from(state, attacker, target, chosen.get(target.uid))
                 knock_back(state, attacker, target, taken[target.uid], direction)
+    steal_energy(state, attacker, close and any(taken.values()))  # HX-POWER-23: once the attack has resolved
+
+
+def damage_modifier(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> int:
+    """The modifiers to the damage value of `attacker`'s attack, within the rule of 3 (HX-VALUE-05, -07): an
+    expert's +1 and adjacent friends' Empower or Enhancement (HX-POWER-37, -44, -45, -41); a Telekinesis attack
+    (a power action) has none."""
+    friends = 0 if isinstance(action, Telekinesis) else boost(state, attacker, isinstance(action, Close))
+    return capped(expert_bonus(attacker, action) + friends)
 
 
 def expert_bonus(attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> int:
@@ -388,62 +380,3 @@ def close_attacks(state: HeroState, attacker: Figure, action: Close) -> None:
             return
         if target.alive and target in opponents(state, attacker) and in_close_reach(state, attacker, target):
             attack(state, attacker, Close(attacker.uid, uid, action.knockback))
-
-
-def knock_back(state: HeroState, attacker: Figure, target: Figure, distance: int, direction: tuple[int, int]) -> None:
-    """Move `target` up to `distance` squares along `direction` (HX-KNOCK-03, -04). It stops before a wall, the
-    map edge or blocking terrain and takes 1 knockback damage (HX-KNOCK-06), or before another character with no
-    damage (HX-KNOCK-07); hindering terrain does not stop it, and it is not movement (HX-KNOCK-13). The boundary
-    of higher ground stops it like a wall (HX-KNOCK-06); a non-flier knocked off elevated terrain lands in the
-    first square beyond and takes 2, or stays on the rim with 1 if that square is taken (HX-KNOCK-10); a hovering
-    one goes on at the lower level unhurt (HX-KNOCK-11 OPEN). A soaring target meets no terrain: only the edge
-    hurts it, and only soaring characters stop it (HX-KNOCK-12 OPEN). A double-base character is never knocked
-    back (HX-KNOCK-09, -14, HX-SPECIAL-06), and its squares stop others as a character's."""
-    if double_base.immovable(state, target):
-        return
-    geometry = state.geometry
-    level = levels_of(geometry).level
-    high = state.soars(target)
-    hovering = state.flight.get(target.uid) == HOVERING
-    occupied = double_base.spots(
-        state, (c for c in state.standing() if c.uid != target.uid and (not high or state.soars(c)))
-    )
-    x, y = geometry.xy(target.pos)
-    passed = [target.pos]
-    for _ in range(distance):
-        nx, ny = x + direction[0], y + direction[1]
-        here = geometry.index(x, y)
-        off = not (0 <= nx < geometry.width and 0 <= ny < geometry.height)
-        ahead = -1 if off else geometry.index(nx, ny)
-        blocked = (
-            not off
-            and not high
-            and (geometry.separated(here, ahead) or geometry.terrain[ahead] == BLOCKING or level[ahead] > level[here])
-        )
-        if off or blocked:
-            _land(state, target, here, "obstacle", OBSTACLE_KNOCKBACK_DAMAGE, attacker)
-            return
-        if double_base.in_the_way(state, here, ahead, target):  # HX-SPECIAL-03: its base across the diagonal
-            break
-        if ahead in occupied:
-            if not high and level[ahead] < level[here]:  # HX-KNOCK-10: the landing square is taken
-                _land(state, target, here, "edge", OBSTACLE_KNOCKBACK_DAMAGE, attacker)
-                return
-            break
-        x, y = nx, ny
-        passed.append(ahead)
-        if not high and not hovering and level[ahead] < level[here]:  # HX-KNOCK-10: a fall ends the path
-            _land(state, target, ahead, "fell", FALL_KNOCKBACK_DAMAGE, attacker)
-            return
-    anyone = double_base.spots(state, (c for c in state.standing() if c.uid != target.uid))
-    while len(passed) > 1 and passed[-1] in anyone:  # a soaring path passes over others, never ends on one
-        passed.pop()
-    target.pos = passed[-1]
-    state.emit(EventKind.KNOCKED_BACK, character=target.label, to=geometry.xy(target.pos), stopped="")
-
-
-def _land(state: HeroState, target: Figure, square: int, how: str, damage: int, attacker: Figure) -> None:
-    """End a knockback path at `square` with `damage` knockback damage (HX-KNOCK-06, -08, -10)."""
-    target.pos = square
-    state.emit(EventKind.KNOCKED_BACK, character=target.label, to=state.geometry.xy(square), stopped=how)
-    take_damage(state, target, reduced(target, damage), KNOCKBACK, attacker)  # HX-KNOCK-08

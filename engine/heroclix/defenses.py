@@ -1,15 +1,18 @@
 """The defense powers that change what an attack does to its target (HX-POWER, read in 2005 terms): damage
 reducers (Toughness -1, Invulnerability and Impervious -2: damage taken, knockback damage included, never
 pushing damage or the critical-miss click, HX-DAMAGE-01, -08, HX-KNOCK-08), Super Senses' evade roll (5-6: the
-attack misses this target, HX-EFFECT-08) and Impervious' roll (5-6: no damage taken from the attack). Their dice
-come in the contract's order: each hit target's evade die right after the attack roll, then the dice that set
-the damage (scenario-format-heroclix.md section 6)."""
+attack misses this target, HX-EFFECT-08), Impervious' roll (5-6: no damage taken from the attack) and Defend (an
+adjacent friend's unmodified defense value in place of the target's own, HX-POWER-27). Their dice come in the
+contract's order: each hit target's evade die right after the attack roll, then the dice that set the damage
+(scenario-format-heroclix.md section 6)."""
 
 from __future__ import annotations
 
 from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.powers import DEFEND
+from clix.engine.heroclix.sides import adjacency, team
 from clix.engine.heroclix.state import HeroState
 
 TOUGHNESS = "Toughness"
@@ -50,9 +53,26 @@ def defense_bonus(character: Figure, close: bool) -> int:
     return DEFENSE_BONUS if (COMBAT_REFLEXES if close else ENERGY_SHIELD) in character.powers else 0
 
 
-def evades(state: HeroState, target: Figure) -> bool:
-    """Super Senses' roll for a target an attack hit: True when it evades (HX-POWER-25, HX-EFFECT-08)."""
-    return _rolls(state, target, SUPER_SENSES, EVADES_AT, EventKind.EVADE_ROLL)
+def defense_value(state: HeroState, target: Figure) -> int:
+    """The defense value `target` uses against an attack, before modifiers: its own, or the unmodified defense
+    value of an adjacent friend showing Defend, whichever is higher (HX-POWER-27: a replacement the defender may
+    choose; its OPEN: the best of several). Adjacent as for Support (one square, HX-MOVE-03)."""
+    side = team(state, target.controller)
+    lent = [
+        c.defense
+        for c in state.standing()
+        if c.uid != target.uid
+        and DEFEND in c.powers
+        and team(state, c.controller) == side
+        and adjacency(state, target, c) == 1
+    ]
+    return max([target.defense, *lent])
+
+
+def evades(state: HeroState, target: Figure, handicap: int = 0) -> bool:
+    """Super Senses' roll for a target an attack hit: True when it evades (HX-POWER-25, HX-EFFECT-08); the roll
+    counts `handicap` less (Precision Strike, HX-POWER-21)."""
+    return _rolls(state, target, SUPER_SENSES, EVADES_AT + handicap, EventKind.EVADE_ROLL)
 
 
 def shrugs_off(state: HeroState, target: Figure) -> bool:

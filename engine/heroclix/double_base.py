@@ -7,8 +7,9 @@ terrain and adjacency applying to its leading square, then its rear half is plac
 checklist's suggestion for HX-SPECIAL-04 OPEN). Knockback, Telekinesis and carriers leave it alone (HX-SPECIAL-06).
 
 The hooks that call this module sit in `sides.py` (adjacency), `movement.py` (moving, carrying, occupied squares),
-`combat.py` (lines of fire, range, knockback), `telekinesis.py`, `terrain.py`, `transport.py`, `power_actions.py`,
-`setup.py`, `scenario.py` and `invariants.py`; `rules.py` passes a move's `rear` on. A double-base character's size
+`combat.py` and `elevated_lines.py` (lines of fire, range), `knockback.py`, `telekinesis.py`, `terrain.py`,
+`transport.py`, `power_actions.py`, `setup.py`, `scenario.py` and `invariants.py`; `rules.py` passes a move's `rear`
+on. A double-base character's size
 class is standard (HX-PAC-13 OPEN): `state.sizes` does not list it."""
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ Pairwise = Callable[[HeroState, Figure, int, bool, Figure, int], int]
 LineFrom = Callable[[HeroState, Figure, int, Figure, int], tuple[bool, bool]]
 """`combat.line_from`: the line of fire from one character's square to another's."""
 AwayFrom = Callable[[HeroState, int, int], tuple[tuple[int, int], ...]]
-"""`combat.away_from`: the knockback directions from one square to another."""
+"""`knockback.away_from`: the knockback directions from one square to another."""
 
 
 def immovable(state: HeroState, figure: Figure) -> bool:

@@ -24,6 +24,7 @@ class EventKind(StrEnum):
     GAME_OVER = "game_over"
     KNOCKED_BACK = "knocked_back"
     KO = "ko"
+    MARKERS = "markers"
     MOVE = "move"
     PICKED_UP = "picked_up"
     POWER = "power"
@@ -31,4 +32,5 @@ class EventKind(StrEnum):
     SUPPORT_ROLL = "support_roll"
     TELEKINESIS = "telekinesis"
     TERRAIN_ATTACK = "terrain_attack"
+    TOKEN = "token"
     WILLPOWER_ROLL = "willpower_roll"

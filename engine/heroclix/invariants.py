@@ -14,6 +14,7 @@ from clix.engine.heroclix import double_base
 from clix.engine.heroclix.combat import line_of_fire
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.matchups import library_at
+from clix.engine.heroclix.movement_powers import earthbound
 from clix.engine.heroclix.setup import new_game
 from clix.engine.heroclix.state import SOARING, HeroState
 
@@ -21,10 +22,11 @@ from clix.engine.heroclix.state import SOARING, HeroState
 def violations(state: HeroState) -> list[str]:
     """Every invariant the position breaks: one character a square, a double-base character's two included
     (HX-MOVE-06), its two squares touching at one elevation with no wall between (HX-SPECIAL-02..04); nobody below
-    soaring on blocking terrain (HX-TERRAIN-11); tokens 0 to 2 (HX-TURN-13); a dial on one of its clicks, a KO'd character on a KO
-    click and a standing one not (HX-DAMAGE-06); flight only for fliers, never soaring indoors (HX-MOVE-18);
-    lines of fire between grounded characters on one level the same both ways; victory points at least the
-    points of the characters defeated and at most twice them while the game goes on (HX-END-05, -06, -08)."""
+    soaring on blocking terrain (HX-TERRAIN-11); tokens 0 to 2 (HX-TURN-13); a dial on one of its clicks, a KO'd
+    character on a KO click and a standing one not (HX-DAMAGE-06); flight only for fliers, never soaring indoors
+    (HX-MOVE-18) nor while Earthbound/Neutralized shows (HX-POWER-04); lines of fire between grounded characters on
+    one level the same both ways (Stealth aside, HX-POWER-11); victory points at least the points of the characters
+    defeated and at most twice them while the game goes on (HX-END-05, -06, -08)."""
     found: list[str] = []
     geometry = state.geometry
     standing = state.standing()
@@ -43,6 +45,8 @@ def violations(state: HeroState) -> list[str]:
         mode = state.flight.get(c.uid)
         if mode is not None and c.stats.speed_mode != "wing":
             found.append(f"{c.label} flies without wings")
+        if c.alive and mode is not None and earthbound(c):
+            found.append(f"{c.label} flies while Earthbound/Neutralized shows")
         if c.alive and mode == SOARING and any(geometry.indoor[s] for s in double_base.squares(state, c)):
             found.append(f"{c.label} soars indoors")
         if c.alive and mode != SOARING and any(geometry.terrain[s] == BLOCKING for s in double_base.squares(state, c)):
@@ -51,7 +55,7 @@ def violations(state: HeroState) -> list[str]:
     grounded = [c for c in standing if not state.soars(c) and not level[c.pos]]
     for i, one in enumerate(grounded):
         for other in grounded[i + 1 :]:
-            if line_of_fire(state, one, other)[0] != line_of_fire(state, other, one)[0]:
+            if line_of_fire(state, one, other, False)[0] != line_of_fire(state, other, one, False)[0]:
                 found.append(f"the line of fire between {one.label} and {other.label} is clear one way only")
     if not state.over:
         defeated = sum(c.stats.points for c in state.monsters if not c.alive)

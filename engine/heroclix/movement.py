@@ -1,5 +1,6 @@
 """HeroClix movement: how far a character moves, which paths it may take, break away (HX-MOVE), terrain
-(HX-TERRAIN-05..17), elevated terrain and ladders (HX-ELEV-02..04) and flight (HX-MOVE-12..18)."""
+(HX-TERRAIN-05..17), elevated terrain and ladders (HX-ELEV-02..04) and flight (HX-MOVE-12..18); the powers that
+change them are in movement_powers (Plasticity, Phasing/Teleport, Earthbound/Neutralized) and here (Leap/Climb)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import double_base
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
+from clix.engine.heroclix.movement_powers import break_away_needed, earthbound, phases, speed_mode
 from clix.engine.heroclix.objects import layout_of, lift, lying_at, strong, within_reach
-from clix.engine.heroclix.powers import LEAP_CLIMB
+from clix.engine.heroclix.powers import BATTLE_FURY, LEAP_CLIMB
 from clix.engine.heroclix.sides import GIANT, GIANT_REACH, adjacency, adjacent_opponents, at, bulky, opponents, size
 from clix.engine.heroclix.state import HOVERING, SOARING, HeroState
 
@@ -23,7 +25,13 @@ MODE_CHANGE_SPEED = 1
 
 
 def flies(character: Figure) -> bool:
-    return character.stats.speed_mode == "wing"
+    """Whether `character` flies now (wing speed mode; not while Earthbound/Neutralized shows, HX-POWER-04)."""
+    return speed_mode(character) == "wing"
+
+
+def swims(character: Figure) -> bool:
+    """Whether water is clear terrain for `character` now (dolphin speed mode, HX-MOVE-19; HX-POWER-04)."""
+    return speed_mode(character) == "dolphin"
 
 
 def _kind(state: HeroState, square: int, swims: bool, lifted: int = -1) -> int:
@@ -53,7 +61,7 @@ def move_speed(state: HeroState, character: Figure, mode: str | None = None, hal
         speed = (speed + 1) // 2 if halved else speed
         return max(0, speed - (MODE_CHANGE_SPEED if changes else 0))
     slowed = not strides(state, character) and any(  # HX-SPECIAL-12, -16: giants and big ones ignore hindering terrain
-        _kind(state, square, character.stats.speed_mode == "dolphin") in (HINDERING, WATER)
+        _kind(state, square, swims(character)) in (HINDERING, WATER)
         for square in double_base.squares(state, character)  # HX-SPECIAL-04 (OPEN): either half in it
     )
     if slowed:
@@ -75,22 +83,27 @@ def step_problem(
     pick_up: tuple[int, int] | None = None,
     halved: bool = False,
     rear: int = -1,
+    squares: int = -1,
+    passing: bool = False,
 ) -> str:
     """Why `path` (with flight mode `mode`, picking up the object on square `pick_up[1]` after entering
     `pick_up[0]` of its squares) is not a move `character` may make from `start`, assuming any break-away roll
     succeeds ("" if it is one). `halved`: its speed halved once more, rounded up (Charge, Running Shot: HX-VALUE-06
-    OPEN, halved twice when it begins in hindering terrain). A double-base character's path begins with the square
-    next to it that it counts from, and `rear` is where its rear half ends (-1: the engine's choice; HX-SPECIAL-04)."""
+    OPEN, halved twice when it begins in hindering terrain). `squares`: how far it may move, in place of its speed
+    (Sidestep's 2, HX-POWER-09 OPEN). `passing`: it may pass squares next to opponents (Hypersonic Speed). A
+    double-base character's path begins with the square next to it that it counts from, and `rear` is where its
+    rear half ends (-1: the engine's choice; HX-SPECIAL-04)."""
     if pick_up is not None:
         problem = _pick_up_problem(state, character, start, path, pick_up)
         if problem:
             return problem
     if mode is not None and not flies(character):
         return f"{character.label} does not fly (HX-MOVE-12)"
-    speed = move_speed(state, character, mode, halved)
+    speed = move_speed(state, character, mode, halved) if squares < 0 else squares
     if len(path) > speed:
         return f"the path is {len(path)} squares; {character.label} may move {speed} (HX-MOVE-02, -13, HX-TERRAIN-06)"
     ending = double_base.end_problem(state, character, path, rear, final_mode(state, character, mode))
+    beginning = None if start == character.pos else start  # None: from either square of a double-base character
     if character.uid in state.rears:  # HX-SPECIAL-04: a double-base character counts from a square next to it
         problem = double_base.setting_out(state, character, path, rear)
         if problem:
@@ -99,26 +112,29 @@ def step_problem(
     if flies(character):
         return _flight_problem(state, character, start, path, final_mode(state, character, mode)) or ending
     geometry = state.geometry
-    broke_from = {c.uid for c in adjacent_opponents(state, character)}
-    if passes_opponents(state, character):
+    broke_from = {c.uid for c in adjacent_opponents(state, character, beginning)}
+    if passing or passes_opponents(state, character, beginning):
         broke_from = {c.uid for c in opponents(state, character)}
     others = double_base.occupied(state, (c for c in state.standing() if c.uid != character.uid))
     foes = {c.uid for c in opponents(state, character)}
     levels = levels_of(geometry)
     indoor = geometry.indoor
     huge = strides(state, character)
+    phaser = phases(character)
     after, lifted = pick_up if pick_up is not None else (len(path) + 1, -1)
     here = start
     for index, square in enumerate(path):
         where = at(state, square)
         if square not in geometry.all_neighbour_sets[here]:
             return f"{where} is not a step from {at(state, here)} (HX-MOVE-02)"
-        outdoors = huge and not indoor[here] and not indoor[square]  # HX-SPECIAL-12, -16: outdoor walls and blocking
-        if geometry.separated(here, square) and not outdoors:
+        # giants and big characters pass outdoor walls and blocking terrain (HX-SPECIAL-12, -16), Phasing/Teleport
+        # any (HX-POWER-03)
+        through = phaser or (huge and not indoor[here] and not indoor[square])
+        if geometry.separated(here, square) and not through:
             return (
                 f"a wall or blocking terrain cuts the step from {at(state, here)} to {where} (HX-TERRAIN-12, -16, -17)"
             )
-        if geometry.terrain[square] == BLOCKING and not outdoors:
+        if geometry.terrain[square] == BLOCKING and not through:
             return f"{where} is blocking terrain (HX-TERRAIN-11)"
         if levels.level[square] != levels.level[here] and frozenset((here, square)) not in levels.ladders and not huge:
             return f"the step from {at(state, here)} to {where} changes level without a ladder (HX-ELEV-02, -03)"
@@ -141,14 +157,17 @@ def step_problem(
 
 def passes_opponents(state: HeroState, character: Figure, start: int | None = None) -> bool:
     """Whether a move from `start` (None: where it stands) may pass squares next to opponents without stopping:
-    a transporter's that begins next to none (HX-SPECIAL-08), or a Leap/Climb character's (HX-POWER-02 OPEN)."""
-    return leaps(character) or (character.uid in state.transporters and not adjacent_opponents(state, character, start))
+    a transporter's that begins next to none (HX-SPECIAL-08; not while Earthbound/Neutralized, HX-POWER-04), or a
+    Leap/Climb or Phasing/Teleport character's (HX-POWER-02, -03 OPEN)."""
+    transporter = character.uid in state.transporters and not earthbound(character)
+    return leaps(character) or (transporter and not adjacent_opponents(state, character, start))
 
 
 def leaps(character: Figure) -> bool:
     """Leap/Climb: it breaks away automatically and ignores characters, hindering, elevated and outdoor blocking
-    terrain when it moves (HX-POWER-02 OPEN, the checklist's reading)."""
-    return LEAP_CLIMB in character.powers
+    terrain when it moves (HX-POWER-02 OPEN, the checklist's reading); Phasing/Teleport too, and it passes walls
+    and blocking terrain besides (`phases`, HX-POWER-03 OPEN)."""
+    return LEAP_CLIMB in character.powers or phases(character)
 
 
 def strides(state: HeroState, character: Figure) -> bool:
@@ -158,8 +177,8 @@ def strides(state: HeroState, character: Figure) -> bool:
 
 
 def break_away_at(state: HeroState, character: Figure) -> int:
-    """The lowest d6 with which `character` breaks away (HX-MOVE-08, HX-SPECIAL-12, -17)."""
-    return GIANT_BREAK_AWAY if size(state, character) == GIANT else BREAK_AWAY
+    """The lowest d6 with which `character` breaks away (HX-MOVE-08, HX-SPECIAL-12, -17; Plasticity, HX-POWER-07)."""
+    return break_away_needed(state, character, GIANT_BREAK_AWAY if size(state, character) == GIANT else BREAK_AWAY)
 
 
 def _flight_problem(state: HeroState, character: Figure, start: int, path: tuple[int, ...], mode: str | None) -> str:
@@ -169,13 +188,14 @@ def _flight_problem(state: HeroState, character: Figure, start: int, path: tuple
     square (HX-MOVE-06), nor hovering on blocking terrain (HX-MOVE-14; soaring may, HX-MOVE-15 OPEN)."""
     geometry = state.geometry
     indoor = geometry.indoor
+    phaser = phases(character)  # HX-POWER-03: through indoor walls and blocking terrain too
     if mode == SOARING and any(indoor[s] for s in (start, *path)):
         return "no soaring indoors: a flier descends to hovering before it enters an indoor square (HX-MOVE-18)"
     here = start
     for square in path:
         if square not in geometry.all_neighbour_sets[here]:
             return f"{at(state, square)} is not a step from {at(state, here)} (HX-MOVE-02)"
-        if mode == HOVERING and (indoor[here] or indoor[square]):
+        if mode == HOVERING and (indoor[here] or indoor[square]) and not phaser:
             if geometry.separated(here, square):
                 return f"indoors a hovering flier crosses no wall: {at(state, here)} to {at(state, square)} (HX-TERRAIN-20)"
             if indoor[square] and geometry.terrain[square] == BLOCKING:
@@ -198,9 +218,7 @@ def must_stop(
     next to an opposing character it did not break away from (HX-MOVE-05, -10). A flier never stops for them."""
     if flies(character):
         return False
-    if not strides(state, character) and _terrain_stop(
-        state, here, square, character.stats.speed_mode == "dolphin", lifted
-    ):
+    if not strides(state, character) and _terrain_stop(state, here, square, swims(character), lifted):
         return True
     return any(c.uid not in broke_from for c in adjacent_opponents(state, character, square))
 
@@ -220,14 +238,17 @@ def _terrain_stop(state: HeroState, here: int, square: int, swims: bool, lifted:
     )
 
 
-def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]:
+def reachable(
+    state: HeroState, character: Figure, squares: int = -1, passing: bool = False
+) -> dict[int, tuple[int, ...]]:
     """Every square `character` may end a move in (in its own flight mode; its own square included), with a
     shortest legal path to it. A square is reached once, by the first path found (breadth first): enough to list
     moves, while `step_problem` judges any path a step names. Each step is judged as it is added, by the checks
-    `step_problem` makes of a path's last step and end, so the search does not walk every path again."""
+    `step_problem` makes of a path's last step and end, so the search does not walk every path again. `squares`
+    and `passing` as for `step_problem`."""
     geometry = state.geometry
     start = character.pos
-    speed = move_speed(state, character)
+    speed = move_speed(state, character) if squares < 0 else squares
     level = levels_of(geometry).level
     ladders = levels_of(geometry).ladders
     indoor = geometry.indoor
@@ -235,16 +256,17 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
     mode = state.flight.get(character.uid)
     if flier and mode == SOARING and indoor[start]:
         return {start: ()}  # no soaring indoors (HX-MOVE-18): every path is refused
-    swims = character.stats.speed_mode == "dolphin"
+    swimmer = swims(character)
     huge = strides(state, character)
     leaper = leaps(character)
+    phaser = phases(character)
     foes = opponents(state, character)
     others = double_base.spots(state, (c for c in state.standing() if c.uid != character.uid))
     foe_squares = double_base.spots(state, foes)
     foe_ids = {c.uid for c in foes}
     broke_from = {c.uid for c in adjacent_opponents(state, character)}
     danger: set[int] = set()  # squares next to an opponent it did not break away from (HX-MOVE-05, -10)
-    if not flier and not passes_opponents(state, character):
+    if not flier and not passing and not passes_opponents(state, character):
         for foe in foes:
             if foe.uid in broke_from:
                 continue
@@ -266,7 +288,7 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
         if flier:
             if mode == SOARING and indoor[square]:
                 return 2
-            indoors = mode == HOVERING and (indoor[here] or indoor[square])
+            indoors = mode == HOVERING and (indoor[here] or indoor[square]) and not phaser
             if indoors and (
                 geometry.separated(here, square) or (indoor[square] and geometry.terrain[square] == BLOCKING)
             ):
@@ -278,7 +300,7 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
             crossed = double_base.across(state, here, square)
             if crossed is not None and crossed.uid in foe_ids:
                 return 2
-        if huge and not indoor[here] and not indoor[square]:  # HX-SPECIAL-12, -16: over outdoor walls and blocking
+        if phaser or (huge and not indoor[here] and not indoor[square]):  # HX-SPECIAL-12, -16, HX-POWER-03
             if square in foe_squares:
                 return 1 if leaper else 2
             return 1 if square in others or geometry.terrain[square] == BLOCKING else 0
@@ -314,7 +336,7 @@ def reachable(state: HeroState, character: Figure) -> dict[int, tuple[int, ...]]
                     starts is None or double_base.rear_square(state, character, candidate, -1, mode) >= 0
                 ):
                     ends[square] = candidate
-                if not flier and ((not huge and _terrain_stop(state, here, square, swims)) or square in danger):
+                if not flier and ((not huge and _terrain_stop(state, here, square, swimmer)) or square in danger):
                     continue
                 grown.append(candidate)
         frontier = grown
@@ -331,7 +353,7 @@ def carry_problem(
     adjacent from either square, and ends on both."""
     geometry = state.geometry
     carried = state.monsters[carry]
-    transporter = character.uid in state.transporters
+    transporter = character.uid in state.transporters and not earthbound(character)  # HX-POWER-04: no carrying
     if not flies(character) and not transporter:
         return f"only fliers and transporters carry, not {character.label} (HX-MOVE-22, HX-SPECIAL-07)"
     hovers = state.flight.get(character.uid) == HOVERING and final_mode(state, character, mode) == HOVERING
@@ -345,8 +367,10 @@ def carry_problem(
         return (
             f"{carried.label} is a giant, big character or transporter and cannot be carried (HX-SPECIAL-07, -13, -16)"
         )
-    if flies(carried) or carried.stats.speed_mode not in ("boot", "dolphin"):
+    if speed_mode(carried) not in ("boot", "dolphin"):
         return f"{carried.label} cannot be carried: only characters that walk or swim can (HX-MOVE-22)"
+    if BATTLE_FURY in carried.powers:
+        return f"{carried.label} shows Battle Fury and cannot be carried (HX-POWER-38)"
     if carried.uid in state.holding:
         return f"{carried.label} holds an object and cannot be carried (HX-MOVE-23)"
     level = levels_of(geometry).level
@@ -410,12 +434,14 @@ def move(
         double_base.put(
             state, character, *double_base.pose(state, character, path, rear, final_mode(state, character, mode))
         )
+        state.moved.add(character.uid)  # HX-POWER-22: it has moved this turn
     if mode is not None and flies(character):
         state.flight[character.uid] = mode
     if carry is not None:  # HX-MOVE-25, -26: placed beside the carrier, no token, no action this turn
         carried = state.monsters[carry]
         carried.pos = carry_to
         state.carried.add(carried.uid)
+        state.moved.add(carried.uid)  # HX-PAC-11: placed
         state.emit(EventKind.CARRIED, character=carried.label, by=character.label, to=state.geometry.xy(carry_to))
     if pick_up is not None:
         state.holding[character.uid] = lift(state, pick_up)

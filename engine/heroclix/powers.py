@@ -2,7 +2,10 @@
 Super Strength (HX-OBJECT-07..11) and Telekinesis (HX-OBJECT-12..16), and the first of the card's (part 2):
 Flurry, Charge, Running Shot, Super Senses, Toughness, Invulnerability, Impervious, Regeneration, Support,
 Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Energy Shield/Deflection, Willpower,
-Invincible and the two Combat Experts.
+Invincible and the two Combat Experts; eleven that need no power action (passive, modifiers, movement): Exploit
+Weakness, Precision Strike, Steal Energy, Empower, Enhancement, Defend, Plasticity, Stealth, Battle Fury,
+Phasing/Teleport and Earthbound/Neutralized; and ten used as actions: Force Blast, Poison, Sidestep, Quake,
+Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed.
 A character naming another power is refused with its name."""
 
 from __future__ import annotations
@@ -16,6 +19,27 @@ RANGED_EXPERT = "Ranged Combat Expert"
 CLOSE_EXPERT = "Close Combat Expert"
 LEAP_CLIMB = "Leap/Climb"
 WILLPOWER = "Willpower"
+EXPLOIT_WEAKNESS = "Exploit Weakness"
+PRECISION_STRIKE = "Precision Strike"
+STEAL_ENERGY = "Steal Energy"
+EMPOWER = "Empower"
+ENHANCEMENT = "Enhancement"
+DEFEND = "Defend"
+PLASTICITY = "Plasticity"
+STEALTH = "Stealth"
+BATTLE_FURY = "Battle Fury"
+PHASING = "Phasing/Teleport"
+EARTHBOUND = "Earthbound/Neutralized"
+FORCE_BLAST = "Force Blast"
+QUAKE = "Quake"
+ENERGY_EXPLOSION = "Energy Explosion"
+INCAPACITATE = "Incapacitate"
+SMOKE_CLOUD = "Smoke Cloud"
+BARRIER = "Barrier"
+PULSE_WAVE = "Pulse Wave"
+HYPERSONIC = "Hypersonic Speed"
+MINIMUM_RANGE = 6
+"""The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
 POWERS: dict[str, PowerSpec] = {
     "Super Strength": PowerSpec(
@@ -108,6 +132,150 @@ POWERS: dict[str, PowerSpec] = {
     ),
     CLOSE_EXPERT: PowerSpec(
         CLOSE_EXPERT, "attack", "Attack +1 and damage +1 for its close attacks, on terrain too.", "004 L138, L199"
+    ),
+    EXPLOIT_WEAKNESS: PowerSpec(
+        EXPLOIT_WEAKNESS,
+        "attack",
+        "Its close attacks deal penetrating damage: no reducer but Invincible lowers it.",
+        "004 L126, L224",
+    ),
+    PRECISION_STRIKE: PowerSpec(
+        PRECISION_STRIKE,
+        "attack",
+        "When it attacks, damage a hit target takes is not reduced below 1, and the target's Super Senses roll is -1.",
+        "004 L207, L228",
+    ),
+    STEAL_ENERGY: PowerSpec(
+        STEAL_ENERGY,
+        "attack",
+        "After a close attack that damages 1 or more hit characters, it heals 1 click.",
+        "004 L178, L230; 002 L750-752",
+    ),
+    EMPOWER: PowerSpec(
+        EMPOWER,
+        "passive",
+        "Adjacent friendly characters get damage +1 for their close attacks, on terrain too (stacking, within the "
+        "rule of 3).",
+        "004 L144, L200",
+    ),
+    ENHANCEMENT: PowerSpec(
+        ENHANCEMENT,
+        "passive",
+        "Adjacent friendly characters get damage +1 for their ranged attacks, on terrain and thrown objects too "
+        "(stacking, within the rule of 3).",
+        "004 L167, L189; 002 L356-357",
+    ),
+    DEFEND: PowerSpec(
+        DEFEND,
+        "defense",
+        "Adjacent friendly characters may replace their defense value with this character's unmodified one.",
+        "004 L81, L105",
+    ),
+    PLASTICITY: PowerSpec(
+        PLASTICITY,
+        "move",
+        "Breaks away on 2-6; adjacent opponents without Phasing/Teleport, Plasticity, Leap/Climb or Hypersonic "
+        "Speed break away from it only on a 6 (giants ignore it).",
+        "004 L48, L264-265; 002 L1353-1354",
+    ),
+    STEALTH: PowerSpec(
+        STEALTH,
+        "defense",
+        "When it is not its controller's turn, a line of fire to it from a non-adjacent character that would be "
+        "hindered is blocked.",
+        "004 L69; 002 L358",
+    ),
+    BATTLE_FURY: PowerSpec(
+        BATTLE_FURY,
+        "passive",
+        "No ranged attacks or ranged combat actions (no throwing, no power action with a ranged attack); cannot "
+        "be carried, given action tokens by opponents or targeted by Mind Control; its attacks bar Shape Change. "
+        "Compulsory.",
+        "004 L112-114",
+    ),
+    PHASING: PowerSpec(
+        PHASING,
+        "move",
+        "When it moves: breaks away automatically and ignores walls, blocking, hindering and elevated terrain, "
+        "water and characters; never ends on blocking terrain or an occupied square.",
+        "004 L23; 002 L1136-1138 (HX-POWER-03 OPEN: the icons are lost)",
+    ),
+    EARTHBOUND: PowerSpec(
+        EARTHBOUND,
+        "passive",
+        "While it shows, the character has the boot speed mode: no flight (a flier is grounded), swimming, "
+        "carrying or transporter attack on the move. Compulsory.",
+        "004 L27, L42 (HX-POWER-04 OPEN: the list is lost)",
+    ),
+    FORCE_BLAST: PowerSpec(
+        FORCE_BLAST,
+        "action",
+        "Power action: an opposing character within range (at least 6) and clear line of fire is knocked back 3 "
+        "squares directly away (not an attack: no roll); giants, big characters and transporters are unaffected.",
+        "004 L54, L266; 002 L1320-1321, L1353-1354",
+    ),
+    "Poison": PowerSpec(
+        "Poison",
+        "free",
+        "Free action, once per turn, if it has not moved or been placed this turn: 1 damage to each adjacent "
+        "opposing character (not an attack: no roll; reducers apply).",
+        "004 L173, L240",
+    ),
+    "Sidestep": PowerSpec(
+        "Sidestep",
+        "free",
+        "Free action, once per turn: move up to 2 squares (not halved), breaking away and stopping as any move.",
+        "004 L60",
+    ),
+    QUAKE: PowerSpec(
+        QUAKE,
+        "attack",
+        "Declared with a close attack: it targets every adjacent opposing character (a giant's two squares too), "
+        "one roll against each; with two or more targets each one hit is dealt 2 damage instead.",
+        "004 L238, L290-291",
+    ),
+    ENERGY_EXPLOSION: PowerSpec(
+        ENERGY_EXPLOSION,
+        "attack",
+        "Declared with a ranged attack: every other character adjacent to one of its targets becomes a target too "
+        "(no range or line of fire needed), one roll against each; each one hit is dealt 2 damage instead.",
+        "004 L77, L301; 002 L358",
+    ),
+    INCAPACITATE: PowerSpec(
+        INCAPACITATE,
+        "attack",
+        "Declared with a close or ranged attack: each character hit gets an action token instead of damage (a second "
+        "token deals pushing damage, never a third); no critical-hit damage, critical-miss click or knockback.",
+        "004 L155, L236; 002 L467-470",
+    ),
+    SMOKE_CLOUD: PowerSpec(
+        SMOKE_CLOUD,
+        "action",
+        "Power action: up to 6 hindering terrain markers within range (at least 6), touching one another, one in "
+        "line of fire; opposing characters on them get attack -1; gone at the beginning of its player's next turn.",
+        "004 L157, L259-262; 002 L238-240",
+    ),
+    BARRIER: PowerSpec(
+        BARRIER,
+        "action",
+        "Power action: up to 4 blocking terrain markers on empty squares within range (at least 6), touching one "
+        "another, one in line of fire; they may be destroyed; gone at the beginning of its player's next turn.",
+        "004 L93, L248-250; 002 L238-240",
+    ),
+    PULSE_WAVE: PowerSpec(
+        PULSE_WAVE,
+        "attack",
+        "Declared with a ranged attack: range halved; it targets every other character within it and in line of fire "
+        "(characters do not block it), one roll against unmodified defense; those in range use no powers during "
+        "it; with two or more targets each one hit is dealt 1 damage instead.",
+        "004 L95-101",
+    ),
+    HYPERSONIC: PowerSpec(
+        HYPERSONIC,
+        "action",
+        "Power action: range halved; move, make one close or ranged attack, then move again up to its speed minus "
+        "the squares moved; it may pass squares next to opponents (breaking away as a move begins).",
+        "004 L64-67",
     ),
 }
 

@@ -10,9 +10,21 @@ from __future__ import annotations
 
 from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat, movement, power_actions, scoring, sides, telekinesis, terrain, transport
+from clix.engine.heroclix import (
+    area_attacks,
+    combat,
+    free_actions,
+    markers,
+    movement,
+    power_actions,
+    scoring,
+    sides,
+    telekinesis,
+    terrain,
+    transport,
+)  # fmt: skip
 from clix.engine.heroclix.events import EventKind
-from clix.engine.heroclix.powers import BLADES, WILLPOWER
+from clix.engine.heroclix.powers import BLADES, INCAPACITATE, WILLPOWER
 from clix.engine.heroclix.state import (
     PHASES,
     PUSHING,
@@ -58,8 +70,12 @@ def why_not(state: HeroState, action: Action) -> str:
         return combat.throw_problem(state, action) or combat.knockback_problem(state, action)
     if isinstance(action, Telekinesis):
         return telekinesis.problem(state, action)
+    if isinstance(action, PowerAction) and free_actions.grants(action.power):
+        return free_actions.problem(state, action)
     if isinstance(action, PowerAction):
         return power_actions.problem(state, action)
+    if area_attacks.area(action):
+        return area_attacks.problem(state, action)
     return combat.attack_problem(state, action) or combat.knockback_problem(state, action)
 
 
@@ -67,13 +83,18 @@ def legal_actions(state: HeroState) -> list[Action]:
     """The actions the active player may take: a move to each square its characters may reach (in their flight
     modes), a close attack on each adjacent opponent, a ranged attack on each opponent in range and line of fire
     (one target, all the damage), each hurl of an object by Telekinesis, two close attacks with Flurry, a close
-    attack with Blades/Claws/Fangs, Regeneration and Support (`power_actions.listed`), and ending the turn. Attacks on terrain, flight-mode
-    changes, moving an object or a character by Telekinesis, Charge, Running Shot and a transporter's attack on
-    the move are legal (`why_not`) but not listed: the players this lists for never choose them."""
+    attack with Blades/Claws/Fangs, close and ranged attacks with Incapacitate, the attacks whose targets a power
+    picks (`area_attacks.listed`), the power actions of `power_actions.listed`, the free actions of
+    `free_actions.listed` (even for characters that may take no other action), and ending the turn. Attacks on
+    terrain, flight-mode changes, moving an object or a character by Telekinesis, Charge, Running Shot and a
+    transporter's attack on the move are legal (`why_not`) but not listed: the players this lists for never choose
+    them."""
     if state.over:
         return []
     found: list[Action] = []
     for character in state.standing():
+        if character.controller == state.active:
+            found.extend(free_actions.listed(state, character))  # HX-TURN-16: even after acting, or with two tokens
         if sides.cannot_act(state, character):
             continue
         for path in movement.reachable(state, character).values():
@@ -81,6 +102,8 @@ def legal_actions(state: HeroState) -> list[Action]:
         reached = [t for t in sides.adjacent_opponents(state, character) if sides.in_close_reach(state, character, t)]
         for target in reached:
             found.append(Close(character.uid, target.uid))
+            if INCAPACITATE in character.powers:  # HX-POWER-18: a token in place of damage
+                found.append(Close(character.uid, target.uid, use=INCAPACITATE))
             if BLADES in character.powers:  # HX-POWER-13: the d6 in place of the damage value
                 found.append(Close(character.uid, target.uid, use=BLADES))
             if combat.FLURRY in character.powers:  # HX-POWER-01: a second attack, on the same or another target
@@ -89,6 +112,9 @@ def legal_actions(state: HeroState) -> list[Action]:
             shot = Ranged(character.uid, (target.uid,))
             if not combat.attack_problem(state, shot):
                 found.append(shot)
+                if INCAPACITATE in character.powers:
+                    found.append(Ranged(character.uid, (target.uid,), use=INCAPACITATE))
+        found.extend(area_attacks.listed(state, character))
         found.extend(telekinesis.hurls(state, character))
         found.extend(power_actions.listed(state, character))
     found.append(EndTurn())
@@ -109,6 +135,9 @@ def _perform(state: HeroState, action: Action) -> None:
         end_turn(state)
         return
     character = state.monsters[action.character]
+    if isinstance(action, PowerAction) and free_actions.grants(action.power):
+        free_actions.perform(state, character, action)  # HX-TURN-16: no token, not one of the turn's actions
+        return
     if isinstance(action, Move) and action.attack is not None:
         transport.perform(state, character, action)
     elif isinstance(action, Move):
@@ -121,6 +150,8 @@ def _perform(state: HeroState, action: Action) -> None:
         telekinesis.perform(state, character, action)
     elif isinstance(action, PowerAction):
         power_actions.perform(state, character, action)
+    elif isinstance(action, Close | Ranged) and area_attacks.area(action):
+        area_attacks.perform(state, character, action)
     elif isinstance(action, Close):
         combat.close_attacks(state, character, action)
     else:
@@ -142,13 +173,15 @@ def _after_action(state: HeroState, character: Figure) -> None:
 
 def begin_turn(state: HeroState, effects: bool = True) -> None:
     """A turn's actions: one per 100 points of the build total (HX-TURN-02); then the effects of the beginning of
-    the turn (HX-TURN-03): each of the active player's characters showing Willpower with an action token rolls a
-    d6 and loses a token on 5-6 (HX-POWER-32), in the order the characters were placed. `effects`: False for a
-    position set up in the middle of a turn (a scenario's start)."""
+    the turn (HX-TURN-03): the terrain markers the player's characters placed go (HX-POWER-20, -30), then each of
+    the active player's characters showing Willpower with an action token rolls a d6 and loses a token on 5-6
+    (HX-POWER-32), in the order the characters were placed. `effects`: False for a position set up in the middle
+    of a turn (a scenario's start)."""
     state.phase = PHASES[0]
     state.actions_left = state.build_total // sides.POINTS_PER_ACTION
     if not effects:
         return
+    markers.clear(state, state.active)  # HX-TURN-03: what lasts until the beginning of the turn ends first
     for character in state.standing():
         if character.controller == state.active and character.tokens and WILLPOWER in character.powers:
             roll = decisions.d6(state)
@@ -167,6 +200,8 @@ def end_turn(state: HeroState) -> None:
             character.acted = False
     state.carried.clear()
     state.lifted.clear()
+    state.moved.clear()
+    state.free_used.clear()
     state.turn += 1
     if state.turn_limit is not None and state.turn > state.turn_limit * len(state.players):
         scoring.finish(state, "turn limit")  # HX-END-14 OPEN: a limit in rounds of every player's turn

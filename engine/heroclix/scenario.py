@@ -16,12 +16,14 @@ from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import double_base, movement, rules
+from clix.engine.heroclix.area_attacks import AREA_USES
 from clix.engine.heroclix.maps import HeroMap
+from clix.engine.heroclix.movement_powers import settle_flight
 from clix.engine.heroclix.objects import SUPER_STRENGTH
-from clix.engine.heroclix.power_actions import CHARGE, POWER_ACTIONS, RUNNING_SHOT, SUPPORT
 from clix.engine.heroclix.powers import FLURRY, POWERS, power_named
 from clix.engine.heroclix.ruleset import load
 from clix.engine.heroclix.scenario_format import Expect, Scenario, ScenarioCharacter, load_scenario
+from clix.engine.heroclix.scenario_steps import NOT_YET, ScenarioError, free_attack, power_action, raze
 from clix.engine.heroclix.state import (
     DIRECTIONS,
     HOVERING,
@@ -32,19 +34,9 @@ from clix.engine.heroclix.state import (
     EndTurn,
     HeroState,
     Move,
-    PowerAction,
     Ranged,
-    Raze,
-    Telekinesis,
     Throw,
 )
-from clix.engine.heroclix.telekinesis import TELEKINESIS
-
-NOT_YET = "is not implemented yet (HeroClix part 1, issue 34)"
-
-
-class ScenarioError(Exception):
-    """A file the format allows that names something this engine cannot set up or play."""
 
 
 @dataclass
@@ -141,6 +133,8 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
         elif spec.size != "standard":
             state.sizes[uid] = spec.size
     state.transporters = frozenset(ids[spec.id] for spec in scenario.characters if spec.transporter)
+    for figure in state.monsters:  # HX-POWER-04: a flier showing Earthbound/Neutralized is grounded
+        settle_flight(state, figure)
     for player in state.players:  # a force's total is its characters' points (contract section 4)
         player.army_points = sum(c.points for c in scenario.characters if c.player == player.number)
     pairs: dict[int, set[int]] = {uid: set() for uid in ids.values()}
@@ -248,7 +242,7 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         if way not in DIRECTIONS:
             raise ScenarioError(f"knockback: {way!r} is not one of {', '.join(DIRECTIONS)}")
     if "power" in step:
-        return _power(step, uid, square, knockback, mode)
+        return power_action(step, uid, square, knockback, mode)
     if "throw_object" in step:
         return Throw(uid(step["throw_object"]), uid(step.get("target")), knockback)
     if "move" in step:
@@ -263,7 +257,7 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         if carried is not None and "carry_to" not in step:
             raise ScenarioError("a move that carries names 'carry_to', where the carried character is placed")
         to = square(step["carry_to"]) if carried is not None else -1
-        attack = _free_attack(step, mover, uid, knockback)
+        attack = free_attack(step, mover, uid, knockback)
         if attack is not None and "path" not in step:
             raise ScenarioError("a move with a free attack gives its 'path'")
         rear = square(step["rear"]) if "rear" in step else -1  # a double-base character's (HX-SPECIAL-04)
@@ -276,108 +270,25 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
             return Move(mover, path if path is not None else (goal,), mode, lifted, after, carried, to, rear=rear)
         raise ScenarioError("a move step gives 'path' (the squares entered) or 'to'")
     if "destroy" in step:
-        return _raze(state, step, uid, square)
+        return raze(state, step, uid, square)
     if "close" in step:
         if "targets" in step:  # several close attacks in one action: Flurry (contract section 5)
             targets = step["targets"]
             if "use" not in step or not isinstance(targets, list) or not targets:
                 raise ScenarioError("several close attacks in one action name the power that allows it ('use: Flurry')")
             return Close(uid(step["close"]), uid(targets[0]), knockback, tuple(uid(t) for t in targets[1:]), use)
+        if use in AREA_USES and "target" not in step:  # the power picks the targets
+            return Close(uid(step["close"]), uid(step["close"]), knockback, (), use)
         return Close(uid(step["close"]), uid(step.get("target")), knockback, (), use)
     targets = step.get("targets")
     if targets is None and "target" in step:
         targets = [step["target"]]
+    if targets is None and use in AREA_USES:  # the power picks the targets
+        targets = []
     if not isinstance(targets, list):
         raise ScenarioError("a ranged step names its 'targets' (a list of ids)")
     split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
     return Ranged(uid(step["ranged"]), tuple(uid(t) for t in targets), split, knockback, use)
-
-
-def _free_attack(
-    step: dict[str, Any], mover: int, uid: Any, knockback: tuple[tuple[int, str], ...]
-) -> Close | Ranged | None:
-    """A transporter's free attack written in its move step: `attack_after: N` with `close: B`, or with
-    `ranged: [B, ...]` and `damage` (HX-SPECIAL-08; an extension of the contract)."""
-    if "attack_after" not in step:
-        if "close" in step or "ranged" in step:
-            raise ScenarioError("a move step attacks only with 'attack_after' (a transporter's free attack)")
-        return None
-    after = step["attack_after"]
-    if not isinstance(after, int) or after < 0:
-        raise ScenarioError("attack_after is the number of squares of the path entered before the attack")
-    if ("close" in step) == ("ranged" in step):
-        raise ScenarioError("a move with attack_after names its attack: 'close: B' or 'ranged: [B, ...]'")
-    if "close" in step:
-        return Close(mover, uid(step["close"]), knockback)
-    targets = step["ranged"]
-    if not isinstance(targets, list):
-        raise ScenarioError("the free attack's 'ranged' is a list of target ids")
-    split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
-    return Ranged(mover, tuple(uid(t) for t in targets), split, knockback)
-
-
-def _power(
-    step: dict[str, Any], uid: Any, square: Any, knockback: tuple[tuple[int, str], ...], mode: str | None
-) -> Telekinesis | PowerAction:
-    """A `power` step (contract section 5): `use: Telekinesis` with `object: [x, y]` and `to` or `target`, or
-    with `character: B` and `to` (a character moved, HX-OBJECT-16); `use: Regeneration`; `use: Support` with
-    `target`; `use: Charge` with `path` and `target` (null: no attack); `use: Running Shot` with `path`, then
-    `targets` and `damage` (a double-base character's Charge and Running Shot also take `from` and `rear`, as its
-    move). Another power is not played yet."""
-    name = power_named(str(step.get("use", "")))
-    user = uid(step["power"])
-    if name in POWER_ACTIONS:
-        path = tuple(square(s) for s in step.get("path") or [])
-        rear = square(step["rear"]) if "rear" in step else -1  # a double-base character's (HX-SPECIAL-04)
-        if name == SUPPORT:
-            return PowerAction(user, name, target=uid(step.get("target")))
-        if name == CHARGE:
-            target = step.get("target")
-            attack = None if target is None else Close(user, uid(target), knockback)
-            return PowerAction(user, name, path=path, mode=mode, attack=attack, rear=rear)
-        if name == RUNNING_SHOT:
-            targets = step.get("targets")
-            shot = None
-            if targets:
-                split = tuple((uid(n), int(amount)) for n, amount in (step.get("damage") or {}).items())
-                shot = Ranged(user, tuple(uid(t) for t in targets), split, knockback)
-            return PowerAction(user, name, path=path, mode=mode, attack=shot, rear=rear)
-        return PowerAction(user, name)
-    if name in POWERS and name != TELEKINESIS:
-        given = ", ".join((TELEKINESIS, *POWER_ACTIONS))
-        raise ScenarioError(f"'use': {name} is not given as a power action; these are: {given}")
-    if name != TELEKINESIS:
-        raise ScenarioError(f"a power step names its power in 'use'; the power {step.get('use')!r} {NOT_YET}")
-    if "character" in step:
-        return Telekinesis(user, to=square(step.get("to")), moved=uid(step["character"]))
-    if "object" not in step:
-        raise ScenarioError("a Telekinesis step names the 'object' [x, y] it uses, or the 'character' it moves")
-    if ("to" in step) == ("target" in step):
-        raise ScenarioError("a Telekinesis step moves the object 'to' a square or hurls it at a 'target', one of them")
-    if "to" in step:
-        return Telekinesis(user, square(step["object"]), to=square(step["to"]))
-    return Telekinesis(user, square(step["object"]), target=uid(step["target"]), knockback=knockback)
-
-
-def _raze(state: HeroState, step: dict[str, Any], uid: Any, square: Any) -> Raze:
-    """A `destroy` step: a square of blocking terrain `[x, y]`, or a wall `{at: [x, y], side: ...}`."""
-    attacker = uid(step.get("close", step.get("ranged")))
-    ranged = "ranged" in step
-    if "target" in step or "targets" in step:
-        raise ScenarioError("one attack may not target both characters and terrain (HX-COMBAT-26)")
-    target = step["destroy"]
-    if isinstance(target, dict):
-        spot, side = target.get("at"), target.get("side")
-        if side not in ("north", "south", "east", "west"):
-            raise ScenarioError("destroy: a wall is {at: [x, y], side: north, south, east or west}")
-        here = square(spot)
-        x, y = state.geometry.xy(here)
-        dx, dy = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}[side]
-        if not (0 <= x + dx < state.geometry.width and 0 <= y + dy < state.geometry.height):
-            raise ScenarioError("destroy: a wall on the map's edge borders no square beyond it")
-        there = state.geometry.index(x + dx, y + dy)
-        return Raze(attacker, here, (min(here, there), max(here, there)), ranged)
-    return Raze(attacker, square(target), None, ranged)
 
 
 def _compare(

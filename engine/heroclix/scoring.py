@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.movement_powers import settle_flight
 from clix.engine.heroclix.objects import lay, strong
 from clix.engine.heroclix.sides import team
 from clix.engine.heroclix.state import KNOCKBACK, PHASES, PUSHING, HeroState
@@ -31,9 +32,11 @@ def take_damage(state: HeroState, character: Figure, amount: int, cause: str, so
     state.emit(EventKind.DAMAGE, character=character.label, clicks=taken, cause=cause)
     if character.stats.killed[character.click]:
         knock_out(state, character, source)
-    elif character.uid in state.holding and not strong(character):  # HX-OBJECT-07: Super Strength lost
+        return taken
+    if character.uid in state.holding and not strong(character):  # HX-OBJECT-07: Super Strength lost
         lay(state, state.holding.pop(character.uid), character.pos)
         state.emit(EventKind.DROPPED, character=character.label)
+    settle_flight(state, character)  # HX-POWER-04: Earthbound/Neutralized may show now
     return taken
 
 
@@ -45,6 +48,7 @@ def heal(state: HeroState, character: Figure, amount: int) -> int:
     character.damage_taken -= healed
     if healed:
         state.emit(EventKind.HEALED, character=character.label, clicks=healed)
+        settle_flight(state, character)  # HX-POWER-04: Earthbound/Neutralized may no longer show
     return healed
 
 

@@ -16,6 +16,7 @@ from clix.engine.heroclix import double_base, rules
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.library import Character, Force, Library, MapFile, archenemies
 from clix.engine.heroclix.maps import MapObject
+from clix.engine.heroclix.movement_powers import earthbound
 from clix.engine.heroclix.powers import power_named
 from clix.engine.heroclix.ruleset import load
 from clix.engine.heroclix.state import HOVERING, SOARING, HeroState
@@ -147,7 +148,7 @@ def _place_characters(state: HeroState, library: Library, force: Force, number: 
             state.sizes[figure.uid] = character.size
         if character.transporter:
             state.transporters = state.transporters | {figure.uid}
-        if character.speed_mode == "wing":
+        if character.speed_mode == "wing" and not earthbound(figure):  # HX-POWER-04: grounded
             indoors = any(geometry.indoor[s] for s in double_base.squares(state, figure))
             modes = [HOVERING] if indoors else [HOVERING, SOARING]
             state.flight[figure.uid] = decisions.ask(state, "flight", number, modes, name)

@@ -52,6 +52,18 @@ class HeroState(State):
     """The characters that are transporters (HX-SPECIAL-07)."""
     rears: dict[int, int] = field(default_factory=dict)
     """Per double-base character's uid: its second square, beside `pos` (HX-SPECIAL-02; `double_base.py`)."""
+    moved: set[int] = field(default_factory=set)
+    """Characters that moved or were placed (carried, knocked back, moved by Telekinesis) this turn (HX-POWER-22,
+    HX-PAC-11)."""
+    free_used: set[tuple[int, str]] = field(default_factory=set)
+    """Free-action powers used this turn, as (character uid, power): once per turn each (HX-TURN-16 OPEN)."""
+    markers: dict[int, tuple[int, str, str]] = field(default_factory=dict)
+    """Terrain markers on the map, by square: (the player whose character placed it, the map's legend character
+    under it, the marker's kind) (HX-PAC-10, HX-POWER-20, -30)."""
+    powerless: set[int] = field(default_factory=set)
+    """Characters that cannot use powers during the action being resolved (Pulse Wave, HX-POWER-15)."""
+    short_range: set[int] = field(default_factory=set)
+    """Characters whose range is halved during the action being resolved (Hypersonic Speed, HX-POWER-10)."""
 
     def __init__(
         self,
@@ -84,6 +96,11 @@ class HeroState(State):
         self.sizes = {}
         self.transporters = frozenset()
         self.rears = {}
+        self.moved = set()
+        self.free_used = set()
+        self.markers = {}
+        self.powerless = set()
+        self.short_range = set()
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -101,6 +118,11 @@ class HeroState(State):
         twin.sizes = self.sizes
         twin.transporters = self.transporters
         twin.rears = dict(self.rears)
+        twin.moved = set(self.moved)
+        twin.free_used = set(self.free_used)
+        twin.markers = dict(self.markers)
+        twin.powerless = set(self.powerless)
+        twin.short_range = set(self.short_range)
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -115,6 +137,11 @@ class HeroState(State):
         seen.sizes = self.sizes
         seen.transporters = self.transporters
         seen.rears = self.rears
+        seen.moved = self.moved
+        seen.free_used = self.free_used
+        seen.markers = self.markers
+        seen.powerless = self.powerless
+        seen.short_range = self.short_range
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
@@ -155,7 +182,8 @@ class Move:
 
 @dataclass(frozen=True)
 class Close:
-    """A close combat action against an adjacent opposing character (HX-COMBAT-07)."""
+    """A close combat action against an adjacent opposing character (HX-COMBAT-07). A Quake naming no target has
+    the attacker itself as `target`: the power picks every adjacent opponent (HX-POWER-16)."""
 
     character: int
     target: int
@@ -164,7 +192,7 @@ class Close:
     then: tuple[int, ...] = ()
     """The targets of further close attacks in the same action, each with its own roll (Flurry, HX-POWER-01)."""
     use: str = ""
-    """A power the attack activates (`use: NAME`: Blades/Claws/Fangs, HX-POWER-13), if any."""
+    """A power the attack activates (`use: NAME`: Blades/Claws/Fangs, Quake, Incapacitate), if any."""
 
 
 @dataclass(frozen=True)
@@ -215,8 +243,11 @@ class Telekinesis:
 
 @dataclass(frozen=True)
 class PowerAction:
-    """A power action using `power` (HX-TURN-15): Regeneration (no choice), Support (`target`: the friend healed),
-    Charge and Running Shot (the move along `path` in flight mode `mode`, then the free `attack`, if any)."""
+    """A power action using `power` (HX-TURN-15), or a free action a power grants (HX-TURN-16): Regeneration (no
+    choice), Support (`target`: the friend healed), Charge and Running Shot (the move along `path` in flight mode
+    `mode`, then the free `attack`, if any), Hypersonic Speed (`path`, `attack`, then the move `then_path`), Force
+    Blast (`target`, knocked back as `knockback` says), Smoke Cloud and Barrier (markers on `squares`, in order);
+    free: Poison (no choice), Sidestep (`path`)."""
 
     character: int
     power: str
@@ -226,6 +257,9 @@ class PowerAction:
     attack: Close | Ranged | None = None
     rear: int = -1
     """A double-base character's rear square after the move (as `Move.rear`)."""
+    then_path: tuple[int, ...] = ()
+    squares: tuple[int, ...] = ()
+    knockback: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)

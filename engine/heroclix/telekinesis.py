@@ -8,6 +8,7 @@ from __future__ import annotations
 from clix.engine.core.geometry import BLOCKING, CLEAR, HINDERING
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import combat, double_base
+from clix.engine.heroclix.battle_fury import no_ranged
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.objects import lay, layout_of, lift, lying_at, within_reach
@@ -47,8 +48,8 @@ def problem(state: HeroState, action: Telekinesis) -> str:
         return f"no object lies at {at(state, square)} (HX-OBJECT-13)"
     if not any(within_reach(state, own, square) for own in double_base.squares(state, user)):  # HX-SPECIAL-05
         return f"the object at {at(state, square)} is not in or next to {user.label}'s square (HX-OBJECT-12)"
-    if action.target is not None:
-        return _hurl_problem(state, user, action) or combat.knockback_problem(state, action)
+    if action.target is not None:  # HX-POWER-38 OPEN: a Battle Fury character hurls nothing
+        return no_ranged(user) or _hurl_problem(state, user, action) or combat.knockback_problem(state, action)
     if action.to < 0:
         return "Telekinesis moves the object 'to' a square or hurls it at a 'target'"
     return _landing_problem(state, user, square, action.to)
@@ -144,6 +145,7 @@ def perform(state: HeroState, user: Figure, action: Telekinesis) -> None:
         moved = state.monsters[action.moved]
         moved.pos = action.to
         state.lifted.add(moved.uid)
+        state.moved.add(moved.uid)  # HX-PAC-11: placed
         state.emit(EventKind.TELEKINESIS, character=user.label, moved=moved.label, to=state.geometry.xy(action.to))
     elif action.target is not None:
         combat.attack(state, user, action)

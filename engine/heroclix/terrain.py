@@ -11,6 +11,9 @@ from clix.engine.core.board import STEPS, Edge, side_edge, wall_edges
 from clix.engine.core.geometry import BLOCKING, Geometry
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import double_base
+from clix.engine.heroclix.battle_fury import no_ranged
+from clix.engine.heroclix.damage_powers import boost
+from clix.engine.heroclix.defenses import capped
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.maps import HeroMap, Wall
@@ -65,6 +68,8 @@ def _raze_problem(state: HeroState, attacker: Figure, action: Raze) -> str:
         return ""
     if attacker.stats.range <= 0:
         return f"{attacker.label} has range 0 and makes no ranged attacks (HX-COMBAT-09)"
+    if no_ranged(attacker):  # HX-POWER-38, HX-PAC-23: no ranged attack on terrain either
+        return no_ranged(attacker)
     if touching_opponents(state, attacker):
         return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09)"
     distance = geometry.distance(attacker.pos, aim)
@@ -103,7 +108,8 @@ def raze(state: HeroState, attacker: Figure, action: Raze) -> None:
     """The attack: no roll, the attacker's damage value; at `DESTROYING_DAMAGE` the square or wall is destroyed
     and the map changes (HX-TERRAIN-13..15, -18; HX-TERRAIN-14 OPEN)."""
     expert = RANGED_EXPERT if action.ranged else CLOSE_EXPERT
-    damage = attacker.damage + (1 if expert in attacker.powers else 0)  # HX-POWER-37, -44 (HX-PAC-23)
+    own = 1 if expert in attacker.powers else 0  # HX-POWER-37, -44; friends' Empower, Enhancement: -45, -41
+    damage = attacker.damage + capped(own + boost(state, attacker, not action.ranged))  # HX-PAC-23, HX-VALUE-05
     held = None if action.ranged else state.holding.pop(attacker.uid, None)
     if held is not None:  # HX-OBJECT-10: a held object is used in a close attack, and used up (HX-TERRAIN-14 OPEN a)
         damage += CLOSE_BONUS[held]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import combat, double_base, movement
+from clix.engine.heroclix.movement_powers import earthbound
 from clix.engine.heroclix.sides import adjacent_opponents, at
 from clix.engine.heroclix.state import HeroState, Move
 
@@ -20,6 +21,8 @@ def problem(state: HeroState, action: Move) -> str:
     assert attack is not None
     if mover.uid not in state.transporters:
         return f"only a transporter attacks during its move, not {mover.label} (HX-SPECIAL-08)"
+    if earthbound(mover):
+        return f"{mover.label} shows Earthbound/Neutralized: no attack during its move (HX-POWER-04)"
     if adjacent_opponents(state, mover):
         return f"{mover.label} begins next to an opponent: no attack during this move (HX-SPECIAL-08)"
     if action.pick_up is not None or action.carry is not None:

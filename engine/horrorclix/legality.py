@@ -18,8 +18,8 @@ def reference_problems(roster: Roster, files: set[str] | None = None) -> list[Pr
     """Problems of every army in `roster`, and powers or effects the engine does not play (only those
     from `files`, when given)."""
     problems: list[Problem] = implementation_problems(roster, files)
-    for key, army in roster.armies.items():
-        source = roster.sources[("armies", key)]
+    armies = [(army, roster.sources[("armies", key)]) for key, army in roster.armies.items()]
+    for army, source in [*armies, *roster.unplayable.values()]:
         if files is None or source.file in files:
             problems.extend(source.problem(loc, message) for loc, message in army_problems(army, roster))
     return problems

@@ -117,6 +117,9 @@ class Roster:
     cannot find (or finds in an earlier layer than such a file's) is blamed on it, not played without it."""
     layer_of: dict[str, int] = field(default_factory=dict)
     """The (last) layer each loaded file is in (`load_layers`; 0 for `load_roster`)."""
+    unplayable: dict[str, tuple[Army, Source]] = field(default_factory=dict)
+    """Armies whose files failed only on unknown fields, read without them: never played (they are not in
+    `armies`), only checked for the names they use, so a file's problems come in one pass rather than two."""
 
     def known(self, table: str, name: str) -> bool:
         """Whether `name` missing from `table` may be reported: it is not there, and no failed file could hold it."""
@@ -203,6 +206,7 @@ def load_layers(layers: list[Path]) -> tuple[Roster, list[Problem]]:
                 del merged.invalid[name]  # a later layer defines it after all
         merged.invalid.update(roster.invalid)
         merged.unknown |= roster.unknown
+        merged.unplayable.update(roster.unplayable)
         merged.files.extend(f for f in roster.files if f not in merged.files)
     return merged, problems
 
@@ -306,6 +310,9 @@ def _load_file(path: Path, roster: Roster) -> list[Problem]:
             roster.unknown.add(_TABLE_OF_MODEL[model])
         named = {ident} if isinstance(ident, str) and model is not Army else set()
         roster.failed.extend(_failed(path, {_TABLE_OF_MODEL[model]}, names=named))
+        if model is Army and all(error["type"] == "extra_forbidden" for error in exc.errors()):
+            known = {key: value for key, value in data.items() if key in Army.model_fields}
+            roster.unplayable[path.stem] = (Army.model_validate(known), Source(name, lines))
         return problems + from_validation_error(name, exc, lines, model)
     source = Source(name, lines)
     if isinstance(item, Figure):

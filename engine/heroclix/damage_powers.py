@@ -1,0 +1,65 @@
+"""Powers that change what a character's attacks deal, or what they bring it (HX-POWER, read in 2005 terms):
+Exploit Weakness makes the damage of its close attacks penetrating (HX-POWER-40, HX-PAC-06); Precision Strike keeps
+a hit target's damage taken at 1 or more and lowers its Super Senses roll by 1 (HX-POWER-21); Steal Energy heals
+its user 1 click after a close attack that damaged (HX-POWER-23); Empower and Enhancement add 1 to the damage value
+of adjacent friends' close and ranged attacks, on terrain too (HX-POWER-45, -41; the rule of 3 is the caller's)."""
+
+from __future__ import annotations
+
+from clix.engine.core.pieces import Figure
+from clix.engine.heroclix.powers import EMPOWER, ENHANCEMENT, EXPLOIT_WEAKNESS, PRECISION_STRIKE, STEAL_ENERGY
+from clix.engine.heroclix.scoring import heal
+from clix.engine.heroclix.sides import adjacency, team
+from clix.engine.heroclix.state import HeroState
+
+PRECISION_FLOOR = 1
+"""Damage taken from a Precision Strike attack is never reduced below this (HX-POWER-21)."""
+PRECISION_SENSES = 1
+"""What a Precision Strike attack takes off its target's Super Senses d6 (HX-POWER-21, -25)."""
+STOLEN_CLICKS = 1
+"""Clicks Steal Energy heals after a close attack that damaged (HX-POWER-23)."""
+BOOST = 1
+"""What each adjacent friend showing Empower (close) or Enhancement (ranged) adds to the damage value
+(HX-POWER-45, -41)."""
+
+
+def exploits(attacker: Figure, close: bool) -> bool:
+    """Whether the damage of `attacker`'s attack is penetrating by Exploit Weakness: a close attack (HX-POWER-40)."""
+    return close and EXPLOIT_WEAKNESS in attacker.powers
+
+
+def senses_handicap(attacker: Figure) -> int:
+    """What `attacker`'s Precision Strike takes off a target's Super Senses roll (HX-POWER-21)."""
+    return PRECISION_SENSES if PRECISION_STRIKE in attacker.powers else 0
+
+
+def floored(attacker: Figure, dealt: int, taken: int) -> int:
+    """The damage a target takes of `dealt`, `taken` after its reducers: with Precision Strike never reduced
+    below 1 (HX-POWER-21: after every reducer, an Impervious roll included); damage dealt below 1 is not raised."""
+    if PRECISION_STRIKE not in attacker.powers:
+        return taken
+    return max(taken, min(dealt, PRECISION_FLOOR))
+
+
+def boost(state: HeroState, attacker: Figure, close: bool) -> int:
+    """What adjacent friends add to the damage value of `attacker`'s close (Empower) or ranged (Enhancement)
+    attack: 1 each, stacking (HX-POWER-45, -41); not the user's own power, not an opponent's. Adjacent as for
+    Support: one square apart, not across a wall, on one level and layer (HX-MOVE-03)."""
+    power = EMPOWER if close else ENHANCEMENT
+    side = team(state, attacker.controller)
+    friends = [
+        c
+        for c in state.standing()
+        if c.uid != attacker.uid
+        and power in c.powers
+        and team(state, c.controller) == side
+        and adjacency(state, attacker, c) == 1
+    ]
+    return BOOST * len(friends)
+
+
+def steal_energy(state: HeroState, attacker: Figure, damaged: bool) -> None:
+    """Steal Energy: once a close attack that damaged at least one hit character has resolved, its user heals 1
+    click, never past its starting click (HX-POWER-23, HX-DAMAGE-05)."""
+    if damaged and attacker.alive and STEAL_ENERGY in attacker.powers:
+        heal(state, attacker, STOLEN_CLICKS)
