@@ -79,7 +79,7 @@ ROSTER_CASES: dict[str, tuple[str, Edit]] = {
     "character-range-too-far": (CHARACTER, swap("range: 8", "range: 80")),
     "character-four-bolts": (CHARACTER, swap("bolts: 1", "bolts: 4")),
     "character-bad-id": (CHARACTER, swap("id: lumen-r", "id: Lumen R!")),
-    "character-power-not-played": (CHARACTER, swap("powers: []", "powers: [Shape Change]")),
+    "character-power-not-played": (CHARACTER, swap("powers: [Enhancement]", "powers: [Shape Change]")),
     "character-unknown-size": (CHARACTER, swap("size: standard", "size: colossal")),
     "character-coloured-click": (CHARACTER, swap('"7 9 15 2"      # 0', '"7 9:red 15 2"  # 0')),
     "character-ruleset-typo": (CHARACTER, swap("ruleset: heroclix-2005", "ruleset: heroclix-2050")),
