@@ -1,4 +1,4 @@
-"""Double-base characters (issue 34, HX-SPECIAL-02..06): the rule scenarios special/69-96 fail when a rule of
+"""Double-base characters (issue 34, HX-SPECIAL-02..06): the rule scenarios special/69-107 fail when a rule of
 `engine/heroclix/double_base.py` is changed on purpose; scenario files and character files that say
 `size: double-base` load (two squares in `at`, `from` and `rear` in a move), and what breaks the base is one line;
 the sample double-base character is set up on two squares and plays random games with the invariants holding."""
@@ -23,8 +23,8 @@ from clix.engine.heroclix.setup import new_game
 ROOT = Path(__file__).resolve().parent.parent
 SPECIAL = ROOT / "tests" / "scenarios" / "heroclix" / "special"
 SAMPLE = ROOT / "rosters" / "heroclix"
-FIRST, LAST = 69, 96
-"""The double-base scenarios: special/69-... to special/96-..."""
+FIRST, LAST = 69, 107
+"""The double-base scenarios: special/69-... to special/107-... (97-107: with the powers of issue 35)."""
 
 
 def _scenarios() -> list[Path]:
@@ -69,6 +69,14 @@ MUTANTS = {
     ),
     "HX-SPECIAL-06": ("immovable", lambda state, figure: False, "special/91-"),
     "HX-SPECIAL-06 Telekinesis": ("immovable", lambda state, figure: False, "special/93-"),
+    "HX-SPECIAL-06 Force Blast": ("immovable", lambda state, figure: False, "special/97-"),
+    "HX-SPECIAL-05 a power's range": (
+        "distance_to",
+        lambda state, square, figure: state.geometry.distance(square, figure.pos),
+        "special/98-",
+    ),
+    "HX-SPECIAL-02 Smoke Cloud": ("squares", lambda state, figure: (figure.pos,), "special/105-"),
+    "HX-SPECIAL-02 Barrier": ("squares", lambda state, figure: (figure.pos,), "special/106-"),
 }
 """A rule of `double_base` changed on purpose (a function replaced), and a scenario that must then fail."""
 

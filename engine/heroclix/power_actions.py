@@ -69,11 +69,16 @@ def problem(state: HeroState, action: PowerAction) -> str:
     return ""
 
 
+def power_range(user: Figure) -> int:
+    """The range of a power that counts the user's range as at least 6 (HX-PAC-03)."""
+    return max(MINIMUM_RANGE, user.stats.range)
+
+
 def within_power_range(state: HeroState, user: Figure, square: int) -> str:
-    """Why `square` is beyond the range of a power that counts the user's range as at least 6 (HX-PAC-03); ""
-    when it is within it."""
-    reach = max(MINIMUM_RANGE, user.stats.range)
-    distance = state.geometry.distance(user.pos, square)
+    """Why `square` is beyond the range of a power that counts the user's range as at least 6 (HX-PAC-03), counted
+    from the user's nearest square (a double-base character's either, HX-SPECIAL-05); "" when it is within it."""
+    reach = power_range(user)
+    distance = double_base.distance_to(state, square, user)
     if distance > reach:
         return f"{at(state, square)} is {distance} squares from {user.label}; its range counts as {reach} (HX-PAC-03)"
     return ""
@@ -89,6 +94,8 @@ def _force_blast_problem(state: HeroState, user: Figure, action: PowerAction) ->
         return f"{target.label} is not an opposing character on the map (HX-POWER-08)"
     if bulky(state, target) or target.uid in state.transporters:
         return f"{target.label} is a giant, big character or transporter: Force Blast does not affect it (HX-KNOCK-09)"
+    if double_base.immovable(state, target):
+        return f"{target.label} is a double-base character: Force Blast does not affect it (HX-KNOCK-14, HX-SPECIAL-06)"
     if state.soars(user) and not state.soars(target):
         return f"a soaring character affects only soaring characters, not {target.label} (HX-MOVE-15)"
     indoor = state.geometry.indoor
@@ -97,7 +104,7 @@ def _force_blast_problem(state: HeroState, user: Figure, action: PowerAction) ->
     far = within_power_range(state, user, target.pos)
     if far:
         return far
-    if not combat.line_of_fire(state, user, target)[0]:
+    if not combat.line_of_fire(state, user, target, within=power_range(user))[0]:  # HX-SPECIAL-05: either square
         return f"no clear line of fire from {user.label} to {target.label} (HX-POWER-08, HX-PAC-03)"
     return directions_problem(state, user, (target.uid,), action.knockback)
 
@@ -169,7 +176,7 @@ def _marker_square_problem(state: HeroState, square: int, kind: str) -> str:
         return f"{at(state, square)} is blocking terrain: no marker goes there"
     if square in state.markers:
         return f"{at(state, square)} already holds a terrain marker"
-    if kind == markers.BARRIER and any(c.pos == square for c in state.standing()):
+    if kind == markers.BARRIER and square in double_base.spots(state, state.standing()):  # HX-SPECIAL-02
         return f"{at(state, square)} is occupied: a barrier goes only on an empty square (HX-POWER-30 OPEN)"
     if kind == markers.BARRIER and lying_at(state, square) is not None:
         return f"{at(state, square)} holds an object: a barrier goes only on an empty square (HX-POWER-30 OPEN)"
@@ -177,9 +184,15 @@ def _marker_square_problem(state: HeroState, square: int, kind: str) -> str:
 
 
 def _in_sight(state: HeroState, user: Figure, square: int) -> bool:
-    """Whether `user` has a clear line of fire to the centre of `square` (its occupant, if any, not in the way)."""
-    ends = (user.uid, *(c.uid for c in state.standing() if c.pos == square))
-    return combat.line_between(state, user.pos, False, square, False, ends)[0]
+    """Whether `user` has a clear line of fire to the centre of `square` (its occupant, if any, not in the way),
+    from either square of a double-base user within the power's range (HX-SPECIAL-05)."""
+    occupant = double_base.occupied(state, state.standing()).get(square)
+    ends = (user.uid,) if occupant is None else (user.uid, occupant.uid)
+    return any(
+        combat.line_between(state, source, False, square, False, ends)[0]
+        for source in double_base.squares(state, user)
+        if state.geometry.distance(source, square) <= power_range(user)
+    )
 
 
 def perform(state: HeroState, user: Figure, action: PowerAction) -> None:

@@ -192,11 +192,12 @@ class Scenario(_Strict):
 
 def _double_base_keys(step: dict[str, Any], doubles: set[str]) -> list[str]:
     """Why a step's `from` (the square next to a double-base character that it begins counting its move from, the
-    first of its path) and `rear` (where its rear half ends) are misplaced (HX-SPECIAL-04; an extension)."""
-    if "from" not in step and "rear" not in step:
+    first of its path) and `rear` (where its rear half ends; `rear_after`, after Hypersonic Speed's second move) are
+    misplaced (HX-SPECIAL-04; an extension)."""
+    if "from" not in step and "rear" not in step and "rear_after" not in step:
         return []
     if str(step.get("move", step.get("power"))) not in doubles:
-        return ["'from' and 'rear' belong to the move of a double-base character (HX-SPECIAL-04)"]
+        return ["'from' and 'rear' belong to the move of a double-base character, as 'rear_after' (HX-SPECIAL-04)"]
     return ["'from' goes with a 'path', the squares entered after it"] if "from" in step and "path" not in step else []
 
 

@@ -34,8 +34,10 @@ def power_step(
     `{power: A, use: Smoke Cloud, squares: [[x, y], ...]}` (the markers, in the order placed) and Barrier alike,
     `{power: A, use: Hypersonic Speed, path: [...], target: B, path_after: [...]}` (a close attack on B; `targets`
     and `damage` for a ranged one, as Running Shot's; `path_after`: the second move); the free
-    actions, marked free by the power itself: `{power: A, use: Poison}`, `{power: A, use: Sidestep, path: [...]}`."""
+    actions, marked free by the power itself: `{power: A, use: Poison}`, `{power: A, use: Sidestep, path: [...]}`.
+    A double-base character's moves name `rear` (and Hypersonic Speed's second `rear_after`), HX-SPECIAL-04."""
     user = uid(step["power"])
+    rear = square(step["rear"]) if "rear" in step else -1
     if name == FORCE_BLAST:
         return PowerAction(user, name, target=uid(step.get("target")), knockback=knockback)
     if name == HYPERSONIC:
@@ -47,7 +49,10 @@ def power_step(
         elif step.get("targets"):
             split = tuple((uid(n), int(amount)) for n, amount in (step.get("damage") or {}).items())
             attack = Ranged(user, tuple(uid(t) for t in step["targets"]), split, knockback)
-        return PowerAction(user, name, path=path, mode=mode, attack=attack, then_path=after)
+        then_rear = square(step["rear_after"]) if "rear_after" in step else -1
+        return PowerAction(
+            user, name, path=path, mode=mode, attack=attack, rear=rear, then_path=after, then_rear=then_rear
+        )
     if name in (SMOKE_CLOUD, BARRIER):
         squares = step.get("squares")
         if not isinstance(squares, list):
@@ -56,7 +61,7 @@ def power_step(
     if name == POISON:
         return PowerAction(user, name)
     if name == SIDESTEP:
-        return PowerAction(user, name, path=tuple(square(s) for s in step.get("path") or []))
+        return PowerAction(user, name, path=tuple(square(s) for s in step.get("path") or []), rear=rear)
     return None
 
 

@@ -258,6 +258,8 @@ class PowerAction:
     rear: int = -1
     """A double-base character's rear square after the move (as `Move.rear`)."""
     then_path: tuple[int, ...] = ()
+    then_rear: int = -1
+    """A double-base character's rear square after the move `then_path` (Hypersonic Speed)."""
     squares: tuple[int, ...] = ()
     knockback: tuple[tuple[int, str], ...] = ()
 
