@@ -19,6 +19,7 @@ from clix.engine.heroclix.library import load_library
 from clix.engine.heroclix.scenario import build_state, run_scenario
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.setup import new_game
+from clix.engine.heroclix.state import PowerAction
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECIAL = ROOT / "tests" / "scenarios" / "heroclix" / "special"
@@ -182,3 +183,42 @@ def test_the_sample_double_base_character_is_set_up_and_plays(map_name):
             moved += rider.alive and before != (rider.pos, state.rears[rider.uid])
             driver.settle(state, agents)
     assert moved > 0
+
+
+def test_double_base_characters_using_the_powers_keep_the_invariants():
+    """Random games where a double-base character on each side shows every power used as an action (Force Blast,
+    Poison, Sidestep, Quake, Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave, Hypersonic Speed)
+    beside characters that also show them: every action listed is legal, the invariants hold after each, and the
+    double-base characters use powers (half the time one of them is picked when it may act with a power)."""
+    from clix.engine.core.dice import Dice
+    from test_heroclix_power_actions import ARENA, PLAYED
+
+    characters = [dict(c) for c in ARENA["characters"]]
+    characters[1] |= {"size": "double-base", "at": [[1, 0], [1, 1]], "powers": PLAYED}
+    characters[3] |= {"size": "double-base", "at": [[11, 7], [11, 6]], "powers": PLAYED}
+    del characters[5]  # B3 stood on [11, 6]
+    used: set[str] = set()
+    for seed in range(1, 5):
+        state, ids = build_state(Scenario.model_validate({**ARENA, "characters": characters}))
+        doubles = {ids["A2"], ids["B1"]}
+        state.dice = Dice(np.random.default_rng([seed, 0]))
+        state.turn_limit = 10
+        rng = np.random.default_rng([seed, 1])
+        for _ in range(500):
+            if state.over:
+                break
+            listed = rules.legal_actions(state)
+            assert all(rules.why_not(state, action) == "" for action in listed)
+            powered = [a for a in listed if getattr(a, "character", -1) in doubles and _power_of(a) in PLAYED]
+            pool = powered if powered and rng.random() < 0.5 else listed
+            action = pool[int(rng.integers(len(pool)))]
+            if action in powered:
+                used.add(_power_of(action))
+            rules.apply(state, action, listed=True)
+            assert violations(state) == [], (seed, action, violations(state))
+    assert len(used) >= 8, sorted(used)
+
+
+def _power_of(action: object) -> str:
+    """The power an action uses: a power action's, or the `use` of an attack ("" for none)."""
+    return action.power if isinstance(action, PowerAction) else str(getattr(action, "use", ""))
