@@ -19,6 +19,8 @@ from clix.engine.core.ruleset import file_ruleset, ruleset_named
 from clix.engine.heroclix import (
     combat,
     defenses,
+    double_base,
+    knockback,
     movement,
     power_actions,
     rules,
@@ -204,8 +206,8 @@ MUTANTS = {
     "HX-TERRAIN-07": (combat, "HINDERED_DEFENSE", 0, "combat/22-hindering-lof-defense-plus-one.yaml"),
     "HX-COMBAT-04": (combat, "CRITICAL_HIT_DAMAGE", 0, "combat/05-critical-hit.yaml"),
     "HX-COMBAT-03": (combat, "CRITICAL_MISS_CLICKS", 0, "combat/04-critical-miss.yaml"),
-    "HX-KNOCK-06": (combat, "OBSTACLE_KNOCKBACK_DAMAGE", 0, "knock/03-wall-stops-figure-9.yaml"),
-    "HX-KNOCK-10": (combat, "FALL_KNOCKBACK_DAMAGE", 1, "elevation/32-elevated-knocked-off-falls.yaml"),
+    "HX-KNOCK-06": (knockback, "OBSTACLE_KNOCKBACK_DAMAGE", 0, "knock/03-wall-stops-figure-9.yaml"),
+    "HX-KNOCK-10": (knockback, "FALL_KNOCKBACK_DAMAGE", 1, "elevation/32-elevated-knocked-off-falls.yaml"),
     "HX-TERRAIN-13": (terrain, "DESTROYING_DAMAGE", 4, "destroy/01-close-destroys-one-blocking-square.yaml"),
     "HX-OBJECT-10": (combat, "CLOSE_BONUS", {"light": 0, "heavy": 0}, "objects/13-close-with-object-adds-damage.yaml"),
     "HX-OBJECT-06": (
@@ -356,25 +358,30 @@ def test_selfcheck_plays_heroclix_games_through_the_registry(capsys):
 
 def _reachable_by_paths(state, character):
     """The reference for `movement.reachable`: the first path to each square, each judged whole by
-    `step_problem` (what the fast search does step by step)."""
+    `step_problem` (what the fast search does step by step). A double-base character's paths begin on the squares
+    next to it, each first step leaving from its square beside it (HX-SPECIAL-04)."""
     start = character.pos
     speed = movement.move_speed(state, character)
-    broke_from = {c.uid for c in sides.adjacent_opponents(state, character, start)}
-    if movement.passes_opponents(state, character, start):  # Leap/Climb, a transporter: no stop next to them
+    broke_from = {c.uid for c in sides.adjacent_opponents(state, character)}
+    if movement.passes_opponents(state, character):  # Leap/Climb, a transporter: no stop next to them
         broke_from = {c.uid for c in sides.opponents(state, character)}
-    seen, ends, frontier = {start}, {start: ()}, [()]
+    starts = double_base.touching(state, character) if character.uid in state.rears else None
+    seen, ends, frontier = ({start} if starts is None else set()), {start: ()}, [()]
+    end_only = ("(HX-MOVE-06)", "(HX-MOVE-14, -15)", "(HX-SPECIAL-12)", "(HX-SPECIAL-04)")
     while frontier:
         grown = []
         for path in frontier:
             here = path[-1] if path else start
             if len(path) >= speed:
                 continue
-            for square in state.geometry.all_neighbours[here]:
+            for square in state.geometry.all_neighbours[here] if starts is None or path else list(starts):
+                if starts is not None and not path:
+                    here = starts[square]
                 if square in seen:
                     continue
                 candidate = (*path, square)
                 problem = movement.step_problem(state, character, start, candidate)
-                if problem and not problem.endswith(("(HX-MOVE-06)", "(HX-MOVE-14, -15)", "(HX-SPECIAL-12)")):
+                if problem and not problem.endswith(end_only):
                     continue
                 seen.add(square)
                 if not problem:
