@@ -2,11 +2,17 @@
 
 The installed package holds the rules engine (`clix.engine`), the analyzer and command line
 (`clix.analyzer`), the sample roster library (`clix/rosters`) and the report templates (`clix/reports`).
-For notebooks, `clix.duel` plays a duel and returns its tables (see `clix.api`):
+In a notebook, each analysis of the command line is a function returning tables (`clix.api`; docs/api.md):
 
     >>> import clix
-    >>> result = clix.duel("butcher-shop", "firing-line", games=100)
-    >>> result.summary["score"]["a"]["estimate"], result.games.shape
+    >>> result = clix.duel("butcher-shop", "firing-line", games=100, jobs=1)
+    >>> result.score            # A's score (wins + half the draws), low, high
+    >>> result.games.shape      # one row per game
+    >>> result.plot()           # a matplotlib Figure
+
+`clix.duel`, `clix.ladder`, `clix.meta`, `clix.value`, `clix.build`, `clix.results`, `clix.load_library`,
+`clix.Army` (an army from plain names) and `clix.ClixError` (every mistake) are loaded on first use: `import clix`
+itself (every worker process does) loads neither pandas nor the analyzer.
 """
 
 from __future__ import annotations
@@ -22,13 +28,41 @@ if not (_HERE / "engine").is_dir() and (_HERE.parent / "engine" / "__init__.py")
 
 from clix.version import __version__  # noqa: E402  (after the search path is set)
 
-__all__ = ["DuelResult", "__version__", "duel", "load_library"]
+API = (
+    "Army",
+    "BuildResult",
+    "ClixError",
+    "DuelResult",
+    "LadderResult",
+    "MetaResult",
+    "Results",
+    "ValueResult",
+    "build",
+    "duel",
+    "ladder",
+    "load_library",
+    "meta",
+    "results",
+    "value",
+)
+"""The names of the Python API (clix/api), resolved on first use."""
+
+__all__ = [*API, "__version__"]
 
 
 def __getattr__(name: str) -> object:
     """The API is imported on first use: `import clix.engine` (every worker process does) stays light."""
-    if name in ("DuelResult", "duel", "load_library"):
+    if name == "ClixError":  # the error alone needs no pandas
+        from clix.analyzer.common.errors import ClixError
+
+        return ClixError
+    if name in API:
         from clix import api
 
         return getattr(api, name)
     raise AttributeError(f"module 'clix' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The API's names with the module's own, for tab completion (`dir(clix)`)."""
+    return sorted({*globals(), *API})

@@ -25,6 +25,8 @@ from clix.engine.horrorclix.roster.loader import Roster, load_roster
 
 PLUMBING = frozenset(
     {
+        "test_api.py",
+        "test_api_notebook.py",
         "test_bench_against.py",
         "test_cli_arguments.py",
         "test_coverage.py",

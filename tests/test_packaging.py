@@ -25,6 +25,8 @@ def test_every_code_folder_is_a_listed_package():
     for top in ("engine", "analyzer"):
         for init in (ROOT / top).rglob("__init__.py"):
             found.add(".".join(("clix", *init.parent.relative_to(ROOT).parts)))
+    for init in (ROOT / "clix").rglob("__init__.py"):  # the API's packages (clix/api)
+        found.add(".".join(init.parent.relative_to(ROOT).parts))
     assert found <= listed, f"packages missing from pyproject.toml: {sorted(found - listed)}"
 
 
@@ -55,6 +57,8 @@ def test_the_wheel_holds_one_namespace_with_its_data(wheel):
     assert tops == {"clix"}, tops  # no top-level engine/ or analyzer/ to collide with other projects
     for needed in (
         "clix/__init__.py",
+        "clix/api/__init__.py",
+        "clix/api/_meta.py",
         "clix/engine/horrorclix/rules.py",
         "clix/engine/core/state.py",
         "clix/engine/horrorclix/players/heuristic.py",
@@ -123,8 +127,8 @@ def test_a_duel_runs_from_the_installed_wheel(wheel, tmp_path):
     assert (work / "out" / "report.pdf").read_bytes()[:5] == b"%PDF-"
     api = subprocess.run(
         [str(python), "-c", "import clix; r = clix.duel('butcher-shop', 'firing-line', games=4, turns=2); "
-         "print(len(r.games), r.settings['army_a'])"],
+         "print(len(r.games), r.settings['army_a'], {'meta', 'Army', 'ClixError'} <= set(dir(clix)))"],
         cwd=work, capture_output=True, text=True, env=environment,
     )  # fmt: skip
     assert api.returncode == 0, api.stderr[-2000:]
-    assert api.stdout.split() == ["4", "butcher-shop"]
+    assert api.stdout.split() == ["4", "butcher-shop", "True"]

@@ -182,7 +182,8 @@ def test_ladder_pdf(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "WARNING" not in done.stderr
-    assert str(out / "ladder.pdf") in done.stdout
+    said = " ".join(done.stdout.split())  # the "wrote" line is wrapped to the terminal's width
+    assert f"to {out}:" in said and "ladder.pdf" in said
     sizes, text, outside = pdf_facts(out / "ladder.pdf", tmp_path / "pages")
     assert len(sizes) <= 3, f"{len(sizes)} pages: the ladder's two tables and its plot fit on three"
     assert all(sorted(round(v) for v in size) == [595, 842] for size in sizes)  # A4, either way up

@@ -22,6 +22,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 import pytest
+from clix.analyzer.common.text import unwrapped
 from clix.analyzer.library.load import load_checked
 from clix.analyzer.play import rowtable, store
 from clix.analyzer.play import writer as store_writer
@@ -58,7 +59,7 @@ def run_folder(store_path: Path, run: int) -> Path:
 def statistics(text: str) -> list[str]:
     """A duel's text summary without what differs between two runs of it: the speed, the store's line (run id,
     counts) and the report's folder."""
-    lines = [line for line in text.splitlines() if line.strip()]
+    lines = [line for line in unwrapped(text) if line.strip()]
     return [
         line.split(" (")[0] if i == 0 else line
         for i, line in enumerate(lines)
@@ -136,7 +137,7 @@ def test_the_same_duel_twice_plays_nothing_the_second_time(tmp_path, capsys, mon
     assert code == 0, err
     assert "store: run 1 in clix-out/clix.duckdb; 0 games from the store, 12 played" in first
     assert "store: run 2 in clix-out/clix.duckdb; 12 games from the store, 0 played" in second
-    heading = next(line for line in second.splitlines() if line.strip())
+    heading = next(line for line in unwrapped(second) if line.strip())
     assert (
         heading.startswith("butcher-shop vs firing-line on graveyard: 12 games")
         and "(no game played, engine" in heading

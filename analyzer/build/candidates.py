@@ -4,9 +4,10 @@ enough, else random fills, half by `clix value`'s estimates with --values) and t
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from clix.analyzer.common.errors import ClixError
@@ -145,13 +146,18 @@ def read_values(path: Path) -> dict[str, dict[str, float]]:
     """Figure and card values from a `clix value` run's value.json: {"figures": {id: value}, "cards": {...}}."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
-        rows = document["values"]
-        figures = {r["name"]: float(r["value"]) for r in rows if r["kind"] == "figure" and r["value"] is not None}
-        cards = {r["name"]: float(r["value"]) for r in rows if r["kind"] == "plot twist" and r["value"] is not None}
+        return value_estimates(document["values"])
     except FileNotFoundError:
         raise ClixError(f"--values {path}: no such file; pass the value.json a `clix value` run wrote") from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ClixError(f"--values {path}: not a value.json of `clix value` ({type(exc).__name__}: {exc})") from None
+
+
+def value_estimates(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
+    """The figures' and cards' values of `clix value`'s rows (value.json's "values"): {"figures": {id: value},
+    "cards": {...}}, those without a value left out."""
+    figures = {r["name"]: float(r["value"]) for r in rows if r["kind"] == "figure" and r["value"] is not None}
+    cards = {r["name"]: float(r["value"]) for r in rows if r["kind"] == "plot twist" and r["value"] is not None}
     return {"figures": figures, "cards": cards}
 
 

@@ -38,7 +38,7 @@ from typing import Any
 
 from clix.analyzer.build.candidates import Constraints, read_values
 from clix.analyzer.build.field import field_entries, resolve_field
-from clix.analyzer.build.race import REFERENCE_GAMES, Search, search_builds
+from clix.analyzer.build.race import REFERENCE_GAMES, BuildResult, Search, search_builds
 from clix.analyzer.build.report import build_lines, document, write_build
 from clix.analyzer.build.summary import OBJECTIVES
 from clix.analyzer.common.checks import MAX_GAMES
@@ -107,6 +107,35 @@ def check_search(search: Search, field: int) -> None:
         )
 
 
+def check_build(search: Search, field: int) -> None:
+    """The objective, the player style and the race's numbers against a field of `field` armies (a ClixError
+    naming the option if one is wrong)."""
+    if search.objective not in OBJECTIVES:
+        raise ClixError(f"--objective takes {', '.join(OBJECTIVES)} (got {search.objective!r})")
+    if search.style not in PLAYER_STYLES:
+        raise ClixError("--players: " + did_you_mean("player style", search.style, PLAYER_STYLES))
+    check_search(search, field)
+
+
+def finish_build(
+    result: BuildResult, *, field_source: str, jobs: int | None, store: Path | None, values: Path | str | None
+) -> None:
+    """Add how the race was run to `result`'s settings (`values`: where the estimates came from, if any)."""
+    result.settings |= {
+        "field_source": field_source,
+        "ruleset": RULESET_VERSION,
+        "engine": compiled.status,
+        "jobs": jobs or os.cpu_count(),
+        "seconds": round(result.seconds, 1),
+        "played": result.played,
+        "from_store": result.from_store,
+        "store": None if store is None else str(store),
+        "values": None if values is None else str(values),
+        "interrupted": result.interrupted,
+        "failed_games": result.failed,
+    }
+
+
 def run_build(
     roster: Roster,
     library: Path | tuple[Path, ...],
@@ -129,11 +158,7 @@ def run_build(
     from clix.analyzer.duel.command import pdf_from
     from clix.analyzer.report.folder import Interrupted, claim_output
 
-    if search.objective not in OBJECTIVES:
-        raise ClixError(f"--objective takes {', '.join(OBJECTIVES)} (got {search.objective!r})")
-    if search.style not in PLAYER_STYLES:
-        raise ClixError("--players: " + did_you_mean("player style", search.style, PLAYER_STYLES))
-    check_search(search, len(field_armies))
+    check_build(search, len(field_armies))
     estimates = read_values(values) if values is not None else None
     if pdf:
         from clix.analyzer.report.duel import check_pdf
@@ -179,19 +204,7 @@ def run_build(
                 if store is not None
                 else "interrupted before the final measurement finished; nothing to report"
             )
-        result.settings |= {
-            "field_source": field_source,
-            "ruleset": RULESET_VERSION,
-            "engine": compiled.status,
-            "jobs": jobs or os.cpu_count(),
-            "seconds": round(result.seconds, 1),
-            "played": result.played,
-            "from_store": result.from_store,
-            "store": None if store is None else str(store),
-            "values": None if values is None else str(values),
-            "interrupted": result.interrupted,
-            "failed_games": result.failed,
-        }
+        finish_build(result, field_source=field_source, jobs=jobs, store=store, values=values)
         with folder.staged() as staging:
             written = write_build(staging, result, False)
             if pdf:

@@ -95,21 +95,9 @@ def document(result: BuildResult) -> dict[str, Any]:
     }
 
 
-def write_build(out: Path, result: BuildResult, pdf: bool = False) -> dict[str, Path]:
-    """build.json, builds.csv, games.csv (the final games), build.html (build.pdf) and armies/NAME.yaml."""
-    from clix.analyzer.report.folder import writing
-    from clix.analyzer.value.report import _render
-
-    out.mkdir(parents=True, exist_ok=True)
-    written = {
-        "build_json": out / "build.json",
-        "builds_csv": out / "builds.csv",
-        "games_csv": out / "games.csv",
-        "report": out / "build.html",
-    }
-    with writing(written["build_json"]):
-        written["build_json"].write_text(json.dumps(document(result), indent=1, default=str))
-    table = pd.DataFrame(
+def builds_table(result: BuildResult) -> pd.DataFrame:
+    """builds.csv: one row per measured build (by rank) and field army, its score against the field."""
+    return pd.DataFrame(
         [
             {
                 "name": r["name"],
@@ -125,6 +113,23 @@ def write_build(out: Path, result: BuildResult, pdf: bool = False) -> dict[str, 
             for r in result.builds + result.references
         ]
     )
+
+
+def write_build(out: Path, result: BuildResult, pdf: bool = False) -> dict[str, Path]:
+    """build.json, builds.csv, games.csv (the final games), build.html (build.pdf) and armies/NAME.yaml."""
+    from clix.analyzer.report.folder import writing
+    from clix.analyzer.value.report import _render
+
+    out.mkdir(parents=True, exist_ok=True)
+    written = {
+        "build_json": out / "build.json",
+        "builds_csv": out / "builds.csv",
+        "games_csv": out / "games.csv",
+        "report": out / "build.html",
+    }
+    with writing(written["build_json"]):
+        written["build_json"].write_text(json.dumps(document(result), indent=1, default=str))
+    table = builds_table(result)
     with writing(written["builds_csv"]):
         table.to_csv(written["builds_csv"], index=False)
     with writing(written["games_csv"]):

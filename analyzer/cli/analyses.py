@@ -27,19 +27,11 @@ from clix.analyzer.cli.common import (
 )
 from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.value.numbers import MAX_RESAMPLES, MIN_RESAMPLES
 
 if TYPE_CHECKING:
     from clix.engine.horrorclix.roster.loader import Roster
 
-MIN_RESAMPLES = 10
-MAX_RESAMPLES = 10_000
-"""`clix value --resamples`: the bootstrap refits the model once per resample; 10,000 give intervals to a tenth of a
-point, more only cost time (as `clix meta --resamples`)."""
-MAX_HOLDOUT = 200
-"""`clix value --holdout` at most: the check's armies play around a ring, one pairing per army."""
-HOLDOUT_GAMES = 100
-"""`clix value --holdout-games` by default: a pairing measured to about ±7 points, so the check's miss is mostly
-the model's (at 40 games measurement noise alone missed by 6 points)."""
 MAX_ALTERNATIVES = 50
 """`clix value --swap --alternatives` at most: each replacement plays every field army on every map."""
 
@@ -140,7 +132,7 @@ def value(
     value.csv, value.json, games.csv and value.html (value.pdf with --pdf). With --swap FIGURE --in ARMY: the score
     change from replacing the figure by equal points of alternatives."""
     from clix.analyzer.report.folder import Target
-    from clix.analyzer.value.command import Design, run_swap, run_value
+    from clix.analyzer.value.command import Design, run_swap, run_value, value_numbers
 
     checks.turns(turns)
     checks.seed(seed)
@@ -192,41 +184,30 @@ def value(
                 console=console,
             )
         )
-    per_matchup = checks.games(2 if games is None else games, what="per matchup")
-    checks.budget(budget)
-    if armies < 3:
-        raise ClixError(f"--armies takes 3 or more (got {armies})")
-    if opponents < 1:
-        raise ClixError(f"--opponents takes 1 or more (got {opponents})")
-    if not MIN_RESAMPLES <= resamples <= MAX_RESAMPLES:
-        raise ClixError(
-            f"--resamples takes {MIN_RESAMPLES} to {MAX_RESAMPLES:,} bootstrap resamples (got {resamples:,})"
-        )
-    if holdout == 1 or not 0 <= holdout <= MAX_HOLDOUT:
-        raise ClixError(f"--holdout takes 0 (no check) or 2 to {MAX_HOLDOUT} armies (got {holdout:,})")
-    if holdout_games is None:  # at most about a fifth of the design's games (ring and handicap matchups), 2 to 100
-        fifth = armies * ((opponents + 1) // 2 + 1) * per_matchup // (5 * max(holdout, 1))
-        holdout_games = min(HOLDOUT_GAMES, max(2, fifth))
-    elif holdout:
-        holdout_games = checks.games(holdout_games, "--holdout-games", what="per holdout pairing")
-    checks.cells_games(
-        per_matchup, armies * ((opponents + 1) // 2) * len(map_names) * len(styles), what="matchups", one="matchup"
+    per_matchup, holdout_games = value_numbers(
+        budget=budget,
+        armies=armies,
+        opponents=opponents,
+        games=games,
+        cells=len(map_names) * len(styles),
+        resamples=resamples,
+        holdout=holdout,
+        holdout_games=holdout_games,
+        predict=predict is not None,
     )
-    if predict is not None and holdout == 0:
-        raise ClixError("--predict takes its model error from the holdout: leave out --holdout 0")
     library = library_for(rosters, maps=map_names, armies=list(predict or ()))
     design = Design(
         budget=budget,
         armies=armies,
-        opponents=opponents + opponents % 2,
-        games=per_matchup + per_matchup % 2,
+        opponents=opponents,
+        games=per_matchup,
         maps=tuple(library.id(m) for m in map_names),
         styles=styles,
         turns=turns,
         seed=seed,
         pool=repeated_names(pool),
         holdout=holdout,
-        holdout_games=holdout_games + holdout_games % 2,
+        holdout_games=holdout_games,
     )
     raise typer.Exit(
         run_value(

@@ -53,3 +53,18 @@ def wrote(paths: Iterable[Path | str]) -> str:
 def counted(count: int, word: str, many: str | None = None) -> str:
     """ "1 file", "3 files", "2 armies" (`many` when the plural is not the word and an s)."""
     return f"{count} {word if count == 1 else (many or word + 's')}"
+
+
+def unwrapped(text: str) -> list[str]:
+    """The lines of a summary printed by `print_lines`, each wrapped line joined again (a continuation is indented
+    `CONTINUATION` deeper than its line; a summary's own deeper lines are indented 2 deeper)."""
+    joined: list[str] = []
+    indent = 0
+    for line in text.splitlines():
+        depth = len(line) - len(line.lstrip(" "))
+        if joined and line.strip() and depth >= indent + CONTINUATION:
+            joined[-1] += " " + line.strip()
+            continue
+        joined.append(line)
+        indent = depth
+    return joined

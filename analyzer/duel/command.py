@@ -6,21 +6,19 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.progress import progress_bar, stage
 from clix.analyzer.duel.check import CHECK_GAMES, check_style, run_check
 from clix.analyzer.duel.check import summary_lines as check_summary_lines
 from clix.analyzer.duel.console import precision_lines, print_summary
+from clix.analyzer.duel.keeper import DuelKeeper
 from clix.analyzer.library.views import army_contents
 from clix.analyzer.play.pool import close_pool
 from clix.analyzer.play.result import GameRows, RunResult, ended_early, report_line, run_exit_code
 from clix.analyzer.play.runner import Matchup, player_factory, run_matchup
-from clix.analyzer.play.store import GameKey, RunRecord, Store, StoreBusy, first_line, game_key, index_ranges, utc_now
-from clix.analyzer.play.writer import GameWriter
 from clix.analyzer.report.folder import Interrupted, Target, claim_output
 from clix.analyzer.stats.scoring import pair_means
 from clix.analyzer.stats.sequential import equivalence, run_to_precision
@@ -28,6 +26,9 @@ from clix.engine import RULESET_VERSION, compiled
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.roster.loader import Roster
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from clix.analyzer.play.compact import CompactRows
 
 
 def _counts(column: Any) -> dict[str, int]:
@@ -79,12 +80,7 @@ def run_duel(
     (analyzer.play.store) the games stored for this duel's key are taken from it (unless `fresh`), only the others
     are played, each written to it as it finishes, and the run is recorded there. `check_with` (a style, as
     search:200) replays the first games with it on both sides and compares the verdicts (analyzer.duel.check)."""
-    if ties not in ("break", "draw"):
-        raise ClixError(f"--ties takes 'break' (the cheaper army wins, HC-END-09) or 'draw' (got {ties!r})")
-    if target_ci is not None and not 0 < target_ci < 0.5:
-        raise ClixError(f"--target-ci is a half-width between 0 and 0.5, like 0.03 for ±3 points (got {target_ci})")
-    if margin is not None and not 0 < margin < 0.5:
-        raise ClixError(f"--margin is a band around 50% between 0 and 0.5, like 0.05 for 45-55% (got {margin})")
+    check_duel_options(ties, target_ci, margin)
     if players.strip() == "sweep":
         from clix.analyzer.duel.sweep import run_sweep
 
@@ -112,28 +108,26 @@ def run_duel(
             ties=ties,
             stop_on_error=stop_on_error,
         )
-    for army in (army_a, army_b):
-        if army not in roster.armies:
-            raise ClixError(did_you_mean("army", army, roster.armies, "`clix roster list armies` shows every army"))
-    if map_name not in roster.maps:
-        raise ClixError("--map: " + did_you_mean("map", map_name, roster.maps))
-    if roster.armies[army_a].build_total != roster.armies[army_b].build_total:
-        console.print(
-            f"note: the armies have different build totals ({roster.armies[army_a].build_total} and "
-            f"{roster.armies[army_b].build_total}); the game uses the larger",
-            markup=False,
-        )
-    style_a, style_b = parse_players(players)
-    checker = check_style(check_with)
+    matchup, checker = duel_matchup(
+        roster,
+        library,
+        army_a,
+        army_b,
+        map_name=map_name,
+        players=players,
+        turns=turns,
+        ties=ties,
+        check_with=check_with,
+        note=lambda line: console.print(line, markup=False),
+    )
     if pdf:
         from clix.analyzer.report.duel import check_pdf
 
         check_pdf()
-    matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties)
     with claim_output(out) as folder:
-        keeper = _Keeper.start(store, roster, matchup, seed, games + games % 2, fresh) if store is not None else None
+        keeper = DuelKeeper.start(store, roster, matchup, seed, games + games % 2, fresh) if store is not None else None
         try:
-            result, precision = _play(
+            result, precision = play_duel(
                 matchup,
                 games,
                 seed,
@@ -157,62 +151,37 @@ def run_duel(
                 raise Interrupted()
             report_line("no game finished before the crash: nothing to report")
             return run_exit_code(False, True, True)
-        # the statistics and the report load here, not at import: a long duel plays its games without them
+        # the report loads here, not at import: a long duel plays its games without it
         from clix.analyzer.report.duel import provenance_line, write_outputs
-        from clix.analyzer.stats.duel import summarize
 
         close_pool()
-        with stage(console, f"summarizing {result.count:,} games", as_json):
-            # the rows in compact form, then freed: the statistics and the files come from the compact rows
-            figure_rows = result.figure_table.compact(release=True)
-            game_rows = result.game_table.compact(release=True)
-            games_df, figures_df = game_rows.frame, figure_rows.frame
-            summary = summarize(games_df, figures_df)
-        if precision is not None:
-            summary["precision"] = precision
-        if margin is not None:
-            alpha = 0.05 if precision is None else 1 - precision["confidence"]  # the per-look level under --target-ci
-            summary["equivalence"] = equivalence(pair_means(games_df), margin, alpha)
-        names = {"a": army_a, "b": army_b}
-        if checker is not None:
-            with progress_bar(console, f"check with {checker}", min(CHECK_GAMES, len(games_df)), as_json) as step:
-                summary["verdict_check"] = run_check(matchup, games_df, checker, seed, jobs, progress=step)
-        command = (
-            f"clix duel {army_a} {army_b} --games {games} --map {map_name} --players {style_a},{style_b} "
-            f"--seed {seed} --turns {turns}"
-            + (" --ties draw" if ties == "draw" else "")
-            + (f" --target-ci {target_ci}" if target_ci is not None else "")
-            + (f" --margin {margin}" if margin is not None else "")
-            + (f" --check-with {checker}" if checker is not None else "")
+        game_rows, figure_rows, summary = summarize_duel(
+            result,
+            precision,
+            matchup,
+            margin=margin,
+            checker=checker,
+            seed=seed,
+            jobs=jobs,
+            console=console,
+            quiet=as_json,
         )
-        settings = {
-            "army_a": army_a,
-            "army_b": army_b,
-            "map": map_name,
-            "players": f"{style_a},{style_b}",
-            "games": len(games_df),
-            "seed": seed,
-            "turns": turns,
-            "ties": ties,
-            "ruleset": RULESET_VERSION,
-            "rosters": [str(layer.resolve()) for layer in ((library,) if isinstance(library, Path) else library)],
-            "version": _version(),
-            "jobs": jobs or os.cpu_count(),
-            "seconds": round(result.seconds, 2),
-            "games_per_second": round(result.played / max(result.seconds, 1e-9), 2) if result.played else None,
-            "played": result.played,
-            "from_store": result.from_store,
-            "store": None if keeper is None else str(store),
-            "fresh": fresh,
-            "run": None if keeper is None else keeper.run_id,
-            "engine": compiled.status,
-            "game_engines": _counts(games_df["engine"]) if "engine" in games_df else {},
-            "interrupted": result.interrupted,
-            "failed_games": result.failed,
-            "stopped_on_error": result.stopped and not result.crashed,
-            "stopped_at_crash": result.crashed,
-            "command": command,
-        }
+        games_df, figures_df = game_rows.frame, figure_rows.frame
+        names = {"a": army_a, "b": army_b}
+        settings = duel_settings(
+            matchup,
+            result,
+            games_df,
+            games=games,
+            seed=seed,
+            jobs=jobs,
+            target_ci=target_ci,
+            margin=margin,
+            checker=checker,
+            store=None if keeper is None else store,
+            fresh=fresh,
+            run=None if keeper is None else keeper.run_id,
+        )
         provenance = provenance_line(roster, [army_a, army_b])
         try:
             with folder.staged() as staging, stage(console, "writing the tables and the report", as_json):
@@ -249,6 +218,136 @@ def run_duel(
     return run_exit_code(result.interrupted, bool(result.failed), result.stopped)
 
 
+def check_duel_options(ties: str, target_ci: float | None, margin: float | None) -> None:
+    """--ties, --target-ci and --margin within their ranges (a ClixError naming the option if not)."""
+    if ties not in ("break", "draw"):
+        raise ClixError(f"--ties takes 'break' (the cheaper army wins, HC-END-09) or 'draw' (got {ties!r})")
+    if target_ci is not None and not 0 < target_ci < 0.5:
+        raise ClixError(f"--target-ci is a half-width between 0 and 0.5, like 0.03 for ±3 points (got {target_ci})")
+    if margin is not None and not 0 < margin < 0.5:
+        raise ClixError(f"--margin is a band around 50% between 0 and 0.5, like 0.05 for 45-55% (got {margin})")
+
+
+def duel_matchup(
+    roster: Roster,
+    library: Path | tuple[Path, ...],
+    army_a: str,
+    army_b: str,
+    *,
+    map_name: str,
+    players: str,
+    turns: int,
+    ties: str,
+    check_with: str | None,
+    note: Callable[[str], None],
+) -> tuple[Matchup, str | None]:
+    """The duel's matchup (its armies and map checked in `roster`, its styles parsed) and its checking style;
+    `note` is told when the armies' build totals differ."""
+    for army in (army_a, army_b):
+        if army not in roster.armies:
+            raise ClixError(did_you_mean("army", army, roster.armies, "`clix roster list armies` shows every army"))
+    if map_name not in roster.maps:
+        raise ClixError("--map: " + did_you_mean("map", map_name, roster.maps))
+    if roster.armies[army_a].build_total != roster.armies[army_b].build_total:
+        note(
+            f"note: the armies have different build totals ({roster.armies[army_a].build_total} and "
+            f"{roster.armies[army_b].build_total}); the game uses the larger"
+        )
+    style_a, style_b = parse_players(players)
+    checker = check_style(check_with)
+    return Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties), checker
+
+
+def summarize_duel(
+    result: RunResult,
+    precision: dict[str, Any] | None,
+    matchup: Matchup,
+    *,
+    margin: float | None,
+    checker: str | None,
+    seed: int,
+    jobs: int | None,
+    console: Console,
+    quiet: bool,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[CompactRows, CompactRows, dict[str, Any]]:
+    """The duel's game and figure rows in compact form (`result`'s tables are freed) and its summary: every
+    statistic, with the precision reached, the equivalence test (`margin`) and the check with `checker`."""
+    from clix.analyzer.stats.duel import summarize  # loaded here: a long duel plays its games without it
+
+    with stage(console, f"summarizing {result.count:,} games", quiet):
+        # the rows in compact form, then freed: the statistics and the files come from the compact rows
+        figure_rows = result.figure_table.compact(release=True)
+        game_rows = result.game_table.compact(release=True)
+        games_df, figures_df = game_rows.frame, figure_rows.frame
+        summary = summarize(games_df, figures_df)
+    if precision is not None:
+        summary["precision"] = precision
+    if margin is not None:
+        alpha = 0.05 if precision is None else 1 - precision["confidence"]  # the per-look level under --target-ci
+        summary["equivalence"] = equivalence(pair_means(games_df), margin, alpha)
+    if checker is not None:
+        with progress_bar(console, f"check with {checker}", min(CHECK_GAMES, len(games_df)), quiet) as step:
+            summary["verdict_check"] = run_check(matchup, games_df, checker, seed, jobs, progress=step or progress)
+    return game_rows, figure_rows, summary
+
+
+def duel_settings(
+    matchup: Matchup,
+    result: RunResult,
+    games_df: Any,
+    *,
+    games: int,
+    seed: int,
+    jobs: int | None,
+    target_ci: float | None,
+    margin: float | None,
+    checker: str | None,
+    store: Path | None,
+    fresh: bool,
+    run: int | None,
+) -> dict[str, Any]:
+    """The settings of summary.json: what was asked, how it was played, and the command that plays it again."""
+    army_a, army_b, map_name, library = matchup.army_a, matchup.army_b, matchup.map_name, matchup.library
+    style_a, style_b, turns, ties = matchup.style_a, matchup.style_b, matchup.turn_limit, matchup.ties
+    command = (
+        f"clix duel {army_a} {army_b} --games {games} --map {map_name} --players {style_a},{style_b} "
+        f"--seed {seed} --turns {turns}"
+        + (" --ties draw" if ties == "draw" else "")
+        + (f" --target-ci {target_ci}" if target_ci is not None else "")
+        + (f" --margin {margin}" if margin is not None else "")
+        + (f" --check-with {checker}" if checker is not None else "")
+    )
+    return {
+        "army_a": army_a,
+        "army_b": army_b,
+        "map": map_name,
+        "players": f"{style_a},{style_b}",
+        "games": len(games_df),
+        "seed": seed,
+        "turns": turns,
+        "ties": ties,
+        "ruleset": RULESET_VERSION,
+        "rosters": [str(layer.resolve()) for layer in ((library,) if isinstance(library, Path) else library)],
+        "version": _version(),
+        "jobs": jobs or os.cpu_count(),
+        "seconds": round(result.seconds, 2),
+        "games_per_second": round(result.played / max(result.seconds, 1e-9), 2) if result.played else None,
+        "played": result.played,
+        "from_store": result.from_store,
+        "store": None if store is None else str(store),
+        "fresh": fresh,
+        "run": run,
+        "engine": compiled.status,
+        "game_engines": _counts(games_df["engine"]) if "engine" in games_df else {},
+        "interrupted": result.interrupted,
+        "failed_games": result.failed,
+        "stopped_on_error": result.stopped and not result.crashed,
+        "stopped_at_crash": result.crashed,
+        "command": command,
+    }
+
+
 def pdf_from(report: Path, pdf: Path) -> Path:
     """Render the HTML report written at `report` to `pdf` (both in the staging folder). The PDF engine failing
     on it is a one-line ClixError (nothing is then published); a failed write names its file as usual."""
@@ -263,7 +362,7 @@ def pdf_from(report: Path, pdf: Path) -> Path:
         raise report_module.pdf_engine_error(exc, pdf) from None
 
 
-def _play(
+def play_duel(
     matchup: Matchup,
     games: int,
     seed: int,
@@ -275,9 +374,11 @@ def _play(
     known: RunResult | None = None,
     on_result: Callable[[int, GameRows], None] | None = None,
     on_batch: Callable[[], None] | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[RunResult, dict[str, Any] | None]:
-    """Play the duel (to `target` precision when given, `games` at most), with a progress bar unless quiet;
-    games in `known` are taken from it, `on_result` is told of each game played."""
+    """Play the duel (to `target` precision when given, `games` at most), with a progress bar unless quiet (else
+    `progress` is told of the games as they finish); games in `known` are taken from it, `on_result` is told of
+    each game played."""
 
     def play(progress: Callable[[int], None] | None) -> tuple[RunResult, dict[str, Any] | None]:
         if target is None:
@@ -310,62 +411,9 @@ def _play(
     with progress_bar(
         console, f"{matchup.army_a} vs {matchup.army_b}", total, quiet, done=0 if known is None else known.count
     ) as advance:
-        result, precision = play(advance)
+        result, precision = play(advance or progress)
     ended_early(result.count, "games", result.interrupted, result.stopped, len(result.failed), result.crashed)
     return result, precision
-
-
-class _Keeper:
-    """A duel's use of the result store: the games it already has, the writer of the new ones, the run's id."""
-
-    def __init__(self, store: Store, key: GameKey, known: RunResult | None, started: datetime) -> None:
-        self.store = store
-        self.key = key
-        self.known = known
-        self.started = started
-        self.run_id = store.new_run_id()
-        self.writer = GameWriter(store, key, report_line)
-
-    @classmethod
-    def start(cls, path: Path, roster: Roster, matchup: Matchup, seed: int, cap: int, fresh: bool) -> _Keeper:
-        """Open the store (a ClixError if it cannot be used) and read this duel's games below `cap`."""
-        store = Store.open(path)
-        key = game_key(roster, matchup, seed)
-        return cls(store, key, None if fresh else store.load_packed(key, below=cap), utc_now())
-
-    def record(self, result: RunResult, document: dict[str, Any], out: Path) -> None:
-        """Add the run to the store's `runs` (a warning if the store cannot be written now)."""
-        import duckdb
-
-        settings = document["settings"]
-        record = RunRecord(
-            id=self.run_id,
-            started=self.started,
-            seconds=round(result.seconds, 3),
-            command=settings["command"],
-            key=self.key.digest,
-            army_a=settings["army_a"],
-            army_b=settings["army_b"],
-            map=settings["map"],
-            players=settings["players"],
-            seed=str(settings["seed"]),
-            turns=settings["turns"],
-            ties=settings["ties"],
-            games=result.count,
-            from_store=result.from_store,
-            played=result.played,
-            interrupted=result.interrupted,
-            score=document["score"]["score"],
-            out=str(out),
-            indexes=json.dumps(index_ranges(result.indexes)),
-            document=json.dumps(document, default=str),
-        )
-        try:
-            self.store.record_run(record)
-        except (duckdb.Error, StoreBusy, ClixError) as exc:
-            report_line(
-                f"clix: warning: run {self.run_id} was not recorded in the store {self.store.path} ({first_line(exc)})"
-            )
 
 
 def _version() -> str:

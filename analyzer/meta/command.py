@@ -22,11 +22,11 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.text import print_lines, wrote
@@ -41,6 +41,9 @@ from clix.engine import RULESET_VERSION, compiled
 from clix.engine.horrorclix.players.heuristic import STYLES
 from clix.engine.horrorclix.roster.loader import Roster
 from rich.console import Console
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "MetaOptions",
@@ -122,40 +125,18 @@ def run_meta(
     console: Console,
 ) -> int:
     """Play the meta, print its summary (or JSON) and write its outputs; return the exit code (as `run_duel`'s)."""
-    if options.ties not in ("break", "draw"):
-        raise ClixError(f"--ties takes 'break' or 'draw' (got {options.ties!r})")
-    if options.target_ci is not None and not 0 < options.target_ci < 0.5:
-        raise ClixError(
-            f"--target-ci is a half-width between 0 and 0.5, like 0.03 for ±3 points (got {options.target_ci})"
-        )
+    check_meta_options(options)
     matchups = field_cells(library, armies, maps, styles, options.turns, options.ties)
     if options.pdf:
         from clix.analyzer.report.duel import check_pdf
 
         check_pdf()
-    runner = _runner(roster, options)
-    keeper = _MetaStore.open(options.store, roster, matchups, options) if options.store is not None else None
+    runner = meta_runner(roster, options)
+    keeper = MetaStore.open(options.store, roster, matchups, options) if options.store is not None else None
     with claim_output(out) as folder:
         bar = _Progress(console, as_json)
-        try:
-            with bar.shown(f"meta of {len(armies)} armies, {len(matchups)} cells"):
-                run = play_field(
-                    matchups,
-                    options.games,
-                    runner,
-                    options.target_ci,
-                    known=keeper.known if keeper else None,
-                    on_game=keeper.add if keeper else None,
-                    progress=bar.advance,
-                    on_look=bar.look,
-                    on_batch=keeper.writer.tick if keeper else None,
-                )
-        finally:
-            if keeper is not None:
-                keeper.writer.close()
-            close = getattr(runner, "close", None)
-            if close is not None:
-                close()
+        with bar.shown(f"meta of {len(armies)} armies, {len(matchups)} cells"):
+            run = play_meta(matchups, options, runner, keeper, progress=bar.advance, on_look=bar.look)
         if keeper is not None and run.interrupted and run.played:
             report_line(
                 f"the finished games are kept in the store {options.store}: the same command plays only the rest"
@@ -170,9 +151,9 @@ def run_meta(
                 raise Interrupted()
             report_line("no game finished: each failed (named above); nothing to report")
             return run_exit_code(False, True, run.stopped)
-        summary, cells = meta_summary(armies, styles, matchups, run, games, roster, options.seed, options.resamples)
-        settings = _settings(armies, maps, styles, options, run, len(matchups), library)
-        field_doc = field_document(summary, settings["command"], options.budget, roster)
+        summary, cells, settings, field_doc = meta_outcome(
+            roster, library, armies, maps, styles, options, matchups, run, games
+        )
         with folder.staged() as staging:
             written = write_meta(staging, summary, cells, games, settings, field_doc, pdf=options.pdf)
         written = {key: folder.final(path) for key, path in written.items()}
@@ -185,7 +166,67 @@ def run_meta(
     return run_exit_code(run.interrupted, bool(run.failed), run.stopped)
 
 
-def _runner(roster: Roster, options: MetaOptions) -> Runner:
+def check_meta_options(options: MetaOptions) -> None:
+    """--ties and --target-ci within their ranges (a ClixError naming the option if not)."""
+    if options.ties not in ("break", "draw"):
+        raise ClixError(f"--ties takes 'break' or 'draw' (got {options.ties!r})")
+    if options.target_ci is not None and not 0 < options.target_ci < 0.5:
+        raise ClixError(
+            f"--target-ci is a half-width between 0 and 0.5, like 0.03 for ±3 points (got {options.target_ci})"
+        )
+
+
+def play_meta(
+    matchups: Sequence[Matchup],
+    options: MetaOptions,
+    runner: Runner,
+    keeper: MetaStore | None,
+    *,
+    progress: Callable[[int], None] | None,
+    on_look: Callable[[int], None] | None,
+) -> FieldRun:
+    """Play the field's cells (games from the store's `keeper` taken from it, the others written to it as they
+    finish); `on_look` is told of the games each look plans, `progress` of the games as they finish. The runner
+    and the store's writer are closed at the end."""
+    try:
+        return play_field(
+            matchups,
+            options.games,
+            runner,
+            options.target_ci,
+            known=keeper.known if keeper else None,
+            on_game=keeper.add if keeper else None,
+            progress=progress,
+            on_look=on_look,
+            on_batch=keeper.writer.tick if keeper else None,
+        )
+    finally:
+        if keeper is not None:
+            keeper.writer.close()
+        close = getattr(runner, "close", None)
+        if close is not None:
+            close()
+
+
+def meta_outcome(
+    roster: Roster,
+    library: Path | tuple[Path, ...],
+    armies: Sequence[str],
+    maps: Sequence[str],
+    styles: Sequence[str],
+    options: MetaOptions,
+    matchups: Sequence[Matchup],
+    run: FieldRun,
+    games: pd.DataFrame,
+) -> tuple[dict[str, Any], pd.DataFrame, dict[str, Any], dict[str, Any]]:
+    """The meta's summary, its cell table, its settings and field.json's document (the Nash mixture), from the
+    games played (`games`: `field_games`, not empty)."""
+    summary, cells = meta_summary(armies, styles, matchups, run, games, roster, options.seed, options.resamples)
+    settings = _settings(armies, maps, styles, options, run, len(matchups), library)
+    return summary, cells, settings, field_document(summary, settings["command"], options.budget, roster)
+
+
+def meta_runner(roster: Roster, options: MetaOptions) -> Runner:
     if options.backend == "local":
         if options.scheduler is not None:
             raise ClixError("--scheduler: only with --backend dask (the local backend plays on this machine)")
@@ -249,7 +290,7 @@ def _settings(
     }
 
 
-class _MetaStore:
+class MetaStore:
     """The meta's use of the result store: each cell's games (keyed as the duel keys them) read before the run
     and each game played written as it finishes (`StoreWriter`), as `clix duel` does: a killed run loses only
     the games in flight, and the same command plays only the rest."""
@@ -261,7 +302,7 @@ class _MetaStore:
         self.writer = StoreWriter(store, report_line)
 
     @classmethod
-    def open(cls, path: Path, roster: Roster, matchups: Sequence[Matchup], options: MetaOptions) -> _MetaStore:
+    def open(cls, path: Path, roster: Roster, matchups: Sequence[Matchup], options: MetaOptions) -> MetaStore:
         from clix.analyzer.play.store import Store, game_key
 
         store = Store.open(path)

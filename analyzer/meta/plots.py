@@ -14,6 +14,14 @@ from matplotlib.patches import Patch, Rectangle
 
 
 def heatmap_png(summary: dict[str, Any], path: Path) -> Path:
+    """`heatmap_figure` saved to `path`."""
+    fig = heatmap_figure(summary)
+    with writing(path):
+        fig.savefig(path, dpi=130)
+    return path
+
+
+def heatmap_figure(summary: dict[str, Any]) -> Figure:
     """The score matrix as a heatmap: each cell the row army's score with its 95% interval, hatched where the
     interval contains 50% (not shown to favour either army); rows ordered as the field. The intervals come from
     the cells' score intervals (`stats.pair_interval`), so a pair of armies whose pairs all went one way still
@@ -61,9 +69,7 @@ def heatmap_png(summary: dict[str, Any], path: Path) -> Path:
         frameon=False,
     )
     fig.tight_layout()
-    with writing(path):
-        fig.savefig(path, dpi=130)
-    return path
+    return fig
 
 
 def nash_png(summary: dict[str, Any], path: Path) -> Path:

@@ -70,6 +70,11 @@ def _save(fig: Figure, path: Path) -> Path:
 
 
 def score_plot(summary: dict[str, Any], names: dict[str, str], path: Path) -> Path:
+    """`score_figure` saved to `path`."""
+    return _save(score_figure(summary, names), path)
+
+
+def score_figure(summary: dict[str, Any], names: dict[str, str]) -> Figure:
     """A's score overall, going first and second and in each seat, and the first player's score, each with its
     95% interval over pairs, against the 50% line; the top axis reads the same points as B's score."""
     fp = summary["first_player"]
@@ -115,7 +120,7 @@ def score_plot(summary: dict[str, Any], names: dict[str, str], path: Path) -> Pa
         frameon=False,
     )
     ax.grid(axis="x", alpha=0.3)
-    return _save(fig, path)
+    return fig
 
 
 def _other_side(score: Any) -> Any:

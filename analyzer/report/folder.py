@@ -75,6 +75,9 @@ OWN_FILES = frozenset(
         "builds.csv",
         "build.html",
         "build.pdf",
+        # the Python API's report of a result store's runs (clix.results().report)
+        "results.html",
+        "results.pdf",
     }
 )
 """Every file a duel, sweep, ladder, meta, value or build run writes at the top of its folder: a folder holding

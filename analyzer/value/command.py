@@ -43,8 +43,9 @@ from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.runner import PLAYER_STYLES
 from clix.analyzer.play.store import Store
 from clix.analyzer.value.design import Design, design_games
-from clix.analyzer.value.measure import measure_values
+from clix.analyzer.value.measure import ValueResult, measure_values
 from clix.analyzer.value.model import RESAMPLES, Fit, predict_scores, prediction_interval
+from clix.analyzer.value.numbers import value_numbers
 from clix.analyzer.value.report import value_lines, write_value
 from clix.analyzer.value.swap import run_swap
 from clix.engine import RULESET_VERSION, compiled
@@ -52,7 +53,7 @@ from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.roster.loader import Roster
 from rich.console import Console
 
-__all__ = ["Design", "run_swap", "run_value"]
+__all__ = ["Design", "run_swap", "run_value", "value_numbers"]
 """What `clix value` (analyzer/cli/__init__.py) takes from here; the design, the model, the measuring, the outputs and the
 swap test live in value_design, value_model, value_measure, value_report and value_swap."""
 
@@ -81,9 +82,7 @@ def run_value(
     from clix.analyzer.common.progress import progress_bar
     from clix.analyzer.report.folder import claim_output
 
-    for style in design.styles:
-        if style not in PLAYER_STYLES:
-            raise ClixError("--players: " + did_you_mean("player style", style, PLAYER_STYLES))
+    check_styles(design)
     if pdf:
         from clix.analyzer.report.duel import check_pdf
 
@@ -108,12 +107,7 @@ def run_value(
         if played.crashed and not result.rows:
             report_line("too few games finished before the crash to fit the values: nothing to report")
             return run_exit_code(played.interrupted, True, True)
-        if predict is not None and result.fit is not None:
-            result.prediction = predict_pair(roster, result.fit, result.holdout, *predict)
-        result.settings |= _run_settings(played, jobs, store)
-        result.settings["command"] = value_command(design) + (
-            f" --predict {predict[0]} {predict[1]}" if predict else ""
-        )
+        finish_value(roster, result, design, jobs=jobs, store=store, predict=predict)
         with folder.staged() as staging:
             written = write_value(staging, result, pdf)
         written = {k: folder.final(p) for k, p in written.items()}
@@ -131,6 +125,31 @@ def run_value(
         print_lines(console, value_lines(result))
         print_lines(console, [wrote(written.values())])
     return run_exit_code(played.interrupted, bool(played.failed), played.stopped)
+
+
+def check_styles(design: Design) -> None:
+    """The design's player styles are known (a ClixError naming --players if not)."""
+    for style in design.styles:
+        if style not in PLAYER_STYLES:
+            raise ClixError("--players: " + did_you_mean("player style", style, PLAYER_STYLES))
+
+
+def finish_value(
+    roster: Roster,
+    result: ValueResult,
+    design: Design,
+    *,
+    jobs: int | None,
+    store: Path | None,
+    predict: tuple[str, str] | None,
+) -> None:
+    """Complete a measured `result`: the prediction for `predict` (two of the roster's armies) and the run's
+    settings (how it was played, the command that plays it again)."""
+    assert result.played is not None
+    if predict is not None and result.fit is not None:
+        result.prediction = predict_pair(roster, result.fit, result.holdout, *predict)
+    result.settings |= _run_settings(result.played, jobs, store)
+    result.settings["command"] = value_command(design) + (f" --predict {predict[0]} {predict[1]}" if predict else "")
 
 
 def predict_pair(roster: Roster, fit: Fit, holdout: dict[str, Any] | None, army_a: str, army_b: str) -> dict[str, Any]:

@@ -142,15 +142,7 @@ def write_value(out: Path, result: ValueResult, pdf: bool = False) -> dict[str, 
         "games_csv": out / "games.csv",
         "report": out / "value.html",
     }
-    table = pd.DataFrame(result.rows)
-    if "verdict_halves" in table:
-        table["verdict_halves"] = [
-            " / ".join(str(v) for v in h) if isinstance(h, list) else h for h in table["verdict_halves"]
-        ]
-    if "by_style" in table:
-        for style in result.settings["styles"]:
-            table[f"value_{style}"] = [(r.get("by_style") or {}).get(style) for r in result.rows]
-        table = table.drop(columns=["by_style", "style_range"])
+    table = value_table(result)
     with writing(written["value_csv"]):
         table.to_csv(written["value_csv"], index=False)
     with writing(written["value_json"]):
@@ -186,6 +178,20 @@ def write_value(out: Path, result: ValueResult, pdf: bool = False) -> dict[str, 
     return written
 
 
+def value_table(result: ValueResult) -> pd.DataFrame:
+    """value.csv: one row per figure and card (each style's value in a column of its own)."""
+    table = pd.DataFrame(result.rows)
+    if "verdict_halves" in table:
+        table["verdict_halves"] = [
+            " / ".join(str(v) for v in h) if isinstance(h, list) else h for h in table["verdict_halves"]
+        ]
+    if "by_style" in table:
+        for style in result.settings["styles"]:
+            table[f"value_{style}"] = [(r.get("by_style") or {}).get(style) for r in result.rows]
+        table = table.drop(columns=["by_style", "style_range"])
+    return table
+
+
 def _render(template: str, **context: Any) -> str:
     from clix.analyzer.report.duel import TEMPLATES
     from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -201,7 +207,13 @@ def _data_uri(path: Path) -> str:
 
 
 def value_plot(rows: list[dict[str, Any]], path: Path) -> Path:
-    """Value against cost per figure with 95% intervals, and the line value = cost."""
+    """`value_figure` saved to `path`."""
+    value_figure(rows).savefig(path)
+    return path
+
+
+def value_figure(rows: list[dict[str, Any]]) -> Any:
+    """Value against cost per figure with 95% intervals, and the line value = cost (a matplotlib Figure)."""
     from matplotlib.figure import Figure as Plot
 
     shown = [r for r in rows if r["kind"] == "figure" and r["value"] is not None]
@@ -237,8 +249,7 @@ def value_plot(rows: list[dict[str, Any]], path: Path) -> Path:
     ax.set_ylabel("value (points-equivalent, 95% interval)")
     ax.set_title("Value against cost (blue: under-costed, red: over-costed; pale: leans)")
     fig.tight_layout()
-    fig.savefig(path)
-    return path
+    return fig
 
 
 def residual_plot(rows: list[dict[str, Any]], path: Path) -> Path:

@@ -1,7 +1,8 @@
-"""The `power` steps of the powers played as power actions or free actions beyond the contract's own table
-(../shared/scenario-format-heroclix.md section 5: "`use` plus the keys that name what the power's text asks to
-choose"), a transporter's free attack written in its move step, and attacks on terrain (`destroy`). Each addition
-to the contract is listed in docs/data-formats.md."""
+"""The steps of a scenario that name a power, a transporter's free attack or terrain destroyed
+(../shared/scenario-format-heroclix.md section 5), read into actions: the contract's own `power` steps
+(Telekinesis, Regeneration, Support, Charge, Running Shot), and those of the powers played as power actions or
+free actions beyond its table ("`use` plus the keys that name what the power's text asks to choose"; each listed in
+docs/data-formats.md as an addition to the contract). A double-base character's steps add `from` and `rear`."""
 
 from __future__ import annotations
 
@@ -10,8 +11,12 @@ from typing import Any
 
 from clix.engine.heroclix.free_actions import POISON, SIDESTEP
 from clix.engine.heroclix.modifiers import PERPLEX
-from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, OUTWIT, SMOKE_CLOUD, power_named
-from clix.engine.heroclix.state import Close, HeroState, PowerAction, Ranged, Raze
+from clix.engine.heroclix.power_actions import CHARGE, POWER_ACTIONS, RUNNING_SHOT, SUPPORT
+from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, OUTWIT, POWERS, SMOKE_CLOUD, power_named
+from clix.engine.heroclix.state import Close, HeroState, PowerAction, Ranged, Raze, Telekinesis
+from clix.engine.heroclix.telekinesis import TELEKINESIS
+
+NOT_YET = "is not implemented yet (HeroClix part 1, issue 34)"
 
 
 class ScenarioError(Exception):
@@ -31,8 +36,10 @@ def power_step(
     `{power: A, use: Hypersonic Speed, path: [...], target: B, path_after: [...]}` (a close attack on B; `targets`
     and `damage` for a ranged one, as Running Shot's; `path_after`: the second move); the free
     actions, marked free by the power itself: `{power: A, use: Poison}`, `{power: A, use: Sidestep, path: [...]}`,
-    `{power: A, use: Perplex, target: B, value: defense, by: -1}`, `{power: A, use: Outwit, target: B, counter: NAME}`."""
+    `{power: A, use: Perplex, target: B, value: defense, by: -1}`, `{power: A, use: Outwit, target: B, counter: NAME}`.
+    A double-base character's moves name `rear` (and Hypersonic Speed's second `rear_after`), HX-SPECIAL-04."""
     user = uid(step["power"])
+    rear = square(step["rear"]) if "rear" in step else -1
     if name == FORCE_BLAST:
         return PowerAction(user, name, target=uid(step.get("target")), knockback=knockback)
     if name == HYPERSONIC:
@@ -44,7 +51,10 @@ def power_step(
         elif step.get("targets"):
             split = tuple((uid(n), int(amount)) for n, amount in (step.get("damage") or {}).items())
             attack = Ranged(user, tuple(uid(t) for t in step["targets"]), split, knockback)
-        return PowerAction(user, name, path=path, mode=mode, attack=attack, then_path=after)
+        then_rear = square(step["rear_after"]) if "rear_after" in step else -1
+        return PowerAction(
+            user, name, path=path, mode=mode, attack=attack, rear=rear, then_path=after, then_rear=then_rear
+        )
     if name in (SMOKE_CLOUD, BARRIER):
         squares = step.get("squares")
         if not isinstance(squares, list):
@@ -53,7 +63,7 @@ def power_step(
     if name == POISON:
         return PowerAction(user, name)
     if name == SIDESTEP:
-        return PowerAction(user, name, path=tuple(square(s) for s in step.get("path") or []))
+        return PowerAction(user, name, path=tuple(square(s) for s in step.get("path") or []), rear=rear)
     if name == OUTWIT:
         return PowerAction(user, name, uid(step.get("target")), chosen=power_named(str(step.get("counter", ""))))
     if name == PERPLEX:
@@ -87,7 +97,53 @@ def free_attack(
     return Ranged(mover, tuple(uid(t) for t in targets), split, knockback)
 
 
-def raze_step(state: HeroState, step: dict[str, Any], uid: Any, square: Any) -> Raze:
+def power_action(
+    step: dict[str, Any], uid: Any, square: Any, knockback: tuple[tuple[int, str], ...], mode: str | None
+) -> Telekinesis | PowerAction:
+    """A `power` step (contract section 5): `use: Telekinesis` with `object: [x, y]` and `to` or `target`, or
+    with `character: B` and `to` (a character moved, HX-OBJECT-16); `use: Regeneration`; `use: Support` with
+    `target`; `use: Charge` with `path` and `target` (null: no attack); `use: Running Shot` with `path`, then
+    `targets` and `damage` (a double-base character's Charge and Running Shot also take `from` and `rear`, as its
+    move). Another power is not played yet."""
+    name = power_named(str(step.get("use", "")))
+    user = uid(step["power"])
+    played = power_step(name, step, uid, square, knockback, mode)
+    if played is not None:
+        return played
+    if name in POWER_ACTIONS:
+        path = tuple(square(s) for s in step.get("path") or [])
+        rear = square(step["rear"]) if "rear" in step else -1  # a double-base character's (HX-SPECIAL-04)
+        if name == SUPPORT:
+            return PowerAction(user, name, target=uid(step.get("target")))
+        if name == CHARGE:
+            target = step.get("target")
+            attack = None if target is None else Close(user, uid(target), knockback)
+            return PowerAction(user, name, path=path, mode=mode, attack=attack, rear=rear)
+        if name == RUNNING_SHOT:
+            targets = step.get("targets")
+            shot = None
+            if targets:
+                split = tuple((uid(n), int(amount)) for n, amount in (step.get("damage") or {}).items())
+                shot = Ranged(user, tuple(uid(t) for t in targets), split, knockback)
+            return PowerAction(user, name, path=path, mode=mode, attack=shot, rear=rear)
+        return PowerAction(user, name)
+    if name in POWERS and name != TELEKINESIS:
+        given = ", ".join((TELEKINESIS, *POWER_ACTIONS))
+        raise ScenarioError(f"'use': {name} is not given as a power action; these are: {given}")
+    if name != TELEKINESIS:
+        raise ScenarioError(f"a power step names its power in 'use'; the power {step.get('use')!r} {NOT_YET}")
+    if "character" in step:
+        return Telekinesis(user, to=square(step.get("to")), moved=uid(step["character"]))
+    if "object" not in step:
+        raise ScenarioError("a Telekinesis step names the 'object' [x, y] it uses, or the 'character' it moves")
+    if ("to" in step) == ("target" in step):
+        raise ScenarioError("a Telekinesis step moves the object 'to' a square or hurls it at a 'target', one of them")
+    if "to" in step:
+        return Telekinesis(user, square(step["object"]), to=square(step["to"]))
+    return Telekinesis(user, square(step["object"]), target=uid(step["target"]), knockback=knockback)
+
+
+def raze(state: HeroState, step: dict[str, Any], uid: Any, square: Any) -> Raze:
     """A `destroy` step: a square of blocking terrain `[x, y]`, or a wall `{at: [x, y], side: ...}`."""
     attacker = uid(step.get("close", step.get("ranged")))
     ranged = "ranged" in step

@@ -3,6 +3,7 @@ line of fire and everything else of an attack being `combat`'s."""
 
 from __future__ import annotations
 
+from clix.engine.heroclix import double_base
 from clix.engine.heroclix.battle_fury import no_ranged
 from clix.engine.heroclix.combat import line_of_fire
 from clix.engine.heroclix.objects import THROW_DISTANCE
@@ -35,9 +36,9 @@ def throw_problem(state: HeroState, action: Throw) -> str:
     reach_ = THROW_DISTANCE[kind]
     if state.soars(target) and not state.soars(attacker) and not bulky(state, attacker):
         reach_ = (reach_ + 1) // 2
-    distance = state.geometry.distance(attacker.pos, target.pos)
+    distance = double_base.distance(state, attacker, target)  # HX-SPECIAL-05
     if distance > reach_:
         return f"{target.label} is {distance} squares away; a {kind} object flies {reach_} (HX-OBJECT-11)"
-    if not line_of_fire(state, attacker, target)[0]:
+    if not line_of_fire(state, attacker, target, within=reach_)[0]:
         return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11)"
     return ""
