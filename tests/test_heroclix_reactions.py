@@ -19,7 +19,7 @@ from clix.engine.heroclix import (
     shape_change,
 )
 from clix.engine.heroclix.ruleset import load
-from test_heroclix import _heroclix_failures
+from test_heroclix import fails_when_changed
 
 MUTANTS = {
     "HX-POWER-48 (a)": (leadership, "EXTRA_ACTIONS", 0, "powers/leadership-01"),
@@ -40,10 +40,7 @@ several) that must then fail."""
 
 @pytest.mark.parametrize("rule", sorted(MUTANTS))
 def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
-    module, name, value, scenario = MUTANTS[rule]
-    monkeypatch.setattr(module, name, value)
-    failed = _heroclix_failures()
-    assert any(path.startswith(scenario) for path in failed), f"{rule} changed ({name} = {value}); {scenario} passes"
+    fails_when_changed(rule, *MUTANTS[rule], monkeypatch)
 
 
 @pytest.mark.parametrize(
@@ -72,9 +69,7 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
     ],
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
-    monkeypatch.setattr(module, function, replacement)
-    failed = _heroclix_failures()
-    assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
+    fails_when_changed(rule, module, function, replacement, scenario, monkeypatch)
 
 
 PLAYED = ["Leadership", "Perplex", "Outwit", "Shape Change", "Mastermind", "Probability Control", "Mind Control"]
