@@ -23,7 +23,7 @@ two: the core's type names the attack roll's two)."""
 
 @cache
 def load() -> Ruleset:
-    """HeroClix, loaded once per process. Its powers so far are those 002 itself gives (the rest come in part 2)."""
+    """HeroClix, loaded once per process. It plays the 48 powers of the 2005 card."""
     return Ruleset(
         name=NAME,
         version=VERSION,

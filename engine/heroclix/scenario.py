@@ -165,7 +165,9 @@ def _character(uid: int, spec: ScenarioCharacter, square: int) -> Figure:
     per_click = [[power_named(p) for p in entry.powers] if not isinstance(entry, str) else [] for entry in spec.dial]
     unplayed = [name for name in [*everywhere, *(p for click in per_click for p in click)] if name not in POWERS]
     if unplayed:
-        raise ScenarioError(f"characters: {spec.id}: the power {unplayed[0]} {NOT_YET} (powers come in part 2)")
+        raise ScenarioError(
+            f"characters: {spec.id}: the power {unplayed[0]} {NOT_YET} (clix plays the 48 powers of the 2005 card)"
+        )
     dial = [
         _click(spec.id, index, entry if isinstance(entry, str) else entry.values)
         for index, entry in enumerate(spec.dial)
