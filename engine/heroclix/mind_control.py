@@ -61,7 +61,9 @@ def problem(state: HeroState, action: Move | Close | Ranged) -> str:
             return f"{character.label} has made its move under Mind Control (HX-POWER-06)"
         if action.pick_up is not None or action.carry is not None or action.attack is not None:
             return f"{character.label} moves under Mind Control and does nothing else on the way (HX-POWER-06 OPEN)"
-        return movement.step_problem(state, character, character.pos, action.path, action.mode, halved=True)
+        return movement.step_problem(
+            state, character, character.pos, action.path, action.mode, halved=True, rear=action.rear
+        )  # a double-base character's rear half placed as in any move (HX-SPECIAL-04)
     if done & ATTACKED:
         return f"{character.label} has made its attack under Mind Control (HX-POWER-06)"
     if action.use or (isinstance(action, Close) and action.then):
@@ -78,7 +80,7 @@ def act(state: HeroState, action: Move | Close | Ranged) -> None:
             release(state, uid)
     owner, done = state.controlled[character.uid]
     if isinstance(action, Move):
-        movement.move(state, character, action.path, action.mode)
+        movement.move(state, character, action.path, action.mode, rear=action.rear)
         done |= MOVED
     else:
         combat.attack(state, character, action)

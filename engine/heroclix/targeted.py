@@ -7,9 +7,9 @@ another character, friend or foe, by +1 or -1 until the beginning of its user's 
 from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat, modifiers, outwit
+from clix.engine.heroclix import combat, double_base, modifiers, outwit
 from clix.engine.heroclix.events import EventKind
-from clix.engine.heroclix.power_actions import within_power_range
+from clix.engine.heroclix.power_actions import power_range, within_power_range
 from clix.engine.heroclix.powers import OUTWIT, POWERS
 from clix.engine.heroclix.sides import bulky, opponents
 from clix.engine.heroclix.state import HeroState, PowerAction
@@ -30,10 +30,9 @@ def in_sight(state: HeroState, user: Figure, target: Figure) -> str:
     indoor = state.geometry.indoor
     if state.soars(user) != state.soars(target) and (indoor[user.pos] or indoor[target.pos]):
         return "no line of fire between an indoor square and a soaring character (HX-COMBAT-19 OPEN c)"
-    far = within_power_range(state, user, target.pos)
-    if far:
-        return far
-    if not combat.line_of_fire(state, user, target)[0]:
+    if all(within_power_range(state, user, square) for square in double_base.squares(state, target)):
+        return within_power_range(state, user, target.pos)  # HX-SPECIAL-05: to either square of a double base
+    if not combat.line_of_fire(state, user, target, within=power_range(state, user))[0]:
         return f"no clear line of fire from {user.label} to {target.label} (HX-PAC-03)"
     return ""
 
