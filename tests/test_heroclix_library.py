@@ -105,6 +105,16 @@ def test_the_sample_library_is_valid_and_marked_sample():
     assert {m.kind for m in library.maps.values()} >= {"outdoor", "indoor"}
 
 
+def test_the_sample_characters_carry_every_power_played():
+    """Each power of the registry shows on some click of a sample character (issue 35), so the sample forces and
+    `clix selfcheck` can meet it."""
+    from clix.engine.heroclix.powers import POWERS, power_named
+
+    library, _ = load_library([SAMPLE])
+    carried = {power_named(name) for character in library.characters.values() for name in character.all_powers()}
+    assert set(POWERS) - carried == set()
+
+
 def test_roster_check_reports_heroclix_files_through_its_loader(tmp_path, capsys):
     folder = _library(tmp_path, {"hero.yaml": HERO, "wardens.yaml": FORCE})
     code, out, _ = run_main(["roster", "check", str(folder), "--rosters", str(folder)], capsys)

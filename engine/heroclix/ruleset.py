@@ -13,7 +13,7 @@ from clix.engine.heroclix.powers import POWERS
 from clix.engine.heroclix.state import PHASES
 
 NAME = "heroclix-2005"
-VERSION = "heroclix-2005/part2-1"
+VERSION = "heroclix-2005/part2-2"
 """Bumped whenever a change of these rules can change a seeded game."""
 RESPONDER = cast(Callable[..., tuple[int, int]], probability.respond)
 """Probability Control (HX-POWER-42), called after each attack roll as the core's roll responders are, and by
