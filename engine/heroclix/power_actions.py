@@ -15,15 +15,14 @@ from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import combat, double_base, hypersonic, markers, movement
 from clix.engine.heroclix.battle_fury import no_ranged
-from clix.engine.heroclix.defenses import capped
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.knockback import directions_problem, knock_back, way_from
-from clix.engine.heroclix.modifiers import RANGE, modifier
 from clix.engine.heroclix.objects import lying_at
-from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, MINIMUM_RANGE, SMOKE_CLOUD
+from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, SMOKE_CLOUD
 from clix.engine.heroclix.scoring import heal, take_damage
 from clix.engine.heroclix.sides import adjacency, adjacent_opponents, at, bulky, cannot_act, opponents
 from clix.engine.heroclix.state import Close, HeroState, PowerAction, Ranged
+from clix.engine.heroclix.targeted import power_range, within_power_range
 
 REGENERATION = "Regeneration"
 SUPPORT = "Support"
@@ -68,22 +67,6 @@ def problem(state: HeroState, action: PowerAction) -> str:
         return _markers_problem(state, user, action)
     if action.power == HYPERSONIC:
         return hypersonic.problem(state, user, action)
-    return ""
-
-
-def power_range(state: HeroState, user: Figure) -> int:
-    """The range of a power that counts the user's range as at least 6 (HX-PAC-03), Perplex's modifier applied
-    before the minimum (HX-POWER-46, HX-PAC-19: the minimum last)."""
-    return max(MINIMUM_RANGE, user.stats.range + capped(modifier(state, user, RANGE)))
-
-
-def within_power_range(state: HeroState, user: Figure, square: int) -> str:
-    """Why `square` is beyond the range of a power that counts the user's range as at least 6 (HX-PAC-03), counted
-    from the user's nearest square (a double-base character's either, HX-SPECIAL-05); "" when it is within it."""
-    reach = power_range(state, user)
-    distance = double_base.distance_to(state, square, user)
-    if distance > reach:
-        return f"{at(state, square)} is {distance} squares from {user.label}; its range counts as {reach} (HX-PAC-03)"
     return ""
 
 

@@ -2,16 +2,19 @@
 to opponents, its OPEN: they are not ranged attacks): Perplex modifies the speed, attack, defense or range of
 another character, friend or foe, by +1 or -1 until the beginning of its user's next turn (HX-POWER-46,
 `modifiers`); Outwit counters one standard power of an opposing character until then (HX-POWER-47, HX-EFFECT-04,
-`outwit`). Once per turn per character and power, as every free action (`free_actions`)."""
+`outwit`). Once per turn per character and power, as every free action (`free_actions`). The range every power
+counts as at least 6 is here too (`power_range`, `within_power_range`; the power actions' `power_actions` use it),
+below the free actions and the power actions both (the import contracts in pyproject.toml)."""
 
 from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import combat, double_base, modifiers, outwit
+from clix.engine.heroclix.defenses import capped
 from clix.engine.heroclix.events import EventKind
-from clix.engine.heroclix.power_actions import power_range, within_power_range
-from clix.engine.heroclix.powers import OUTWIT, POWERS
-from clix.engine.heroclix.sides import bulky, opponents
+from clix.engine.heroclix.modifiers import RANGE
+from clix.engine.heroclix.powers import MINIMUM_RANGE, OUTWIT, POWERS
+from clix.engine.heroclix.sides import at, bulky, opponents
 from clix.engine.heroclix.state import HeroState, PowerAction
 
 PERPLEX = modifiers.PERPLEX
@@ -19,6 +22,22 @@ AIMED = (PERPLEX, OUTWIT)
 """The free actions played here."""
 PERPLEX_BY = (1, -1)
 """What Perplex adds to the value it modifies (HX-POWER-46)."""
+
+
+def power_range(state: HeroState, user: Figure) -> int:
+    """The range of a power that counts the user's range as at least 6 (HX-PAC-03), Perplex's modifier applied
+    before the minimum (HX-POWER-46, HX-PAC-19: the minimum last)."""
+    return max(MINIMUM_RANGE, user.stats.range + capped(modifiers.modifier(state, user, RANGE)))
+
+
+def within_power_range(state: HeroState, user: Figure, square: int) -> str:
+    """Why `square` is beyond the range of a power that counts the user's range as at least 6 (HX-PAC-03), counted
+    from the user's nearest square (a double-base character's either, HX-SPECIAL-05); "" when it is within it."""
+    reach = power_range(state, user)
+    distance = double_base.distance_to(state, square, user)
+    if distance > reach:
+        return f"{at(state, square)} is {distance} squares from {user.label}; its range counts as {reach} (HX-PAC-03)"
+    return ""
 
 
 def in_sight(state: HeroState, user: Figure, target: Figure) -> str:
