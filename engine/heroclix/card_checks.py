@@ -34,7 +34,7 @@ def assignable(character: Any, needs: Prerequisites, wild_cards: set[str]) -> st
         shown = {slot: click.value(slot).number for slot in needs.values()}
         if set(needs.powers) <= powers and all((shown[s] or 0) >= v for s, v in needs.values().items()):
             return ""
-    return f"no click of {character.id}'s dial shows all of the prerequisites at once (HX-FEAT-03)"
+    return f"no click of {character.id}'s dial shows all of its prerequisites at once"
 
 
 def feat_points(library: Any, force: Any) -> int:
@@ -61,9 +61,10 @@ def force_card_problems(library: Any, force: Any, file: str, lines: LineMap) -> 
             add(did_you_mean("feat", choice.feat, library.feats))
             continue
         key = "characters" if choice.characters else "character"
-        for problem in _assignment(feat, choice, force.characters):
+        wrong = _assignment(feat, choice)
+        for problem in wrong:
             add(problem, key)
-        for spot, name in enumerate(choice.named()):
+        for spot, name in enumerate([] if wrong else choice.named()):
             at = (spot,) if choice.characters else ()
             slot = copy_of(name, force.characters)
             if slot is None:
@@ -81,7 +82,7 @@ def force_card_problems(library: Any, force: Any, file: str, lines: LineMap) -> 
             )
             if why:
                 add(f"{feat.name} cannot be assigned: {why} (HX-FEAT-02, -03)", key, at)
-        if feat.characters == 0:
+        if feat.characters == 0 and not wrong:
             known = [library.characters[c] for c in force.characters if c in library.characters]
             if known and all(assignable(c, feat.requires, wild_cards) for c in known):
                 add(f"{feat.name} needs a character of the force that meets its prerequisites (HX-FEAT-02)")
@@ -92,7 +93,7 @@ def force_card_problems(library: Any, force: Any, file: str, lines: LineMap) -> 
     return problems
 
 
-def _assignment(feat: Feat, choice: FeatChoice, roster: list[str]) -> list[str]:
+def _assignment(feat: Feat, choice: FeatChoice) -> list[str]:
     """Why the feat may not be assigned to as many characters as `choice` names (HX-FEAT-02)."""
     named = choice.named()
     if feat.characters == 0 and named:

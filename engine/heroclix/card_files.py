@@ -12,9 +12,10 @@ from typing import Literal
 from clix.engine.heroclix.powers import POWERS, STEALTH, WILLPOWER, power_named
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-GRANTABLE = (WILLPOWER, STEALTH)
+GRANTABLE = (WILLPOWER, STEALTH, "Regeneration")
 """The powers a team ability may let its members use (HX-TEAM-10 OPEN: "members may use Willpower"): those whose
-rule asks the team abilities too (`rules.begin_turn`, `stealth.hidden`)."""
+rule asks the team abilities too (`rules.begin_turn`, `stealth.hidden`, `power_actions`: Regeneration is given as
+a power action used for the team ability, HX-TEAM-05)."""
 VALUES = ("speed", "attack", "defense", "damage")
 """The combat values a card may modify (HX-VALUE-02), within the rule of 3 (HX-VALUE-05)."""
 ACTIONS = ("move", "close", "ranged")
@@ -186,6 +187,8 @@ CARD_KINDS: tuple[tuple[str, type[BaseModel], str], ...] = (
     ("conditions", ConditionFile, "name"),
 )
 """A list file's key, its model and the field naming each entry."""
+CARD_ENTRIES: dict[str, type[BaseModel]] = {"teams": TeamAbility, "feats": Feat, "conditions": Condition}
+"""Each list file's entries, validated one by one."""
 
 
 @dataclass(frozen=True)

@@ -93,7 +93,8 @@ def has(state: HeroState, player: int, name: str) -> bool:
 
 
 def pushing(state: HeroState, character: Figure) -> int:
-    """The pushing damage the feat `character` was given its action to use costs (HX-FEAT-08), 0 for none."""
+    """The pushing damage the feat `character` was given its action to use costs (HX-FEAT-08), 0 for none; logged
+    as the feat's when there is some (the caller deals it)."""
     cards: Cards | None = state.cards
     if cards is None or character.uid not in cards.using:
         return 0

@@ -17,7 +17,7 @@ from clix.engine.core.files.problems import InvalidFile, LineMap, Problem, from_
 from clix.engine.core.files.yaml_lines import YamlError, read_yaml
 from clix.engine.core.ruleset import RULESET_KEY, named_ruleset
 from clix.engine.heroclix.card_checks import card_file_problems, feat_points, force_card_problems
-from clix.engine.heroclix.card_files import CARD_KINDS, Condition, Feat, FeatChoice, TeamAbility
+from clix.engine.heroclix.card_files import CARD_ENTRIES, CARD_KINDS, Condition, Feat, FeatChoice, TeamAbility
 from clix.engine.heroclix.maps import HeroMap
 from clix.engine.heroclix.powers import POWERS, power_named
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -137,6 +137,13 @@ class Force(_Strict):
     """The one battlefield condition it may bring (HX-BUILD-05, HX-BFC-02)."""
     provenance: str = Field(min_length=1)
 
+    @field_validator("battlefield_condition", mode="before")
+    @classmethod
+    def _one_condition(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            raise ValueError("a force brings one battlefield condition at most, by name (HX-BUILD-05, HX-BFC-02)")
+        return value
+
 
 CARD_WORDS = {"teams": "team abilities", "feats": "feats", "conditions": "battlefield conditions"}
 KINDS: tuple[tuple[str, type[BaseModel], str], ...] = (
@@ -214,12 +221,12 @@ def _load_file(path: Path, library: Library, seen: dict[tuple[str, str], str]) -
                                    "map 'rows', a force 'build_total', a list file 'teams', 'feats' or "
                                    "'conditions'")]  # fmt: skip
     model, table = kind
+    if table in CARD_WORDS:
+        return problems + _card_entries(library, table, data, name, lines, seen)
     try:
         item: Any = model.model_validate(data)
     except ValidationError as exc:
         return problems + from_validation_error(name, exc, lines, model)
-    if table in CARD_WORDS:
-        return problems + _card_entries(library, table, item, name, lines, seen)
     key = path.stem if table == "forces" else item.id
     if table == "characters":
         named = [name for name in item.all_powers() if power_named(name) not in POWERS]
@@ -243,12 +250,22 @@ def _load_file(path: Path, library: Library, seen: dict[tuple[str, str], str]) -
 
 
 def _card_entries(
-    library: Library, table: str, item: Any, file: str, lines: LineMap, seen: dict[tuple[str, str], str]
+    library: Library, table: str, data: dict[str, Any], file: str, lines: LineMap, seen: dict[tuple[str, str], str]
 ) -> list[Problem]:
-    """A list file's team abilities, feats or conditions, each by its name (a later layer's replaces one)."""
-    problems = []
-    naming = next(field_name for key, _, field_name in CARD_KINDS if key == table)
-    for index, entry in enumerate(getattr(item, table)):
+    """A list file's team abilities, feats or conditions, each by its name (a later layer's replaces one); each
+    entry is checked on its own, so that a broken one loses only itself."""
+    naming, model = next((field_name, CARD_ENTRIES[key]) for key, _, field_name in CARD_KINDS if key == table)
+    problems = [Problem(file, lines.line((key,)), key, f"unknown key '{key}': a list file has '{RULESET_KEY}' and "
+                        f"'{table}'") for key in data if key not in (RULESET_KEY, table)]  # fmt: skip
+    entries = data[table]
+    if not isinstance(entries, list) or not entries:
+        return [*problems, Problem(file, lines.line((table,)), table, f"'{table}' is a list of one or more entries")]
+    for index, raw in enumerate(entries):
+        try:
+            entry: Any = model.model_validate(raw)
+        except ValidationError as exc:
+            problems.extend(from_validation_error(file, exc, lines, model, prefix=(table, index)))
+            continue
         key = getattr(entry, naming)
         line = lines.line((table, index, naming))
         if (table, key) in seen:
@@ -278,7 +295,7 @@ def force_problems(library: Library) -> list[Problem]:
             what = "characters and feats" if force.feats else "characters"
             problems.append(Problem(file, lines.line(("characters",)), "characters",
                                     f"the {what} cost {total} points, over the build total {force.build_total} "
-                                    "(HX-BUILD-01, HX-FEAT-01)"))  # fmt: skip
+                                    f"(HX-BUILD-01{', HX-FEAT-01' if force.feats else ''})"))  # fmt: skip
         problems.extend(force_card_problems(library, force, file, lines))
         uniques = [c for c in known if library.characters[c].unique]
         for twice in sorted({c for c in uniques if uniques.count(c) > 1}):
