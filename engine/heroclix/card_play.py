@@ -159,12 +159,13 @@ def step_action(
     canceled = rest.pop("cancel", None) or []
     if not isinstance(canceled, list):
         raise ScenarioError("cancel: a list of the names of powers, team abilities or feats")
-    cards = tuple(str(n) for n in canceled if n in known.teams or n in known.feats)
-    powers = [n for n in canceled if n not in cards]
+    names = [str(n) for n in canceled]
+    cards = tuple(n for n in names if n in known.teams or n in known.feats)
+    powers = [n for n in names if n not in cards]
     if powers:
         rest["cancel"] = powers
     use = ""
-    if "power" not in rest and rest.get("use") in known.feats:
+    if "power" not in rest and str(rest.get("use")) in known.feats:
         use = str(rest.pop("use"))
     action = action_of(rest)
     return Declared(action, cards, use) if cards or use else action
