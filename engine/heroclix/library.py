@@ -179,8 +179,9 @@ class Library:
 
     def summary(self) -> str:
         """How much was loaded, in words."""
+        loaded = f"{len(self.characters)} characters, {len(self.maps)} maps, {len(self.forces)} forces"
         cards = [f"{len(getattr(self, t))} {w}" for t, w in CARD_WORDS.items() if getattr(self, t)]
-        return ", ".join([f"{len(self.characters)} characters, {len(self.maps)} maps, {len(self.forces)} forces", *cards])
+        return ", ".join([loaded, *cards])
 
 
 def load_library(layers: list[Path]) -> tuple[Library, list[Problem]]:
