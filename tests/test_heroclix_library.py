@@ -56,7 +56,7 @@ def test_a_valid_character_and_force_load(tmp_path):
     ("files", "said"),
     [
         ({"hero.yaml": HERO | {"powers": ["Outwit"]}}, "powers: the power Outwit is not implemented yet"),
-        ({"hero.yaml": HERO | {"size": "double-base"}}, "size: double-base characters is not implemented yet"),
+        ({"hero.yaml": HERO | {"size": "colossal"}}, "'standard', 'giant', 'big' or 'double-base'"),
         ({"hero.yaml": HERO | {"dial": ["7 9 16 2", "6 8 15 2"]}}, "the last click is the KO click 'x'"),
         ({"hero.yaml": HERO | {"start": 4}}, "start 4 is not a click with values"),
         ({"hero.yaml": HERO | {"dial": ["7 9:red 16 2", "x"]}}, "powers are named"),

@@ -19,7 +19,7 @@ from clix.engine.heroclix import (
 from clix.engine.heroclix.scenario import build_state
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.state import Close, Ranged
-from test_heroclix import _heroclix_failures
+from test_heroclix import fails_when_changed
 
 MUTANTS = {
     "HX-POWER-40": (damage_powers, "EXPLOIT_WEAKNESS", "Exploit", "powers/exploit-weakness-01"),
@@ -43,10 +43,7 @@ MUTANTS = {
 
 @pytest.mark.parametrize("rule", sorted(MUTANTS))
 def test_a_changed_power_fails_its_scenario(rule, monkeypatch):
-    module, name, value, scenario = MUTANTS[rule]
-    monkeypatch.setattr(module, name, value)
-    failed = _heroclix_failures()
-    assert any(path.startswith(scenario) for path in failed), f"{rule} changed ({name} = {value}); {scenario} passes"
+    fails_when_changed(rule, *MUTANTS[rule], monkeypatch)
 
 
 @pytest.mark.parametrize(
@@ -63,9 +60,7 @@ def test_a_changed_power_fails_its_scenario(rule, monkeypatch):
     ],
 )  # fmt: skip
 def test_a_power_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
-    monkeypatch.setattr(module, function, replacement)
-    failed = _heroclix_failures()
-    assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
+    fails_when_changed(rule, module, function, replacement, scenario, monkeypatch)
 
 
 FURY = {

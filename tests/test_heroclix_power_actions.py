@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from clix.engine.heroclix import area_attacks, combat, free_actions, hypersonic, markers, power_actions, tokens
-from test_heroclix import _heroclix_failures
+from test_heroclix import fails_when_changed
 
 MUTANTS = {
     "HX-POWER-08": (power_actions, "FORCE_BLAST_DISTANCE", 2, "powers/force-blast-01"),
@@ -34,10 +34,7 @@ several) that must then fail."""
 
 @pytest.mark.parametrize("rule", sorted(MUTANTS))
 def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
-    module, name, value, scenario = MUTANTS[rule]
-    monkeypatch.setattr(module, name, value)
-    failed = _heroclix_failures()
-    assert any(path.startswith(scenario) for path in failed), f"{rule} changed ({name} = {value}); {scenario} passes"
+    fails_when_changed(rule, *MUTANTS[rule], monkeypatch)
 
 
 @pytest.mark.parametrize(
@@ -55,9 +52,7 @@ def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
     ],
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
-    monkeypatch.setattr(module, function, replacement)
-    failed = _heroclix_failures()
-    assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({function}); {scenario} passes"
+    fails_when_changed(rule, module, function, replacement, scenario, monkeypatch)
 
 
 PLAYED = [

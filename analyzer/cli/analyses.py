@@ -199,15 +199,15 @@ def value(
     design = Design(
         budget=budget,
         armies=armies,
-        opponents=opponents + opponents % 2,
-        games=per_matchup + per_matchup % 2,
+        opponents=opponents,
+        games=per_matchup,
         maps=tuple(library.id(m) for m in map_names),
         styles=styles,
         turns=turns,
         seed=seed,
         pool=repeated_names(pool),
         holdout=holdout,
-        holdout_games=holdout_games + holdout_games % 2,
+        holdout_games=holdout_games,
     )
     raise typer.Exit(
         run_value(

@@ -37,6 +37,12 @@ class Design:
     holdout_games: int = 100
     """Games (whole seat-swapped pairs) per holdout pairing, map and style."""
 
+    def __post_init__(self) -> None:
+        # opponents and games come in whole seat-swapped pairs: an odd count asked for is rounded up
+        for name in ("opponents", "games", "holdout_games"):
+            count = getattr(self, name)
+            object.__setattr__(self, name, count + count % 2)
+
 
 def pool_roster(roster: Roster, pool: Sequence[str], budget: int) -> Roster:
     """The roster whose figures are the pool's (all legal ones when the pool is empty); a ClixError names an

@@ -165,15 +165,15 @@ def value(
         design = Design(
             budget=budget,
             armies=armies,
-            opponents=opponents + opponents % 2,
-            games=per_matchup + per_matchup % 2,
+            opponents=opponents,
+            games=per_matchup,
             maps=tuple(library.id(m) for m in map_names),
             styles=styles,
             turns=turns,
             seed=seed,
             pool=tuple(common.names(pool, "pool")),
             holdout=holdout,
-            holdout_games=per_holdout + per_holdout % 2,
+            holdout_games=per_holdout,
         )
         check_styles(design)
         kept = None if store is None else Path(store)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat
+from clix.engine.heroclix import combat, double_base
+from clix.engine.heroclix.knockback import directions_problem
 from clix.engine.heroclix.powers import ENERGY_EXPLOSION, PULSE_WAVE, QUAKE
 from clix.engine.heroclix.sides import adjacency, bulky, cannot_act, in_close_reach, opponents
 from clix.engine.heroclix.state import Close, HeroState, Ranged
@@ -50,7 +51,7 @@ def _chosen_problem(
     if chosen and sorted(chosen) != sorted(c.uid for c in everyone):
         names = ", ".join(c.label for c in everyone)
         return f"{action.use} targets {what}, not a choice of them: {names}"
-    return combat.directions_problem(state, attacker, tuple(c.uid for c in everyone), action.knockback)
+    return directions_problem(state, attacker, tuple(c.uid for c in everyone), action.knockback)
 
 
 def quake_targets(state: HeroState, attacker: Figure) -> list[Figure]:
@@ -95,9 +96,9 @@ def pulse_targets(state: HeroState, attacker: Figure) -> list[Figure]:
         reach = pulse_range(attacker)
         if state.soars(other) and not state.soars(attacker) and not bulky(state, attacker):
             reach = (reach + 1) // 2
-        if state.geometry.distance(attacker.pos, other.pos) > reach:
+        if double_base.distance(state, attacker, other) > reach:  # HX-SPECIAL-05: from and to either square
             continue
-        if combat.line_of_fire(state, attacker, other, through=True)[0]:
+        if combat.line_of_fire(state, attacker, other, through=True, within=reach)[0]:
             found.append(other)
     return found
 
@@ -122,7 +123,7 @@ def problem(state: HeroState, action: Close | Ranged) -> str:
         if why:
             return why
         aimed = (*action.targets, *(c.uid for c in splashed(state, attacker, action)))
-        return combat.directions_problem(state, attacker, aimed, action.knockback)
+        return directions_problem(state, attacker, aimed, action.knockback)
     if isinstance(action, Ranged) and action.use == PULSE_WAVE:
         if attacker.stats.range <= 0:
             return f"{attacker.label} has range 0 and makes no ranged attacks (HX-COMBAT-09)"
@@ -151,9 +152,9 @@ def perform(state: HeroState, attacker: Figure, action: Close | Ranged) -> None:
         chosen = named(action)
         targets = [state.monsters[u] for u in chosen] if chosen else pulse_targets(state, attacker)
         reach = pulse_range(attacker)
-        near = state.geometry.distance
+        near = double_base.distance  # HX-SPECIAL-05: either square of a double-base character
         state.powerless = {
-            c.uid for c in state.standing() if c.uid != attacker.uid and near(attacker.pos, c.pos) <= reach
+            c.uid for c in state.standing() if c.uid != attacker.uid and near(state, attacker, c) <= reach
         }
         try:  # HX-POWER-15: unmodified defense, never hindered, no powers for those in range during the action
             each = PULSE_DAMAGE if len(targets) >= SEVERAL else -1

@@ -1,18 +1,21 @@
 """HeroClix combat: who may attack whom (HX-COMBAT-07..22), lines of fire in their layers (HX-COMBAT-11..20,
-HX-TERRAIN-07..12), the attack roll with its criticals, the damage divided (HX-COMBAT-02..04, -23, -24) and
-knockback (HX-KNOCK)."""
+HX-TERRAIN-07..12), the attack roll with its criticals, the damage divided (HX-COMBAT-02..04, -23, -24), and
+knockback on doubles (HX-KNOCK-01, played by `knockback`)."""
 
 from __future__ import annotations
+
+from functools import partial
 
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure, divide_damage
-from clix.engine.heroclix import cards
+from clix.engine.heroclix import cards, double_base
 from clix.engine.heroclix.battle_fury import attack_refusal, no_ranged
 from clix.engine.heroclix.damage_powers import boost, exploits, floored, senses_handicap, steal_energy
 from clix.engine.heroclix.defenses import capped, defense_bonus, defense_value, evades, reduced, shrugs_off
 from clix.engine.heroclix.elevated_lines import elevated_line
 from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.knockback import directions_problem, knock_back, way_from
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.markers import smoke_penalty
 from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
@@ -28,7 +31,7 @@ from clix.engine.heroclix.sides import (
     size,
     touching_opponents,
 )  # fmt: skip
-from clix.engine.heroclix.state import DIRECTIONS, HOVERING, KNOCKBACK, Close, HeroState, Ranged, Telekinesis, Throw
+from clix.engine.heroclix.state import HOVERING, Close, HeroState, Ranged, Telekinesis, Throw
 from clix.engine.heroclix.stealth import hidden
 from clix.engine.heroclix.tokens import give_token
 
@@ -40,15 +43,10 @@ CRITICAL_HIT_DAMAGE = 1
 """Damage added to each target of a critical hit (HX-COMBAT-04)."""
 CRITICAL_MISS_CLICKS = 1
 """Clicks the attacker takes on a critical miss (HX-COMBAT-03)."""
-OBSTACLE_KNOCKBACK_DAMAGE = 1
-"""Damage a character knocked back into a wall, the edge, blocking terrain or an elevated boundary takes
-(HX-KNOCK-06)."""
-FALL_KNOCKBACK_DAMAGE = 2
-"""Damage a non-flier knocked off elevated terrain takes (HX-KNOCK-10)."""
 
 
 def line_of_fire(
-    state: HeroState, attacker: Figure, target: Figure, stealth: bool = True, through: bool = False
+    state: HeroState, attacker: Figure, target: Figure, stealth: bool = True, through: bool = False, within: int = -1
 ) -> tuple[bool, bool]:
     """Whether the line of fire from `attacker` to `target` is clear, and whether it is hindered (+1 defense).
 
@@ -65,18 +63,32 @@ def line_of_fire(
     characters do not block a line to or from a giant; giants and big characters block lines between others,
     and big characters block every line, between soaring characters too. A hindered line to a character showing
     Stealth is blocked, unless `stealth` is False (HX-POWER-11). `through`: no character blocks it (Pulse Wave,
-    HX-POWER-15 OPEN b)."""
+    HX-POWER-15 OPEN b).
+
+    To or from a double-base character, the best line from and to either of its squares, those `within` squares
+    apart or closer (-1: any) (HX-SPECIAL-05); its two squares block lines like any character's, and Stealth blocks
+    only when every line in range is hindered."""
+    if attacker.uid in state.rears or target.uid in state.rears:  # HX-SPECIAL-05: either square
+        found = double_base.best_line(state, attacker, target, within, partial(line_from, through=through))
+    else:
+        found = line_from(state, attacker, attacker.pos, target, target.pos, through)
+    if stealth and found[1] and hidden(state, attacker, target):  # HX-POWER-11: hindered becomes blocked
+        return False, False
+    return found
+
+
+def line_from(
+    state: HeroState, attacker: Figure, source: int, target: Figure, aim: int, through: bool = False
+) -> tuple[bool, bool]:
+    """`line_of_fire` from `attacker` on `source` to `target` on `aim`, Stealth aside."""
     ends = tuple(c.uid for c in state.standing()) if through else (attacker.uid, target.uid)
     high, aim_high = state.soars(attacker), state.soars(target)
     if high != aim_high and (bulky(state, attacker) or bulky(state, target)):
         high = aim_high = True
     giant_end = GIANT in (size(state, attacker), size(state, target))
     level = levels_of(state.geometry).level
-    as_elevated = giant_end and not high and bool(level[attacker.pos] or level[target.pos])
-    found = line_between(state, attacker.pos, high, target.pos, aim_high, ends, giant_end, as_elevated)
-    if stealth and found[1] and hidden(state, attacker, target):  # HX-POWER-11: hindered becomes blocked
-        return False, False
-    return found
+    as_elevated = giant_end and not high and bool(level[source] or level[aim])
+    return line_between(state, source, high, aim, aim_high, ends, giant_end, as_elevated)
 
 
 def line_between(
@@ -105,12 +117,14 @@ def line_between(
     if not high and (ray.walled or ray.blocked_by_terrain or any(level[s] for s in ray.cells)):
         return False, False
     if high:  # HX-COMBAT-20: other soaring characters block; big characters block every line (HX-SPECIAL-16)
-        others = {c.pos for c in state.standing() if c.uid not in ends and state.soars(c)}
+        others = double_base.spots(state, (c for c in state.standing() if c.uid not in ends and state.soars(c)))
         others |= {pos for pos, kind in big.items() if kind == BIG}
     else:
         others = set(big)
         if not giant_end:  # HX-SPECIAL-14: standard characters do not block a line to or from a giant
-            others |= {c.pos for c in state.standing() if c.uid not in ends and not state.soars(c) and not level[c.pos]}
+            others |= double_base.spots(
+                state, (c for c in state.standing() if c.uid not in ends and not state.soars(c) and not level[c.pos])
+            )
     if any(square in others for square in ray.cells):
         return False, False
     if not high and any(square in others for square in ray.blocking_corner_partners):
@@ -174,13 +188,13 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
             return "no attack between an indoor square and a soaring character (HX-COMBAT-19 OPEN c)"
         if close_by and not state.soars(attacker) and not _may_shoot_while_adjacent(state, attacker, target, close_by):
             return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09, -17)"
-        distance = state.geometry.distance(attacker.pos, target.pos)
+        distance = double_base.distance(state, attacker, target)  # HX-SPECIAL-05: from and to either square
         if distance > reach(state, attacker, target):
             return (
                 f"{target.label} is {distance} squares away; {attacker.label}'s range against it is "
                 f"{reach(state, attacker, target)} (HX-COMBAT-15, -19)"
             )
-        if not line_of_fire(state, attacker, target)[0]:
+        if not line_of_fire(state, attacker, target, within=reach(state, attacker, target))[0]:
             return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11, -12, -14)"
     if action.split and action.use == INCAPACITATE:
         return "Incapacitate deals no damage: there is none to divide (HX-POWER-18)"
@@ -225,10 +239,10 @@ def throw_problem(state: HeroState, action: Throw) -> str:
     reach_ = THROW_DISTANCE[kind]
     if state.soars(target) and not state.soars(attacker) and not bulky(state, attacker):
         reach_ = (reach_ + 1) // 2
-    distance = state.geometry.distance(attacker.pos, target.pos)
+    distance = double_base.distance(state, attacker, target)  # HX-SPECIAL-05
     if distance > reach_:
         return f"{target.label} is {distance} squares away; a {kind} object flies {reach_} (HX-OBJECT-11)"
-    if not line_of_fire(state, attacker, target)[0]:
+    if not line_of_fire(state, attacker, target, within=reach_)[0]:
         return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11)"
     return ""
 
@@ -237,32 +251,6 @@ def knockback_problem(state: HeroState, action: Close | Ranged | Throw | Telekin
     """Why a named knockback direction is not one the attacker may choose (HX-KNOCK-04 OPEN, docs/rulings.md)."""
     targets = action.targets if isinstance(action, Ranged) else (action.target,)
     return directions_problem(state, state.monsters[action.character], targets, action.knockback)
-
-
-def directions_problem(
-    state: HeroState, attacker: Figure, targets: tuple[int | None, ...], knockback: tuple[tuple[int, str], ...]
-) -> str:
-    """Why `knockback` names a direction that is not one `attacker` may choose for one of `targets`."""
-    for uid, direction in knockback:
-        if uid not in targets or direction not in DIRECTIONS:
-            return f"knockback: a direction ({', '.join(DIRECTIONS)}) for a target of the attack"
-        if DIRECTIONS[direction] not in away_from(state, attacker.pos, state.monsters[uid].pos):
-            return f"knockback: {direction} does not lead away from {attacker.label} (HX-KNOCK-04)"
-    return ""
-
-
-def away_from(state: HeroState, source: int, target: int) -> tuple[tuple[int, int], ...]:
-    """The knockback directions for a target at `target` hit from `source`: the straight line when it is on one
-    (row, column or exact diagonal), else the orthogonal along the larger offset or the diagonal whose two steps
-    both lead away (HX-KNOCK-04 OPEN: the attacker picks; the first is taken when none is named)."""
-    sx, sy = state.geometry.xy(source)
-    tx, ty = state.geometry.xy(target)
-    dx, dy = tx - sx, ty - sy
-    ux, uy = (dx > 0) - (dx < 0), (dy > 0) - (dy < 0)
-    if dx == 0 or dy == 0 or abs(dx) == abs(dy):
-        return ((ux, uy),)
-    larger = (ux, 0) if abs(dx) > abs(dy) else (0, uy)
-    return (larger, (ux, uy))
 
 
 def attack(
@@ -304,7 +292,8 @@ def attack(
     total = first + second + max(0, attacker.attack + capped(modifier + expert - smoke))  # HX-VALUE-02, -05
     hits = []
     for target in targets:
-        hindered = not close and target.uid not in unlined and line_of_fire(state, attacker, target)[1]
+        within = reach(state, attacker, target) if isinstance(action, Ranged) else -1  # HX-SPECIAL-05
+        hindered = not close and target.uid not in unlined and line_of_fire(state, attacker, target, within=within)[1]
         defense = defense_value(state, target) + capped(  # HX-POWER-27: Defend replaces, then modifiers
             (HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close)
             + cards.modifier(state, target, cards.DEFENSE, close)
@@ -352,7 +341,7 @@ def attack(
         taken[target.uid] = take_damage(state, target, hurt, "attack", attacker)
     if first == second:
         chosen = dict(action.knockback)
-        far_first = sorted(hits, key=lambda t: -state.geometry.distance(attacker.pos, t.pos))  # HX-KNOCK-05
+        far_first = sorted(hits, key=lambda t: -double_base.distance(state, attacker, t))  # HX-KNOCK-05
         for target in far_first:  # HX-KNOCK-09: giants, big characters and transporters are not knocked back
             if (
                 target.alive
@@ -360,8 +349,7 @@ def attack(
                 and not bulky(state, target)
                 and target.uid not in state.transporters
             ):
-                way = chosen.get(target.uid)
-                direction = DIRECTIONS[way] if way else away_from(state, attacker.pos, target.pos)[0]
+                direction = way_from(state, attacker, target, chosen.get(target.uid))
                 knock_back(state, attacker, target, taken[target.uid], direction)
     steal_energy(state, attacker, close and any(taken.values()))  # HX-POWER-23: once the attack has resolved
 
@@ -395,63 +383,3 @@ def close_attacks(state: HeroState, attacker: Figure, action: Close) -> None:
             return
         if target.alive and target in opponents(state, attacker) and in_close_reach(state, attacker, target):
             attack(state, attacker, Close(attacker.uid, uid, action.knockback))
-
-
-def knock_back(state: HeroState, attacker: Figure, target: Figure, distance: int, direction: tuple[int, int]) -> None:
-    """Move `target` up to `distance` squares along `direction` (HX-KNOCK-03, -04). It stops before a wall, the
-    map edge or blocking terrain and takes 1 knockback damage (HX-KNOCK-06), or before another character with no
-    damage (HX-KNOCK-07); hindering terrain does not stop it, and it is not movement (HX-KNOCK-13). The boundary
-    of higher ground stops it like a wall (HX-KNOCK-06); a non-flier knocked off elevated terrain lands in the
-    first square beyond and takes 2, or stays on the rim with 1 if that square is taken (HX-KNOCK-10); a hovering
-    one goes on at the lower level unhurt (HX-KNOCK-11 OPEN). A soaring target meets no terrain: only the edge
-    hurts it, and only soaring characters stop it (HX-KNOCK-12 OPEN)."""
-    geometry = state.geometry
-    level = levels_of(geometry).level
-    high = state.soars(target)
-    hovering = state.flight.get(target.uid) == HOVERING
-    occupied = {c.pos for c in state.standing() if c.uid != target.uid and (not high or state.soars(c))}
-    x, y = geometry.xy(target.pos)
-    passed = [target.pos]
-    for _ in range(distance):
-        nx, ny = x + direction[0], y + direction[1]
-        here = geometry.index(x, y)
-        off = not (0 <= nx < geometry.width and 0 <= ny < geometry.height)
-        ahead = -1 if off else geometry.index(nx, ny)
-        blocked = (
-            not off
-            and not high
-            and (geometry.separated(here, ahead) or geometry.terrain[ahead] == BLOCKING or level[ahead] > level[here])
-        )
-        if off or blocked:
-            _land(state, target, here, "obstacle", OBSTACLE_KNOCKBACK_DAMAGE, attacker)
-            return
-        if ahead in occupied:
-            if not high and level[ahead] < level[here]:  # HX-KNOCK-10: the landing square is taken
-                _land(state, target, here, "edge", OBSTACLE_KNOCKBACK_DAMAGE, attacker)
-                return
-            break
-        x, y = nx, ny
-        passed.append(ahead)
-        if not high and not hovering and level[ahead] < level[here]:  # HX-KNOCK-10: a fall ends the path
-            _land(state, target, ahead, "fell", FALL_KNOCKBACK_DAMAGE, attacker)
-            return
-    anyone = {c.pos for c in state.standing() if c.uid != target.uid}
-    while len(passed) > 1 and passed[-1] in anyone:  # a soaring path passes over others, never ends on one
-        passed.pop()
-    _place(state, target, passed[-1])
-    state.emit(EventKind.KNOCKED_BACK, character=target.label, to=geometry.xy(target.pos), stopped="")
-
-
-def _land(state: HeroState, target: Figure, square: int, how: str, damage: int, attacker: Figure) -> None:
-    """End a knockback path at `square` with `damage` knockback damage (HX-KNOCK-06, -08, -10)."""
-    _place(state, target, square)
-    state.emit(EventKind.KNOCKED_BACK, character=target.label, to=state.geometry.xy(square), stopped=how)
-    hurt = damage if target.uid in state.powerless else reduced(target, damage)  # HX-POWER-15: no powers
-    take_damage(state, target, hurt, KNOCKBACK, attacker)  # HX-KNOCK-08
-
-
-def _place(state: HeroState, target: Figure, square: int) -> None:
-    """Knockback places `target` on `square`; once it has changed squares it was placed this turn (HX-PAC-11)."""
-    if square != target.pos:
-        state.moved.add(target.uid)
-    target.pos = square

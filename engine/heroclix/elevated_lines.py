@@ -4,6 +4,7 @@ elevated terrain."""
 from __future__ import annotations
 
 from clix.engine.core.geometry import BLOCKING, HINDERING
+from clix.engine.heroclix import double_base
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.state import HeroState
 
@@ -34,8 +35,12 @@ def elevated_line(
             return False, False
         if any((a, b) in geometry.walls and (level[a] or level[b]) for a, b in ray.edges):
             return False, False
-        up_high = set() if giant_end else {c.pos for c in state.standing() if c.uid not in ends and level[c.pos]}
-        up_high -= {c.pos for c in state.standing() if state.soars(c)}
+        up_high = (
+            set()
+            if giant_end
+            else double_base.spots(state, (c for c in state.standing() if c.uid not in ends and level[c.pos]))
+        )
+        up_high -= double_base.spots(state, (c for c in state.standing() if state.soars(c)))
         if any(s in up_high for s in ray.cells) or any(a in up_high and b in up_high for a, b in ray.corners):
             return False, False
         return True, any(level[s] and geometry.terrain[s] == HINDERING for s in ray.cells)

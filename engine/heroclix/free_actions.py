@@ -50,7 +50,7 @@ def problem(state: HeroState, action: PowerAction) -> str:
     if action.power == SIDESTEP:
         if not action.path:
             return "Sidestep names the squares it enters ('path')"
-        why = movement.step_problem(state, user, user.pos, action.path, squares=SIDESTEP_SQUARES)
+        why = movement.step_problem(state, user, user.pos, action.path, squares=SIDESTEP_SQUARES, rear=action.rear)
         return f"Sidestep: {why}" if why else ""
     return ""
 
@@ -76,7 +76,7 @@ def perform(state: HeroState, user: Figure, action: PowerAction) -> None:
         for target in touching_opponents(state, user):  # not an attack: no roll, only reducers (HX-TURN-18)
             take_damage(state, target, reduced(target, POISON_DAMAGE), "poison", user)  # HX-DAMAGE-10 OPEN
     elif action.power == SIDESTEP:
-        movement.move(state, user, action.path, None)  # HX-POWER-09 OPEN: a failed break away gives no token
+        movement.move(state, user, action.path, None, rear=action.rear)  # HX-POWER-09 OPEN: no token if it fails
 
 
 def listed(state: HeroState, user: Figure) -> list[PowerAction]:

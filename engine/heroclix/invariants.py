@@ -10,6 +10,7 @@ from clix.engine.core.dice import child_seeds
 from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.players import RandomAgent
 from clix.engine.core.selfcheck import GameCheck, play_checked
+from clix.engine.heroclix import double_base
 from clix.engine.heroclix.combat import line_of_fire
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.matchups import library_at
@@ -19,18 +20,21 @@ from clix.engine.heroclix.state import SOARING, HeroState
 
 
 def violations(state: HeroState) -> list[str]:
-    """Every invariant the position breaks: one character a square (HX-MOVE-06); nobody below soaring on blocking
-    terrain (HX-TERRAIN-11); tokens 0 to 2 (HX-TURN-13); a dial on one of its clicks, a KO'd character on a KO
-    click and a standing one not (HX-DAMAGE-06); flight only for fliers, never soaring indoors (HX-MOVE-18) nor
-    while Earthbound/Neutralized shows (HX-POWER-04); lines of fire between grounded characters on one level the
-    same both ways (Stealth aside, HX-POWER-11); victory points at least the points of the characters defeated
-    and at most twice them while the game goes on (HX-END-05, -06, -08)."""
+    """Every invariant the position breaks: one character a square, a double-base character's two included
+    (HX-MOVE-06), its two squares touching at one elevation with no wall between (HX-SPECIAL-02..04); nobody below
+    soaring on blocking terrain (HX-TERRAIN-11); tokens 0 to 2 (HX-TURN-13); a dial on one of its clicks, a KO'd
+    character on a KO click and a standing one not (HX-DAMAGE-06); flight only for fliers, never soaring indoors
+    (HX-MOVE-18) nor while Earthbound/Neutralized shows (HX-POWER-04); lines of fire between grounded characters on
+    one level the same both ways (Stealth aside, HX-POWER-11); victory points at least the points of the characters
+    defeated and at most twice them while the game goes on (HX-END-05, -06, -08)."""
     found: list[str] = []
     geometry = state.geometry
     standing = state.standing()
-    squares = [c.pos for c in standing]
+    squares = [s for c in standing for s in double_base.squares(state, c)]
     if len(set(squares)) != len(squares):
         found.append("two characters share a square")
+    found.extend(double_base.base_problem(state, c) for c in standing if c.uid in state.rears)
+    found = [problem for problem in found if problem]
     for c in state.monsters:
         if not 0 <= c.tokens <= 2:
             found.append(f"{c.label} has {c.tokens} action tokens")
@@ -43,9 +47,9 @@ def violations(state: HeroState) -> list[str]:
             found.append(f"{c.label} flies without wings")
         if c.alive and mode is not None and earthbound(c):
             found.append(f"{c.label} flies while Earthbound/Neutralized shows")
-        if c.alive and mode == SOARING and geometry.indoor[c.pos]:
+        if c.alive and mode == SOARING and any(geometry.indoor[s] for s in double_base.squares(state, c)):
             found.append(f"{c.label} soars indoors")
-        if c.alive and mode != SOARING and geometry.terrain[c.pos] == BLOCKING:
+        if c.alive and mode != SOARING and any(geometry.terrain[s] == BLOCKING for s in double_base.squares(state, c)):
             found.append(f"{c.label} stands on blocking terrain")
     level = levels_of(geometry).level
     grounded = [c for c in standing if not state.soars(c) and not level[c.pos]]

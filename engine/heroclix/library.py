@@ -60,8 +60,8 @@ class Character(_Strict):
     bolts: int = Field(1, ge=1, le=3)
     speed_mode: Literal["boot", "wing", "dolphin"] = "boot"
     size: Literal["standard", "giant", "big", "double-base"] = "standard"
-    """The size class by the damage symbol (HX-CHAR-08): giants and big characters play (HX-SPECIAL-09..17);
-    double-base characters are refused until they do."""
+    """The size class by the damage symbol (HX-CHAR-08): giants and big characters (HX-SPECIAL-09..17); or the
+    double-base type, a base on two squares (HX-SPECIAL-02..06), of standard size otherwise (HX-PAC-13 OPEN)."""
     transporter: bool = False
     """A reversed speed symbol: the character carries friends and attacks during its moves (HX-SPECIAL-07, -08)."""
     keywords: list[str] = Field(default_factory=list)
@@ -231,13 +231,10 @@ def _load_file(path: Path, library: Library, seen: dict[tuple[str, str], str]) -
     key = path.stem if table == "forces" else item.id
     if table == "characters":
         named = [name for name in item.all_powers() if power_named(name) not in POWERS]
-        why = f"the power {named[0]} {NOT_YET} (powers come in part 2)" if named else ""
-        if item.size == "double-base":
-            why = f"double-base characters {NOT_YET}"
-        if why:
+        if named:
+            why = f"the power {named[0]} {NOT_YET} (powers come in part 2)"
             library.refused[key] = why
-            where = ("powers",) if named else ("size",)
-            return [*problems, Problem(name, lines.line(where), where[0], why)]
+            return [*problems, Problem(name, lines.line(("powers",)), "powers", why)]
     if (table, key) in seen:
         field_name = RULESET_KEY if table == "forces" else "id"
         return [*problems, Problem(name, lines.line((field_name,)), field_name,

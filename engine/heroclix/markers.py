@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure
+from clix.engine.heroclix import double_base
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.objects import layout_of
 from clix.engine.heroclix.sides import team
@@ -49,8 +50,13 @@ def clear(state: HeroState, player: int) -> None:
 
 def smoke_penalty(state: HeroState, character: Figure) -> int:
     """What `character` loses from its attack value standing on a Smoke Cloud marker of an opposing player (a
-    soaring character is above it) (HX-POWER-20)."""
-    placed = state.markers.get(character.pos)
-    if placed is None or placed[2] != SMOKE or state.soars(character):
+    soaring character is above it) (HX-POWER-20); a double-base character on one with either square, once
+    (HX-SPECIAL-02)."""
+    if state.soars(character):
         return 0
-    return SMOKE_PENALTY if team(state, placed[0]) != team(state, character.controller) else 0
+    side = team(state, character.controller)
+    for square in double_base.squares(state, character):
+        placed = state.markers.get(square)
+        if placed is not None and placed[2] == SMOKE and team(state, placed[0]) != side:
+            return SMOKE_PENALTY
+    return 0

@@ -7,7 +7,7 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING, HINDERING, TERRAIN_CODES, WATER
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import cards
+from clix.engine.heroclix import cards, double_base
 from clix.engine.heroclix.defenses import capped
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
@@ -62,8 +62,9 @@ def move_speed(state: HeroState, character: Figure, mode: str | None = None, hal
         changes = mode is not None and mode != state.flight.get(character.uid)
         speed = (speed + 1) // 2 if halved else speed
         return max(0, speed + capped(bonus - (MODE_CHANGE_SPEED if changes else 0)))
-    slowed = not strides(state, character) and (  # HX-SPECIAL-12, -16: giants and big ones ignore hindering terrain
-        _kind(state, character.pos, swims(character)) in (HINDERING, WATER)
+    slowed = not strides(state, character) and any(  # HX-SPECIAL-12, -16: giants and big ones ignore hindering terrain
+        _kind(state, square, swims(character)) in (HINDERING, WATER)
+        for square in double_base.squares(state, character)  # HX-SPECIAL-04 (OPEN): either half in it
     )
     if slowed:
         speed = (speed + 1) // 2
@@ -83,6 +84,7 @@ def step_problem(
     mode: str | None = None,
     pick_up: tuple[int, int] | None = None,
     halved: bool = False,
+    rear: int = -1,
     squares: int = -1,
     passing: bool = False,
 ) -> str:
@@ -90,7 +92,9 @@ def step_problem(
     `pick_up[0]` of its squares) is not a move `character` may make from `start`, assuming any break-away roll
     succeeds ("" if it is one). `halved`: its speed halved once more, rounded up (Charge, Running Shot: HX-VALUE-06
     OPEN, halved twice when it begins in hindering terrain). `squares`: how far it may move, in place of its speed
-    (Sidestep's 2, HX-POWER-09 OPEN). `passing`: it may pass squares next to opponents (Hypersonic Speed)."""
+    (Sidestep's 2, HX-POWER-09 OPEN). `passing`: it may pass squares next to opponents (Hypersonic Speed). A
+    double-base character's path begins with the square next to it that it counts from, and `rear` is where its
+    rear half ends (-1: the engine's choice; HX-SPECIAL-04)."""
     if pick_up is not None:
         problem = _pick_up_problem(state, character, start, path, pick_up)
         if problem:
@@ -100,13 +104,20 @@ def step_problem(
     speed = move_speed(state, character, mode, halved) if squares < 0 else squares
     if len(path) > speed:
         return f"the path is {len(path)} squares; {character.label} may move {speed} (HX-MOVE-02, -13, HX-TERRAIN-06)"
+    ending = double_base.end_problem(state, character, path, rear, final_mode(state, character, mode))
+    beginning = None if start == character.pos else start  # None: from either square of a double-base character
+    if character.uid in state.rears:  # HX-SPECIAL-04: a double-base character counts from a square next to it
+        problem = double_base.setting_out(state, character, path, rear)
+        if problem:
+            return problem
+        start = double_base.touching(state, character)[path[0]] if path else start
     if flies(character):
-        return _flight_problem(state, character, start, path, final_mode(state, character, mode))
+        return _flight_problem(state, character, start, path, final_mode(state, character, mode)) or ending
     geometry = state.geometry
-    broke_from = {c.uid for c in adjacent_opponents(state, character, start)}
-    if passing or passes_opponents(state, character, start):
+    broke_from = {c.uid for c in adjacent_opponents(state, character, beginning)}
+    if passing or passes_opponents(state, character, beginning):
         broke_from = {c.uid for c in opponents(state, character)}
-    others = {c.pos: c for c in state.standing() if c.uid != character.uid}
+    others = double_base.occupied(state, (c for c in state.standing() if c.uid != character.uid))
     foes = {c.uid for c in opponents(state, character)}
     levels = levels_of(geometry)
     indoor = geometry.indoor
@@ -132,6 +143,9 @@ def step_problem(
         standing = others.get(square)
         if standing is not None and standing.uid in foes and not leaps(character):
             return f"{where} holds an opposing character, {standing.label} (HX-MOVE-04)"
+        crossed = double_base.across(state, here, square) if state.rears and not leaps(character) else None
+        if crossed is not None and crossed.uid in foes:  # HX-SPECIAL-03: through an opposing double-base's base
+            return f"the step from {at(state, here)} to {where} crosses {crossed.label}'s base (HX-MOVE-04)"
         gone = lifted if index >= after else -1
         if index < len(path) - 1 and must_stop(state, character, here, square, broke_from, gone):
             return f"the move must end at {where} (HX-MOVE-05, HX-TERRAIN-05)"
@@ -140,13 +154,13 @@ def step_problem(
         return f"{at(state, path[-1])} is taken by {others[path[-1]].label} (HX-MOVE-06)"
     if path and geometry.terrain[path[-1]] == BLOCKING:
         return f"{character.label} may pass over blocking terrain but not end on it at {at(state, path[-1])} (HX-SPECIAL-12)"
-    return ""
+    return ending
 
 
-def passes_opponents(state: HeroState, character: Figure, start: int) -> bool:
-    """Whether a move from `start` may pass squares next to opponents without stopping: a transporter's that
-    begins next to none (HX-SPECIAL-08; not while Earthbound/Neutralized, HX-POWER-04), or a Leap/Climb or
-    Phasing/Teleport character's (HX-POWER-02, -03 OPEN)."""
+def passes_opponents(state: HeroState, character: Figure, start: int | None = None) -> bool:
+    """Whether a move from `start` (None: where it stands) may pass squares next to opponents without stopping:
+    a transporter's that begins next to none (HX-SPECIAL-08; not while Earthbound/Neutralized, HX-POWER-04), or a
+    Leap/Climb or Phasing/Teleport character's (HX-POWER-02, -03 OPEN)."""
     transporter = character.uid in state.transporters and not earthbound(character)
     return leaps(character) or (transporter and not adjacent_opponents(state, character, start))
 
@@ -190,7 +204,7 @@ def _flight_problem(state: HeroState, character: Figure, start: int, path: tuple
                 return f"indoors a hovering flier does not pass over blocking terrain at {at(state, square)} (HX-TERRAIN-20)"
         here = square
     end = path[-1] if path else start
-    taken = next((c for c in state.standing() if c.pos == end and c.uid != character.uid), None)
+    taken = double_base.occupied(state, (c for c in state.standing() if c.uid != character.uid)).get(end)
     if taken is not None:
         return f"{at(state, end)} is taken by {taken.label} (HX-MOVE-06)"
     if mode == HOVERING and geometry.terrain[end] == BLOCKING:
@@ -249,15 +263,18 @@ def reachable(
     leaper = leaps(character)
     phaser = phases(character)
     foes = opponents(state, character)
-    others = {c.pos for c in state.standing() if c.uid != character.uid}
-    foe_squares = {c.pos for c in foes}
-    broke_from = {c.uid for c in adjacent_opponents(state, character, start)}
+    others = double_base.spots(state, (c for c in state.standing() if c.uid != character.uid))
+    foe_squares = double_base.spots(state, foes)
+    foe_ids = {c.uid for c in foes}
+    broke_from = {c.uid for c in adjacent_opponents(state, character)}
     danger: set[int] = set()  # squares next to an opponent it did not break away from (HX-MOVE-05, -10)
-    if not flier and not passing and not passes_opponents(state, character, start):
+    if not flier and not passing and not passes_opponents(state, character):
         for foe in foes:
             if foe.uid in broke_from:
                 continue
-            if not huge and foe.uid not in state.sizes:  # two standard characters: the squares touching the foe's
+            if (
+                not huge and foe.uid not in state.sizes and not state.rears
+            ):  # two standard characters: the squares touching the foe's
                 if not state.soars(foe):
                     danger.update(s for s in geometry.piece_neighbours[foe.pos] if level[s] == level[foe.pos])
                 continue
@@ -281,6 +298,10 @@ def reachable(
             if square in others or (mode == HOVERING and geometry.terrain[square] == BLOCKING):
                 return 1
             return 0
+        if state.rears and not leaper:  # HX-SPECIAL-03, HX-MOVE-04: not across an opposing double-base's diagonal
+            crossed = double_base.across(state, here, square)
+            if crossed is not None and crossed.uid in foe_ids:
+                return 2
         if phaser or (huge and not indoor[here] and not indoor[square]):  # HX-SPECIAL-12, -16, HX-POWER-03
             if square in foe_squares:
                 return 1 if leaper else 2
@@ -293,7 +314,8 @@ def reachable(
             return 1 if leaper else 2
         return 1 if square in others else 0
 
-    seen: set[int] = {start}
+    starts = double_base.touching(state, character) if character.uid in state.rears else None  # HX-SPECIAL-04
+    seen: set[int] = {start} if starts is None else set()
     ends: dict[int, tuple[int, ...]] = {start: ()}
     frontier: list[tuple[int, ...]] = [()]
     while frontier:
@@ -302,7 +324,9 @@ def reachable(
             here = path[-1] if path else start
             if len(path) >= speed:
                 continue
-            for square in geometry.all_neighbours[here]:
+            for square in geometry.all_neighbours[here] if starts is None or path else tuple(starts):
+                if starts is not None and not path:  # HX-SPECIAL-04: counted from a square next to it
+                    here = starts[square]
                 if square in seen:
                     continue
                 judged = verdict(here, square)
@@ -310,7 +334,9 @@ def reachable(
                     continue
                 candidate = (*path, square)
                 seen.add(square)
-                if judged == 0:
+                if judged == 0 and (
+                    starts is None or double_base.rear_square(state, character, candidate, -1, mode) >= 0
+                ):
                     ends[square] = candidate
                 if not flier and ((not huge and _terrain_stop(state, here, square, swimmer)) or square in danger):
                     continue
@@ -320,12 +346,13 @@ def reachable(
 
 
 def carry_problem(
-    state: HeroState, character: Figure, path: tuple[int, ...], mode: str | None, carry: int, to: int
+    state: HeroState, character: Figure, path: tuple[int, ...], mode: str | None, carry: int, to: int, rear: int = -1
 ) -> str:
     """Why the mover may not carry character `carry` to square `to`: only a hovering flier carries, and it ends
     hovering (HX-MOVE-22, -24); it carries one friendly walker or swimmer holding no object, adjacent when the
     action begins (HX-MOVE-22, -23, -25); `to` is a square next to where the carrier ends that the carried
-    character may occupy (HX-MOVE-25, -27 OPEN b)."""
+    character may occupy (HX-MOVE-25, -27 OPEN b). A double-base carrier (its rear half ending on `rear`) is
+    adjacent from either square, and ends on both."""
     geometry = state.geometry
     carried = state.monsters[carry]
     transporter = character.uid in state.transporters and not earthbound(character)  # HX-POWER-04: no carrying
@@ -336,6 +363,8 @@ def carry_problem(
         return "a flier carries only hovering, from the start of its action to its end (HX-MOVE-24)"
     if carried.uid == character.uid or not carried.alive or carried in opponents(state, character):
         return f"{carried.label} is not a friendly character to carry (HX-MOVE-22)"
+    if double_base.immovable(state, carried):  # HX-SPECIAL-06
+        return f"{carried.label} is a double-base character and cannot be carried (HX-SPECIAL-06, HX-MOVE-22)"
     if bulky(state, carried) or carried.uid in state.transporters:
         return (
             f"{carried.label} is a giant, big character or transporter and cannot be carried (HX-SPECIAL-07, -13, -16)"
@@ -347,14 +376,14 @@ def carry_problem(
     if carried.uid in state.holding:
         return f"{carried.label} holds an object and cannot be carried (HX-MOVE-23)"
     level = levels_of(geometry).level
-    start = character.pos
-    if carried.pos not in geometry.piece_neighbours[start] or level[carried.pos] != level[start]:
+    beside = [s for s in double_base.squares(state, character) if carried.pos in geometry.piece_neighbours[s]]
+    if not beside or level[carried.pos] != level[beside[0]]:
         return f"{carried.label} is not adjacent to {character.label} as the action begins (HX-MOVE-25)"
-    end = path[-1] if path else start
+    end, behind = double_base.pose(state, character, path, rear, final_mode(state, character, mode))
     if to < 0 or to not in geometry.piece_neighbours[end] or level[to] != level[end]:
         return f"carry_to must be a square next to where {character.label} ends (HX-MOVE-25)"
-    taken = {c.pos for c in state.standing() if c.uid not in (character.uid, carried.uid)}
-    if to in taken or to == end or geometry.terrain[to] == BLOCKING:
+    taken = double_base.spots(state, (c for c in state.standing() if c.uid not in (character.uid, carried.uid)))
+    if to in taken or to in (end, behind) or geometry.terrain[to] == BLOCKING:
         return f"{carried.label} cannot be placed on {at(state, to)} (HX-MOVE-25)"
     return ""
 
@@ -389,11 +418,13 @@ def move(
     carry: int | None = None,
     carry_to: int = -1,
     break_away: bool = True,
+    rear: int = -1,
 ) -> bool:
     """A move action: the break-away roll first when it starts next to an opponent and moves at all (HX-MOVE-07,
     -08: below `break_away_at` it fails, the character stays and its action ends; a flier changing mode moves
-    too), then along `path`, in flight mode `mode`. `break_away`: False for the rest of a transporter's move after
-    its free attack (HX-SPECIAL-08 OPEN a). False when the character broke away in vain."""
+    too), then along `path`, in flight mode `mode`; a double-base character's rear half then on `rear` (-1: the
+    engine's choice, HX-SPECIAL-04). `break_away`: False for the rest of a transporter's move after its free
+    attack (HX-SPECIAL-08 OPEN a). False when the character broke away in vain."""
     moving = moves_at_all(state, character, path, mode)
     if break_away and moving and not leaps(character) and adjacent_opponents(state, character):
         roll = decisions.d6(state)
@@ -401,8 +432,10 @@ def move(
         state.emit(EventKind.BREAK_AWAY, character=character.label, roll=roll, broke=roll >= needed)
         if roll < needed:
             return False
-    if path:
-        character.pos = path[-1]
+    if path:  # HX-SPECIAL-04: a double-base character's rear half placed next to where it ends
+        double_base.put(
+            state, character, *double_base.pose(state, character, path, rear, final_mode(state, character, mode))
+        )
         state.moved.add(character.uid)  # HX-POWER-22: it has moved this turn
     if mode is not None and flies(character):
         state.flight[character.uid] = mode

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure
+from clix.engine.heroclix import double_base
 from clix.engine.heroclix.powers import EARTHBOUND, LEAP_CLIMB, PHASING, PLASTICITY
 from clix.engine.heroclix.sides import GIANT, adjacent_opponents, size
 from clix.engine.heroclix.state import HOVERING, HeroState
@@ -58,7 +59,8 @@ def settle_flight(state: HeroState, character: Figure) -> None:
     """A flier's flight as its dial now reads (after damage or healing, and as a position is set up): grounded
     while Earthbound/Neutralized shows, its flight mode taken away; a flier soaring above a square it cannot
     occupy (blocking terrain) lands on the nearest one it can, the first in reading order where several are as
-    near (HX-POWER-04, HX-PAC-21: the opponent's choice, read so). Once it no longer shows, the flier hovers in its
+    near (HX-POWER-04, HX-PAC-21: the opponent's choice, read so); a double-base flier lands both halves, its rear
+    on the first square by index beside its new front (HX-SPECIAL-04). Once it no longer shows, the flier hovers in its
     square (HX-MOVE-12, -14)."""
     if character.stats.speed_mode != WING or not character.alive:
         return
@@ -70,8 +72,12 @@ def settle_flight(state: HeroState, character: Figure) -> None:
         return
     del state.flight[character.uid]
     geometry = state.geometry
-    if geometry.terrain[character.pos] == BLOCKING:
-        taken = {c.pos for c in state.standing() if c.uid != character.uid}
+    if any(geometry.terrain[s] == BLOCKING for s in double_base.squares(state, character)):
+        taken = double_base.spots(state, (c for c in state.standing() if c.uid != character.uid))
         free = [s for s in range(len(geometry.terrain)) if geometry.terrain[s] != BLOCKING and s not in taken]
+        double = character.uid in state.rears  # HX-SPECIAL-04: both halves land, side by side at one elevation
+        if double:
+            free = [s for s in free if double_base.partners(state, s, free)]
         if free:
-            character.pos = min(free, key=lambda s: (geometry.distance(character.pos, s), s))
+            front = min(free, key=lambda s: (geometry.distance(character.pos, s), s))
+            double_base.put(state, character, front, double_base.partners(state, front, free)[0] if double else -1)

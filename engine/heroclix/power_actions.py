@@ -13,14 +13,15 @@ from collections.abc import Callable
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat, hypersonic, markers, movement, teams
+from clix.engine.heroclix import combat, double_base, hypersonic, markers, movement, teams
 from clix.engine.heroclix.battle_fury import no_ranged
 from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.knockback import directions_problem, knock_back, way_from
 from clix.engine.heroclix.objects import lying_at
 from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, MINIMUM_RANGE, SMOKE_CLOUD
 from clix.engine.heroclix.scoring import heal, take_damage
 from clix.engine.heroclix.sides import adjacency, adjacent_opponents, at, bulky, cannot_act, opponents
-from clix.engine.heroclix.state import DIRECTIONS, Close, HeroState, PowerAction, Ranged
+from clix.engine.heroclix.state import Close, HeroState, PowerAction, Ranged
 
 REGENERATION = "Regeneration"
 SUPPORT = "Support"
@@ -68,11 +69,16 @@ def problem(state: HeroState, action: PowerAction) -> str:
     return ""
 
 
+def power_range(user: Figure) -> int:
+    """The range of a power that counts the user's range as at least 6 (HX-PAC-03)."""
+    return max(MINIMUM_RANGE, user.stats.range)
+
+
 def within_power_range(state: HeroState, user: Figure, square: int) -> str:
-    """Why `square` is beyond the range of a power that counts the user's range as at least 6 (HX-PAC-03); ""
-    when it is within it."""
-    reach = max(MINIMUM_RANGE, user.stats.range)
-    distance = state.geometry.distance(user.pos, square)
+    """Why `square` is beyond the range of a power that counts the user's range as at least 6 (HX-PAC-03), counted
+    from the user's nearest square (a double-base character's either, HX-SPECIAL-05); "" when it is within it."""
+    reach = power_range(user)
+    distance = double_base.distance_to(state, square, user)
     if distance > reach:
         return f"{at(state, square)} is {distance} squares from {user.label}; its range counts as {reach} (HX-PAC-03)"
     return ""
@@ -88,6 +94,8 @@ def _force_blast_problem(state: HeroState, user: Figure, action: PowerAction) ->
         return f"{target.label} is not an opposing character on the map (HX-POWER-08)"
     if bulky(state, target) or target.uid in state.transporters:
         return f"{target.label} is a giant, big character or transporter: Force Blast does not affect it (HX-KNOCK-09)"
+    if double_base.immovable(state, target):
+        return f"{target.label} is a double-base character: Force Blast does not affect it (HX-KNOCK-14, HX-SPECIAL-06)"
     if state.soars(user) and not state.soars(target):
         return f"a soaring character affects only soaring characters, not {target.label} (HX-MOVE-15)"
     indoor = state.geometry.indoor
@@ -96,9 +104,9 @@ def _force_blast_problem(state: HeroState, user: Figure, action: PowerAction) ->
     far = within_power_range(state, user, target.pos)
     if far:
         return far
-    if not combat.line_of_fire(state, user, target)[0]:
+    if not combat.line_of_fire(state, user, target, within=power_range(user))[0]:  # HX-SPECIAL-05: either square
         return f"no clear line of fire from {user.label} to {target.label} (HX-POWER-08, HX-PAC-03)"
-    return combat.directions_problem(state, user, (target.uid,), action.knockback)
+    return directions_problem(state, user, (target.uid,), action.knockback)
 
 
 def _support_problem(state: HeroState, user: Figure, action: PowerAction) -> str:
@@ -119,7 +127,7 @@ def _support_problem(state: HeroState, user: Figure, action: PowerAction) -> str
 def _move_then_attack_problem(state: HeroState, user: Figure, action: PowerAction) -> str:
     """The move at half speed (every movement rule applies), then the free attack judged from where it ends:
     close for Charge, ranged for Running Shot (HX-POWER-05, -12)."""
-    why = movement.step_problem(state, user, user.pos, action.path, action.mode, halved=True)
+    why = movement.step_problem(state, user, user.pos, action.path, action.mode, halved=True, rear=action.rear)
     if why:
         return why
     attack = action.attack
@@ -128,13 +136,12 @@ def _move_then_attack_problem(state: HeroState, user: Figure, action: PowerActio
     wanted = Close if action.power == CHARGE else Ranged
     if not isinstance(attack, wanted) or attack.character != user.uid:
         return f"{action.power}'s free attack is a {'close' if wanted is Close else 'ranged'} attack by {user.label}"
-    end = action.path[-1] if action.path else user.pos
-    start = user.pos
-    user.pos = end  # the attack as it would be made from there
+    end, rear = double_base.pose(state, user, action.path, action.rear, action.mode)  # HX-SPECIAL-04
+    start = double_base.put(state, user, end, rear)  # the attack as it would be made from there
     try:
         found = combat.attack_problem(state, attack) or combat.knockback_problem(state, attack)
     finally:
-        user.pos = start
+        double_base.put(state, user, *start)
     return f"from {at(state, end)}: {found}" if found else ""
 
 
@@ -169,7 +176,7 @@ def _marker_square_problem(state: HeroState, square: int, kind: str) -> str:
         return f"{at(state, square)} is blocking terrain: no marker goes there"
     if square in state.markers:
         return f"{at(state, square)} already holds a terrain marker"
-    if kind == markers.BARRIER and any(c.pos == square for c in state.standing()):
+    if kind == markers.BARRIER and square in double_base.spots(state, state.standing()):  # HX-SPECIAL-02
         return f"{at(state, square)} is occupied: a barrier goes only on an empty square (HX-POWER-30 OPEN)"
     if kind == markers.BARRIER and lying_at(state, square) is not None:
         return f"{at(state, square)} holds an object: a barrier goes only on an empty square (HX-POWER-30 OPEN)"
@@ -177,9 +184,15 @@ def _marker_square_problem(state: HeroState, square: int, kind: str) -> str:
 
 
 def _in_sight(state: HeroState, user: Figure, square: int) -> bool:
-    """Whether `user` has a clear line of fire to the centre of `square` (its occupant, if any, not in the way)."""
-    ends = (user.uid, *(c.uid for c in state.standing() if c.pos == square))
-    return combat.line_between(state, user.pos, False, square, False, ends)[0]
+    """Whether `user` has a clear line of fire to the centre of `square` (its occupant, if any, not in the way),
+    from either square of a double-base user within the power's range (HX-SPECIAL-05)."""
+    occupant = double_base.occupied(state, state.standing()).get(square)
+    ends = (user.uid,) if occupant is None else (user.uid, occupant.uid)
+    return any(
+        combat.line_between(state, source, False, square, False, ends)[0]
+        for source in double_base.squares(state, user)
+        if state.geometry.distance(source, square) <= power_range(user)
+    )
 
 
 def perform(state: HeroState, user: Figure, action: PowerAction) -> None:
@@ -193,15 +206,16 @@ def perform(state: HeroState, user: Figure, action: PowerAction) -> None:
     elif action.power == FORCE_BLAST:
         assert action.target is not None
         target = state.monsters[action.target]
-        chosen = dict(action.knockback).get(target.uid)
-        way = DIRECTIONS[chosen] if chosen else combat.away_from(state, user.pos, target.pos)[0]
-        combat.knock_back(state, user, target, FORCE_BLAST_DISTANCE, way)  # HX-PAC-09; damage credited to the user
+        way = way_from(state, user, target, dict(action.knockback).get(target.uid))  # HX-SPECIAL-05: nearest square
+        knock_back(state, user, target, FORCE_BLAST_DISTANCE, way)  # HX-PAC-09; damage credited to the user
     elif action.power in MARKERS:
         markers.lay(state, user, action.squares, MARKERS[action.power][0])
     elif action.power == HYPERSONIC:
         hypersonic.perform(state, user, action)
     else:
-        moved = movement.move(state, user, action.path, action.mode)  # HX-MOVE-09 OPEN: a failed break away ends it
+        moved = movement.move(
+            state, user, action.path, action.mode, rear=action.rear
+        )  # HX-MOVE-09 OPEN: a failed break away ends it
         if moved and action.attack is not None and user.alive and not state.over:
             combat.attack(state, user, action.attack)
 

@@ -62,10 +62,12 @@ def why_not(state: HeroState, action: Action | Declared | Copy) -> str:
         after = len(action.path) if action.pick_up_after < 0 else action.pick_up_after
         pick_up = None if action.pick_up is None else (after, action.pick_up)
         problem = sides.cannot_act(state, character) or movement.step_problem(
-            state, character, character.pos, action.path, action.mode, pick_up
+            state, character, character.pos, action.path, action.mode, pick_up, rear=action.rear
         )
         if not problem and action.carry is not None:
-            problem = movement.carry_problem(state, character, action.path, action.mode, action.carry, action.carry_to)
+            problem = movement.carry_problem(
+                state, character, action.path, action.mode, action.carry, action.carry_to, action.rear
+            )
         if not problem and action.attack is not None:
             problem = transport.problem(state, action)
         return problem
@@ -149,7 +151,9 @@ def _perform(state: HeroState, action: Action | Declared | Copy) -> None:
     if isinstance(action, Move) and action.attack is not None:
         transport.perform(state, character, action)
     elif isinstance(action, Move):
-        movement.move(state, character, action.path, action.mode, action.pick_up, action.carry, action.carry_to)
+        movement.move(
+            state, character, action.path, action.mode, action.pick_up, action.carry, action.carry_to, rear=action.rear
+        )
     elif isinstance(action, Raze):
         terrain.raze(state, character, action)
     elif isinstance(action, Telekinesis):

@@ -16,16 +16,15 @@ from clix.engine.core.expect import events_in_order
 from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
-from clix.engine.heroclix import card_play, movement, rules
+from clix.engine.heroclix import card_play, double_base, movement, rules
 from clix.engine.heroclix.area_attacks import AREA_USES
 from clix.engine.heroclix.maps import HeroMap
 from clix.engine.heroclix.movement_powers import settle_flight
 from clix.engine.heroclix.objects import SUPER_STRENGTH
-from clix.engine.heroclix.power_actions import CHARGE, POWER_ACTIONS, RUNNING_SHOT, SUPPORT
 from clix.engine.heroclix.powers import FLURRY, POWERS, power_named
 from clix.engine.heroclix.ruleset import load
 from clix.engine.heroclix.scenario_format import Expect, Scenario, ScenarioCharacter, load_scenario
-from clix.engine.heroclix.scenario_steps import ScenarioError, power_step
+from clix.engine.heroclix.scenario_steps import NOT_YET, ScenarioError, free_attack, power_action, raze
 from clix.engine.heroclix.state import (
     DIRECTIONS,
     HOVERING,
@@ -36,15 +35,9 @@ from clix.engine.heroclix.state import (
     EndTurn,
     HeroState,
     Move,
-    PowerAction,
     Ranged,
-    Raze,
-    Telekinesis,
     Throw,
 )
-from clix.engine.heroclix.telekinesis import TELEKINESIS
-
-NOT_YET = "is not implemented yet (HeroClix part 1, issue 34)"
 
 
 @dataclass
@@ -116,27 +109,33 @@ def build_state(scenario: Scenario, known: Any = None) -> tuple[HeroState, dict[
     ids: dict[str, int] = {}
     taken: dict[int, str] = {}
     for uid, spec in enumerate(scenario.characters):
-        x, y = spec.at
-        if not layout.inside(x, y):
-            raise ScenarioError(f"characters: {spec.id} at [{x}, {y}] is off the map")
-        square = geometry.index(x, y)
-        if square in taken:
-            raise ScenarioError(f"characters: {spec.id} and {taken[square]} share [{x}, {y}] (HX-MOVE-06)")
-        if spec.flight == "soaring" and geometry.indoor[geometry.index(x, y)]:
-            raise ScenarioError(
-                f"characters: {spec.id} soars in an indoor square at [{x}, {y}] (HX-MOVE-18, HX-SETUP-09)"
-            )
-        if layout.printed(x, y) == "blocking" and spec.flight != "soaring":  # HX-MOVE-15 OPEN: soaring may
-            raise ScenarioError(f"characters: {spec.id} stands on blocking terrain at [{x}, {y}] (HX-TERRAIN-11)")
-        taken[square] = spec.id
-        figure = _character(uid, spec, square)
+        squares: list[int] = []
+        for x, y in spec.squares():  # HX-SPECIAL-02: a double-base character's two squares, its front first
+            if not layout.inside(x, y):
+                raise ScenarioError(f"characters: {spec.id} at [{x}, {y}] is off the map")
+            square = geometry.index(x, y)
+            if square in taken:
+                raise ScenarioError(f"characters: {spec.id} and {taken[square]} share [{x}, {y}] (HX-MOVE-06)")
+            if spec.flight == "soaring" and geometry.indoor[geometry.index(x, y)]:
+                raise ScenarioError(
+                    f"characters: {spec.id} soars in an indoor square at [{x}, {y}] (HX-MOVE-18, HX-SETUP-09)"
+                )
+            if layout.printed(x, y) == "blocking" and spec.flight != "soaring":  # HX-MOVE-15 OPEN: soaring may
+                raise ScenarioError(f"characters: {spec.id} stands on blocking terrain at [{x}, {y}] (HX-TERRAIN-11)")
+            taken[square] = spec.id
+            squares.append(square)
+        figure = _character(uid, spec, squares[0])
         state.monsters.append(figure)
         ids[spec.id] = uid
         if spec.speed_mode == "wing":
             state.flight[uid] = spec.flight or HOVERING
         if spec.holding is not None:
             state.holding[uid] = spec.holding
-        if spec.size != "standard":
+        if spec.size == double_base.DOUBLE_BASE:
+            state.rears[uid] = squares[1]
+            if double_base.base_problem(state, figure):  # HX-SPECIAL-02..04 (crossing a base placed before it)
+                raise ScenarioError(f"characters: {double_base.base_problem(state, figure)}")
+        elif spec.size != "standard":
             state.sizes[uid] = spec.size
     state.transporters = frozenset(ids[spec.id] for spec in scenario.characters if spec.transporter)
     for figure in state.monsters:  # HX-POWER-04: a flier showing Earthbound/Neutralized is grounded
@@ -228,6 +227,8 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
     use = "" if used == FLURRY else used
     if "end_turn" in step:
         return EndTurn()
+    if "from" in step:  # a double-base character's first square (HX-SPECIAL-04; scenario_format checks the keys)
+        step = {**step, "path": [step["from"], *(step["path"] or [])]}
     geometry = state.geometry
 
     def uid(name: object) -> int:
@@ -248,7 +249,7 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         if way not in DIRECTIONS:
             raise ScenarioError(f"knockback: {way!r} is not one of {', '.join(DIRECTIONS)}")
     if "power" in step:
-        return _power(step, uid, square, knockback, mode)
+        return power_action(step, uid, square, knockback, mode)
     if "throw_object" in step:
         return Throw(uid(step["throw_object"]), uid(step.get("target")), knockback)
     if "move" in step:
@@ -263,19 +264,20 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         if carried is not None and "carry_to" not in step:
             raise ScenarioError("a move that carries names 'carry_to', where the carried character is placed")
         to = square(step["carry_to"]) if carried is not None else -1
-        attack = _free_attack(step, mover, uid, knockback)
+        attack = free_attack(step, mover, uid, knockback)
         if attack is not None and "path" not in step:
             raise ScenarioError("a move with a free attack gives its 'path'")
+        rear = square(step["rear"]) if "rear" in step else -1  # a double-base character's (HX-SPECIAL-04)
         if "path" in step:
             entered = tuple(square(s) for s in step["path"] or [])
-            return Move(mover, entered, mode, lifted, after, carried, to, attack, step.get("attack_after", -1))
+            return Move(mover, entered, mode, lifted, after, carried, to, attack, step.get("attack_after", -1), rear)
         if "to" in step:
             goal = square(step["to"])
             path = movement.reachable(state, state.monsters[mover]).get(goal)
-            return Move(mover, path if path is not None else (goal,), mode, lifted, after, carried, to)
+            return Move(mover, path if path is not None else (goal,), mode, lifted, after, carried, to, rear=rear)
         raise ScenarioError("a move step gives 'path' (the squares entered) or 'to'")
     if "destroy" in step:
-        return _raze(state, step, uid, square)
+        return raze(state, step, uid, square)
     if "close" in step:
         if "targets" in step:  # several close attacks in one action: Flurry (contract section 5)
             targets = step["targets"]
@@ -294,94 +296,6 @@ def step_action(state: HeroState, step: dict[str, Any], ids: dict[str, int], mod
         raise ScenarioError("a ranged step names its 'targets' (a list of ids)")
     split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
     return Ranged(uid(step["ranged"]), tuple(uid(t) for t in targets), split, knockback, use)
-
-
-def _free_attack(
-    step: dict[str, Any], mover: int, uid: Any, knockback: tuple[tuple[int, str], ...]
-) -> Close | Ranged | None:
-    """A transporter's free attack written in its move step: `attack_after: N` with `close: B`, or with
-    `ranged: [B, ...]` and `damage` (HX-SPECIAL-08; an extension of the contract)."""
-    if "attack_after" not in step:
-        if "close" in step or "ranged" in step:
-            raise ScenarioError("a move step attacks only with 'attack_after' (a transporter's free attack)")
-        return None
-    after = step["attack_after"]
-    if not isinstance(after, int) or after < 0:
-        raise ScenarioError("attack_after is the number of squares of the path entered before the attack")
-    if ("close" in step) == ("ranged" in step):
-        raise ScenarioError("a move with attack_after names its attack: 'close: B' or 'ranged: [B, ...]'")
-    if "close" in step:
-        return Close(mover, uid(step["close"]), knockback)
-    targets = step["ranged"]
-    if not isinstance(targets, list):
-        raise ScenarioError("the free attack's 'ranged' is a list of target ids")
-    split = tuple((uid(name), int(amount)) for name, amount in (step.get("damage") or {}).items())
-    return Ranged(mover, tuple(uid(t) for t in targets), split, knockback)
-
-
-def _power(
-    step: dict[str, Any], uid: Any, square: Any, knockback: tuple[tuple[int, str], ...], mode: str | None
-) -> Telekinesis | PowerAction:
-    """A `power` step (contract section 5): `use: Telekinesis` with `object: [x, y]` and `to` or `target`, or
-    with `character: B` and `to` (a character moved, HX-OBJECT-16); `use: Regeneration`; `use: Support` with
-    `target`; `use: Charge` with `path` and `target` (null: no attack); `use: Running Shot` with `path`, then
-    `targets` and `damage`. Another power is not played yet."""
-    name = power_named(str(step.get("use", "")))
-    user = uid(step["power"])
-    played = power_step(name, step, uid, square, knockback, mode)
-    if played is not None:
-        return played
-    if name in POWER_ACTIONS:
-        path = tuple(square(s) for s in step.get("path") or [])
-        if name == SUPPORT:
-            return PowerAction(user, name, target=uid(step.get("target")))
-        if name == CHARGE:
-            target = step.get("target")
-            attack = None if target is None else Close(user, uid(target), knockback)
-            return PowerAction(user, name, path=path, mode=mode, attack=attack)
-        if name == RUNNING_SHOT:
-            targets = step.get("targets")
-            shot = None
-            if targets:
-                split = tuple((uid(n), int(amount)) for n, amount in (step.get("damage") or {}).items())
-                shot = Ranged(user, tuple(uid(t) for t in targets), split, knockback)
-            return PowerAction(user, name, path=path, mode=mode, attack=shot)
-        return PowerAction(user, name)
-    if name in POWERS and name != TELEKINESIS:
-        given = ", ".join((TELEKINESIS, *POWER_ACTIONS))
-        raise ScenarioError(f"'use': {name} is not given as a power action; these are: {given}")
-    if name != TELEKINESIS:
-        raise ScenarioError(f"a power step names its power in 'use'; the power {step.get('use')!r} {NOT_YET}")
-    if "character" in step:
-        return Telekinesis(user, to=square(step.get("to")), moved=uid(step["character"]))
-    if "object" not in step:
-        raise ScenarioError("a Telekinesis step names the 'object' [x, y] it uses, or the 'character' it moves")
-    if ("to" in step) == ("target" in step):
-        raise ScenarioError("a Telekinesis step moves the object 'to' a square or hurls it at a 'target', one of them")
-    if "to" in step:
-        return Telekinesis(user, square(step["object"]), to=square(step["to"]))
-    return Telekinesis(user, square(step["object"]), target=uid(step["target"]), knockback=knockback)
-
-
-def _raze(state: HeroState, step: dict[str, Any], uid: Any, square: Any) -> Raze:
-    """A `destroy` step: a square of blocking terrain `[x, y]`, or a wall `{at: [x, y], side: ...}`."""
-    attacker = uid(step.get("close", step.get("ranged")))
-    ranged = "ranged" in step
-    if "target" in step or "targets" in step:
-        raise ScenarioError("one attack may not target both characters and terrain (HX-COMBAT-26)")
-    target = step["destroy"]
-    if isinstance(target, dict):
-        spot, side = target.get("at"), target.get("side")
-        if side not in ("north", "south", "east", "west"):
-            raise ScenarioError("destroy: a wall is {at: [x, y], side: north, south, east or west}")
-        here = square(spot)
-        x, y = state.geometry.xy(here)
-        dx, dy = {"north": (0, -1), "south": (0, 1), "east": (1, 0), "west": (-1, 0)}[side]
-        if not (0 <= x + dx < state.geometry.width and 0 <= y + dy < state.geometry.height):
-            raise ScenarioError("destroy: a wall on the map's edge borders no square beyond it")
-        there = state.geometry.index(x + dx, y + dy)
-        return Raze(attacker, here, (min(here, there), max(here, there)), ranged)
-    return Raze(attacker, square(target), None, ranged)
 
 
 def _compare(
@@ -406,8 +320,9 @@ def _compare(
             fail(f"{name}.ko: expected {wanted.ko}, got {not character.alive}")
         if not character.alive:
             continue
+        spots = sorted(geometry.xy(s) for s in double_base.squares(state, character))  # HX-SPECIAL-02
         found = {
-            "at": geometry.xy(character.pos),
+            "at": tuple(spots) if character.uid in state.rears else geometry.xy(character.pos),
             "level": layout.level(*geometry.xy(character.pos)),
             "click": character.click,
             "tokens": character.tokens,
@@ -423,6 +338,8 @@ def _compare(
             expected = getattr(wanted, key)
             if isinstance(expected, list | tuple):
                 expected = tuple(expected)
+            if key == "at" and isinstance(expected, tuple) and isinstance(expected[0], tuple):  # HX-SPECIAL-02
+                expected = tuple(sorted(expected))  # a double-base character's two squares, in either order
             if expected != found[key]:
                 fail(f"{name}.{key}: expected {expected}, got {found[key]}")
     if expect.objects is not None:

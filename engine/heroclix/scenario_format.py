@@ -67,22 +67,39 @@ class ScenarioCharacter(_Strict):
     team: str | None = None
     archenemies: list[str] = Field(default_factory=list)
     powers: list[str] = Field(default_factory=list)
-    at: Coord
+    at: Coord | tuple[Coord, Coord]
+    """Its square; a double-base character's two squares, its front first (HX-SPECIAL-02; an extension)."""
     click: int | None = Field(None, ge=0, lt=MAX_CLICKS)
     tokens: int = Field(0, ge=0, le=2)
     acted_this_turn: bool = False
     flight: Literal["hovering", "soaring"] | None = None
     holding: Literal["light", "heavy"] | None = None
-    size: Literal["standard", "giant", "big"] = "standard"
-    """The size class (HX-CHAR-08; an extension of the contract: giants and big characters, HX-SPECIAL)."""
+    size: Literal["standard", "giant", "big", "double-base"] = "standard"
+    """The size class (HX-CHAR-08; an extension of the contract: giants, big and double-base characters, HX-SPECIAL)."""
     transporter: bool = False
     """A transporter (HX-SPECIAL-07; an extension of the contract)."""
     copying: str | None = None
     """A wild card's team whose ability it uses now (HX-TEAM-07; an extension of the contract)."""
 
+    def squares(self) -> list[Coord]:
+        """The squares `at` names: one, or a double-base character's two, its front first."""
+        at = self.at
+        return [at[0], at[1]] if isinstance(at[0], tuple) else [at]  # type: ignore[list-item]
+
+    @model_validator(mode="after")
+    def _base(self) -> ScenarioCharacter:
+        two = isinstance(self.at[0], tuple)
+        if two != (self.size == "double-base"):
+            raise ValueError(
+                "a double-base character stands on two squares, at: [[x1, y1], [x2, y2]], and any other on one, "
+                "at: [x, y] (HX-SPECIAL-02)"
+            )
+        return self
+
 
 class ExpectCharacter(_Strict):
-    at: Coord | None = None
+    at: Coord | tuple[Coord, Coord] | None = None
+    """Its square; a double-base character's two squares, in either order."""
     level: int | None = None
     click: int | None = None
     tokens: int | None = None
@@ -177,6 +194,7 @@ class Scenario(_Strict):
         if bad:
             problems.append(f"dice: d6 results are 1-6; {bad} are not")
         ids = [c.id for c in self.characters]
+        doubles = {c.id for c in self.characters if c.size == "double-base"}
         repeated = sorted({i for i in ids if ids.count(i) > 1})
         if repeated:
             problems.append(f"characters: ids used twice: {', '.join(repeated)}")
@@ -194,9 +212,21 @@ class Scenario(_Strict):
                 )
             elif len(kinds) != 1:
                 problems.append(f"steps[{index}]: a step is exactly one of {', '.join(STEP_KINDS)}")
+            problems.extend(f"steps[{index}]: {why}" for why in _double_base_keys(step, doubles))
         if problems:
             raise ValueError("; ".join(problems))
         return self
+
+
+def _double_base_keys(step: dict[str, Any], doubles: set[str]) -> list[str]:
+    """Why a step's `from` (the square next to a double-base character that it begins counting its move from, the
+    first of its path) and `rear` (where its rear half ends; `rear_after`, after Hypersonic Speed's second move) are
+    misplaced (HX-SPECIAL-04; an extension)."""
+    if "from" not in step and "rear" not in step and "rear_after" not in step:
+        return []
+    if str(step.get("move", step.get("power"))) not in doubles:
+        return ["'from' and 'rear' belong to the move of a double-base character, as 'rear_after' (HX-SPECIAL-04)"]
+    return ["'from' goes with a 'path', the squares entered after it"] if "from" in step and "path" not in step else []
 
 
 def load_scenario(path: Path) -> Scenario:

@@ -12,7 +12,7 @@ from clix.engine.core import decisions
 from clix.engine.core.dice import Dice
 from clix.engine.core.geometry import BLOCKING, Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
-from clix.engine.heroclix import card_play, rules
+from clix.engine.heroclix import card_play, double_base, rules
 from clix.engine.heroclix.card_checks import feat_points
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.library import Character, Force, Library, MapFile, archenemies
@@ -126,24 +126,32 @@ def _place_objects(
 
 def _place_characters(state: HeroState, library: Library, force: Force, number: int, area: int) -> None:
     """The player places each of its characters on a free square of its starting area that it may occupy, and
-    sets each flier hovering or soaring, hovering indoors (HX-SETUP-08, -09)."""
+    sets each flier hovering or soaring, hovering indoors (HX-SETUP-08, -09). A double-base character takes two
+    such squares, its front and then its rear half next to it (HX-SPECIAL-04)."""
     geometry = state.geometry
     squares = geometry.starting_areas[area]
     for index, name in enumerate(force.characters):
         character = library.characters[name]
-        taken = {c.pos for c in state.monsters}
+        taken = double_base.spots(state, state.monsters)
         free = [s for s in squares if s not in taken and geometry.terrain[s] != BLOCKING]
+        double = character.size == double_base.DOUBLE_BASE
+        if double:
+            free = [s for s in free if double_base.partners(state, s, free)]
         if not free:
             raise SetupError(f"force {force.name} does not fit its starting area (HX-SETUP-08 OPEN)")
         square = decisions.ask(state, "place", number, free, name, always=True)
         figure = _figure(len(state.monsters), f"{number}:{index}:{name}", character, number, square)
         state.monsters.append(figure)
-        if character.size != "standard":
+        if double:
+            rears = double_base.partners(state, square, free)
+            state.rears[figure.uid] = decisions.ask(state, "place rear", number, rears, name, always=True)
+        elif character.size != "standard":
             state.sizes[figure.uid] = character.size
         if character.transporter:
             state.transporters = state.transporters | {figure.uid}
         if character.speed_mode == "wing" and not earthbound(figure):  # HX-POWER-04: grounded
-            modes = [HOVERING] if geometry.indoor[square] else [HOVERING, SOARING]
+            indoors = any(geometry.indoor[s] for s in double_base.squares(state, figure))
+            modes = [HOVERING] if indoors else [HOVERING, SOARING]
             state.flight[figure.uid] = decisions.ask(state, "flight", number, modes, name)
 
 

@@ -4,6 +4,7 @@ with walls, corners and flight layers (HX-MOVE-03), and whether a character may 
 from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
+from clix.engine.heroclix import double_base
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.state import HeroState
 
@@ -49,22 +50,31 @@ def adjacency(state: HeroState, one: Figure, other: Figure, at: int | None = Non
     characters, HX-MOVE-16, HX-SPECIAL-16) and, below soaring, at the same elevation (HX-ELEV-05). A giant and any
     other character up to two squares away, whatever their elevation or flight mode, unless an elevated giant and a
     grounded standard character; at two squares a line from centre to centre cut by a wall, by blocking terrain
-    (the other not soaring) or by elevated terrain (both grounded) parts them (HX-SPECIAL-10, -11, -15)."""
-    square = one.pos if at is None else at
+    (the other not soaring) or by elevated terrain (both grounded) parts them (HX-SPECIAL-10, -11, -15).
+
+    A double-base character is adjacent from either of its squares (`at`: its leading square alone, as it moves),
+    and its diagonal parts the characters on either side of it (HX-SPECIAL-02, -03, -05: `double_base`)."""
     high = state.soars(one) if soaring is None else soaring
+    if state.rears:  # HX-SPECIAL-02, -03, -05: double-base characters in play
+        return double_base.adjacency(state, one, other, at, high, square_adjacency)
+    return square_adjacency(state, one, one.pos if at is None else at, high, other, other.pos)
+
+
+def square_adjacency(state: HeroState, one: Figure, square: int, high: bool, other: Figure, there: int) -> int:
+    """`adjacency` of `one` on `square` (soaring if `high`) and `other` on `there`."""
     other_high = state.soars(other)
     geometry = state.geometry
     level = levels_of(geometry).level
     kinds = (size(state, one), size(state, other))
     if GIANT in kinds:
         if kinds[0] == GIANT:
-            return _giant_reach(state, square, other.pos, kinds[1], other_high)
-        return _giant_reach(state, other.pos, square, kinds[0], high)
-    if other.pos not in geometry.piece_neighbours[square]:
+            return _giant_reach(state, square, there, kinds[1], other_high)
+        return _giant_reach(state, there, square, kinds[0], high)
+    if there not in geometry.piece_neighbours[square]:
         return 0
     if high or other_high:
         return 1 if high == other_high or BIG in kinds else 0
-    return 1 if level[other.pos] == level[square] else 0
+    return 1 if level[there] == level[square] else 0
 
 
 def _giant_reach(state: HeroState, giant: int, other: int, other_size: str, other_soars: bool) -> int:

@@ -50,6 +50,8 @@ class HeroState(State):
     """Per character uid: its size class when it is not standard, "giant" or "big" (HX-CHAR-08, HX-SPECIAL)."""
     transporters: frozenset[int] = frozenset()
     """The characters that are transporters (HX-SPECIAL-07)."""
+    rears: dict[int, int] = field(default_factory=dict)
+    """Per double-base character's uid: its second square, beside `pos` (HX-SPECIAL-02; `double_base.py`)."""
     moved: set[int] = field(default_factory=set)
     """Characters that moved or were placed (carried, knocked back, moved by Telekinesis) this turn (HX-POWER-22,
     HX-PAC-11)."""
@@ -95,6 +97,7 @@ class HeroState(State):
         self.lifted = set()
         self.sizes = {}
         self.transporters = frozenset()
+        self.rears = {}
         self.moved = set()
         self.free_used = set()
         self.markers = {}
@@ -117,6 +120,7 @@ class HeroState(State):
         twin.lifted = set(self.lifted)
         twin.sizes = self.sizes
         twin.transporters = self.transporters
+        twin.rears = dict(self.rears)
         twin.moved = set(self.moved)
         twin.free_used = set(self.free_used)
         twin.markers = dict(self.markers)
@@ -136,6 +140,7 @@ class HeroState(State):
         seen.lifted = self.lifted
         seen.sizes = self.sizes
         seen.transporters = self.transporters
+        seen.rears = self.rears
         seen.moved = self.moved
         seen.free_used = self.free_used
         seen.markers = self.markers
@@ -174,6 +179,10 @@ class Move:
     attack: Close | Ranged | None = None
     """A transporter's free attack during the move (HX-SPECIAL-08), made after entering `attack_after` squares."""
     attack_after: int = -1
+    rear: int = -1
+    """A double-base character's: the square its rear half is placed on, next to the path's last square
+    (HX-SPECIAL-04; -1: the engine's choice, `double_base.rear_square`). Its path begins with the square next to
+    it that it counts from."""
 
 
 @dataclass(frozen=True)
@@ -251,7 +260,11 @@ class PowerAction:
     path: tuple[int, ...] = ()
     mode: str | None = None
     attack: Close | Ranged | None = None
+    rear: int = -1
+    """A double-base character's rear square after the move (as `Move.rear`)."""
     then_path: tuple[int, ...] = ()
+    then_rear: int = -1
+    """A double-base character's rear square after the move `then_path` (Hypersonic Speed)."""
     squares: tuple[int, ...] = ()
     knockback: tuple[tuple[int, str], ...] = ()
 

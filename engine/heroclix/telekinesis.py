@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from clix.engine.core.geometry import BLOCKING, CLEAR, HINDERING
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat
+from clix.engine.heroclix import combat, double_base
 from clix.engine.heroclix.battle_fury import no_ranged
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
@@ -46,7 +46,7 @@ def problem(state: HeroState, action: Telekinesis) -> str:
     square = action.object_square
     if lying_at(state, square) is None:
         return f"no object lies at {at(state, square)} (HX-OBJECT-13)"
-    if not within_reach(state, user.pos, square):
+    if not any(within_reach(state, own, square) for own in double_base.squares(state, user)):  # HX-SPECIAL-05
         return f"the object at {at(state, square)} is not in or next to {user.label}'s square (HX-OBJECT-12)"
     if action.target is not None:  # HX-POWER-38 OPEN: a Battle Fury character hurls nothing
         return no_ranged(user) or _hurl_problem(state, user, action) or combat.knockback_problem(state, action)
@@ -67,9 +67,9 @@ def _landing_problem(state: HeroState, user: Figure, square: int, to: int) -> st
         return f"{at(state, to)} already holds an object (HX-OBJECT-13 OPEN)"
     if geometry.terrain[to] not in LANDING:
         return f"an object is moved only onto clear or hindering terrain, not {at(state, to)} (HX-OBJECT-13)"
-    if any(c.pos == to for c in state.standing()):
+    if to in double_base.spots(state, state.standing()):
         return f"{at(state, to)} is occupied (HX-OBJECT-13 OPEN)"
-    if not combat.line_between(state, user.pos, False, to, False, (user.uid,))[0]:
+    if not _clear(state, user, to, False, (user.uid,)):
         return f"no clear line of fire from {user.label} to {at(state, to)} (HX-OBJECT-13)"
     return ""
 
@@ -87,7 +87,7 @@ def _hurl_problem(state: HeroState, user: Figure, action: Telekinesis) -> str:
         if close_by and user.uid not in state.flight:
             return f"{user.label} does not fly and is next to an opponent: it must target one (HX-OBJECT-14)"
         reach = SOARING_REACH if state.soars(target) else REACH
-        distance = state.geometry.distance(action.object_square, target.pos)
+        distance = double_base.distance_to(state, action.object_square, target)  # HX-SPECIAL-05
         if distance > reach:
             return f"{target.label} is {distance} squares from the object; it strikes up to {reach} (HX-OBJECT-14)"
     indoor = state.geometry.indoor
@@ -110,8 +110,11 @@ def _placing_problem(state: HeroState, user: Figure, action: Telekinesis) -> str
         return f"{moved.label} is not another character on the map (HX-OBJECT-16)"
     if bulky(state, moved):
         return f"{moved.label} is a giant or big character: Telekinesis cannot move it (HX-SPECIAL-13, -16)"
-    beside = moved.pos in geometry.piece_neighbours[user.pos] and state.soars(moved) == state.soars(user)
-    if not beside or level[moved.pos] != level[user.pos]:
+    if double_base.immovable(state, moved):
+        return f"{moved.label} is a double-base character: Telekinesis cannot move it (HX-SPECIAL-06)"
+    mine = [s for s in double_base.squares(state, user) if moved.pos in geometry.piece_neighbours[s]]  # HX-SPECIAL-05
+    beside = bool(mine) and state.soars(moved) == state.soars(user)
+    if not beside or level[moved.pos] != level[mine[0]]:
         return f"{moved.label} is not adjacent to {user.label} (HX-OBJECT-12)"
     to = action.to
     if to < 0:
@@ -119,13 +122,20 @@ def _placing_problem(state: HeroState, user: Figure, action: Telekinesis) -> str
     distance = geometry.distance(moved.pos, to)
     if distance > REACH:
         return f"{at(state, to)} is {distance} squares from {moved.label}; Telekinesis moves it {REACH} (HX-OBJECT-16)"
-    if geometry.terrain[to] == BLOCKING or any(c.pos == to for c in state.standing() if c.uid != moved.uid):
+    if geometry.terrain[to] == BLOCKING or to in double_base.spots(
+        state, (c for c in state.standing() if c.uid != moved.uid)
+    ):
         return f"{moved.label} cannot occupy {at(state, to)} (HX-OBJECT-16)"
     if state.soars(moved) and geometry.indoor[to]:
         return f"{moved.label} soars and may not be placed indoors (HX-TERRAIN-22)"
-    if not combat.line_between(state, user.pos, False, to, state.soars(moved), (user.uid, moved.uid))[0]:
+    if not _clear(state, user, to, state.soars(moved), (user.uid, moved.uid)):
         return f"no clear line of fire from {user.label} to {at(state, to)} (HX-OBJECT-16)"
     return ""
+
+
+def _clear(state: HeroState, user: Figure, to: int, soaring: bool, ends: tuple[int, ...]) -> bool:
+    """A clear line of fire from the user (from either square of a double-base user, HX-SPECIAL-05) to `to`."""
+    return any(combat.line_between(state, own, False, to, soaring, ends)[0] for own in double_base.squares(state, user))
 
 
 def perform(state: HeroState, user: Figure, action: Telekinesis) -> None:
@@ -153,7 +163,7 @@ def hurls(state: HeroState, user: Figure) -> list[Telekinesis]:
     found = []
     for thing in layout_of(state).objects:
         square = state.geometry.index(*thing.at)
-        if not within_reach(state, user.pos, square):
+        if not any(within_reach(state, own, square) for own in double_base.squares(state, user)):
             continue
         for target in opponents(state, user):
             action = Telekinesis(user.uid, square, target=target.uid)

@@ -10,6 +10,7 @@ from typing import cast
 from clix.engine.core.board import STEPS, Edge, side_edge, wall_edges
 from clix.engine.core.geometry import BLOCKING, Geometry
 from clix.engine.core.pieces import Figure
+from clix.engine.heroclix import double_base
 from clix.engine.heroclix.battle_fury import no_ranged
 from clix.engine.heroclix.damage_powers import boost
 from clix.engine.heroclix.defenses import capped
@@ -28,8 +29,13 @@ DEBRIS = "h"
 
 
 def raze_problem(state: HeroState, action: Raze) -> str:
-    """Why an attack on terrain may not be given ("" if it may)."""
+    """Why an attack on terrain may not be given ("" if it may): from either square of a double-base attacker
+    (HX-SPECIAL-05)."""
     attacker = state.monsters[action.character]
+    return double_base.from_either(state, attacker, lambda: _raze_problem(state, attacker, action))
+
+
+def _raze_problem(state: HeroState, attacker: Figure, action: Raze) -> str:
     problem = cannot_act(state, attacker)
     if problem:
         return problem
@@ -91,7 +97,7 @@ def _clear_to(state: HeroState, attacker: Figure, aim: int, wall: tuple[int, int
     level = levels_of(geometry).level
     if not level[attacker.pos] and any(level[s] for s in ray.cells):
         return False
-    others = {c.pos for c in state.standing() if c.uid != attacker.uid and not state.soars(c)}
+    others = double_base.spots(state, (c for c in state.standing() if c.uid != attacker.uid and not state.soars(c)))
     # an object may be shot where a character stands on it (HX-OBJECT-05); the square beyond a wall may not
     return not any(s in others for s in ray.cells) and (
         aim not in others or (wall is None and lying_at(state, aim) is not None)

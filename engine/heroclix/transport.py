@@ -5,7 +5,7 @@ ranged attack as a free action with attack -2, then use the rest of its movement
 from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat, movement
+from clix.engine.heroclix import combat, double_base, movement
 from clix.engine.heroclix.movement_powers import earthbound
 from clix.engine.heroclix.sides import adjacent_opponents, at
 from clix.engine.heroclix.state import HeroState, Move
@@ -32,12 +32,12 @@ def problem(state: HeroState, action: Move) -> str:
     square = action.path[action.attack_after - 1] if action.attack_after else mover.pos
     if movement.step_problem(state, mover, mover.pos, action.path[: action.attack_after], action.mode):
         return f"{mover.label} could not end its move at {at(state, square)}, so it may not attack from there"
-    start = mover.pos
-    mover.pos = square  # the attack as it would be made from there
+    there = double_base.pose(state, mover, action.path[: action.attack_after], -1, action.mode)  # HX-SPECIAL-04
+    start = double_base.put(state, mover, *there)  # the attack as it would be made from there
     try:
         return combat.attack_problem(state, attack) or combat.knockback_problem(state, attack)
     finally:
-        mover.pos = start
+        double_base.put(state, mover, *start)
 
 
 def perform(state: HeroState, mover: Figure, action: Move) -> None:
@@ -45,8 +45,9 @@ def perform(state: HeroState, mover: Figure, action: Move) -> None:
     break-away roll (HX-SPECIAL-08 OPEN a)."""
     assert action.attack is not None
     split = action.attack_after
+    rear = double_base.pose(state, mover, action.path, action.rear, action.mode)[1]  # HX-SPECIAL-04: where it ends
     if not movement.move(state, mover, action.path[:split], action.mode):
         return
     combat.attack(state, mover, action.attack, ATTACK_MODIFIER)
     if mover.alive and not state.over:
-        movement.move(state, mover, action.path[split:], action.mode, break_away=False)
+        movement.move(state, mover, action.path[split:], action.mode, break_away=False, rear=rear)

@@ -18,10 +18,14 @@ def reference_problems(roster: Roster, files: set[str] | None = None) -> list[Pr
     """Problems of every army in `roster`, and powers or effects the engine does not play (only those
     from `files`, when given)."""
     problems: list[Problem] = implementation_problems(roster, files)
-    armies = [(army, roster.sources[("armies", key)]) for key, army in roster.armies.items()]
-    for army, source in [*armies, *roster.unplayable.values()]:
+    for key, army in roster.armies.items():
+        source = roster.sources[("armies", key)]
         if files is None or source.file in files:
             problems.extend(source.problem(loc, message) for loc, message in army_problems(army, roster))
+    for army, source in roster.unplayable.values():
+        # read without its unknown fields (one may be a misspelt crypt): only the names it gives are checked
+        if files is None or source.file in files:
+            problems.extend(source.problem(loc, m) for loc, m in army_problems(army, roster) if len(loc) > 1)
     return problems
 
 
