@@ -30,6 +30,7 @@ from clix.engine.heroclix.library import Library, load_library
 from clix.engine.heroclix.scenario import build_state, run_scenario
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.state import PUSHING, Close, Move, Ranged
+from test_heroclix import fails_when_changed
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios" / "heroclix"
@@ -101,9 +102,7 @@ def test_a_changed_card_fails_its_scenario(card, monkeypatch):
     entries[name] = entries[name].model_validate(entries[name].model_dump() | change)
     mutated = Library(teams=library.teams, feats=library.feats, conditions=library.conditions)
     setattr(mutated, table, entries)
-    monkeypatch.setattr(card_play, "_sample", lambda: mutated)
-    failed = _failures()
-    assert any(path.startswith(scenario) for path in failed), f"{card} changed ({change}); {scenario} passes"
+    fails_when_changed(f"{card} changed ({change})", card_play, "_sample", lambda: mutated, scenario, monkeypatch)
 
 
 def _team_cancel_for_one_action(state, declared, act):
@@ -186,9 +185,7 @@ _real_ability = teams.ability
     ],
 )  # fmt: skip
 def test_a_rule_taken_out_fails_its_scenario(rule, module, name, replacement, scenario, monkeypatch):
-    monkeypatch.setattr(module, name, replacement)
-    failed = _failures()
-    assert any(path.startswith(scenario) for path in failed), f"{rule} taken out ({name}); {scenario} passes"
+    fails_when_changed(rule, module, name, replacement, scenario, monkeypatch)
 
 
 def _one_die_per_condition(state):
