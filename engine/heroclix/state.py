@@ -64,6 +64,8 @@ class HeroState(State):
     """Characters that cannot use powers during the action being resolved (Pulse Wave, HX-POWER-15)."""
     short_range: set[int] = field(default_factory=set)
     """Characters whose range is halved during the action being resolved (Hypersonic Speed, HX-POWER-10)."""
+    cards: Any = None
+    """The team abilities, feats and battlefield conditions in play (`card_files.Cards`), None without any."""
 
     def __init__(
         self,
@@ -101,6 +103,7 @@ class HeroState(State):
         self.markers = {}
         self.powerless = set()
         self.short_range = set()
+        self.cards = None
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -123,6 +126,7 @@ class HeroState(State):
         twin.markers = dict(self.markers)
         twin.powerless = set(self.powerless)
         twin.short_range = set(self.short_range)
+        twin.cards = None if self.cards is None else self.cards.copy()
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -142,6 +146,7 @@ class HeroState(State):
         seen.markers = self.markers
         seen.powerless = self.powerless
         seen.short_range = self.short_range
+        seen.cards = self.cards
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
