@@ -12,7 +12,10 @@ from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import (
     area_attacks,
+    battlefield,
     combat,
+    declarations,
+    feats,
     free_actions,
     leadership,
     markers,
@@ -23,11 +26,13 @@ from clix.engine.heroclix import (
     power_actions,
     scoring,
     sides,
+    teams,
     telekinesis,
     terrain,
     throwing,
     transport,
 )  # fmt: skip
+from clix.engine.heroclix.declarations import Copy, Declared
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.powers import BLADES, INCAPACITATE, MIND_CONTROL, WILLPOWER
 from clix.engine.heroclix.state import (
@@ -51,7 +56,7 @@ PUSHING_DAMAGE = 1
 """Clicks a character takes when its second action token is placed (HX-TURN-11, -12)."""
 
 
-def why_not(state: HeroState, action: Action) -> str:
+def why_not(state: HeroState, action: Action | Declared | Copy) -> str:
     """Why `action` is not legal now ("" when it is). While characters are mind-controlled, one's move or attack is
     judged as such (`mind_control`), any other action as it will be made: once the control has ended."""
     if state.controlled and mind_control.controls(state, action):
@@ -62,7 +67,9 @@ def why_not(state: HeroState, action: Action) -> str:
     return _why_not(state, action)
 
 
-def _why_not(state: HeroState, action: Action) -> str:
+def _why_not(state: HeroState, action: Action | Declared | Copy) -> str:
+    if isinstance(action, Declared | Copy):  # HX-TEAM-04, -07, HX-FEAT-05, -06
+        return declarations.problem(state, action, _why_not)
     if isinstance(action, EndTurn):
         return "the game is over" if state.over else ""
     if isinstance(action, Move):
@@ -145,7 +152,7 @@ def _legal_actions(state: HeroState) -> list[Action]:
     return found
 
 
-def apply(state: HeroState, action: Action, listed: bool = False) -> None:
+def apply(state: HeroState, action: Action | Declared | Copy, listed: bool = False) -> None:
     """Perform `action` (checked unless `listed`: taken from `legal_actions`)."""
     if not listed:
         problem = why_not(state, action)
@@ -154,7 +161,7 @@ def apply(state: HeroState, action: Action, listed: bool = False) -> None:
     decisions.perform(state, _perform, action)
 
 
-def _perform(state: HeroState, action: Action) -> None:
+def _perform(state: HeroState, action: Action | Declared | Copy) -> None:
     if state.controlled and mind_control.controls(state, action):  # HX-POWER-06: a free action, no token
         assert isinstance(action, Move | Close | Ranged)
         mind_control.act(state, action)
@@ -164,6 +171,9 @@ def _perform(state: HeroState, action: Action) -> None:
         _token(state, mind_control.end(state))
         if state.over:
             return
+    if isinstance(action, Declared | Copy):
+        declarations.perform(state, action, _perform)
+        return
     if isinstance(action, EndTurn):
         end_turn(state)
         return
@@ -209,6 +219,11 @@ def _token(state: HeroState, uid: int) -> None:
     character = state.monsters[uid] if uid >= 0 else None
     if character is None or not character.alive or state.over:
         return
+    feat_pushing = feats.pushing(state, character)  # HX-FEAT-08: before a second token's (HX-TURN-12)
+    if feat_pushing:
+        scoring.take_damage(state, character, feat_pushing, PUSHING, None)
+        if not character.alive or state.over:
+            return
     character.tokens += 1
     if character.tokens == 2:
         scoring.take_damage(state, character, PUSHING_DAMAGE, PUSHING, None)  # HX-TURN-14 OPEN: never reduced
@@ -218,10 +233,11 @@ def begin_turn(state: HeroState, effects: bool = True) -> None:
     """A turn's actions: one per 100 points of the build total (HX-TURN-02); then the effects of the beginning of
     the turn (HX-TURN-03): the terrain markers the player's characters placed go (HX-POWER-20, -30), the
     modifiers its Perplex made and the powers its Outwit countered come back (HX-POWER-46, -47), then each of
-    the active player's characters showing Willpower with an action token rolls a d6 and loses a token on 5-6
-    (HX-POWER-32), in the order the characters were placed, then the Leadership rolls (HX-POWER-48); last, one
-    more action if a character of the player shows Leadership. `effects`: False for a position set up in the
-    middle of a turn (a scenario's start: Leadership's extra action counts)."""
+    the active player's characters showing Willpower (or using it by its team ability) with an action token rolls
+    a d6 and loses a token on 5-6 (HX-POWER-32), in the order the characters were placed, then the Leadership
+    rolls (HX-POWER-48); then the battlefield conditions that roll, one die each (HX-BFC-03); last, one more
+    action if a character of the player shows Leadership. `effects`: False for a position set up in the middle of
+    a turn (a scenario's start: Leadership's extra action counts)."""
     state.phase = PHASES[0]
     state.actions_left = state.build_total // sides.POINTS_PER_ACTION
     if effects:
@@ -229,12 +245,14 @@ def begin_turn(state: HeroState, effects: bool = True) -> None:
         modifiers.expire(state, state.active)
         outwit.expire(state, state.active)
         for character in state.standing():
-            if character.controller == state.active and character.tokens and WILLPOWER in character.powers:
+            willpower = WILLPOWER in character.powers or teams.grants(state, character, WILLPOWER)  # HX-TEAM-10 OPEN
+            if character.controller == state.active and character.tokens and willpower:
                 roll = decisions.d6(state)
                 state.emit(EventKind.WILLPOWER_ROLL, character=character.label, roll=roll)
                 if roll >= WILLPOWER_AT:
                     character.tokens -= 1
         leadership.roll_for_tokens(state)
+        battlefield.begin_turn(state)  # HX-BFC-03: after the characters' own effects
     state.actions_left += leadership.extra_actions(state)  # HX-POWER-48 OPEN: once the beginning is over
 
 
@@ -251,6 +269,7 @@ def end_turn(state: HeroState) -> None:
     state.moved.clear()
     state.free_used.clear()
     state.barred.clear()
+    teams.turn_over(state)  # HX-TEAM-04: canceled team abilities come back
     state.turn += 1
     if state.turn_limit is not None and state.turn > state.turn_limit * len(state.players):
         scoring.finish(state, "turn limit")  # HX-END-14 OPEN: a limit in rounds of every player's turn

@@ -75,6 +75,8 @@ class HeroState(State):
     """Per mind-controlled character's uid: the player it returns to, and what it has done (`mind_control`)."""
     controlling: int = -1
     """The uid of the Mind Control character whose action goes on while characters it hit are controlled."""
+    cards: Any = None
+    """The team abilities, feats and battlefield conditions in play (`card_files.Cards`), None without any."""
 
     def __init__(
         self,
@@ -116,6 +118,7 @@ class HeroState(State):
         self.barred = set()
         self.controlled = {}
         self.controlling = -1
+        self.cards = None
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -142,6 +145,7 @@ class HeroState(State):
         twin.barred = set(self.barred)
         twin.controlled = dict(self.controlled)
         twin.controlling = self.controlling
+        twin.cards = None if self.cards is None else self.cards.copy()
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -165,6 +169,7 @@ class HeroState(State):
         seen.barred = self.barred
         seen.controlled = self.controlled
         seen.controlling = self.controlling
+        seen.cards = self.cards
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""
