@@ -154,6 +154,9 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     problem = cannot_act(state, attacker) or attack_refusal(state, attacker, action)  # HX-POWER-38
     if problem:
         return problem
+    problem = one_effect(action)
+    if problem:
+        return problem
     if action.use and action.use not in ((BLADES, INCAPACITATE) if isinstance(action, Close) else (INCAPACITATE,)):
         return f"{action.use} is not used with this attack (HX-POWER-13: Blades/Claws/Fangs, close attacks only)"
     if action.use and action.use not in attacker.powers:
@@ -204,6 +207,15 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     value = attacker.damage + damage_modifier(state, attacker, action)
     if action.split and sum(a for _, a in action.split) != value:
         return f"the damage divided must add up to {attacker.label}'s damage value {value} (HX-COMBAT-24)"
+    return ""
+
+
+def one_effect(action: Close | Ranged) -> str:
+    """Why `action` would activate more than one effect: Flurry's second attack (`then`) with a power declared for
+    the attack as well (`use`). A given action activates one effect; powers that need no activation (an expert's
+    +1, a damage reducer) apply as usual (HX-TURN-05 and its OPEN, HX-EFFECT-03)."""
+    if isinstance(action, Close) and action.then and action.use:
+        return f"a given action may activate only one effect: Flurry's two attacks or {action.use} (HX-TURN-05)"
     return ""
 
 
