@@ -6,12 +6,18 @@ by a wrong version), through the shared `fails_when_changed` of tests/test_heroc
 from __future__ import annotations
 
 import pytest
-from clix.engine.heroclix import combat
+from clix.engine.heroclix import combat, rules
+from clix.engine.heroclix.state import Ranged
 
 from test_heroclix import fails_when_changed
 
+WHY_NOT = rules.why_not
+
 MUTANTS = [
     ("HX-TURN-05", combat, "one_effect", lambda action: "", "turn/15-flurry-and-blades-in-one-action-illegal.yaml"),
+    # declared first, measured after: a ranged combat action is not judged before it is given, so it is rolled
+    ("HX-COMBAT-10", rules, "why_not", lambda state, action: "" if isinstance(action, Ranged) else WHY_NOT(state, action),
+     "combat/26-pre-measure-target-out-of-range-refused"),
 ]  # fmt: skip
 """(rule, module, name, wrong value or function, the scenario, or folder of them, that must then fail)."""
 

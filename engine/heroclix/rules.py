@@ -47,7 +47,9 @@ PUSHING_DAMAGE = 1
 
 
 def why_not(state: HeroState, action: Action) -> str:
-    """Why `action` is not legal now ("" when it is)."""
+    """Why `action` is not legal now ("" when it is). It is judged before the action is given, on the map as it
+    stands: a player may check targets, range and lines of fire before declaring (HX-COMBAT-10), and an action
+    refused here rolls nothing, gives no token and spends none of the turn's actions."""
     if isinstance(action, EndTurn):
         return "the game is over" if state.over else ""
     if isinstance(action, Move):
