@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from clix.engine.heroclix import combat, rules
 from clix.engine.heroclix.state import Ranged
-
 from test_heroclix import fails_when_changed
 
 WHY_NOT = rules.why_not
