@@ -11,12 +11,19 @@ from clix.engine.heroclix.state import Ranged
 from test_heroclix import fails_when_changed
 
 WHY_NOT = rules.why_not
+NO_DAMAGE = combat.deals_no_damage
 
 MUTANTS = [
     ("HX-TURN-05", combat, "one_effect", lambda action: "", "turn/15-flurry-and-blades-in-one-action-illegal.yaml"),
     # declared first, measured after: a ranged combat action is not judged before it is given, so it is rolled
     ("HX-COMBAT-10", rules, "why_not", lambda state, action: "" if isinstance(action, Ranged) else WHY_NOT(state, action),
      "combat/26-pre-measure-target-out-of-range-refused"),
+    # Incapacitate's attack dealing damage: the modifiers, the critical +1 and the critical-miss click all apply
+    ("HX-DAMAGE-03", combat, "deals_no_damage", lambda attacker, action: False,
+     "damage/08-no-damage-attack-not-modified-no-criticals"),
+    # a damage value of 0 read as an attack that deals no damage: no modifier, no critical-miss click
+    ("HX-DAMAGE-04", combat, "deals_no_damage", lambda attacker, action: attacker.damage == 0 or NO_DAMAGE(attacker, action),
+     "damage/09-zero-damage-modified-and-criticals-apply"),
 ]  # fmt: skip
 """(rule, module, name, wrong value or function, the scenario, or folder of them, that must then fail)."""
 

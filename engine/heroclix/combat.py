@@ -317,9 +317,9 @@ def attack(
     )
     if critical_miss or critical_hit:
         state.emit(EventKind.CRITICAL_MISS if critical_miss else EventKind.CRITICAL_HIT, attacker=attacker.label)
-    incapacitating = isinstance(action, Close | Ranged) and action.use == INCAPACITATE  # HX-POWER-18 OPEN
+    harmless = deals_no_damage(attacker, action)
     if critical_miss:
-        if not incapacitating:  # HX-COMBAT-05: an attack that deals no damage does not backfire
+        if not harmless:  # HX-COMBAT-05, HX-DAMAGE-03: an attack that deals no damage does not backfire
             take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN
         return
     hits = [  # HX-POWER-25: it misses it; -21: Precision Strike's -1; -15: no powers in a Pulse Wave
@@ -327,9 +327,10 @@ def attack(
     ]
     if not hits:
         return
-    if incapacitating:  # a token in place of damage: no critical +1, no knockback (HX-COMBAT-05)
-        for target in hits:
-            give_token(state, target, attacker)
+    if harmless:  # no damage to modify, no critical +1, no knockback (HX-COMBAT-05, HX-DAMAGE-03)
+        if isinstance(action, Close | Ranged) and action.use == INCAPACITATE:  # HX-POWER-18 OPEN: a token instead
+            for target in hits:
+                give_token(state, target, attacker)
         return
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
     value = each if each >= 0 else THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06, HX-PAC-02
@@ -363,6 +364,14 @@ def attack(
                 direction = way_from(state, attacker, target, chosen.get(target.uid))
                 knock_back(state, attacker, target, taken[target.uid], direction)
     steal_energy(state, attacker, close and any(taken.values()))  # HX-POWER-23: once the attack has resolved
+
+
+def deals_no_damage(attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> bool:
+    """Whether `attacker`'s attack is one that deals no damage (Incapacitate, HX-POWER-18): nothing modifies its
+    damage, and it deals neither critical-hit damage to a target nor the critical-miss click to the attacker
+    (HX-DAMAGE-03, HX-COMBAT-05). An attacker whose damage value is 0 does not make such an attack: the 0 may be
+    modified and the criticals apply; unmodified, it deals no damage (HX-DAMAGE-04)."""
+    return isinstance(action, Close | Ranged) and action.use == INCAPACITATE
 
 
 def damage_modifier(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> int:
