@@ -6,7 +6,7 @@ by a wrong version), through the shared `fails_when_changed` of tests/test_heroc
 from __future__ import annotations
 
 import pytest
-from clix.engine.heroclix import combat, rules
+from clix.engine.heroclix import combat, defenses, rules
 from clix.engine.heroclix.state import Ranged
 from test_heroclix import fails_when_changed
 
@@ -24,6 +24,7 @@ MUTANTS = [
     # a damage value of 0 read as an attack that deals no damage: no modifier, no critical-miss click
     ("HX-DAMAGE-04", combat, "deals_no_damage", lambda attacker, action: attacker.damage == 0 or NO_DAMAGE(attacker, action),
      "damage/09-zero-damage-modified-and-criticals-apply"),
+    ("HX-EFFECT-06", defenses, "RULE_OF_THREE", 4, "effect/01-powers-override-rules-rule-of-3-overrides-powers"),
 ]  # fmt: skip
 """(rule, module, name, wrong value or function, the scenario, or folder of them, that must then fail)."""
 
