@@ -6,12 +6,21 @@ by a wrong version), through the shared `fails_when_changed` of tests/test_heroc
 from __future__ import annotations
 
 import pytest
-from clix.engine.heroclix import combat, defenses, rules
+from clix.engine.heroclix import combat, defenses, movement, movement_powers, rules, sides
+from clix.engine.heroclix.maps import TERRAIN_CHARS, HeroMap
 from clix.engine.heroclix.state import Ranged
 from test_heroclix import fails_when_changed
 
 WHY_NOT = rules.why_not
 NO_DAMAGE = combat.deals_no_damage
+
+
+def _only_heavy_objects_hinder(layout: HeroMap, x: int, y: int) -> str:
+    """The card's reading (004): a line of fire is hindered through heavy objects only."""
+    printed = TERRAIN_CHARS[layout.rows[y][x]]
+    heavy = any(o.at == (x, y) and o.kind == "heavy" for o in layout.objects)
+    return "hindering" if printed == "clear" and heavy else printed
+
 
 MUTANTS = [
     ("HX-TURN-05", combat, "one_effect", lambda action: "", "turn/15-flurry-and-blades-in-one-action-illegal.yaml"),
@@ -25,6 +34,16 @@ MUTANTS = [
     ("HX-DAMAGE-04", combat, "deals_no_damage", lambda attacker, action: attacker.damage == 0 or NO_DAMAGE(attacker, action),
      "damage/09-zero-damage-modified-and-criticals-apply"),
     ("HX-EFFECT-06", defenses, "RULE_OF_THREE", 4, "effect/01-powers-override-rules-rule-of-3-overrides-powers"),
+    # a double-base character counted a giant in the size comparison of Plasticity
+    ("HX-PAC-13", movement_powers, "size",
+     lambda state, figure: sides.GIANT if figure.uid in state.rears else sides.size(state, figure),
+     "special/108-double-base-standard-size-held-by-plasticity"),
+    # the card's size rules: a giant breaks away from a giant on 4-6, and a giant's attack knocks a giant back
+    ("HX-PAC-28", movement, "GIANT_BREAK_AWAY", 4, "special/109-giant-against-giant-2005-size-rules-stand"),
+    ("HX-PAC-28 knockback", combat, "bulky", lambda state, character: False,
+     "special/109-giant-against-giant-2005-size-rules-stand"),
+    ("HX-PAC-20", HeroMap, "terrain", _only_heavy_objects_hinder,
+     "objects/32-light-and-heavy-objects-both-hinder-line-of-fire"),
 ]  # fmt: skip
 """(rule, module, name, wrong value or function, the scenario, or folder of them, that must then fail)."""
 

@@ -354,7 +354,8 @@ def attack(
     if first == second:
         chosen = dict(action.knockback)
         far_first = sorted(hits, key=lambda t: -double_base.distance(state, attacker, t))  # HX-KNOCK-05
-        for target in far_first:  # HX-KNOCK-09: giants, big characters and transporters are not knocked back
+        for target in far_first:  # HX-KNOCK-09: giants, big characters and transporters are not knocked back,
+            # whoever the attacker (HX-PAC-28: not the card's "not by smaller characters")
             if (
                 target.alive
                 and taken[target.uid] > 0
