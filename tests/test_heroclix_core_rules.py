@@ -1,12 +1,15 @@
 """The core HeroClix rules the last scenarios cover (HX-TURN-05, HX-COMBAT-10, HX-DAMAGE-03, -04, HX-EFFECT-06,
 HX-CHAR-10, HX-END-03, HX-SCEN-01..03, and the 2005 readings of the card's HX-PAC-13, -20, -28): each scenario
 fails when the engine's rule is changed on purpose (a constant set to a wrong value, or a small function replaced
-by a wrong version), through the shared `fails_when_changed` of tests/test_heroclix.py."""
+by a wrong version), through the shared `fails_when_changed` of tests/test_heroclix.py. The ranks (HX-CHAR-06) are
+force building, not play: they are checked on a library here."""
 
 from __future__ import annotations
 
 import pytest
+import yaml
 from clix.engine.heroclix import combat, defenses, movement, movement_powers, rules, sides
+from clix.engine.heroclix.library import RANKS, load_library
 from clix.engine.heroclix.maps import TERRAIN_CHARS, HeroMap
 from clix.engine.heroclix.state import Ranged
 from test_heroclix import fails_when_changed
@@ -51,3 +54,28 @@ MUTANTS = [
 @pytest.mark.parametrize(("rule", "module", "name", "value", "scenario"), MUTANTS, ids=[m[0] for m in MUTANTS])
 def test_a_changed_rule_fails_its_scenario(rule, module, name, value, scenario, monkeypatch):
     fails_when_changed(rule, module, name, value, scenario, monkeypatch)
+
+
+HERO = {
+    "ruleset": "heroclix-2005", "id": "night-warden", "name": "Night Warden", "points": 40, "set": "test set",
+    "collector_number": 1, "range": 5, "dial": ["7 9 16 2", "6 8 15 2", "x"], "provenance": "test data",
+}  # fmt: skip
+TWICE = {"ruleset": "heroclix-2005", "name": "Wardens", "build_total": 100,
+         "characters": ["night-warden", "night-warden"], "provenance": "test data"}  # fmt: skip
+
+
+@pytest.mark.parametrize("rank", RANKS)
+def test_ranks_by_ring_and_which_count_as_unique(tmp_path, rank):
+    """HX-CHAR-06: seven ranks by ring colour; silver (unique), gold (super-rare) and bronze (limited-edition)
+    count as Unique for force building, so two copies may not share a force (HX-BUILD-03); purple (promotional) is
+    legal and not Unique (the OPEN choice, docs/rulings.md), like yellow, blue and red."""
+    (tmp_path / "hero.yaml").write_text(yaml.safe_dump(HERO | {"rank": rank}), encoding="utf-8")
+    (tmp_path / "wardens.yaml").write_text(yaml.safe_dump(TWICE), encoding="utf-8")
+    library, problems = load_library([tmp_path])
+    unique = rank in ("unique", "super-rare", "limited-edition")
+    assert "night-warden" in library.characters and "wardens" in library.forces
+    refused = [str(p) for p in problems]
+    if unique:
+        assert len(refused) == 1 and "is Unique and may be in a force once (HX-BUILD-03)" in refused[0]
+    else:
+        assert refused == []
