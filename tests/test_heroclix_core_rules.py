@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import pytest
 import yaml
-from clix.engine.heroclix import combat, defenses, movement, movement_powers, rules, sides
+from clix.engine.core.files.problems import InvalidFile
+from clix.engine.heroclix import combat, defenses, movement, movement_powers, rules, scoring, sides
 from clix.engine.heroclix.library import RANKS, load_library
 from clix.engine.heroclix.maps import TERRAIN_CHARS, HeroMap
+from clix.engine.heroclix.scenario import run_scenario
 from clix.engine.heroclix.state import Ranged
 from test_heroclix import fails_when_changed
 
@@ -45,6 +47,11 @@ MUTANTS = [
     ("HX-PAC-28", movement, "GIANT_BREAK_AWAY", 4, "special/109-giant-against-giant-2005-size-rules-stand"),
     ("HX-PAC-28 knockback", combat, "bulky", lambda state, character: False,
      "special/109-giant-against-giant-2005-size-rules-stand"),
+    # a bystander token given a dial of two clicks: 1 damage no longer knocks it out
+    ("HX-CHAR-10", scoring, "bystander_dial", lambda values: [values, values, "x"],
+     "values/11-bystander-knocked-out-by-any-damage"),
+    ("HX-CHAR-10 pushing", scoring, "bystander_dial", lambda values: [values, values, "x"],
+     "values/12-bystander-pushed-is-knocked-out"),
     ("HX-PAC-20", HeroMap, "terrain", _only_heavy_objects_hinder,
      "objects/32-light-and-heavy-objects-both-hinder-line-of-fire"),
 ]  # fmt: skip
@@ -79,3 +86,26 @@ def test_ranks_by_ring_and_which_count_as_unique(tmp_path, rank):
         assert len(refused) == 1 and "is Unique and may be in a force once (HX-BUILD-03)" in refused[0]
     else:
         assert refused == []
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"dial": ["5 7 14 1", "x"]}, "a bystander token has no dial"),
+        ({"dial": [{"values": "5 7 14 1", "powers": ["Toughness"]}]}, "a bystander token has no dial"),
+        ({"powers": ["Toughness"]}, "a bystander token has no powers"),
+        ({"size": "giant"}, "a bystander token has no powers and is a standard-size character"),
+    ],
+)  # fmt: skip
+def test_a_bystander_token_with_a_dial_or_powers_is_refused(tmp_path, change, said):
+    """HX-CHAR-10 and its OPEN choice: a bystander token has its printed values, no dial and no powers."""
+    data = {
+        "ruleset": "heroclix-2005", "name": "a bystander", "expect": {},
+        "characters": [{"id": "Y", "player": 1, "bystander": True, "dial": ["5 7 14 1"], "at": [0, 0]} | change,
+                       {"id": "B", "player": 2, "dial": ["8 9 16 2", "x"], "at": [3, 3]}],
+    }  # fmt: skip
+    path = tmp_path / "scenario.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    with pytest.raises(InvalidFile) as refused:
+        run_scenario(path)
+    assert said in str(refused.value)

@@ -15,7 +15,7 @@ from clix.engine.core.expect import events_in_order
 from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
-from clix.engine.heroclix import double_base, movement, rules
+from clix.engine.heroclix import double_base, movement, rules, scoring
 from clix.engine.heroclix.area_attacks import AREA_USES
 from clix.engine.heroclix.maps import HeroMap
 from clix.engine.heroclix.movement_powers import settle_flight
@@ -156,14 +156,14 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
 def _character(uid: int, spec: ScenarioCharacter, square: int) -> Figure:
     if spec.flight is not None and spec.speed_mode != "wing":
         raise ScenarioError(f"characters: {spec.id}: only a character with speed_mode wing flies (HX-MOVE-12)")
+    entries = scoring.bystander_dial(str(spec.dial[0])) if spec.bystander else spec.dial  # HX-CHAR-10: no dial
     everywhere = [power_named(name) for name in spec.powers]
-    per_click = [[power_named(p) for p in entry.powers] if not isinstance(entry, str) else [] for entry in spec.dial]
+    per_click = [[power_named(p) for p in entry.powers] if not isinstance(entry, str) else [] for entry in entries]
     unplayed = [name for name in [*everywhere, *(p for click in per_click for p in click)] if name not in POWERS]
     if unplayed:
         raise ScenarioError(f"characters: {spec.id}: the power {unplayed[0]} {NOT_YET} (powers come in part 2)")
     dial = [
-        _click(spec.id, index, entry if isinstance(entry, str) else entry.values)
-        for index, entry in enumerate(spec.dial)
+        _click(spec.id, index, entry if isinstance(entry, str) else entry.values) for index, entry in enumerate(entries)
     ]
     if spec.start >= len(dial) or dial[spec.start].killed:
         raise ScenarioError(f"characters: {spec.id}: start {spec.start} is not a click with values on its dial")

@@ -78,6 +78,9 @@ class ScenarioCharacter(_Strict):
     """The size class (HX-CHAR-08; an extension of the contract: giants, big and double-base characters, HX-SPECIAL)."""
     transporter: bool = False
     """A transporter (HX-SPECIAL-07; an extension of the contract)."""
+    bystander: bool = False
+    """A bystander token (HX-CHAR-10; an extension of the contract): no dial, its printed combat values written as
+    the one entry of `dial`, no powers (HX-CHAR-10 OPEN); any damage knocks it out."""
 
     def squares(self) -> list[Coord]:
         """The squares `at` names: one, or a double-base character's two, its front first."""
@@ -92,6 +95,11 @@ class ScenarioCharacter(_Strict):
                 "a double-base character stands on two squares, at: [[x1, y1], [x2, y2]], and any other on one, "
                 "at: [x, y] (HX-SPECIAL-02)"
             )
+        if self.bystander and not (len(self.dial) == 1 and isinstance(self.dial[0], str) and self.dial[0] != "x"):
+            raise ValueError('a bystander token has no dial: its printed values are its one dial entry, "s a d d" '
+                             "(HX-CHAR-10)")  # fmt: skip
+        if self.bystander and (self.powers or self.size != "standard" or self.transporter):
+            raise ValueError("a bystander token has no powers and is a standard-size character (HX-CHAR-10 OPEN)")
         return self
 
 

@@ -10,6 +10,15 @@ from clix.engine.heroclix.objects import lay, strong
 from clix.engine.heroclix.sides import team
 from clix.engine.heroclix.state import KNOCKBACK, PHASES, PUSHING, HeroState
 
+KO_CLICK = "x"
+
+
+def bystander_dial(values: str) -> list[str]:
+    """A bystander token's dial for play: it has none, only its printed values, and when it is dealt damage it is
+    knocked out (HX-CHAR-10), so its values are followed by a KO click. It has no powers, so no damage reducer saves
+    it (HX-CHAR-10 OPEN), and pushing damage knocks it out too."""
+    return [values, KO_CLICK]
+
 
 def take_damage(state: HeroState, character: Figure, amount: int, cause: str, source: Figure | None) -> int:
     """Click `character`'s dial `amount` times (HX-CHAR-04, HX-DAMAGE-01, -02), knocking it out at a KO click
