@@ -52,6 +52,14 @@ MUTANTS = [
      "values/11-bystander-knocked-out-by-any-damage"),
     ("HX-CHAR-10 pushing", scoring, "bystander_dial", lambda values: [values, values, "x"],
      "values/12-bystander-pushed-is-knocked-out"),
+    # Showdown (a scenario of 002): its end and victory rules replace the standard ones
+    ("HX-END-03", scoring, "scores_survivors", lambda state: True, "end/13-showdown-force-wiped-out-scored-as-at-the-end"),
+    ("HX-SCEN-01", scoring, "SHOWDOWN", "free-for-all", "end/11-showdown-half-the-build-total-wins-after-five-turns"),
+    ("HX-SCEN-02 turns", scoring, "SHOWDOWN_TURNS", 4, "end/11-showdown-half-the-build-total-wins-after-five-turns"),
+    ("HX-SCEN-02 half", scoring, "SHOWDOWN_SHARE", 0.6, "end/11-showdown-half-the-build-total-wins-after-five-turns"),
+    # the check ends the game even when nobody has half the build total: no playing on
+    ("HX-SCEN-03", scoring, "showdown_winners", lambda state: [p.number for p in state.players],
+     "end/12-showdown-nobody-wins-plays-on-tie-to-fewest-points"),
     ("HX-PAC-20", HeroMap, "terrain", _only_heavy_objects_hinder,
      "objects/32-light-and-heavy-objects-both-hinder-line-of-fire"),
 ]  # fmt: skip

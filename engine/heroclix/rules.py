@@ -194,7 +194,8 @@ def begin_turn(state: HeroState, effects: bool = True) -> None:
 
 def end_turn(state: HeroState) -> None:
     """Clear the tokens of the active player's characters given no action this turn (HX-TURN-10, -13); the next
-    player with characters on the map takes its turn (HX-TURN-01)."""
+    player with characters on the map takes its turn (HX-TURN-01), unless the game ends: at the turn limit, or as
+    the scenario it is played under says (Showdown, HX-END-03, HX-SCEN-02, -03)."""
     for character in state.monsters:
         if character.controller == state.active:
             if not character.acted:
@@ -205,7 +206,12 @@ def end_turn(state: HeroState) -> None:
     state.moved.clear()
     state.free_used.clear()
     state.turn += 1
-    if state.turn_limit is not None and state.turn > state.turn_limit * len(state.players):
+    state.turns_taken[state.active] = state.turns_taken.get(state.active, 0) + 1
+    if state.game_scenario == scoring.SHOWDOWN:  # HX-END-03: the scenario's end replaces the standard ones
+        scoring.showdown(state)
+        if state.over:
+            return
+    elif state.turn_limit is not None and state.turn > state.turn_limit * len(state.players):
         scoring.finish(state, "turn limit")  # HX-END-14 OPEN: a limit in rounds of every player's turn
         return
     order = sorted(p.number for p in state.players)

@@ -148,6 +148,11 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
     state.archenemies = {uid: frozenset(rivals) for uid, rivals in pairs.items() if rivals}
     if scenario.active_player not in players:
         raise ScenarioError(f"active_player: player {scenario.active_player} has no character")
+    state.game_scenario = scenario.game_scenario or ""  # HX-END-03, HX-SCEN-01
+    at = players.index(scenario.active_player)
+    for before in range(1, scenario.turn):  # the turns before this one, the last by the player before the active one
+        player = players[(at - before) % len(players)]
+        state.turns_taken[player] = state.turns_taken.get(player, 0) + 1
     rules.begin_turn(state, effects=False)
     state.actions_left -= sum(1 for c in state.monsters if c.acted and c.controller == state.active)
     return state, ids

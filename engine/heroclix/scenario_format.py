@@ -164,6 +164,10 @@ class Scenario(_Strict):
     build_total: int = Field(100, ge=100, le=10_000, multiple_of=100)
     active_player: PlayerNumber = Field(1, ge=1, le=8)
     turn: int = Field(1, ge=1, le=MAX_TURNS)
+    game_scenario: Literal["showdown"] | None = None
+    """The scenario of 002 the game is played under (HX-END-03, HX-SCEN-01; an extension of the contract):
+    `showdown` (HX-SCEN-02, -03). The turns before `turn` were taken by the players in turn order, ending with the
+    one before the active player."""
     map: HeroMap = DEFAULT_MAP
     characters: list[ScenarioCharacter] = Field(default_factory=list)
     dice: list[int] = Field(default_factory=list)
