@@ -103,11 +103,16 @@ def scores_survivors(state: HeroState) -> bool:
     return state.game_scenario != SHOWDOWN
 
 
-def finish(state: HeroState, reason: str, among: list[int] | None = None) -> None:
+def finish(state: HeroState, reason: str) -> None:
     """The end (HX-END-04, -07, -11): survivors score for their own player (`scores_survivors`); the most VP wins;
     a tie, or no character defeated at all, goes to the force built with the fewest points; equal forces draw. A
-    game whose `tie_break` is off (the analyzer's `--ties draw`) draws instead of applying HX-END-11. `among`: the
-    players who may win, when a scenario says (Showdown's check, HX-SCEN-02)."""
+    game whose `tie_break` is off (the analyzer's `--ties draw`) draws instead of applying HX-END-11."""
+    finish_among(state, reason, None)
+
+
+def finish_among(state: HeroState, reason: str, among: list[int] | None) -> None:
+    """`finish`, the winner found among the players `among` when a scenario says so (Showdown's check, HX-SCEN-02);
+    None: among every player."""
     state.over = True
     state.phase = PHASES[1]
     state.end_reason = reason
@@ -134,7 +139,7 @@ def finish(state: HeroState, reason: str, among: list[int] | None = None) -> Non
 def showdown(state: HeroState) -> None:
     """Showdown, at the end of each turn (HX-SCEN-02, -03): once every player still in the game has taken 5 turns,
     each player's VP for the opposing characters it defeated are totalled, and those with at least half the build
-    total win, the most VP among them (`finish`); if nobody has, play goes on, and once every player has taken 5
+    total win, the most VP among them (`finish_among`); if nobody has, play goes on, and once every player has taken 5
     more the game ends: the most VP wins, ties to the force of fewest points. Its VP never count survivors
     (HX-SCEN-03 OPEN a). The standard end by elimination (HX-END-01) still ends the game at once, scored as at
     the end (HX-SCEN-03 OPEN b, `knock_out`)."""
@@ -143,7 +148,7 @@ def showdown(state: HeroState) -> None:
     if taken == {SHOWDOWN_TURNS}:
         winners = showdown_winners(state)
         if winners:
-            finish(state, f"Showdown: {SHOWDOWN_TURNS} turns each, half the build total reached", winners)
+            finish_among(state, f"Showdown: {SHOWDOWN_TURNS} turns each, half the build total reached", winners)
     elif taken == {2 * SHOWDOWN_TURNS}:
         finish(state, f"Showdown: {2 * SHOWDOWN_TURNS} turns each")
 
