@@ -19,6 +19,11 @@ ROSTERS = ROOT / "rosters"
 CHARACTER = "heroclix/characters/lumen-r.yaml"  # in no sample force, so only its own file is blamed
 MAP = "heroclix/maps/harbor-district.yaml"
 FORCE = "heroclix/forces/dawn-patrol.yaml"
+FEAT_FORCE = "heroclix/forces/iron-syndicate.yaml"  # Forced March on syndicate-trooper-e
+FOG_FORCE = "heroclix/forces/heavy-hitters.yaml"  # battlefield_condition: Thick Fog
+TEAMS = "heroclix/teams.yaml"
+FEATS = "heroclix/feats.yaml"  # Deflector Stance and Close Formation are in no sample force
+CONDITIONS = "heroclix/battlefield.yaml"  # Paved Streets is in no sample force
 SCENARIO = """\
 ruleset: heroclix-2005
 name: a move and a close attack (the base of the HeroClix fuzz cases)
@@ -107,6 +112,31 @@ ROSTER_CASES: dict[str, tuple[str, Edit]] = {
     "force-four-objects": (FORCE, swap("objects: [light, light, heavy]", "objects: [light, light, heavy, heavy]")),
     "force-bad-object": (FORCE, swap("objects: [light, light, heavy]", "objects: [light, light, anvil]")),
     "force-unknown-key": (FORCE, add("captain: stormwarden-r")),
+    "force-feat-unknown": (FEAT_FORCE, swap("feat: Forced March", "feat: Forced Marhc")),
+    "force-feat-prerequisite-not-met": (FEAT_FORCE, swap("character: syndicate-trooper-e}", "character: syndicate-trooper-r}")),
+    "force-feat-not-in-force": (FEAT_FORCE, swap("character: syndicate-trooper-e}", "character: kestrel-r}")),
+    "force-feat-second-copy-missing": (FEAT_FORCE, swap("character: syndicate-trooper-e}", "character: syndicate-trooper-e#2}")),
+    "force-feat-twice-on-one-character": (FEAT_FORCE, both(swap("build_total: 200", "build_total: 300"), swap(
+        "objects:", "  - {feat: Forced March, character: syndicate-trooper-e}\nobjects:"))),
+    "force-feat-over-build-total": (FEAT_FORCE, swap("objects:", "  - {feat: Sharpshooter, character: magnate-vex-u}\nobjects:")),
+    "force-feat-character-and-characters": (FEAT_FORCE, swap("character: syndicate-trooper-e}",
+                                                             "character: syndicate-trooper-e, characters: [ironjaw-v]}")),
+    "force-battlefield-condition-unknown": (FOG_FORCE, swap("battlefield_condition: Thick Fog", "battlefield_condition: Thik Fog")),
+    "force-two-battlefield-conditions": (FOG_FORCE, swap("battlefield_condition: Thick Fog",
+                                                         "battlefield_condition: [Thick Fog, Healing Rain]")),
+    "teams-power-not-grantable": (TEAMS, swap("power: Willpower", "power: Flurry")),
+    "teams-two-effects": (TEAMS, swap("    modifier: {value: defense, amount: 1, attacks: close}\n",
+                                      "    modifier: {value: defense, amount: 1, attacks: close}\n    power: Stealth\n")),
+    "teams-unknown-key": (TEAMS, add("leader: Captain Meridian")),
+    "feats-negative-points": (FEATS, swap("points: 10\n    text: \"Choose a character with defense", "points: -1\n    text: \"Choose a character with defense")),
+    "feats-prerequisite-power-unknown": (FEATS, swap("requires: {defense: 16}", "requires: {defense: 16, powers: [Flight]}")),
+    "feats-team-prerequisite-typo": (FEATS, swap("requires: {team: Dawnguard}", "requires: {team: Dawngaurd}")),
+    "feats-same-name-twice": (FEATS, swap("name: Close Formation", "name: Deflector Stance")),
+    "feats-speed-modifier-for-attacks": (FEATS, swap("modifier: {value: defense, amount: 1, attacks: ranged}",
+                                                     "modifier: {value: speed, amount: 1, attacks: ranged}")),
+    "conditions-two-rules": (CONDITIONS, swap("    terrain: {hindering: clear}\n",
+                                              "    terrain: {hindering: clear}\n    each_turn: {roll: 6, heal: 1}\n")),
+    "conditions-roll-past-six": (CONDITIONS, swap("each_turn: {roll: 6, heal: 1}", "each_turn: {roll: 7, heal: 1}")),
 }  # fmt: skip
 
 SCENARIO_CASES: dict[str, Edit] = {
@@ -134,6 +164,14 @@ SCENARIO_CASES: dict[str, Edit] = {
     "scenario-telekinesis-without-object": swap(
         "  - {end_turn: true}", "  - {power: A, use: Telekinesis, target: B}\n  - {end_turn: true}"
     ),
+    "scenario-unknown-feat": add("feats: [{feat: Sharpshootr, character: A}]"),
+    "scenario-feat-prerequisite-not-met": add("feats: [{feat: Forced March, character: A}]"),
+    "scenario-feat-twice-on-one-character": add("feats: [{feat: Sharpshooter, characters: [A, A]}]"),
+    "scenario-unknown-condition": add("battlefield: [{condition: Thik Fog, player: 1}]"),
+    "scenario-two-conditions-one-player": add(
+        "battlefield: [{condition: Thick Fog, player: 1}, {condition: Healing Rain, player: 1}]"
+    ),
+    "scenario-copy-without-team": swap("  - {end_turn: true}", "  - {copy: A}\n  - {end_turn: true}"),
     "scenario-telekinesis-to-and-target": swap(
         "  - {end_turn: true}",
         "  - {power: A, use: Telekinesis, object: [0, 0], to: [0, 1], target: B}\n  - {end_turn: true}",

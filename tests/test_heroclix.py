@@ -433,7 +433,7 @@ def test_the_analyzers_runner_plays_heroclix_forces_through_the_registry():
     one = runner.run_matchup(matchup, 12, master_seed=3, jobs=1).games_frame()
     two = runner.run_matchup(matchup, 12, master_seed=3, jobs=2).games_frame()
     assert one.drop(columns="engine").equals(two.drop(columns="engine"))
-    assert list(one["seat_a"][:4]) == [1, 2, 1, 2] and set(one["ruleset"]) == {"heroclix-2005/part2-1"}
+    assert list(one["seat_a"][:4]) == [1, 2, 1, 2] and set(one["ruleset"]) == {"heroclix-2005/part2-2"}
     assert set(one["winner"]) <= {"A", "B", "draw"} and (one["vp_a"] >= 0).all()
     decided = one[~one["tie_break"] & (one["winner"] != "draw")]
     assert all((row.vp_a > row.vp_b) == (row.winner == "A") for row in decided.itertuples())

@@ -138,6 +138,12 @@ def test_the_sample_files_and_scenarios_satisfy_their_json_schemas():
         errors = [e.message for e in validators["scenario"].iter_errors(yaml.safe_load(path.read_text()))]
         assert not errors, f"{path}: {errors[:3]}"
         checked += 1
+    for kind, name in (("teams", "teams.yaml"), ("feats", "feats.yaml"), ("conditions", "battlefield.yaml")):
+        validator = jsonschema.Draft202012Validator(schema_for(f"heroclix-{kind}"))
+        data = yaml.safe_load((SAMPLE / name).read_text())
+        assert not list(validator.iter_errors(data)), name
+        assert list(validator.iter_errors(data | {kind: []})), f"{name}: an empty list passes"
+        checked += 1
     assert checked > 200
     assert list(validators["character"].iter_errors(HERO | {"rank": "legendary"}))
     assert list(validators["force"].iter_errors(FORCE | {"build_total": 150}))

@@ -54,7 +54,8 @@ def roster_list(
         str,
         typer.Argument(
             metavar="WHAT",
-            help="figures, plot-twists, victims, maps or armies (default: figures); HeroClix's characters or forces.",
+            help="figures, plot-twists, victims, maps or armies (default: figures); HeroClix's characters, forces, "
+            "teams, feats or conditions.",
         ),
     ] = "figures",
     figure_class: Annotated[
@@ -207,7 +208,8 @@ def schema(
         typer.Argument(
             metavar="KIND",
             help="figure, army, map, plot-twists, victims, scenario, or HeroClix's heroclix-character, heroclix-map, "
-            "heroclix-force, heroclix-scenario; omit it with --out to write them all.",
+            "heroclix-force, heroclix-teams, heroclix-feats, heroclix-conditions, heroclix-scenario; omit it with --out "
+            "to write them all.",
         ),
     ] = None,
     out: Annotated[

@@ -11,11 +11,13 @@ from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.text import counted
 from clix.engine.core.board import wall_edges
 from clix.engine.core.files.problems import did_you_mean
+from clix.engine.heroclix.card_checks import feat_points
 from clix.engine.heroclix.library import Character, Force, Library, MapFile
 from rich.table import Table
 
-TABLES = ("characters", "forces")
-"""The HeroClix tables `clix roster list` names (maps are listed with HorrorClix's)."""
+TABLES = ("characters", "forces", "teams", "feats", "conditions")
+"""The HeroClix tables `clix roster list` names (maps are listed with HorrorClix's): characters, forces, team
+abilities, feats and battlefield conditions."""
 TERRAIN_COLOURS = {"clear": "#f4f1e8", "hindering": "#9ccc8a", "water": "#7fb3e0", "blocking": "#8a6d4b"}
 
 
@@ -32,13 +34,37 @@ def listing(library: Library, what: str) -> Table:
         table = Table("force", "name", "build total", "points", "characters", "style")
         for name, force in sorted(library.forces.items()):
             spent = sum(library.characters[c].points for c in force.characters if c in library.characters)
+            spent += feat_points(library, force)  # its feats' too (HX-FEAT-01)
             table.add_row(name, force.name, str(force.build_total), str(spent), str(len(force.characters)), force.style)
         return table
+    if what in ("teams", "feats", "conditions"):
+        return _cards(library, what)
     table = Table("map", "name", "kind", "size", "levels", "starting areas")
     for name, game_map in sorted(library.maps.items()):
         levels = sorted({int(d) for row in (game_map.elevation or ["0"]) for d in row})
         table.add_row(name, game_map.name, game_map.kind, f"{game_map.width} x {game_map.height}",
                       ", ".join(map(str, levels)), str(len(game_map.starting_areas())))  # fmt: skip
+    return table
+
+
+def _cards(library: Library, what: str) -> Table:
+    """A table of the team abilities, feats or battlefield conditions."""
+    if what == "teams":
+        table = Table("team", "members in the library", "text")
+        for name, ability in sorted(library.teams.items()):
+            members = sum(1 for c in library.characters.values() if c.team == name)
+            table.add_row(name, str(members), ability.text)
+        return table
+    if what == "feats":
+        table = Table("feat", "points", "characters", "text")
+        for name, feat in sorted(library.feats.items()):
+            chosen = "none" if feat.characters == 0 else f"up to {feat.characters}"
+            cost = f"{feat.points} each" if feat.per_character else str(feat.points)
+            table.add_row(name, cost, chosen, feat.text)
+        return table
+    table = Table("condition", "text")
+    for name, condition in sorted(library.conditions.items()):
+        table.add_row(name, condition.text)
     return table
 
 
@@ -69,7 +95,13 @@ def show_force(library: Library, name: str, force: Force) -> str:
         points = character.points if character else 0
         total += points
         lines.append(f"  {character_id:24s} {points:4d}  {character.name if character else '(unknown)'}")
+    for choice in force.feats:
+        feat = library.feats.get(choice.feat)
+        points = feat.cost(len(choice.named())) if feat else 0
+        total += points
+        lines.append(f"  {'feat ' + choice.feat:24s} {points:4d}  {', '.join(choice.named()) or 'no character'}")
     lines.append(f"  {'total':24s} {total:4d}")
+    lines.append(f"battlefield condition: {force.battlefield_condition or 'none'}")
     lines.append(f"objects: {', '.join(force.objects) or 'none'}")
     return "\n".join(lines)
 

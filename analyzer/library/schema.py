@@ -15,6 +15,7 @@ from typing import Any
 from clix.analyzer.common.errors import ClixError
 from clix.engine.core.ruleset import DEFAULT_RULESET, RULESET_KEY
 from clix.engine.heroclix import library as hero
+from clix.engine.heroclix.card_files import ConditionFile, FeatFile, TeamFile
 from clix.engine.heroclix.scenario_format import Scenario as HeroScenario
 from clix.engine.horrorclix.roster.models import Army, Figure, MapFile, PlotTwistFile, VictimFile
 from clix.engine.horrorclix.scenario import Scenario
@@ -30,6 +31,9 @@ KINDS: dict[str, type[BaseModel]] = {
     "heroclix-character": hero.Character,
     "heroclix-map": hero.MapFile,
     "heroclix-force": hero.Force,
+    "heroclix-teams": TeamFile,
+    "heroclix-feats": FeatFile,
+    "heroclix-conditions": ConditionFile,
     "heroclix-scenario": HeroScenario,
 }
 """Each format by the name `clix schema` gives it (files: `clix-<kind>.schema.json`); HeroClix's carry their

@@ -9,7 +9,7 @@ from functools import partial
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure, divide_damage
-from clix.engine.heroclix import double_base
+from clix.engine.heroclix import cards, double_base
 from clix.engine.heroclix.battle_fury import attack_refusal, no_ranged
 from clix.engine.heroclix.damage_powers import boost, exploits, floored, senses_handicap, steal_energy
 from clix.engine.heroclix.defenses import capped, defense_bonus, defense_value, evades, reduced, shrugs_off
@@ -299,7 +299,7 @@ def attack(
     critical_miss = first == second == 1
     critical_hit = first == second == 6
     close = isinstance(action, Close)
-    expert = expert_bonus(attacker, action)
+    expert = expert_bonus(attacker, action) + cards.modifier(state, attacker, cards.ATTACK, close)  # HX-FEAT-07
     smoke = smoke_penalty(state, attacker)  # HX-POWER-20: a modifier, under the rule of 3
     total = first + second + max(0, attacker.attack + capped(modifier + expert - smoke))  # HX-VALUE-02, -05
     hits = []
@@ -308,7 +308,8 @@ def attack(
         hindered = not close and target.uid not in unlined and line_of_fire(state, attacker, target, within=within)[1]
         defense = defense_value(state, target) + capped(  # HX-POWER-27: Defend replaces, then modifiers
             (HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close)
-        )
+            + cards.modifier(state, target, cards.DEFENSE, close)
+        )  # fmt: skip
         defense = target.defense if target.uid in state.powerless else defense  # HX-PAC-04: unmodified
         if critical_hit or (not critical_miss and total >= defense):
             hits.append(target)
@@ -379,7 +380,9 @@ def damage_modifier(state: HeroState, attacker: Figure, action: Close | Ranged |
     """The modifiers to the damage value of `attacker`'s attack, within the rule of 3 (HX-VALUE-05, -07): an
     expert's +1 and adjacent friends' Empower or Enhancement (HX-POWER-37, -44, -45, -41); a Telekinesis attack
     (a power action) has none."""
-    friends = 0 if isinstance(action, Telekinesis) else boost(state, attacker, isinstance(action, Close))
+    close = isinstance(action, Close)
+    friends = 0 if isinstance(action, Telekinesis) else boost(state, attacker, close)
+    friends += 0 if isinstance(action, Telekinesis) else cards.modifier(state, attacker, cards.DAMAGE, close)
     return capped(expert_bonus(attacker, action) + friends)
 
 

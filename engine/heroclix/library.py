@@ -16,6 +16,8 @@ from clix.engine.core.files.folders import YAML_SUFFIXES, walk_folder
 from clix.engine.core.files.problems import InvalidFile, LineMap, Problem, from_validation_error, relative
 from clix.engine.core.files.yaml_lines import YamlError, read_yaml
 from clix.engine.core.ruleset import RULESET_KEY, named_ruleset
+from clix.engine.heroclix.card_checks import card_file_problems, feat_points, force_card_problems
+from clix.engine.heroclix.card_files import CARD_ENTRIES, CARD_KINDS, Condition, Feat, FeatChoice, TeamAbility
 from clix.engine.heroclix.maps import HeroMap
 from clix.engine.heroclix.powers import POWERS, power_named
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -50,7 +52,7 @@ class Character(_Strict):
     set: str = Field(min_length=1)
     collector_number: int = Field(ge=1)
     team: str | None = None
-    """The team symbol, if any (team abilities come in part 2)."""
+    """The team symbol printed on the base, if any: its team ability is in a `teams:` file (HX-TEAM-01)."""
     base_colour: str = "black"
     """The base colour: two characters of the same non-black colour and set with different names are
     archenemies (HX-BUILD-04)."""
@@ -129,15 +131,30 @@ class Force(_Strict):
     objects: list[Literal["light", "heavy"]] = Field(default_factory=list, max_length=3)
     """The three object tokens the force brings (HX-SETUP-05 OPEN)."""
     style: str = ""
+    feats: list[FeatChoice] = Field(default_factory=list)
+    """The feats the force brings, each assigned while it is built (HX-FEAT-02)."""
+    battlefield_condition: str | None = None
+    """The one battlefield condition it may bring (HX-BUILD-05, HX-BFC-02)."""
     provenance: str = Field(min_length=1)
 
+    @field_validator("battlefield_condition", mode="before")
+    @classmethod
+    def _one_condition(cls, value: Any) -> Any:
+        if isinstance(value, list):
+            raise ValueError("a force brings one battlefield condition at most, by name (HX-BUILD-05, HX-BFC-02)")
+        return value
 
+
+CARD_WORDS = {"teams": "team abilities", "feats": "feats", "conditions": "battlefield conditions"}
 KINDS: tuple[tuple[str, type[BaseModel], str], ...] = (
     ("dial", Character, "characters"),
     ("rows", MapFile, "maps"),
     ("build_total", Force, "forces"),
+    ("characters", Force, "forces"),
+    *((key, model, key) for key, model, _ in CARD_KINDS),
 )
-"""A file's kind, told by its keys: a character has `dial`, a map `rows`, a force `build_total`."""
+"""A file's kind, told by its keys: a character has `dial`, a map `rows`, a force `build_total` (or
+`characters`); a list of team abilities `teams`, of feats `feats`, of battlefield conditions `conditions`."""
 
 
 @dataclass
@@ -152,10 +169,19 @@ class Library:
     """Where each item came from: (table, name) -> (file, its line map)."""
     refused: dict[str, str] = field(default_factory=dict)
     """Characters whose files are valid but name what is not played yet, by id: why."""
+    teams: dict[str, TeamAbility] = field(default_factory=dict)
+    """Team abilities by team symbol (HX-TEAM)."""
+    feats: dict[str, Feat] = field(default_factory=dict)
+    conditions: dict[str, Condition] = field(default_factory=dict)
+    """Battlefield conditions by name (HX-BFC)."""
+    card_lines: dict[tuple[str, str], tuple[str, int]] = field(default_factory=dict)
+    """Where each team ability, feat and condition is: (table, name) -> (file, line)."""
 
     def summary(self) -> str:
         """How much was loaded, in words."""
-        return f"{len(self.characters)} characters, {len(self.maps)} maps, {len(self.forces)} forces"
+        loaded = f"{len(self.characters)} characters, {len(self.maps)} maps, {len(self.forces)} forces"
+        cards = [f"{len(getattr(self, t))} {w}" for t, w in CARD_WORDS.items() if getattr(self, t)]
+        return ", ".join([loaded, *cards])
 
 
 def load_library(layers: list[Path]) -> tuple[Library, list[Problem]]:
@@ -171,6 +197,7 @@ def load_library(layers: list[Path]) -> tuple[Library, list[Problem]]:
         for path in files:
             problems.extend(_load_file(path, library, seen))
     problems.extend(force_problems(library))
+    problems.extend(card_file_problems(library))
     return library, problems
 
 
@@ -192,8 +219,11 @@ def _load_file(path: Path, library: Library, seen: dict[tuple[str, str], str]) -
     kind = next(((model, table) for key, model, table in KINDS if key in data), None)
     if kind is None:
         return [*problems, Problem(name, 1, "", "cannot tell what this file describes: a character has 'dial', a "
-                                   "map 'rows', a force 'build_total'")]  # fmt: skip
+                                   "map 'rows', a force 'build_total', a list file 'teams', 'feats' or "
+                                   "'conditions'")]  # fmt: skip
     model, table = kind
+    if table in CARD_WORDS:
+        return problems + _card_entries(library, table, data, name, lines, seen)
     try:
         item: Any = model.model_validate(data)
     except ValidationError as exc:
@@ -217,6 +247,35 @@ def _load_file(path: Path, library: Library, seen: dict[tuple[str, str], str]) -
     return problems
 
 
+def _card_entries(
+    library: Library, table: str, data: dict[str, Any], file: str, lines: LineMap, seen: dict[tuple[str, str], str]
+) -> list[Problem]:
+    """A list file's team abilities, feats or conditions, each by its name (a later layer's replaces one); each
+    entry is checked on its own, so that a broken one loses only itself."""
+    naming, model = next((field_name, CARD_ENTRIES[key]) for key, _, field_name in CARD_KINDS if key == table)
+    problems = [Problem(file, lines.line((key,)), key, f"unknown key '{key}': a list file has '{RULESET_KEY}' and "
+                        f"'{table}'") for key in data if key not in (RULESET_KEY, table)]  # fmt: skip
+    entries = data[table]
+    if not isinstance(entries, list) or not entries:
+        return [*problems, Problem(file, lines.line((table,)), table, f"'{table}' is a list of one or more entries")]
+    for index, raw in enumerate(entries):
+        try:
+            entry: Any = model.model_validate(raw)
+        except ValidationError as exc:
+            problems.extend(from_validation_error(file, exc, lines, model, prefix=(table, index)))
+            continue
+        key = getattr(entry, naming)
+        line = lines.line((table, index, naming))
+        if (table, key) in seen:
+            problems.append(Problem(file, line, f"{table}[{index}].{naming}",
+                                    f"'{key}' is already defined in {seen[(table, key)]}; names must be unique"))  # fmt: skip
+            continue
+        seen[(table, key)] = file
+        getattr(library, table)[key] = entry
+        library.card_lines[(table, key)] = (file, line)
+    return problems
+
+
 def force_problems(library: Library) -> list[Problem]:
     """Every breach of force building (HX-BUILD-08), each on its own line: unknown characters, a total over the
     build total, a Unique twice (HX-BUILD-03), two archenemies (HX-BUILD-04)."""
@@ -229,11 +288,13 @@ def force_problems(library: Library) -> list[Problem]:
                 why = library.refused.get(name)
                 message = f"'{name}' cannot be played: {why}" if why else f"no character has the id '{name}'"
                 problems.append(Problem(file, lines.line(("characters", index)), f"characters[{index}]", message))
-        total = sum(library.characters[c].points for c in known)
+        total = sum(library.characters[c].points for c in known) + feat_points(library, force)
         if total > force.build_total:
+            what = "characters and feats" if force.feats else "characters"
             problems.append(Problem(file, lines.line(("characters",)), "characters",
-                                    f"the characters cost {total} points, over the build total {force.build_total} "
-                                    "(HX-BUILD-01)"))  # fmt: skip
+                                    f"the {what} cost {total} points, over the build total {force.build_total} "
+                                    f"(HX-BUILD-01{', HX-FEAT-01' if force.feats else ''})"))  # fmt: skip
+        problems.extend(force_card_problems(library, force, file, lines))
         uniques = [c for c in known if library.characters[c].unique]
         for twice in sorted({c for c in uniques if uniques.count(c) > 1}):
             problems.append(Problem(file, lines.line(("characters",)), "characters",

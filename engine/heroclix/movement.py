@@ -7,7 +7,8 @@ from __future__ import annotations
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING, HINDERING, TERRAIN_CODES, WATER
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import double_base
+from clix.engine.heroclix import cards, double_base
+from clix.engine.heroclix.defenses import capped
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.movement_powers import break_away_needed, earthbound, phases, speed_mode
@@ -57,17 +58,18 @@ def move_speed(state: HeroState, character: Figure, mode: str | None = None, hal
     flier changes flight mode (a modifier after the halving, HX-MOVE-13, HX-VALUE-06). `halved`: halved once more
     (Charge, Running Shot), a replacement before the modifier; both halvings round up (HX-VALUE-06 OPEN)."""
     speed = character.speed
+    bonus = cards.modifier(state, character, cards.SPEED)  # HX-FEAT-07, HX-TEAM, HX-BFC: after the halvings
     if flies(character):
         changes = mode is not None and mode != state.flight.get(character.uid)
         speed = (speed + 1) // 2 if halved else speed
-        return max(0, speed - (MODE_CHANGE_SPEED if changes else 0))
+        return max(0, speed + capped(bonus - (MODE_CHANGE_SPEED if changes else 0)))
     slowed = not strides(state, character) and any(  # HX-SPECIAL-12, -16: giants and big ones ignore hindering terrain
         _kind(state, square, swims(character)) in (HINDERING, WATER)
         for square in double_base.squares(state, character)  # HX-SPECIAL-04 (OPEN): either half in it
     )
     if slowed:
         speed = (speed + 1) // 2
-    return (speed + 1) // 2 if halved else speed
+    return max(0, ((speed + 1) // 2 if halved else speed) + capped(bonus))
 
 
 def moves_at_all(state: HeroState, character: Figure, path: tuple[int, ...], mode: str | None) -> bool:

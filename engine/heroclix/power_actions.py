@@ -13,7 +13,7 @@ from collections.abc import Callable
 from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import combat, double_base, hypersonic, markers, movement
+from clix.engine.heroclix import combat, double_base, hypersonic, markers, movement, teams
 from clix.engine.heroclix.battle_fury import no_ranged
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.knockback import directions_problem, knock_back, way_from
@@ -50,7 +50,7 @@ def problem(state: HeroState, action: PowerAction) -> str:
         return why
     if action.power not in POWER_ACTIONS:
         return f"'{action.power}' is not a power given as a power action here"
-    if action.power not in user.powers:
+    if action.power not in user.powers and not teams.grants(state, user, action.power):  # HX-TEAM-05
         return f"{user.label} does not show {action.power} now"
     if action.power == RUNNING_SHOT or isinstance(action.attack, Ranged):  # HX-POWER-38 OPEN: none with Battle Fury
         why = no_ranged(user)
@@ -241,7 +241,8 @@ def listed(state: HeroState, user: Figure) -> list[PowerAction]:
     a Barrier across the line of fire to each, and Hypersonic Speed's hit and run on each (`hypersonic.listed`)
     (Charge and Running Shot are legal, `problem`, but not listed)."""
     found: list[PowerAction] = []
-    if REGENERATION in user.powers and user.click > user.start_line:
+    regenerates = REGENERATION in user.powers or teams.grants(state, user, REGENERATION)  # HX-TEAM-05
+    if regenerates and user.click > user.start_line:
         found.append(PowerAction(user.uid, REGENERATION))
     if FORCE_BLAST in user.powers:
         for target in opponents(state, user):

@@ -12,17 +12,22 @@ from clix.engine.core import decisions
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import (
     area_attacks,
+    battlefield,
     combat,
+    declarations,
+    feats,
     free_actions,
     markers,
     movement,
     power_actions,
     scoring,
     sides,
+    teams,
     telekinesis,
     terrain,
     transport,
 )  # fmt: skip
+from clix.engine.heroclix.declarations import Copy, Declared
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.powers import BLADES, INCAPACITATE, WILLPOWER
 from clix.engine.heroclix.state import (
@@ -46,10 +51,12 @@ PUSHING_DAMAGE = 1
 """Clicks a character takes when its second action token is placed (HX-TURN-11, -12)."""
 
 
-def why_not(state: HeroState, action: Action) -> str:
+def why_not(state: HeroState, action: Action | Declared | Copy) -> str:
     """Why `action` is not legal now ("" when it is). It is judged before the action is given, on the map as it
     stands: a player may check targets, range and lines of fire before declaring (HX-COMBAT-10), and an action
     refused here rolls nothing, gives no token and spends none of the turn's actions."""
+    if isinstance(action, Declared | Copy):  # HX-TEAM-04, -07, HX-FEAT-05, -06
+        return declarations.problem(state, action, why_not)
     if isinstance(action, EndTurn):
         return "the game is over" if state.over else ""
     if isinstance(action, Move):
@@ -123,7 +130,7 @@ def legal_actions(state: HeroState) -> list[Action]:
     return found
 
 
-def apply(state: HeroState, action: Action, listed: bool = False) -> None:
+def apply(state: HeroState, action: Action | Declared | Copy, listed: bool = False) -> None:
     """Perform `action` (checked unless `listed`: taken from `legal_actions`)."""
     if not listed:
         problem = why_not(state, action)
@@ -132,7 +139,10 @@ def apply(state: HeroState, action: Action, listed: bool = False) -> None:
     decisions.perform(state, _perform, action)
 
 
-def _perform(state: HeroState, action: Action) -> None:
+def _perform(state: HeroState, action: Action | Declared | Copy) -> None:
+    if isinstance(action, Declared | Copy):
+        declarations.perform(state, action, _perform)
+        return
     if isinstance(action, EndTurn):
         end_turn(state)
         return
@@ -168,6 +178,11 @@ def _after_action(state: HeroState, character: Figure) -> None:
     character.acted = True
     if not character.alive or state.over:
         return
+    feat_pushing = feats.pushing(state, character)  # HX-FEAT-08: before a second token's (HX-TURN-12)
+    if feat_pushing:
+        scoring.take_damage(state, character, feat_pushing, PUSHING, None)
+        if not character.alive or state.over:
+            return
     character.tokens += 1
     if character.tokens == 2:
         scoring.take_damage(state, character, PUSHING_DAMAGE, PUSHING, None)  # HX-TURN-14 OPEN: never reduced
@@ -176,20 +191,23 @@ def _after_action(state: HeroState, character: Figure) -> None:
 def begin_turn(state: HeroState, effects: bool = True) -> None:
     """A turn's actions: one per 100 points of the build total (HX-TURN-02); then the effects of the beginning of
     the turn (HX-TURN-03): the terrain markers the player's characters placed go (HX-POWER-20, -30), then each of
-    the active player's characters showing Willpower with an action token rolls a d6 and loses a token on 5-6
-    (HX-POWER-32), in the order the characters were placed. `effects`: False for a position set up in the middle
-    of a turn (a scenario's start)."""
+    the active player's characters showing Willpower (or using it by its team ability) with an action token
+    rolls a d6 and loses a token on 5-6 (HX-POWER-32), in the order the characters were placed; then the
+    battlefield conditions that roll, one die each (HX-BFC-03). `effects`: False for a position set up in the
+    middle of a turn (a scenario's start)."""
     state.phase = PHASES[0]
     state.actions_left = state.build_total // sides.POINTS_PER_ACTION
     if not effects:
         return
     markers.clear(state, state.active)  # HX-TURN-03: what lasts until the beginning of the turn ends first
     for character in state.standing():
-        if character.controller == state.active and character.tokens and WILLPOWER in character.powers:
+        willpower = WILLPOWER in character.powers or teams.grants(state, character, WILLPOWER)  # HX-TEAM-10 OPEN
+        if character.controller == state.active and character.tokens and willpower:
             roll = decisions.d6(state)
             state.emit(EventKind.WILLPOWER_ROLL, character=character.label, roll=roll)
             if roll >= WILLPOWER_AT:
                 character.tokens -= 1
+    battlefield.begin_turn(state)  # HX-BFC-03: after the characters' own effects
 
 
 def end_turn(state: HeroState) -> None:
@@ -205,6 +223,7 @@ def end_turn(state: HeroState) -> None:
     state.lifted.clear()
     state.moved.clear()
     state.free_used.clear()
+    teams.turn_over(state)  # HX-TEAM-04: canceled team abilities come back
     state.turn += 1
     state.turns_taken[state.active] = state.turns_taken.get(state.active, 0) + 1
     if state.game_scenario == scoring.SHOWDOWN:  # HX-END-03: the scenario's end replaces the standard ones

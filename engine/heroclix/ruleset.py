@@ -11,7 +11,7 @@ from clix.engine.heroclix.powers import POWERS
 from clix.engine.heroclix.state import PHASES
 
 NAME = "heroclix-2005"
-VERSION = "heroclix-2005/part2-1"
+VERSION = "heroclix-2005/part2-2"
 """Bumped whenever a change of these rules can change a seeded game."""
 
 

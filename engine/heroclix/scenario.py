@@ -5,6 +5,7 @@ expectations checked (../shared/scenario-format-heroclix.md). What the engine do
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, cast
 
@@ -15,7 +16,7 @@ from clix.engine.core.expect import events_in_order
 from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
-from clix.engine.heroclix import double_base, movement, rules, scoring
+from clix.engine.heroclix import card_play, double_base, movement, rules, scoring
 from clix.engine.heroclix.area_attacks import AREA_USES
 from clix.engine.heroclix.maps import HeroMap
 from clix.engine.heroclix.movement_powers import settle_flight
@@ -58,7 +59,8 @@ def run_scenario(path: Path, library: Any = None) -> ScenarioResult:
     InvalidFile. `library` is unused until HeroClix has a roster library."""
     scenario = load_scenario(path)
     try:
-        state, ids = build_state(scenario)
+        known = card_play.definitions_for(scenario, library)
+        state, ids = build_state(scenario, known)
     except ScenarioError as exc:
         raise InvalidFile([Problem(str(path), 0, "", str(exc))]) from exc
     result = ScenarioResult(str(path), scenario.name, list(scenario.rules))
@@ -71,7 +73,8 @@ def run_scenario(path: Path, library: Any = None) -> ScenarioResult:
                 if "fly" in step:
                     flying = _fly(step, scenario.steps[index + 1 : index + 2])
                     continue
-                action = step_action(state, step, ids, flying[1] if flying else None)
+                read = partial(step_action, state, ids=ids, mode=flying[1] if flying else None)
+                action = card_play.step_action(step, ids, known, read)
                 flying = None
             except ScenarioError as exc:
                 raise InvalidFile([Problem(str(path), 0, f"steps[{index}]", str(exc))]) from exc
@@ -87,9 +90,11 @@ def run_scenario(path: Path, library: Any = None) -> ScenarioResult:
     return result
 
 
-def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
-    """The position a scenario describes, ready for the active player's next action; the characters' uids by id."""
-    layout = scenario.map
+def build_state(scenario: Scenario, known: Any = None) -> tuple[HeroState, dict[str, int]]:
+    """The position a scenario describes, ready for the active player's next action; the characters' uids by id.
+    `known`: the team abilities, feats and conditions it may name (`card_play.Definitions`; the sample's if None)."""
+    known = known or card_play.definitions_for(scenario)
+    layout = card_play.scenario_terrain(scenario, known)
     geometry = Geometry(layout)
     players = sorted({c.player for c in scenario.characters})
     state = HeroState(
@@ -146,6 +151,8 @@ def build_state(scenario: Scenario) -> tuple[HeroState, dict[str, int]]:
             pairs[ids[spec.id]].add(ids[other])
             pairs[ids[other]].add(ids[spec.id])
     state.archenemies = {uid: frozenset(rivals) for uid, rivals in pairs.items() if rivals}
+    if known is not None:  # HX-TEAM, HX-FEAT, HX-BFC: an extension of the contract
+        card_play.scenario_cards(state, scenario, ids, known)
     if scenario.active_player not in players:
         raise ScenarioError(f"active_player: player {scenario.active_player} has no character")
     state.game_scenario = scenario.game_scenario or ""  # HX-END-03, HX-SCEN-01
@@ -330,6 +337,7 @@ def _compare(
             "flight": state.flight.get(character.uid),
             "holding": state.holding.get(character.uid),
             "controller": character.controller,
+            "copying": state.cards.copying.get(character.uid) if state.cards is not None else None,
         }
         for key in sorted(wanted.model_fields_set - {"ko"}):  # only the fields written are checked
             expected = getattr(wanted, key)

@@ -30,7 +30,7 @@ HORRORCLIX_ONLY = {
 }
 """HorrorClix keys a heroclix-2005 file may not hold, with why (contract section 2)."""
 HORRORCLIX_STEPS = ("frenzy", "smash", "move_victim", "plot_twist", "pass")
-STEP_KINDS = ("move", "close", "ranged", "throw_object", "power", "fly", "end_turn")
+STEP_KINDS = ("move", "close", "ranged", "throw_object", "power", "fly", "end_turn", "copy")
 
 
 class _Strict(BaseModel):
@@ -81,6 +81,8 @@ class ScenarioCharacter(_Strict):
     bystander: bool = False
     """A bystander token (HX-CHAR-10; an extension of the contract): no dial, its printed combat values written as
     the one entry of `dial`, no powers (HX-CHAR-10 OPEN); any damage knocks it out."""
+    copying: str | None = None
+    """A wild card's team whose ability it uses now (HX-TEAM-07; an extension of the contract)."""
 
     def squares(self) -> list[Coord]:
         """The squares `at` names: one, or a double-base character's two, its front first."""
@@ -116,6 +118,27 @@ class ExpectCharacter(_Strict):
     flight: Literal["hovering", "soaring"] | None = None
     holding: Literal["light", "heavy"] | None = None
     controller: PlayerNumber | None = None
+    copying: str | None = None
+
+
+class ScenarioFeat(_Strict):
+    """A feat in play (HX-FEAT-02; an extension of the contract): `{feat: NAME, character: A}`, `characters: [A,
+    B]`, or `player: N` for a feat chosen for no character."""
+
+    feat: str = Field(min_length=1)
+    character: str | None = None
+    characters: list[str] = Field(default_factory=list)
+    player: PlayerNumber | None = Field(None, ge=1, le=8)
+
+    def named(self) -> list[str]:
+        return [self.character] if self.character is not None else list(self.characters)
+
+
+class ScenarioCondition(_Strict):
+    """A battlefield condition a player brought (HX-BFC-02; an extension of the contract)."""
+
+    condition: str = Field(min_length=1)
+    player: PlayerNumber = Field(ge=1, le=8)
 
 
 class ExpectObject(_Strict):
@@ -170,6 +193,8 @@ class Scenario(_Strict):
     one before the active player."""
     map: HeroMap = DEFAULT_MAP
     characters: list[ScenarioCharacter] = Field(default_factory=list)
+    feats: list[ScenarioFeat] = Field(default_factory=list)
+    battlefield: list[ScenarioCondition] = Field(default_factory=list)
     dice: list[int] = Field(default_factory=list)
     steps: list[dict[str, Any]] = Field(default_factory=list)
     expect: Expect
@@ -185,6 +210,9 @@ class Scenario(_Strict):
         repeated = sorted({i for i in ids if ids.count(i) > 1})
         if repeated:
             problems.append(f"characters: ids used twice: {', '.join(repeated)}")
+        bringers = [c.player for c in self.battlefield]
+        for player in sorted({p for p in bringers if bringers.count(p) > 1}):
+            problems.append(f"battlefield: player {player} brings two conditions; each brings one at most (HX-BFC-02)")
         for index, step in enumerate(self.steps):
             kinds = [k for k in STEP_KINDS if k in step]
             if "move" in step and "attack_after" in step:  # a transporter's free attack names its own kind

@@ -4,6 +4,7 @@ scores a knockout (HX-END-05, -06, -08), and the end of the game with its winner
 from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
+from clix.engine.heroclix import feats
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.movement_powers import settle_flight
 from clix.engine.heroclix.objects import lay, strong
@@ -71,7 +72,7 @@ def heal(state: HeroState, character: Figure, amount: int) -> int:
 def knock_out(state: HeroState, character: Figure, source: Figure | None) -> None:
     """A KO: the character leaves the map and its points are scored at once (HX-END-05) by the player whose
     character defeated it (double for an archenemy, HX-END-06), else by the opponent who damaged it last, else
-    split evenly among its opponents (HX-END-08)."""
+    split evenly among its opponents (HX-END-08); the feats it held that leave the game with it score alike."""
     character.alive = False
     state.emit(EventKind.KO, character=character.label)
     held = state.holding.pop(character.uid, None)
@@ -79,13 +80,16 @@ def knock_out(state: HeroState, character: Figure, source: Figure | None) -> Non
         lay(state, held, character.pos)
     worth = float(character.stats.points)
     rivals = sorted({p.number for p in state.players if team(state, p.number) != team(state, character.controller)})
+    shares: dict[int, float] = {}
     if source is not None and source.controller != character.controller:
         double = character.uid in state.archenemies.get(source.uid, frozenset())
-        _score(state, {source.controller: worth * (2 if double else 1)})
+        shares = {source.controller: worth * (2 if double else 1)}
     elif character.uid in state.damaged_by:
-        _score(state, {state.damaged_by[character.uid]: worth})
+        shares = {state.damaged_by[character.uid]: worth}
     elif rivals:
-        _score(state, dict.fromkeys(rivals, worth / len(rivals)))
+        shares = dict.fromkeys(rivals, worth / len(rivals))
+    _score(state, shares)
+    _score(state, feats.defeated(state, character, shares))  # HX-END-09, -10: its feats score like it
     left = {p.number for p in state.players if any(c.controller == p.number for c in state.standing())}
     teams_left = {team(state, p) for p in left}
     if len(teams_left) <= 1:  # HX-END-01 OPEN: the game ends when at most one side has characters left
@@ -98,15 +102,17 @@ def _score(state: HeroState, points: dict[int, float]) -> None:
 
 
 def scores_survivors(state: HeroState) -> bool:
-    """Whether the characters left at the end score for their own players (HX-END-07): not under Showdown, whose
-    victory rules replace the standard ones (HX-END-03) and count defeated opponents only (HX-SCEN-02, -03 OPEN a)."""
+    """Whether the characters left at the end, and the feats still in the game, score for their own players
+    (HX-END-07, -09): not under Showdown, whose victory rules replace the standard ones (HX-END-03) and count
+    defeated opponents only (HX-SCEN-02, -03 OPEN a)."""
     return state.game_scenario != SHOWDOWN
 
 
 def finish(state: HeroState, reason: str) -> None:
-    """The end (HX-END-04, -07, -11): survivors score for their own player (`scores_survivors`); the most VP wins;
-    a tie, or no character defeated at all, goes to the force built with the fewest points; equal forces draw. A
-    game whose `tie_break` is off (the analyzer's `--ties draw`) draws instead of applying HX-END-11."""
+    """The end (HX-END-04, -07, -11): survivors and the feats still in the game (HX-END-09) score for their own
+    player (`scores_survivors`); the most VP wins; a tie, or no character defeated at all, goes to the force built
+    with the fewest points; equal forces draw. A game whose `tie_break` is off (the analyzer's `--ties draw`) draws
+    instead of applying HX-END-11."""
     finish_among(state, reason, None)
 
 
@@ -120,6 +126,7 @@ def finish_among(state: HeroState, reason: str, among: list[int] | None) -> None
     if scores_survivors(state):
         for character in state.standing():
             _score(state, {character.owner: float(character.stats.points)})
+        _score(state, feats.still_in_game(state))  # HX-END-09
     totals = {p.number: state.points.get(p.number, 0.0) for p in state.players if among is None or p.number in among}
     nobody_defeated = among is None and all(c.alive for c in state.monsters)
     best = max(totals.values(), default=0.0)

@@ -12,7 +12,8 @@ from clix.engine.core import decisions
 from clix.engine.core.dice import Dice
 from clix.engine.core.geometry import BLOCKING, Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
-from clix.engine.heroclix import double_base, rules
+from clix.engine.heroclix import card_play, double_base, rules
+from clix.engine.heroclix.card_checks import feat_points
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.library import Character, Force, Library, MapFile, archenemies
 from clix.engine.heroclix.maps import MapObject
@@ -41,13 +42,11 @@ def new_game(
         raise SetupError(f"map {layout.id} has {len(layout.starting_areas())} starting areas for {len(forces)} forces "
                          "(HX-SETUP-03 OPEN)")  # fmt: skip
     build_total = max(force.build_total for force in forces)
+    built = [sum(library.characters[c].points for c in f.characters) + feat_points(library, f) for f in forces]
     state = HeroState(
         Geometry(layout),
         Dice(rng),
-        [
-            Player(n, n, sum(library.characters[c].points for c in force.characters), force.name)
-            for n, force in enumerate(forces, 1)
-        ],
+        [Player(n, n, built[n - 1], force.name) for n, force in enumerate(forces, 1)],
         build_total=build_total,
         turn_limit=turn_limit,
         ruleset=load(),
@@ -61,9 +60,11 @@ def _set_up(state: HeroState, plan: tuple[Library, tuple[Force, ...], MapFile]) 
     first = _first_player(state)
     order = [(first - 1 + k) % len(state.players) + 1 for k in range(len(state.players))]
     areas = _choose_areas(state, order, layout)
+    layout = card_play.reveal(state, library, forces, layout)  # HX-SETUP-04: step 3, the battlefield conditions
     _place_objects(state, forces, order, areas, layout)
     for number in order:
         _place_characters(state, library, forces[number - 1], number, areas[number])
+    card_play.assign(state, library, forces)  # team symbols and feats (HX-TEAM-01, HX-FEAT-02)
     _mark_archenemies(state, library)
     state.active = first
     state.turn = 1

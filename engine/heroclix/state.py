@@ -69,6 +69,8 @@ class HeroState(State):
     HX-SCEN-01): "" (none) or "showdown" (HX-SCEN-02, -03)."""
     turns_taken: dict[int, int] = field(default_factory=dict)
     """Turns each player has taken, by player (Showdown counts them, HX-SCEN-02)."""
+    cards: Any = None
+    """The team abilities, feats and battlefield conditions in play (`card_files.Cards`), None without any."""
 
     def __init__(
         self,
@@ -108,6 +110,7 @@ class HeroState(State):
         self.short_range = set()
         self.game_scenario = ""
         self.turns_taken = {}
+        self.cards = None
 
     def _empty(self, dice: Dice | None) -> HeroState:
         return HeroState(self.geometry, dice, [], ruleset=self.ruleset)
@@ -132,6 +135,7 @@ class HeroState(State):
         twin.short_range = set(self.short_range)
         twin.game_scenario = self.game_scenario
         twin.turns_taken = dict(self.turns_taken)
+        twin.cards = None if self.cards is None else self.cards.copy()
 
     def _refresh_rules(self, seen: State, player: int) -> None:
         assert isinstance(seen, HeroState)
@@ -153,6 +157,7 @@ class HeroState(State):
         seen.short_range = self.short_range
         seen.game_scenario = self.game_scenario
         seen.turns_taken = self.turns_taken
+        seen.cards = self.cards
 
     def tally(self, figure: Figure, kind: str) -> int:
         """The clicks `figure` has taken from `kind` (PUSHING, KNOCKBACK)."""

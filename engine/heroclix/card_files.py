@@ -1,0 +1,257 @@
+"""HeroClix's team abilities, feats and battlefield conditions as data (HX-TEAM, HX-FEAT, HX-BFC), and the record of
+those in a game. The seeds give no team-ability, feat or condition text (HX-TEAM-10, HX-FEAT-08, HX-BFC-05 OPEN), so
+each is built from a hook the engine already has: the effects below are the registry a file chooses from, as
+`POWERS` is for powers. A list file says `ruleset: heroclix-2005` and holds `teams:`, `feats:` or `conditions:`;
+sample ones (rosters/heroclix/) are clix's own design and say so in their `provenance`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from clix.engine.heroclix.powers import POWERS, STEALTH, WILLPOWER, power_named
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+GRANTABLE = (WILLPOWER, STEALTH, "Regeneration")
+"""The powers a team ability may let its members use (HX-TEAM-10 OPEN: "members may use Willpower"): those whose
+rule asks the team abilities too (`rules.begin_turn`, `stealth.hidden`, `power_actions`: Regeneration is given as
+a power action used for the team ability, HX-TEAM-05)."""
+VALUES = ("speed", "attack", "defense", "damage")
+"""The combat values a card may modify (HX-VALUE-02), within the rule of 3 (HX-VALUE-05)."""
+ACTIONS = ("move", "close", "ranged")
+"""The kinds of action a feat may be used by giving (HX-FEAT-05, HX-TURN-08)."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Modifier(_Strict):
+    """A modifier to one combat value (HX-VALUE-02): `{value: defense, amount: 1, attacks: ranged}`. Attack and
+    damage modifiers count when the character attacks, defense ones when it is attacked, speed ones whenever its
+    speed is read; `attacks` limits one to close or ranged attacks (thrown objects are ranged)."""
+
+    value: Literal["speed", "attack", "defense", "damage"]
+    amount: int = Field(ge=-3, le=3)
+    attacks: Literal["close", "ranged"] | None = None
+
+    @model_validator(mode="after")
+    def _sense(self) -> Modifier:
+        if self.amount == 0:
+            raise ValueError("a modifier of 0 changes nothing")
+        if self.value == "speed" and self.attacks is not None:
+            raise ValueError("a speed modifier is not limited to attacks")
+        return self
+
+
+class TeamAbility(_Strict):
+    """A team's ability (HX-TEAM-01): members may use a power (`power`), or get a modifier (`modifier`), while at
+    least `members` members of their force are on the map (HX-TEAM-02); or the team is a wild card
+    (`wild_card: true`, HX-TEAM-06)."""
+
+    team: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    wild_card: bool = False
+    power: str | None = None
+    modifier: Modifier | None = None
+    members: int = Field(1, ge=1, le=6)
+    provenance: str = Field(min_length=1)
+
+    @field_validator("power")
+    @classmethod
+    def _grantable(cls, power: str | None) -> str | None:
+        if power is None:
+            return None
+        name = power_named(power)
+        if name not in GRANTABLE:
+            raise ValueError(f"a team ability lets its members use one of {', '.join(GRANTABLE)}, not {power!r}")
+        return name
+
+    @model_validator(mode="after")
+    def _one_effect(self) -> TeamAbility:
+        if [self.wild_card, self.power is not None, self.modifier is not None].count(True) != 1:
+            raise ValueError("a team ability is exactly one of: wild_card: true, power, modifier")
+        return self
+
+
+class Prerequisites(_Strict):
+    """What a character needs to be assigned a feat and to use it (HX-FEAT-03, -05): a team symbol printed on its
+    base, powers and at least these unmodified values showing together on one click, a range and speed mode."""
+
+    team: str | None = None
+    powers: list[str] = Field(default_factory=list)
+    speed: int | None = Field(None, ge=0, le=30)
+    attack: int | None = Field(None, ge=0, le=30)
+    defense: int | None = Field(None, ge=0, le=30)
+    damage: int | None = Field(None, ge=0, le=30)
+    range: int | None = Field(None, ge=0, le=20)
+    speed_mode: Literal["boot", "wing", "dolphin"] | None = None
+
+    @field_validator("powers")
+    @classmethod
+    def _known(cls, powers: list[str]) -> list[str]:
+        unknown = [p for p in powers if power_named(p) not in POWERS]
+        if unknown:
+            raise ValueError(f"no power clix plays is named {unknown[0]!r}")
+        return [power_named(p) for p in powers]
+
+    def values(self) -> dict[str, int]:
+        """The dial values required, by slot."""
+        wanted = {"speed": self.speed, "attack": self.attack, "defense": self.defense, "damage": self.damage}
+        return {slot: value for slot, value in wanted.items() if value is not None}
+
+
+class Feat(_Strict):
+    """A feat card (HX-FEAT-01): its points, how many characters it is assigned to (`characters`; 0: chosen for no
+    character, HX-FEAT-02), whether its cost is per character (`per_character`, HX-END-09), its prerequisites, its
+    modifier, the kind of action that uses it (`action`; none: in effect during every action, HX-FEAT-06) and the
+    pushing damage using it costs (HX-FEAT-08)."""
+
+    name: str = Field(min_length=1)
+    points: int = Field(ge=0, le=500)
+    text: str = Field(min_length=1)
+    characters: int = Field(1, ge=0, le=20)
+    per_character: bool = False
+    requires: Prerequisites = Field(default_factory=Prerequisites)
+    modifier: Modifier | None = None
+    action: Literal["move", "close", "ranged"] | None = None
+    pushing: int = Field(0, ge=0, le=2)
+    provenance: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _sense(self) -> Feat:
+        if self.modifier is None and not self.pushing:
+            raise ValueError("a feat has a modifier, or pushing damage, or both")
+        if self.characters == 0 and (self.per_character or self.action or self.pushing):
+            raise ValueError("a feat chosen for no character (characters: 0) has no per-character cost, action or "
+                             "pushing damage")  # fmt: skip
+        if self.pushing and self.action is None:
+            raise ValueError("a feat that costs pushing damage is used by giving an action: name its 'action'")
+        return self
+
+    def cost(self, assigned: int) -> int:
+        """Its points in a force where it is assigned to `assigned` characters (HX-FEAT-01, HX-END-09)."""
+        return self.points * assigned if self.per_character else self.points
+
+
+class TurnRoll(_Strict):
+    """At the beginning of each player's turn, a d6 for each copy in play: on `roll` or more each of that player's
+    characters heals `heal` clicks (HX-BFC-03)."""
+
+    roll: int = Field(ge=2, le=6)
+    heal: int = Field(ge=1, le=3)
+
+
+class TerrainRule(_Strict):
+    """What a type of terrain counts as: `{hindering: clear}`."""
+
+    hindering: Literal["clear"]
+
+
+class Condition(_Strict):
+    """A battlefield condition (HX-BFC-01): one global rule: a terrain rule, a modifier for every character on the
+    battlefield, or a roll at the beginning of each turn."""
+
+    name: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    terrain: TerrainRule | None = None
+    modifier: Modifier | None = None
+    each_turn: TurnRoll | None = None
+    provenance: str = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _one_rule(self) -> Condition:
+        if [self.terrain, self.modifier, self.each_turn].count(None) != 2:
+            raise ValueError("a battlefield condition is exactly one of: terrain, modifier, each_turn")
+        return self
+
+
+class TeamFile(_Strict):
+    ruleset: Literal["heroclix-2005"]
+    teams: list[TeamAbility] = Field(min_length=1)
+
+
+class FeatFile(_Strict):
+    ruleset: Literal["heroclix-2005"]
+    feats: list[Feat] = Field(min_length=1)
+
+
+class ConditionFile(_Strict):
+    ruleset: Literal["heroclix-2005"]
+    conditions: list[Condition] = Field(min_length=1)
+
+
+CARD_KINDS: tuple[tuple[str, type[BaseModel], str], ...] = (
+    ("teams", TeamFile, "team"),
+    ("feats", FeatFile, "name"),
+    ("conditions", ConditionFile, "name"),
+)
+"""A list file's key, its model and the field naming each entry."""
+CARD_ENTRIES: dict[str, type[BaseModel]] = {"teams": TeamAbility, "feats": Feat, "conditions": Condition}
+"""Each list file's entries, validated one by one."""
+
+
+@dataclass(frozen=True)
+class FeatCard:
+    """A feat in a game: its owner, the characters it is assigned to (for a feat chosen for no character, every
+    character of its force) and the victory points it is worth (HX-END-09, -10)."""
+
+    feat: Feat
+    owner: int
+    holders: tuple[int, ...]
+
+
+@dataclass
+class Cards:
+    """The team abilities, feats and battlefield conditions of a game (`HeroState.cards`; None: none at all)."""
+
+    teams: dict[str, TeamAbility] = field(default_factory=dict)
+    """The team abilities known, by team symbol."""
+    symbols: dict[int, str] = field(default_factory=dict)
+    """Per character uid: the team symbol printed on its base."""
+    feats: tuple[FeatCard, ...] = ()
+    conditions: tuple[tuple[int, Condition], ...] = ()
+    """The battlefield conditions in play, with the player who brought each, in the order revealed."""
+    copying: dict[int, str] = field(default_factory=dict)
+    """Per wild card uid: the team whose ability it uses (HX-TEAM-07: kept until it uses another)."""
+    canceled: set[tuple[int, str]] = field(default_factory=set)
+    """(uid, team) of team abilities canceled until the end of the turn (HX-TEAM-04)."""
+    unused: set[tuple[int, str]] = field(default_factory=set)
+    """(uid, feat) of feats not used during the action being resolved (HX-FEAT-06)."""
+    using: dict[int, str] = field(default_factory=dict)
+    """Per uid: the feat the action being resolved was given to use (HX-FEAT-05)."""
+    removed: set[tuple[int, int]] = field(default_factory=set)
+    """(feat card index, holder uid or -1) of feats, or per-character parts of one, removed and scored (HX-END-09)."""
+
+    def copy(self) -> Cards:
+        return Cards(
+            self.teams, self.symbols, self.feats, self.conditions, dict(self.copying), set(self.canceled),
+            set(self.unused), dict(self.using), set(self.removed),
+        )  # fmt: skip
+
+
+class FeatChoice(_Strict):
+    """A feat in a force (HX-FEAT-02): `{feat: NAME, character: ID}`, `{feat: NAME, characters: [ID, ...]}`, or
+    `{feat: NAME}` for a feat chosen for no character. `ID#2` names the second copy of a character in the force."""
+
+    feat: str = Field(min_length=1)
+    character: str | None = None
+    characters: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _one_way(self) -> FeatChoice:
+        if self.character is not None and self.characters:
+            raise ValueError("a feat names 'character' or 'characters', not both")
+        return self
+
+    def named(self) -> list[str]:
+        """The characters it is assigned to, as written."""
+        return [self.character] if self.character is not None else list(self.characters)
+
+
+def copy_of(name: str, roster: list[str]) -> tuple[str, int] | None:
+    """The character `name` (`ID` or `ID#N`) names among `roster` (ids, copies repeated): its id and which copy,
+    1 for the first; None when the force has no such character."""
+    base, _, number = name.partition("#")
+    copy = int(number) if number.isdigit() else 0 if number else 1
+    return (base, copy) if 1 <= copy <= roster.count(base) else None
