@@ -64,6 +64,11 @@ class HeroState(State):
     """Characters that cannot use powers during the action being resolved (Pulse Wave, HX-POWER-15)."""
     short_range: set[int] = field(default_factory=set)
     """Characters whose range is halved during the action being resolved (Hypersonic Speed, HX-POWER-10)."""
+    game_scenario: str = ""
+    """The scenario the game is played under, whose end and victory rules replace the standard ones (HX-END-03,
+    HX-SCEN-01): "" (none) or "showdown" (HX-SCEN-02, -03)."""
+    turns_taken: dict[int, int] = field(default_factory=dict)
+    """Turns each player has taken, by player (Showdown counts them, HX-SCEN-02)."""
     cards: Any = None
     """The team abilities, feats and battlefield conditions in play (`card_files.Cards`), None without any."""
 
@@ -103,6 +108,8 @@ class HeroState(State):
         self.markers = {}
         self.powerless = set()
         self.short_range = set()
+        self.game_scenario = ""
+        self.turns_taken = {}
         self.cards = None
 
     def _empty(self, dice: Dice | None) -> HeroState:
@@ -126,6 +133,8 @@ class HeroState(State):
         twin.markers = dict(self.markers)
         twin.powerless = set(self.powerless)
         twin.short_range = set(self.short_range)
+        twin.game_scenario = self.game_scenario
+        twin.turns_taken = dict(self.turns_taken)
         twin.cards = None if self.cards is None else self.cards.copy()
 
     def _refresh_rules(self, seen: State, player: int) -> None:
@@ -146,6 +155,8 @@ class HeroState(State):
         seen.markers = self.markers
         seen.powerless = self.powerless
         seen.short_range = self.short_range
+        seen.game_scenario = self.game_scenario
+        seen.turns_taken = self.turns_taken
         seen.cards = self.cards
 
     def tally(self, figure: Figure, kind: str) -> int:
