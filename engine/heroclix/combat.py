@@ -162,6 +162,9 @@ def attack_problem(state: HeroState, action: Close | Ranged, free: bool = False)
     problem = ("" if free else cannot_act(state, attacker)) or attack_refusal(state, attacker, action)  # HX-POWER-38
     if problem:
         return problem
+    problem = one_effect(action)
+    if problem:
+        return problem
     declared = (BLADES, INCAPACITATE, MIND_CONTROL) if isinstance(action, Close) else (INCAPACITATE, MIND_CONTROL)
     if action.use and action.use not in declared:
         return f"{action.use} is not used with this attack (HX-POWER-13: Blades/Claws/Fangs, close attacks only)"
@@ -219,6 +222,15 @@ def attack_problem(state: HeroState, action: Close | Ranged, free: bool = False)
     value = attacker.damage + damage_modifier(state, attacker, action)
     if action.split and sum(a for _, a in action.split) != value:
         return f"the damage divided must add up to {attacker.label}'s damage value {value} (HX-COMBAT-24)"
+    return ""
+
+
+def one_effect(action: Close | Ranged) -> str:
+    """Why `action` would activate more than one effect: Flurry's second attack (`then`) with a power declared for
+    the attack as well (`use`). A given action activates one effect; powers that need no activation (an expert's
+    +1, a damage reducer) apply as usual (HX-TURN-05 and its OPEN, HX-EFFECT-03)."""
+    if isinstance(action, Close) and action.then and action.use:
+        return f"a given action may activate only one effect: Flurry's two attacks or {action.use} (HX-TURN-05)"
     return ""
 
 
@@ -298,10 +310,9 @@ def attack(
     )
     if critical_miss or critical_hit:
         state.emit(EventKind.CRITICAL_MISS if critical_miss else EventKind.CRITICAL_HIT, attacker=attacker.label)
-    used = action.use if isinstance(action, Close | Ranged) else ""
-    incapacitating = used in (INCAPACITATE, MIND_CONTROL)  # attacks that deal no damage (HX-POWER-18, -06)
+    harmless = deals_no_damage(attacker, action)
     if critical_miss:
-        if not incapacitating:  # HX-COMBAT-05: an attack that deals no damage does not backfire
+        if not harmless:  # HX-COMBAT-05, HX-DAMAGE-03: an attack that deals no damage does not backfire
             take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN
         return []
     hits = [  # HX-POWER-25: it misses it; -21: Precision Strike's -1; -15: no powers in a Pulse Wave
@@ -309,9 +320,10 @@ def attack(
     ]
     if not hits:
         return hits
-    if incapacitating:  # no critical +1, no knockback (HX-COMBAT-05, HX-POWER-18, -06 OPEN)
-        for target in hits if used == INCAPACITATE else ():  # a token in place of damage
-            give_token(state, target, attacker)
+    if harmless:  # no damage to modify, no critical +1, no knockback (HX-COMBAT-05, HX-DAMAGE-03, HX-POWER-06 OPEN)
+        if isinstance(action, Close | Ranged) and action.use == INCAPACITATE:  # HX-POWER-18 OPEN: a token instead
+            for target in hits:
+                give_token(state, target, attacker)
         return hits  # Mind Control takes them over (`mind_control`)
     hits, instead = substitute(state, attacker, hits)  # HX-POWER-31: Mastermind, before any damage
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
@@ -339,7 +351,8 @@ def attack(
     if first == second:
         chosen = dict(action.knockback)
         far_first = sorted(hits, key=lambda t: -double_base.distance(state, attacker, t))  # HX-KNOCK-05
-        for target in far_first:  # HX-KNOCK-09: giants, big characters and transporters are not knocked back
+        for target in far_first:  # HX-KNOCK-09: giants, big characters and transporters are not knocked back,
+            # whoever the attacker (HX-PAC-28: not the card's "not by smaller characters")
             if (
                 target.alive
                 and taken[target.uid] > 0
@@ -350,6 +363,15 @@ def attack(
                 knock_back(state, attacker, target, taken[target.uid], direction)
     steal_energy(state, attacker, close and any(taken.values()))  # HX-POWER-23: once the attack has resolved
     return hits
+
+
+def deals_no_damage(attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> bool:
+    """Whether `attacker`'s attack is one that deals no damage (Incapacitate, HX-POWER-18; Mind Control, HX-POWER-06):
+    nothing modifies its
+    damage, and it deals neither critical-hit damage to a target nor the critical-miss click to the attacker
+    (HX-DAMAGE-03, HX-COMBAT-05). An attacker whose damage value is 0 does not make such an attack: the 0 may be
+    modified and the criticals apply; unmodified, it deals no damage (HX-DAMAGE-04)."""
+    return isinstance(action, Close | Ranged) and action.use in (INCAPACITATE, MIND_CONTROL)
 
 
 def damage_modifier(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> int:

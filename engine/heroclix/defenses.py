@@ -27,7 +27,8 @@ REDUCTION = {TOUGHNESS: 1, INVULNERABILITY: 2, IMPERVIOUS: 2, INVINCIBLE: 2}
 DEFENSE_BONUS = 2
 """Combat Reflexes against close attacks, Energy Shield/Deflection against ranged ones (HX-POWER-28, -29)."""
 RULE_OF_THREE = 3
-"""No combat value is modified by more than this, up or down (HX-VALUE-05)."""
+"""No combat value is modified by more than this, up or down (HX-VALUE-05): powers override the standard rules, the
+rule of 3 overrides powers (HX-EFFECT-06)."""
 EVADES_AT = 5
 """The lowest d6 with which Super Senses evades (HX-POWER-25)."""
 IMPERVIOUS_AT = 5

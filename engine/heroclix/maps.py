@@ -66,7 +66,7 @@ class HeroMap(Strict):
 
     def terrain(self, x: int, y: int) -> str:
         """The terrain for movement and lines of fire: the printed type, hindering where an object lies on clear
-        terrain (HX-OBJECT-03, HX-MOVE-21)."""
+        terrain (HX-OBJECT-03, HX-MOVE-21), light or heavy (HX-PAC-20: not the card's heavy objects only)."""
         printed = TERRAIN_CHARS[self.rows[y][x]]
         if printed == "clear" and any(o.at == (x, y) for o in self.objects):
             return "hindering"

@@ -21,7 +21,8 @@ from clix.engine.heroclix.state import HOVERING, SOARING, HeroState
 BREAK_AWAY = 4
 """The lowest d6 that breaks away (HX-MOVE-08; big characters too, HX-SPECIAL-17 OPEN)."""
 GIANT_BREAK_AWAY = 3
-"""The lowest d6 with which a giant breaks away (HX-SPECIAL-12)."""
+"""The lowest d6 with which a giant breaks away (HX-SPECIAL-12), from any opponent, a giant too (HX-PAC-28: the
+card's easier break away from smaller characters only is not 2005's)."""
 MODE_CHANGE_SPEED = 1
 """Speed a flier gives up to change between hovering and soaring in one action (HX-MOVE-13)."""
 

@@ -57,8 +57,11 @@ PUSHING_DAMAGE = 1
 
 
 def why_not(state: HeroState, action: Action | Declared | Copy) -> str:
-    """Why `action` is not legal now ("" when it is). While characters are mind-controlled, one's move or attack is
-    judged as such (`mind_control`), any other action as it will be made: once the control has ended."""
+    """Why `action` is not legal now ("" when it is). It is judged before the action is given, on the map as it
+    stands: a player may check targets, range and lines of fire before declaring (HX-COMBAT-10), and an action
+    refused here rolls nothing, gives no token and spends none of the turn's actions. While characters are
+    mind-controlled, one's move or attack is judged as such (`mind_control`), any other action as it will be made:
+    once the control has ended."""
     if state.controlled and mind_control.controls(state, action):
         assert isinstance(action, Move | Close | Ranged)
         return mind_control.problem(state, action)
@@ -258,7 +261,8 @@ def begin_turn(state: HeroState, effects: bool = True) -> None:
 
 def end_turn(state: HeroState) -> None:
     """Clear the tokens of the active player's characters given no action this turn (HX-TURN-10, -13); the next
-    player with characters on the map takes its turn (HX-TURN-01)."""
+    player with characters on the map takes its turn (HX-TURN-01), unless the game ends: at the turn limit, or as
+    the scenario it is played under says (Showdown, HX-END-03, HX-SCEN-02, -03)."""
     for character in state.monsters:
         if character.controller == state.active:
             if not character.acted:
@@ -271,7 +275,12 @@ def end_turn(state: HeroState) -> None:
     state.barred.clear()
     teams.turn_over(state)  # HX-TEAM-04: canceled team abilities come back
     state.turn += 1
-    if state.turn_limit is not None and state.turn > state.turn_limit * len(state.players):
+    state.turns_taken[state.active] = state.turns_taken.get(state.active, 0) + 1
+    if state.game_scenario == scoring.SHOWDOWN:  # HX-END-03: the scenario's end replaces the standard ones
+        scoring.showdown(state)
+        if state.over:
+            return
+    elif state.turn_limit is not None and state.turn > state.turn_limit * len(state.players):
         scoring.finish(state, "turn limit")  # HX-END-14 OPEN: a limit in rounds of every player's turn
         return
     order = sorted(p.number for p in state.players)

@@ -16,7 +16,7 @@ from clix.engine.core.expect import events_in_order
 from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
-from clix.engine.heroclix import card_play, double_base, movement, rules
+from clix.engine.heroclix import card_play, double_base, movement, rules, scoring
 from clix.engine.heroclix.area_attacks import AREA_USES
 from clix.engine.heroclix.maps import HeroMap
 from clix.engine.heroclix.movement_powers import settle_flight
@@ -160,6 +160,11 @@ def build_state(scenario: Scenario, known: Any = None) -> tuple[HeroState, dict[
         card_play.scenario_cards(state, scenario, ids, known)
     if scenario.active_player not in players:
         raise ScenarioError(f"active_player: player {scenario.active_player} has no character")
+    state.game_scenario = scenario.game_scenario or ""  # HX-END-03, HX-SCEN-01
+    at = players.index(scenario.active_player)
+    for before in range(1, scenario.turn):  # the turns before this one, the last by the player before the active one
+        player = players[(at - before) % len(players)]
+        state.turns_taken[player] = state.turns_taken.get(player, 0) + 1
     rules.begin_turn(state, effects=False)
     state.actions_left -= sum(1 for c in state.monsters if c.acted and c.controller == state.active)
     return state, ids
@@ -168,16 +173,16 @@ def build_state(scenario: Scenario, known: Any = None) -> tuple[HeroState, dict[
 def _character(uid: int, spec: ScenarioCharacter, square: int) -> Figure:
     if spec.flight is not None and spec.speed_mode != "wing":
         raise ScenarioError(f"characters: {spec.id}: only a character with speed_mode wing flies (HX-MOVE-12)")
+    entries = scoring.bystander_dial(str(spec.dial[0])) if spec.bystander else spec.dial  # HX-CHAR-10: no dial
     everywhere = [power_named(name) for name in spec.powers]
-    per_click = [[power_named(p) for p in entry.powers] if not isinstance(entry, str) else [] for entry in spec.dial]
+    per_click = [[power_named(p) for p in entry.powers] if not isinstance(entry, str) else [] for entry in entries]
     unplayed = [name for name in [*everywhere, *(p for click in per_click for p in click)] if name not in POWERS]
     if unplayed:
         raise ScenarioError(
             f"characters: {spec.id}: the power {unplayed[0]} {NOT_YET} (clix plays the 48 powers of the 2005 card)"
         )
     dial = [
-        _click(spec.id, index, entry if isinstance(entry, str) else entry.values)
-        for index, entry in enumerate(spec.dial)
+        _click(spec.id, index, entry if isinstance(entry, str) else entry.values) for index, entry in enumerate(entries)
     ]
     if spec.start >= len(dial) or dial[spec.start].killed:
         raise ScenarioError(f"characters: {spec.id}: start {spec.start} is not a click with values on its dial")

@@ -78,6 +78,9 @@ class ScenarioCharacter(_Strict):
     """The size class (HX-CHAR-08; an extension of the contract: giants, big and double-base characters, HX-SPECIAL)."""
     transporter: bool = False
     """A transporter (HX-SPECIAL-07; an extension of the contract)."""
+    bystander: bool = False
+    """A bystander token (HX-CHAR-10; an extension of the contract): no dial, its printed combat values written as
+    the one entry of `dial`, no powers (HX-CHAR-10 OPEN); any damage knocks it out."""
     copying: str | None = None
     """A wild card's team whose ability it uses now (HX-TEAM-07; an extension of the contract)."""
 
@@ -94,6 +97,11 @@ class ScenarioCharacter(_Strict):
                 "a double-base character stands on two squares, at: [[x1, y1], [x2, y2]], and any other on one, "
                 "at: [x, y] (HX-SPECIAL-02)"
             )
+        if self.bystander and not (len(self.dial) == 1 and isinstance(self.dial[0], str) and self.dial[0] != "x"):
+            raise ValueError('a bystander token has no dial: its printed values are its one dial entry, "s a d d" '
+                             "(HX-CHAR-10)")  # fmt: skip
+        if self.bystander and (self.powers or self.size != "standard" or self.transporter):
+            raise ValueError("a bystander token has no powers and is a standard-size character (HX-CHAR-10 OPEN)")
         return self
 
 
@@ -179,6 +187,10 @@ class Scenario(_Strict):
     build_total: int = Field(100, ge=100, le=10_000, multiple_of=100)
     active_player: PlayerNumber = Field(1, ge=1, le=8)
     turn: int = Field(1, ge=1, le=MAX_TURNS)
+    game_scenario: Literal["showdown"] | None = None
+    """The scenario of 002 the game is played under (HX-END-03, HX-SCEN-01; an extension of the contract):
+    `showdown` (HX-SCEN-02, -03). The turns before `turn` were taken by the players in turn order, ending with the
+    one before the active player."""
     map: HeroMap = DEFAULT_MAP
     characters: list[ScenarioCharacter] = Field(default_factory=list)
     feats: list[ScenarioFeat] = Field(default_factory=list)

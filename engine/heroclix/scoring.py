@@ -11,6 +11,22 @@ from clix.engine.heroclix.objects import lay, strong
 from clix.engine.heroclix.sides import team
 from clix.engine.heroclix.state import KNOCKBACK, PHASES, PUSHING, HeroState
 
+KO_CLICK = "x"
+SHOWDOWN = "showdown"
+"""The sample scenario of 002, a free-for-all with its own end and victory (HX-SCEN-02, -03)."""
+SHOWDOWN_TURNS = 5
+"""Showdown's check comes once every player has taken this many turns, and its end after as many more (HX-SCEN-02,
+-03)."""
+SHOWDOWN_SHARE = 0.5
+"""At Showdown's check a player whose VP reach this share of the build total wins (HX-SCEN-02)."""
+
+
+def bystander_dial(values: str) -> list[str]:
+    """A bystander token's dial for play: it has none, only its printed values, and when it is dealt damage it is
+    knocked out (HX-CHAR-10), so its values are followed by a KO click. It has no powers, so no damage reducer saves
+    it (HX-CHAR-10 OPEN), and pushing damage knocks it out too."""
+    return [values, KO_CLICK]
+
 
 def take_damage(state: HeroState, character: Figure, amount: int, cause: str, source: Figure | None) -> int:
     """Click `character`'s dial `amount` times (HX-CHAR-04, HX-DAMAGE-01, -02), knocking it out at a KO click
@@ -86,20 +102,34 @@ def _score(state: HeroState, points: dict[int, float]) -> None:
         state.points[player] = state.points.get(player, 0.0) + amount
 
 
+def scores_survivors(state: HeroState) -> bool:
+    """Whether the characters left at the end, and the feats still in the game, score for their own players
+    (HX-END-07, -09): not under Showdown, whose victory rules replace the standard ones (HX-END-03) and count
+    defeated opponents only (HX-SCEN-02, -03 OPEN a)."""
+    return state.game_scenario != SHOWDOWN
+
+
 def finish(state: HeroState, reason: str) -> None:
     """The end (HX-END-04, -07, -11): survivors and the feats still in the game (HX-END-09) score for their own
-    player; the most VP wins; a tie, or no character defeated at all, goes to the force built with the fewest
-    points; equal forces draw. A game whose
-    `tie_break` is off (the analyzer's `--ties draw`) draws instead of applying HX-END-11."""
+    player (`scores_survivors`); the most VP wins; a tie, or no character defeated at all, goes to the force built
+    with the fewest points; equal forces draw. A game whose `tie_break` is off (the analyzer's `--ties draw`) draws
+    instead of applying HX-END-11."""
+    finish_among(state, reason, None)
+
+
+def finish_among(state: HeroState, reason: str, among: list[int] | None) -> None:
+    """`finish`, the winner found among the players `among` when a scenario says so (Showdown's check, HX-SCEN-02);
+    None: among every player."""
     state.over = True
     state.phase = PHASES[1]
     state.end_reason = reason
     state.emit(EventKind.GAME_OVER, reason=reason)
-    for character in state.standing():
-        _score(state, {character.owner: float(character.stats.points)})
-    _score(state, feats.still_in_game(state))  # HX-END-09
-    totals = {p.number: state.points.get(p.number, 0.0) for p in state.players}
-    nobody_defeated = all(c.alive for c in state.monsters)
+    if scores_survivors(state):
+        for character in state.standing():
+            _score(state, {character.owner: float(character.stats.points)})
+        _score(state, feats.still_in_game(state))  # HX-END-09
+    totals = {p.number: state.points.get(p.number, 0.0) for p in state.players if among is None or p.number in among}
+    nobody_defeated = among is None and all(c.alive for c in state.monsters)
     best = max(totals.values(), default=0.0)
     leaders = [p for p, v in totals.items() if v == best]
     if (nobody_defeated or len(leaders) > 1) and not state.tie_break:  # ties played as draws (`--ties draw`)
@@ -112,6 +142,28 @@ def finish(state: HeroState, reason: str) -> None:
         state.winner = cheapest[0] if len(cheapest) == 1 else None
     else:
         state.winner = leaders[0]
+
+
+def showdown(state: HeroState) -> None:
+    """Showdown, at the end of each turn (HX-SCEN-02, -03): once every player still in the game has taken 5 turns,
+    each player's VP for the opposing characters it defeated are totalled, and those with at least half the build
+    total win, the most VP among them (`finish_among`); if nobody has, play goes on, and once every player has taken 5
+    more the game ends: the most VP wins, ties to the force of fewest points. Its VP never count survivors
+    (HX-SCEN-03 OPEN a). The standard end by elimination (HX-END-01) still ends the game at once, scored as at
+    the end (HX-SCEN-03 OPEN b, `knock_out`)."""
+    left = {c.controller for c in state.standing()}
+    taken = {state.turns_taken.get(p.number, 0) for p in state.players if p.number in left}
+    if taken == {SHOWDOWN_TURNS}:
+        winners = showdown_winners(state)
+        if winners:
+            finish_among(state, f"Showdown: {SHOWDOWN_TURNS} turns each, half the build total reached", winners)
+    elif taken == {2 * SHOWDOWN_TURNS}:
+        finish(state, f"Showdown: {2 * SHOWDOWN_TURNS} turns each")
+
+
+def showdown_winners(state: HeroState) -> list[int]:
+    """The players whose VP reach half the build total at Showdown's check (HX-SCEN-02)."""
+    return [p.number for p in state.players if state.points.get(p.number, 0.0) >= SHOWDOWN_SHARE * state.build_total]
 
 
 def score(state: HeroState) -> dict[int, int]:

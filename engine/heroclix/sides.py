@@ -31,7 +31,8 @@ GIANT_REACH = 2
 
 
 def size(state: HeroState, character: Figure) -> str:
-    """`character`'s size class: STANDARD, GIANT or BIG (HX-CHAR-08)."""
+    """`character`'s size class: STANDARD, GIANT or BIG (HX-CHAR-08); a double-base character is standard, in the
+    card's size comparisons too (HX-PAC-13 OPEN: Plasticity's "giants ignore it")."""
     return state.sizes.get(character.uid, STANDARD)
 
 

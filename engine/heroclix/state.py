@@ -75,6 +75,11 @@ class HeroState(State):
     """Per mind-controlled character's uid: the player it returns to, and what it has done (`mind_control`)."""
     controlling: int = -1
     """The uid of the Mind Control character whose action goes on while characters it hit are controlled."""
+    game_scenario: str = ""
+    """The scenario the game is played under, whose end and victory rules replace the standard ones (HX-END-03,
+    HX-SCEN-01): "" (none) or "showdown" (HX-SCEN-02, -03)."""
+    turns_taken: dict[int, int] = field(default_factory=dict)
+    """Turns each player has taken, by player (Showdown counts them, HX-SCEN-02)."""
     cards: Any = None
     """The team abilities, feats and battlefield conditions in play (`card_files.Cards`), None without any."""
 
@@ -118,6 +123,8 @@ class HeroState(State):
         self.barred = set()
         self.controlled = {}
         self.controlling = -1
+        self.game_scenario = ""
+        self.turns_taken = {}
         self.cards = None
 
     def _empty(self, dice: Dice | None) -> HeroState:
@@ -145,6 +152,8 @@ class HeroState(State):
         twin.barred = set(self.barred)
         twin.controlled = dict(self.controlled)
         twin.controlling = self.controlling
+        twin.game_scenario = self.game_scenario
+        twin.turns_taken = dict(self.turns_taken)
         twin.cards = None if self.cards is None else self.cards.copy()
 
     def _refresh_rules(self, seen: State, player: int) -> None:
@@ -169,6 +178,8 @@ class HeroState(State):
         seen.barred = self.barred
         seen.controlled = self.controlled
         seen.controlling = self.controlling
+        seen.game_scenario = self.game_scenario
+        seen.turns_taken = self.turns_taken
         seen.cards = self.cards
 
     def tally(self, figure: Figure, kind: str) -> int:
