@@ -163,8 +163,8 @@ def build_state(scenario: Scenario, known: Any = None) -> tuple[HeroState, dict[
     state.game_scenario = scenario.game_scenario or ""  # HX-END-03, HX-SCEN-01
     at = players.index(scenario.active_player)
     for before in range(1, scenario.turn):  # the turns before this one, the last by the player before the active one
-        player = players[(at - before) % len(players)]
-        state.turns_taken[player] = state.turns_taken.get(player, 0) + 1
+        earlier = players[(at - before) % len(players)]
+        state.turns_taken[earlier] = state.turns_taken.get(earlier, 0) + 1
     rules.begin_turn(state, effects=False)
     state.actions_left -= sum(1 for c in state.monsters if c.acted and c.controller == state.active)
     return state, ids
