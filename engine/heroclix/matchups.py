@@ -144,7 +144,8 @@ def game_rows(state: HeroState, head: dict[str, Any], swapped: bool) -> tuple[di
     Read from the log: the damage a character dealt (its attacks' damage and the knockback they caused, the
     damage of a power it used), the KOs it scored (it dealt the last damage) and when each character was KO'd
     (`ko_timeline`, round:side:character in order), pushes and their damage, knockbacks, clicks healed, attacks
-    made with an object held (thrown or swung) and the turns a side took no action in (idle)."""
+    made with an object held (thrown or swung) and the turns a side took no action in (idle). A KO by pushing damage
+    or a critical miss credits no character (its VP still go to a player, HX-END-08: in `vp_a_kos`)."""
     seat = {"A": 2 if swapped else 1, "B": 1 if swapped else 2}
     side_of = {seat["A"]: "A", seat["B"]: "B"}
     players = max(1, len(state.players))
@@ -199,7 +200,7 @@ def game_rows(state: HeroState, head: dict[str, Any], swapped: bool) -> tuple[di
     ko_rounds: dict[str, list[int]] = {"A": [], "B": []}
     first_ko_turn: dict[str, int] = {}
     actor: str | None = None  # the character whose attack or power is resolving
-    last_hurt: dict[str, str | None] = {}  # per character: who dealt it the last damage
+    last_hurt: dict[str, str | None] = {}  # per character: the opposing character that dealt its last damage, if any
     holding: set[str] = set()
     for event in state.log:
         kind = event.kind
@@ -224,10 +225,11 @@ def game_rows(state: HeroState, head: dict[str, Any], swapped: bool) -> tuple[di
         elif kind == EventKind.DAMAGE:
             hurt, clicks, cause = event.get("character"), event.get("clicks", 0), event.get("cause")
             by = actor if cause in DEALT_BY_ATTACKER else None
-            if by is not None and label_side.get(by) in count and label_side.get(by) != label_side.get(hurt):
+            opposed = by is not None and label_side.get(by) in count and label_side.get(by) != label_side.get(hurt)
+            last_hurt[hurt] = by if opposed else None  # a KO is credited to the dealer of its last damage only
+            if by is not None and opposed:
                 figures[by]["damage_dealt"] += clicks
                 count[label_side[by]]["damage_dealt"] += clicks
-                last_hurt[hurt] = by
             elif cause == PUSHING and hurt in figures:
                 figures[hurt]["pushes"] += 1
                 if label_side.get(hurt) in count:
