@@ -30,6 +30,7 @@ DUEL = ["duel", "butcher-shop", "firing-line"]
 LADDER = ["ladder", "--players", "random,tuned,rusher", "--armies", "butcher-shop", "--maps", "graveyard"]
 SWEEP = [*DUEL, "--players", "sweep"]
 REPLAY = ["replay", "butcher-shop", "firing-line"]
+HERO_DUEL = ["duel", "dawn-patrol", "night-shift"]
 
 
 @pytest.fixture
@@ -104,6 +105,25 @@ def refused(tmp: Path) -> list[tuple[str, list[str], str]]:
         ("bench against rounds 0", ["bench", "--against", str(ROOT), "--rounds", "0"], "--rounds takes"),
         ("bench against games 1", ["bench", "--against", str(ROOT), "--games", "1"], "--games takes 2 to"),
         ("a word for a number", [*DUEL, "--games", "many"], "Invalid value for '--games'"),
+    ]
+    both = ["--rosters", str(ROOT / "rosters")]  # HorrorClix's and HeroClix's sample libraries
+    force_file = str(ROOT / "rosters" / "heroclix" / "forces" / "night-shift.yaml")
+    cases += [
+        ("heroclix duel games 0", [*HERO_DUEL, "--games", "0", *out, *both], "--games takes 2 to"),
+        ("heroclix duel an army and a force", [*DUEL[:2], force_file, *out, *both], "a command plays the armies"),
+        ("heroclix duel a force and an army", [*HERO_DUEL[:2], "firing-line", *out, *both], "firing-line a horrorclix"),
+        ("heroclix duel a horrorclix map", [*HERO_DUEL, "--map", "graveyard", *out, *both], "--map graveyard a horror"),
+        ("heroclix duel force unknown", [*HERO_DUEL[:2], "night-shif", *out, *both], "did you mean 'night-shift'?"),
+        ("heroclix duel map unknown", [*HERO_DUEL, "--map", "harbour", *out, *both], "no heroclix-2005 map named"),
+        ("heroclix duel style unknown", [*HERO_DUEL, "--players", "genius", *out, *both], "no HeroClix player style"),
+        (
+            "heroclix duel check-with",
+            [*HERO_DUEL, "--check-with", "search:9", *out, *both],
+            "--check-with: no HeroClix",
+        ),
+        ("heroclix duel store not a database", [*HERO_DUEL, *out, "--store", str(afile), *both], "cannot open the"),
+        ("heroclix replay an army and a force", ["replay", "butcher-shop", force_file, *both], "a command plays the"),
+        ("heroclix replay seed -1", ["replay", *HERO_DUEL[1:], "--seed", "-1", *both], "--seed takes a non-negative"),
     ]
     meta = ["meta", "butcher-shop", "firing-line", "--maps", "graveyard", "--games", "2", *out]
     dask = [*meta, "--backend", "dask", "--scheduler"]

@@ -171,9 +171,10 @@ CASES = list(cases())
 
 
 @pytest.fixture
-def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
+def no_games(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Any game played fails the test: the pool's entry point, one game's, and every module's copy of them
-    (modules imported later copy the patched ones)."""
+    (modules imported later copy the patched ones: they get the originals back afterwards, so a later test in the
+    same process plays)."""
 
     def played(*args: object, **kwargs: object) -> None:
         raise AssertionError("a game was played")
@@ -184,6 +185,12 @@ def no_games(monkeypatch: pytest.MonkeyPatch) -> None:
             for name, original in originals.items():
                 if getattr(module, name, None) is original:
                     monkeypatch.setattr(module, name, played)
+    yield
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("clix."):
+            for name, original in originals.items():
+                if getattr(module, name, None) is played:
+                    setattr(module, name, original)
 
 
 @pytest.fixture

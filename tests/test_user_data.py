@@ -142,7 +142,9 @@ def test_replay_takes_army_files(homebrew):
         (["duel", "mine/nothing.yaml", "butcher-shop"], "mine/nothing.yaml: no such file"),
         (["duel", "mine/half-written.yaml", "butcher-shop"], "mine/half-written.yaml:2: not valid YAML"),
         (["duel", "mine/night-butcher-v.yaml", "butcher-shop"], "this file defines no army"),
-        (["duel", "night-shift", "butcher-shop"], "no army named 'night-shift'"),
+        # mine/night-shift.yaml is not in the library unless passed; the sample has a HeroClix force of that name
+        (["duel", "night-shift", "butcher-shop"], "ARMY_A night-shift is a heroclix-2005 force, ARMY_B butcher-shop"),
+        (["duel", "night-shifts", "butcher-shop"], "no army named 'night-shifts'"),
         (["roster", "show", "nobody-at-all"], "no figure or army named 'nobody-at-all'"),
         (
             ["duel", "butcher-shop", "firing-line", "--rosters", "nowhere"],

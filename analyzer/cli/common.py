@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from clix.analyzer.common.checks import MAX_TURNS
 from clix.analyzer.library.load import Library, load_library
+from clix.analyzer.library.rulesets import MAPS, Argument, RulesetLibrary, matchup_library
 from rich.console import Console
 
 if TYPE_CHECKING:
@@ -59,6 +60,24 @@ RostersOption = Annotated[
 def library_for(rosters: list[Path] | None, **wanted: Any) -> Library:
     """Load the library for a command (ClixError on problems in what it uses; a warning line for others)."""
     return load_library(rosters, warn=lambda line: stderr_console().print(line, markup=False), **wanted)
+
+
+def matchup_library_for(
+    rosters: list[Path] | None,
+    armies: list[tuple[str, str]],
+    map_name: str | None = None,
+    ruleset: str | None = None,
+) -> RulesetLibrary:
+    """The library for a command that plays `armies` (each (how the command names it, its id or file)) on
+    `map_name` (None: the ruleset's default map, its id under ""), in the ruleset they are of
+    (analyzer/library/rulesets.py); ClixError on problems in what it uses, a warning line for others."""
+    return matchup_library(
+        rosters,
+        [Argument(label, text) for label, text in armies],
+        Argument("--map", map_name, MAPS),
+        ruleset=ruleset,
+        warn=lambda line: stderr_console().print(line, markup=False),
+    )
 
 
 ForceOption = Annotated[

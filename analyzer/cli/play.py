@@ -18,6 +18,7 @@ from clix.analyzer.cli.common import (
     TurnsOption,
     console,
     library_for,
+    matchup_library_for,
     split_names,
     stderr_console,
 )
@@ -30,25 +31,34 @@ from rich.console import Console
 def duel(
     army_a: Annotated[
         str,
-        typer.Argument(metavar="ARMY_A", help="Army A: an army id (see `clix roster list armies`) or an army file."),
+        typer.Argument(
+            metavar="ARMY_A",
+            help="Army A: an army id (see `clix roster list armies`) or an army file; or a HeroClix force (id or "
+            "file, see `clix roster list forces`).",
+        ),
     ],
-    army_b: Annotated[str, typer.Argument(metavar="ARMY_B", help="Army B: an army id or file.")],
+    army_b: Annotated[str, typer.Argument(metavar="ARMY_B", help="Army B: an army id or file (of A's ruleset).")],
     games: Annotated[
         int, typer.Option("--games", help=f"Games to play, 2 to {MAX_GAMES:,} (rounded up to seat-swapped pairs).")
     ] = 1000,
     map_name: Annotated[
-        str, typer.Option("--map", help="Map id (see `clix roster list maps`) or a map file.")
-    ] = "graveyard",
+        str | None,
+        typer.Option(
+            "--map",
+            help="Map id (see `clix roster list maps`) or a map file (default: graveyard; for HeroClix forces "
+            "chemical-plant).",
+        ),
+    ] = None,
     players: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--players",
             help="Player styles A,B: random, tuned (the default), balanced, rusher, hunter, search (search:N: N "
             "playouts a decision); or sweep: every pairing of the heuristic "
             "styles (A's style x B's style) with the same seed, A's score per pairing and whether the verdict "
-            "depends on play style.",
+            "depends on play style. HeroClix forces: its styles (random so far).",
         ),
-    ] = "tuned,tuned",
+    ] = None,
     seed: SeedOption = 0,
     jobs: JobsOption = 0,
     turns: TurnsOption = 15,
@@ -113,7 +123,8 @@ def duel(
     efficiency per figure, victim-rush statistics, game length and the first-player advantage. Writes the
     per-game table (CSV, Parquet), plots and a self-contained HTML report (and its PDF with --pdf) to --out, and
     keeps every game in the result store (`clix results`): running the same duel again plays only the games it
-    lacks."""
+    lacks. Two HeroClix forces play HeroClix (a force's file says `ruleset: heroclix-2005`): knockouts, pushing,
+    knockback and healing in place of victims and plot twists."""
     from clix.analyzer.duel.command import run_duel
     from clix.analyzer.play.store import DEFAULT_STORE, STORE_NAME
     from clix.analyzer.report.folder import Target
@@ -122,13 +133,13 @@ def duel(
     checks.turns(turns)
     checks.seed(seed)
     cores = checks.jobs(jobs, stderr_console())
-    library = library_for(rosters, armies=[army_a, army_b], maps=[map_name])
-    army_a, army_b, map_name = library.id(army_a), library.id(army_b), library.id(map_name)
+    library = matchup_library_for(rosters, [("ARMY_A", army_a), ("ARMY_B", army_b)], map_name)
+    army_a, army_b, map_name = library.id(army_a), library.id(army_b), library.id(map_name or "")
     if out is None:
         target = Target(Path("clix-out") / f"{army_a}-vs-{army_b}", new_run=True)
     else:
         target = Target(out, force=force)
-    if players.strip() == "sweep":
+    if players is not None and players.strip() == "sweep":
         if store is not None or fresh:
             raise ClixError("--store, --fresh: a --players sweep run does not use the result store (a duel does)")
         kept = None
@@ -136,7 +147,7 @@ def duel(
         kept = store or (DEFAULT_STORE if out is None else out.parent / STORE_NAME)
     raise typer.Exit(
         run_duel(
-            library.roster,
+            library.data,
             library.layers,
             army_a,
             army_b,
@@ -157,6 +168,7 @@ def duel(
             store=kept,
             fresh=fresh,
             check_with=check_with,
+            ruleset=library.ruleset,
         )
     )
 
@@ -247,11 +259,18 @@ def replay(
         typer.Option("--run", help="A duel's --out folder: replay its game --game from summary.json and games.csv."),
     ] = None,
     game: Annotated[int, typer.Option("--game", help="Game index in the duel (odd games have the seats swapped).")] = 0,
-    map_name: Annotated[str | None, typer.Option("--map", help="Map id or file (default: graveyard).")] = None,
+    map_name: Annotated[
+        str | None,
+        typer.Option("--map", help="Map id or file (default: graveyard; for HeroClix forces chemical-plant)."),
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="The duel's master seed (default: 0).")] = None,
     players: Annotated[
         str | None,
-        typer.Option("--players", help="Player styles A,B: random, tuned (the default), balanced, rusher, hunter."),
+        typer.Option(
+            "--players",
+            help="Player styles A,B: random, tuned (the default), balanced, rusher, hunter; HeroClix forces: its "
+            "styles (random so far).",
+        ),
     ] = None,
     turns: Annotated[
         int | None, typer.Option("--turns", help=f"Turn limit per player, 1 to {MAX_TURNS} (default: 15).")
@@ -264,7 +283,6 @@ def replay(
     """Play one game of a duel again and print it turn by turn: game --game of the run in --run (checked
     against its games.csv row, exit 1 if it differs), or of `clix duel ARMY_A ARMY_B` with these options."""
     from clix.analyzer.duel.replay import replay_run, replay_seed
-    from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE
 
     checks.game_index(game)
     if seed is not None:
@@ -282,17 +300,18 @@ def replay(
     else:
         if army_a is None or army_b is None:
             raise ClixError("name the game: --run DIR --game N, or ARMY_A ARMY_B [--seed S] [--game N]")
-        library = library_for(rosters, armies=[army_a, army_b], maps=[map_name or "graveyard"])
+        library = matchup_library_for(rosters, [("ARMY_A", army_a), ("ARMY_B", army_b)], map_name)
         result = replay_seed(
             library.layers,
             library.id(army_a),
             library.id(army_b),
-            map_name=library.id(map_name or "graveyard"),
+            map_name=library.id(map_name or ""),
             seed=0 if seed is None else seed,
-            players=players or f"{DEFAULT_STYLE},{DEFAULT_STYLE}",
+            players=players,
             turns=turns or 15,
             ties=ties or "break",
             game=game,
+            ruleset=library.ruleset,
         )
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     for warning in result.warnings:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.play.runner import Matchup, player_factory, run_matchup
 from clix.analyzer.stats.scoring import paired_score
+from clix.engine.core.ruleset import DEFAULT_RULESET
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -22,15 +23,16 @@ CHECK_GAMES = 100
 """Games the check replays at most (the duel's first ones): a 100-game check of a 100-point duel takes minutes."""
 
 
-def check_style(spec: str | None) -> str | None:
-    """The checking style of `--check-with` (None when not asked), checked before any game."""
+def check_style(spec: str | None, ruleset: str = DEFAULT_RULESET) -> str | None:
+    """The checking style of `--check-with` (None when not asked), checked before any game: one the ruleset's kit
+    has a player for."""
     if spec is None:
         return None
     style = spec.strip()
     if not style:
         raise ClixError("--check-with: name a player style, as search:200")
     try:
-        player_factory(style)  # an unknown style or a bad budget is a one-line error
+        player_factory(style, ruleset)  # an unknown style or a bad budget is a one-line error
     except ClixError as exc:
         raise ClixError(str(exc).replace("--players:", "--check-with:", 1)) from None
     return style

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,16 +16,17 @@ from clix.analyzer.duel.check import CHECK_GAMES, check_style, run_check
 from clix.analyzer.duel.check import summary_lines as check_summary_lines
 from clix.analyzer.duel.console import precision_lines, print_summary
 from clix.analyzer.duel.keeper import DuelKeeper
+from clix.analyzer.library.rulesets import library_views
 from clix.analyzer.library.views import army_contents
 from clix.analyzer.play.pool import close_pool
 from clix.analyzer.play.result import GameRows, RunResult, ended_early, report_line, run_exit_code
-from clix.analyzer.play.runner import Matchup, player_factory, run_matchup
+from clix.analyzer.play.runner import Matchup, kit, player_factory, run_matchup
 from clix.analyzer.report.folder import Interrupted, Target, claim_output
 from clix.analyzer.stats.scoring import pair_means
 from clix.analyzer.stats.sequential import equivalence, run_to_precision
-from clix.engine import RULESET_VERSION, compiled
+from clix.engine import compiled
 from clix.engine.core.files.problems import did_you_mean
-from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
 from rich.console import Console
 
 if TYPE_CHECKING:
@@ -36,27 +38,31 @@ def _counts(column: Any) -> dict[str, int]:
     return {str(value): int(count) for value, count in column.value_counts().items() if count}
 
 
-def parse_players(spec: str) -> tuple[str, str]:
-    """ "A_STYLE,B_STYLE" (or one style for both)."""
+def parse_players(spec: str | None, ruleset: str = DEFAULT_RULESET) -> tuple[str, str]:
+    """ "A_STYLE,B_STYLE" (or one style for both; None: the ruleset's default style for both), each a style the
+    ruleset's kit has a player for (else its did-you-mean line)."""
+    if spec is None:
+        default = kit(ruleset).default_style
+        return default, default
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if len(names) == 1:
         names *= 2
     if len(names) != 2:
         raise ClixError(f"--players takes two styles separated by a comma, like balanced,rusher (got {spec!r})")
     for name in names:
-        player_factory(name)
+        player_factory(name, ruleset)
     return names[0], names[1]
 
 
 def run_duel(
-    roster: Roster,
+    roster: Any,
     library: Path | tuple[Path, ...],
     army_a: str,
     army_b: str,
     *,
     games: int,
     map_name: str,
-    players: str,
+    players: str | None,
     seed: int,
     jobs: int | None,
     turns: int,
@@ -71,9 +77,13 @@ def run_duel(
     store: Path | None = None,
     fresh: bool = False,
     check_with: str | None = None,
+    ruleset: str = DEFAULT_RULESET,
 ) -> int:
     """Play the duel, print its summary and write its outputs; return the exit code: 0, 1 when games failed
     (each named on stderr; the outputs cover the others), 130 when interrupted.
+
+    `roster` is the library's data in `ruleset` (a HorrorClix `Roster`, a HeroClix `Library`: see
+    analyzer/library/rulesets.py); `players` None plays the ruleset's default style on both sides.
 
     `out` is claimed (checked, locked) before the first game and replaced atomically after the last. `pdf`
     also writes report.pdf (WeasyPrint is loaded, and checked, before the first game). With a `store`
@@ -81,7 +91,7 @@ def run_duel(
     are played, each written to it as it finishes, and the run is recorded there. `check_with` (a style, as
     search:200) replays the first games with it on both sides and compares the verdicts (analyzer.duel.check)."""
     check_duel_options(ties, target_ci, margin)
-    if players.strip() == "sweep":
+    if players is not None and players.strip() == "sweep":
         from clix.analyzer.duel.sweep import run_sweep
 
         if pdf:
@@ -107,6 +117,7 @@ def run_duel(
             console=console,
             ties=ties,
             stop_on_error=stop_on_error,
+            ruleset=ruleset,
         )
     matchup, checker = duel_matchup(
         roster,
@@ -119,6 +130,7 @@ def run_duel(
         ties=ties,
         check_with=check_with,
         note=lambda line: console.print(line, markup=False),
+        ruleset=ruleset,
     )
     if pdf:
         from clix.analyzer.report.duel import check_pdf
@@ -152,7 +164,7 @@ def run_duel(
             report_line("no game finished before the crash: nothing to report")
             return run_exit_code(False, True, True)
         # the report loads here, not at import: a long duel plays its games without it
-        from clix.analyzer.report.duel import provenance_line, write_outputs
+        from clix.analyzer.report.duel import write_outputs
 
         close_pool()
         game_rows, figure_rows, summary = summarize_duel(
@@ -182,7 +194,8 @@ def run_duel(
             fresh=fresh,
             run=None if keeper is None else keeper.run_id,
         )
-        provenance = provenance_line(roster, [army_a, army_b])
+        views = duel_views(ruleset, roster, army_a, army_b, map_name)
+        provenance = views.provenance
         try:
             with folder.staged() as staging, stage(console, "writing the tables and the report", as_json):
                 written = write_outputs(
@@ -193,9 +206,10 @@ def run_duel(
                     settings,
                     names,
                     provenance,
-                    armies={"a": army_contents(roster, army_a), "b": army_contents(roster, army_b)},
-                    layout=roster.maps[map_name],
+                    armies=views.armies,
+                    layout=views.layout,
                     rows=(game_rows, figure_rows),
+                    draw_map=views.draw_map,
                 )
                 if pdf:
                     written["pdf"] = pdf_from(written["report"], staging / "report.pdf")
@@ -229,33 +243,69 @@ def check_duel_options(ties: str, target_ci: float | None, margin: float | None)
 
 
 def duel_matchup(
-    roster: Roster,
+    roster: Any,
     library: Path | tuple[Path, ...],
     army_a: str,
     army_b: str,
     *,
     map_name: str,
-    players: str,
+    players: str | None,
     turns: int,
     ties: str,
     check_with: str | None,
     note: Callable[[str], None],
+    ruleset: str = DEFAULT_RULESET,
 ) -> tuple[Matchup, str | None]:
-    """The duel's matchup (its armies and map checked in `roster`, its styles parsed) and its checking style;
-    `note` is told when the armies' build totals differ."""
+    """The duel's matchup (its armies and map checked in `roster`, the ruleset's data, through its kit; its styles
+    parsed) and its checking style; `note` is told when the armies' build totals differ."""
+    rules = kit(ruleset)
+    armies, maps = rules.armies(roster), rules.maps(roster)
+    kind = str(rules.army_kind)
+    listing = "armies" if kind == "army" else f"{kind}s"
     for army in (army_a, army_b):
-        if army not in roster.armies:
-            raise ClixError(did_you_mean("army", army, roster.armies, "`clix roster list armies` shows every army"))
-    if map_name not in roster.maps:
-        raise ClixError("--map: " + did_you_mean("map", map_name, roster.maps))
-    if roster.armies[army_a].build_total != roster.armies[army_b].build_total:
+        if army not in armies:
+            raise ClixError(did_you_mean(kind, army, armies, f"`clix roster list {listing}` shows every {kind}"))
+    if map_name not in maps:
+        raise ClixError("--map: " + did_you_mean("map", map_name, maps))
+    if armies[army_a].build_total != armies[army_b].build_total:
         note(
-            f"note: the armies have different build totals ({roster.armies[army_a].build_total} and "
-            f"{roster.armies[army_b].build_total}); the game uses the larger"
+            f"note: the {listing} have different build totals ({armies[army_a].build_total} and "
+            f"{armies[army_b].build_total}); the game uses the larger"
         )
-    style_a, style_b = parse_players(players)
-    checker = check_style(check_with)
-    return Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties), checker
+    style_a, style_b = parse_players(players, ruleset)
+    checker = check_style(check_with, ruleset)
+    return Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties, ruleset=ruleset), checker
+
+
+@dataclass
+class DuelViews:
+    """What a duel's report shows of its data: where it comes from (`provenance`), each side's army or force (by
+    side, "a" and "b"), and the map (`layout`, a HorrorClix map drawn by the report; or `draw_map(path, notes)`)."""
+
+    provenance: str
+    armies: dict[str, Any]
+    layout: Any = None
+    draw_map: Callable[[Path, Mapping[int, str] | None], None] | None = None
+
+
+def duel_views(ruleset: str, roster: Any, army_a: str, army_b: str, map_name: str) -> DuelViews:
+    """The report's views of the duel's data in `ruleset` (analyzer/library: `views` for HorrorClix, the
+    ruleset's own module of `rulesets.VIEWS` for another)."""
+    if ruleset == DEFAULT_RULESET:
+        from clix.analyzer.report.duel import provenance_line
+
+        return DuelViews(
+            provenance_line(roster, [army_a, army_b]),
+            {"a": army_contents(roster, army_a), "b": army_contents(roster, army_b)},
+            layout=roster.maps[map_name],
+        )
+    views = library_views(ruleset)
+    game_map = kit(ruleset).maps(roster)[map_name]
+    return DuelViews(
+        views.provenance_line(roster, [army_a, army_b]),
+        {"a": views.force_contents(roster, army_a), "b": views.force_contents(roster, army_b)},
+        draw_map=lambda path, notes: views.draw_map_png(game_map, path, notes),
+    )
 
 
 def summarize_duel(
@@ -327,7 +377,7 @@ def duel_settings(
         "seed": seed,
         "turns": turns,
         "ties": ties,
-        "ruleset": RULESET_VERSION,
+        "ruleset": ruleset_named(matchup.ruleset).version,
         "rosters": [str(layer.resolve()) for layer in ((library,) if isinstance(library, Path) else library)],
         "version": _version(),
         "jobs": jobs or os.cpu_count(),

@@ -1,5 +1,6 @@
-"""The duel's summary on the console: the score, outcome, victory points, victim rush, first player, figures and
-play, as `clix duel` prints it after a run and `clix results show` prints a stored one."""
+"""The duel's summary on the console: the score, outcome, victory points, victim rush (HorrorClix) or knockouts
+(HeroClix), first player, figures and play, as `clix duel` prints it after a run and `clix results show` prints a
+stored one."""
 
 from __future__ import annotations
 
@@ -73,19 +74,25 @@ def print_summary(
     o = summary["outcome"]
     sc = summary["score"]
     vp = summary["victory_points"]
-    rush = summary["victim_rush"]
+    rush = summary.get("victim_rush")
+    hero = "knockouts" in summary  # a HeroClix duel: knockouts, pushing, knockback (no victims, no plot twists)
     fp = summary["first_player"]
     tb = summary["tie_break"]
     # a mirror duel names one army twice: tell the sides apart
     label = {side: names[side] + (f" ({side.upper()})" if names["a"] == names["b"] else "") for side in ("a", "b")}
     if not sc["excludes_half"]:
-        verdict = "neither army is shown to be favoured"
+        verdict = f"neither {'force' if hero else 'army'} is shown to be favoured"
     else:
         favoured = label["a"] if sc["score"] > 0.5 else label["b"]
         verdict = f"{favoured} is favoured"
     if tb["ties"] == "draw":
         level = f"{100 * tb['equal_vp'] / max(1, tb['games']):.1f}% of games ({tb['equal_vp']} of {tb['games']})"
         ties = f"ties played as draws: {level} ended level on VP"
+    elif hero:
+        ties = (
+            f"decided by the tie-break (equal VP or no KO at all, the force built with fewer points wins, HX-END-11): "
+            f"{100 * tb['share']:.1f}% of games ({tb['count']} of {tb['games']})"
+        )
     else:
         ties = (
             f"decided by the tie-break (equal VP, cheaper army wins): {100 * tb['share']:.1f}% of games "
@@ -105,15 +112,29 @@ def print_summary(
         f"  the score's interval {'excludes' if sc['excludes_half'] else 'includes'} 50%: {verdict} "
         f"(if games were independent: [{100 * sc['naive_low']:.1f}–{100 * sc['naive_high']:.1f}])",
         f"  {ties}",
-        f"  victory points: {names['a']} {vp['a']['total']['mean']:.1f} (kills {vp['a']['kills']:.1f}, victims "
-        f"{vp['a']['victims']:.1f}, subplots {vp['a']['subplots']:.1f}), {names['b']} {vp['b']['total']['mean']:.1f} "
-        f"(kills {vp['b']['kills']:.1f}, victims {vp['b']['victims']:.1f}, subplots {vp['b']['subplots']:.1f})",
-        f"  VP per army point: {names['a']} {vp['a']['per_army_point']:.3f}, {names['b']} {vp['b']['per_army_point']:.3f}",
-        f"  victim rush: first slay round {rush['a']['first_slay']['mean']:.2f} vs {rush['b']['first_slay']['mean']:.2f}; "
-        f"share of victims {100 * rush['a']['share_of_victims']:.0f}% vs {100 * rush['b']['share_of_victims']:.0f}%",
+    ]
+    if hero:
+        lines += heroclix_lines(summary, names)
+    else:
+        lines += [
+            f"  victory points: {names['a']} {vp['a']['total']['mean']:.1f} (kills {vp['a']['kills']:.1f}, victims "
+            f"{vp['a']['victims']:.1f}, subplots {vp['a']['subplots']:.1f}), {names['b']} "
+            f"{vp['b']['total']['mean']:.1f} (kills {vp['b']['kills']:.1f}, victims {vp['b']['victims']:.1f}, "
+            f"subplots {vp['b']['subplots']:.1f})",
+            f"  VP per army point: {names['a']} {vp['a']['per_army_point']:.3f}, {names['b']} "
+            f"{vp['b']['per_army_point']:.3f}",
+        ]
+    if rush is not None:
+        lines.append(
+            f"  victim rush: first slay round {rush['a']['first_slay']['mean']:.2f} vs "
+            f"{rush['b']['first_slay']['mean']:.2f}; share of victims {100 * rush['a']['share_of_victims']:.0f}% vs "
+            f"{100 * rush['b']['share_of_victims']:.0f}%"
+        )
+    lines += [
         f"  game length: mean {summary['game_length']['rounds']['mean']:.1f} rounds, "
         f"{100 * summary['game_length']['timeouts']:.0f}% of games reach the turn limit",
-        f"  going first (HC-SETUP-03): the first player scores {_score(fp)} (either army, pairs as the unit)",
+        f"  going first ({'HX-SETUP-01' if hero else 'HC-SETUP-03'}): the first player scores {_score(fp)} (either "
+        f"{'force' if hero else 'army'}, pairs as the unit)",
     ]
     for side in ("a", "b"):
         army = fp["by_army"][side]
@@ -126,7 +147,9 @@ def print_summary(
         f"(effect {_effect(seat['effect'])})"
     )
     play = summary.get("play")
-    if play:
+    if play and hero:
+        lines += heroclix_play_lines(play, names)
+    elif play:
         # idle = a turn with no monster action, split (issue 32) into passed (a monster could act: the AI's choice,
         # goal under 15%) and no legal action (action tokens); a duel won by passive play shows here
         def share(p: dict[str, Any]) -> str:
@@ -163,6 +186,57 @@ def print_summary(
     if settings["engine"] != compiled.COMPILED:
         lines.append("  (`clix compile` builds the compiled engine: the same games, about 3x faster; see README)")
     print_lines(console, lines)
+
+
+def _mean(value: float | None, digits: int = 1) -> str:
+    """A mean, or a dash when there is none (no game had one: a first KO)."""
+    return "–" if value is None or value != value else f"{value:.{digits}f}"
+
+
+def heroclix_lines(summary: dict[str, Any], names: dict[str, str]) -> list[str]:
+    """A HeroClix duel's victory points (from knockouts and from its own survivors, HX-END-04, -05) and knockouts:
+    KOs per game, the round of the first, games without one, forces wiped out."""
+    vp, ko = summary["victory_points"], summary["knockouts"]
+
+    def points(side: str) -> str:
+        v = vp[side]
+        return f"{names[side]} {v['total']['mean']:.1f} (KOs {v.get('kos', 0.0):.1f}, survivors {v.get('survivors', 0.0):.1f})"
+
+    def kos(side: str) -> str:
+        k = ko[side]
+        return (
+            f"{names[side]} {_mean(k['kos_per_game'], 2)}/game (first in round {_mean(k['first_ko']['mean'])}, none in "
+            f"{100 * (k['never_kos'] or 0):.0f}% of games; wiped out in {100 * (k['eliminated_share'] or 0):.0f}%)"
+        )
+
+    return [
+        f"  victory points: {points('a')}, {points('b')}",
+        f"  VP per force point: {names['a']} {vp['a']['per_army_point']:.3f}, {names['b']} "
+        f"{vp['b']['per_army_point']:.3f}",
+        f"  knockouts scored: {kos('a')}; {kos('b')}",
+    ]
+
+
+def heroclix_play_lines(play: dict[str, Any], names: dict[str, str]) -> list[str]:
+    """How the AI played a HeroClix duel: idle turns, attacks (with an object), pushes, knockback, healing."""
+
+    def share(p: dict[str, Any]) -> str:
+        return "–" if p["rate"] is None else f"{100 * p['rate']:.0f}%"
+
+    lines = [
+        f"  how the AI played (idle: a turn without an action; games with no attack at all: "
+        f"{100 * (play['no_attack_games_share'] or 0):.0f}%):"
+    ]
+    for side in ("a", "b"):
+        s = play[side]
+        lines.append(
+            f"    {names[side]}: idle {share(s['idle_share'])} of turns, {s['attacks_per_game']:.1f} attacks/game "
+            f"({s['object_attacks_per_game']:.1f} with an object), damage dealt {s['damage_dealt_per_game']:.1f} and "
+            f"taken {s['damage_taken_per_game']:.1f} clicks/game, {s['pushes_per_game']:.1f} pushes/game "
+            f"({s['pushing_damage_per_game']:.1f} clicks), knocked back {s['knockbacks_per_game']:.2f}/game "
+            f"({s['knockback_damage_per_game']:.1f} clicks), healed {s['healed_per_game']:.1f} clicks/game"
+        )
+    return lines
 
 
 def engine_note(engines: dict[str, int], current: str) -> str | None:

@@ -13,7 +13,6 @@ from clix.analyzer.play.result import RunResult, report_line
 from clix.analyzer.play.runner import Matchup
 from clix.analyzer.play.store import GameKey, RunRecord, Store, StoreBusy, first_line, game_key, index_ranges, utc_now
 from clix.analyzer.play.writer import GameWriter
-from clix.engine.horrorclix.roster.loader import Roster
 
 
 class DuelKeeper:
@@ -28,8 +27,9 @@ class DuelKeeper:
         self.writer = GameWriter(store, key, report_line)
 
     @classmethod
-    def start(cls, path: Path, roster: Roster, matchup: Matchup, seed: int, cap: int, fresh: bool) -> DuelKeeper:
-        """Open the store (a ClixError if it cannot be used) and read this duel's games below `cap`."""
+    def start(cls, path: Path, roster: Any, matchup: Matchup, seed: int, cap: int, fresh: bool) -> DuelKeeper:
+        """Open the store (a ClixError if it cannot be used) and read this duel's games below `cap`; `roster` is the
+        matchup's ruleset's data (its key hashes what the games read)."""
         store = Store.open(path)
         key = game_key(roster, matchup, seed)
         return cls(store, key, None if fresh else store.load_packed(key, below=cap), utc_now())

@@ -18,12 +18,19 @@ from typing import Any
 
 from clix.analyzer.common.checks import MAX_TURNS
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.library.load import load_library
-from clix.analyzer.play.runner import Matchup, game_rows, game_seed_path, library_at, play_state, player_factory
-from clix.engine import RULESET_VERSION
+from clix.analyzer.library.rulesets import MAPS, Argument, matchup_library, ruleset_of_version
+from clix.analyzer.play.runner import (
+    Matchup,
+    game_rows,
+    game_seed_path,
+    kit,
+    library_at,
+    play_state,
+    player_factory,
+)
 from clix.engine.core.files.problems import did_you_mean
+from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
 from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE
-from clix.engine.horrorclix.state import GameState
 
 # the columns of a game row the replay needs, with the type to read them as
 ROW_COLUMNS: dict[str, Callable[[Any], Any]] = {
@@ -40,8 +47,8 @@ ROW_COLUMNS: dict[str, Callable[[Any], Any]] = {
     "ties": str,
     "first": str,
     "winner": str,
-    "vp_a": int,
-    "vp_b": int,
+    "vp_a": float,
+    "vp_b": float,
 }
 
 
@@ -54,15 +61,19 @@ class Replay:
     exit_code: int = 0
 
 
-def parse_styles(spec: str) -> tuple[str, str]:
-    """ "STYLE_A,STYLE_B" (or one style for both), each a style `clix duel` knows."""
+def parse_styles(spec: str | None, ruleset: str = DEFAULT_RULESET) -> tuple[str, str]:
+    """ "STYLE_A,STYLE_B" (or one style for both; None: the ruleset's default style), each a style `clix duel`
+    knows in `ruleset`."""
+    if spec is None:
+        default = kit(ruleset).default_style
+        return default, default
     names = [n.strip() for n in spec.split(",") if n.strip()]
     if len(names) == 1:
         names *= 2
     if len(names) != 2:
         raise ClixError(f"--players takes two styles separated by a comma, like tuned,rusher (got {spec!r})")
     for name in names:
-        player_factory(name)
+        player_factory(name, ruleset)
     return names[0], names[1]
 
 
@@ -78,13 +89,16 @@ def parse_seed_path(text: str) -> tuple[int, ...]:
 
 
 def check_names(matchup: Matchup) -> None:
-    """The matchup's armies and map exist in its roster library."""
-    roster = library_at(matchup)
+    """The matchup's armies (or forces) and map exist in its ruleset's library."""
+    rules = kit(matchup.ruleset)
+    library = library_at(matchup)
+    armies, maps, kind = rules.armies(library), rules.maps(library), str(rules.army_kind)
+    listing = "armies" if kind == "army" else f"{kind}s"
     for army in (matchup.army_a, matchup.army_b):
-        if army not in roster.armies:
-            raise ClixError(did_you_mean("army", army, roster.armies, "`clix roster list armies` shows every army"))
-    if matchup.map_name not in roster.maps:
-        raise ClixError("--map: " + did_you_mean("map", matchup.map_name, roster.maps))
+        if army not in armies:
+            raise ClixError(did_you_mean(kind, army, armies, f"`clix roster list {listing}` shows every {kind}"))
+    if matchup.map_name not in maps:
+        raise ClixError("--map: " + did_you_mean("map", matchup.map_name, maps))
 
 
 def side_labels(matchup: Matchup) -> dict[str, str]:
@@ -94,11 +108,13 @@ def side_labels(matchup: Matchup) -> dict[str, str]:
     return {"A": matchup.army_a, "B": matchup.army_b}
 
 
-def game_lines(state: GameState, matchup: Matchup, swapped: bool) -> list[str]:
+def game_lines(state: Any, matchup: Matchup, swapped: bool) -> list[str]:
     """The game's events grouped by turn; each turn headed by the player who acts in it."""
     label = side_labels(matchup)
     side_of = {2 if swapped else 1: "A", 1 if swapped else 2: "B"}
     players = len(state.players)
+    if not any(e.kind == "turn_start" for e in state.log):  # a ruleset that logs no turns (HeroClix): by event
+        return _lines_by_turn(state, label, side_of)
     last_end = max((i for i, e in enumerate(state.log) if e.kind == "turn_end"), default=-1)
     last_start = max((i for i, e in enumerate(state.log) if e.kind == "turn_start"), default=-1)
     lines = ["-- setup"]
@@ -114,11 +130,35 @@ def game_lines(state: GameState, matchup: Matchup, swapped: bool) -> list[str]:
     return lines
 
 
+def _lines_by_turn(state: Any, label: dict[str, str], side_of: dict[int, str]) -> list[str]:
+    """The game's events, a heading before each turn's first event: its number, round and player (each event
+    records the turn and the active player; a turn with no event is not shown)."""
+    players = max(1, len(state.players))
+    lines = ["-- setup"]
+    turn = 0
+    for event in state.log:
+        if event.kind == "game_over":
+            lines.append("-- end of game")
+        elif event.turn != turn and event.kind not in ("first_player", "setup_done"):
+            turn = event.turn
+            side = side_of.get(event.player, "?")
+            round_ = (turn - 1) // players + 1
+            lines.append(f"-- turn {turn} (round {round_}): player {event.player}, {label.get(side, '?')}")
+        detail = " ".join(f"{k}={v}" for k, v in event.detail)
+        lines.append(f"   {event.kind} {detail}".rstrip())
+    return lines
+
+
 def _result_lines(matchup: Matchup, row: dict[str, Any], end_reason: str) -> list[str]:
     label = side_labels(matchup)
     winner = "a draw" if row["winner"] == "draw" else f"{label[row['winner']]} wins"
-    tie = " on the tie-break, the cheaper army (HC-END-09)" if row.get("tie_break") else ""
+    rule = TIE_BREAKS.get(matchup.ruleset, "the cheaper army (HC-END-09)")
+    tie = f" on the tie-break, {rule}" if row.get("tie_break") else ""
     return [f"result: {winner} ({end_reason}){tie}"]
+
+
+TIE_BREAKS = {"heroclix-2005": "the force built with fewer points (HX-END-11)"}
+"""How a replay names the tie-break of a ruleset other than HorrorClix (HC-END-09: the cheaper army)."""
 
 
 def _vp_text(label: dict[str, str], row: dict[str, Any]) -> str:
@@ -141,18 +181,20 @@ def replay_seed(
     *,
     map_name: str = "graveyard",
     seed: int = 0,
-    players: str = f"{DEFAULT_STYLE},{DEFAULT_STYLE}",
+    players: str | None = f"{DEFAULT_STYLE},{DEFAULT_STYLE}",
     turns: int = 15,
     ties: str = "break",
     game: int = 0,
+    ruleset: str = DEFAULT_RULESET,
 ) -> Replay:
-    """Game `game` of `clix duel ARMY_A ARMY_B --seed SEED` with these settings, printed turn by turn."""
+    """Game `game` of `clix duel ARMY_A ARMY_B --seed SEED` with these settings, printed turn by turn (`players`
+    None: the ruleset's default style on both sides)."""
     if ties not in ("break", "draw"):
         raise ClixError(f"--ties takes 'break' (the cheaper army wins, HC-END-09) or 'draw' (got {ties!r})")
     if game < 0:
         raise ClixError(f"--game takes a game index of the duel, 0 or more (got {game})")
-    style_a, style_b = parse_styles(players)
-    matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties)
+    style_a, style_b = parse_styles(players, ruleset)
+    matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b, turns, ties, ruleset=ruleset)
     check_names(matchup)
     path = game_seed_path(matchup, game)
     state, swapped = play_state(matchup, seed, game, path)
@@ -201,7 +243,12 @@ def load_run(run: Path) -> tuple[dict[str, Any], list[dict[str, Any]], str]:
         row = dict(record)
         for column, kind in ROW_COLUMNS.items():
             value = record[column]
-            row[column] = _integer(value, column, source) if kind is int else kind(value)
+            if kind is int:
+                row[column] = _integer(value, column, source)
+            elif kind is float:
+                row[column] = _number(value, column, source)
+            else:
+                row[column] = kind(value)
         rows.append(row)
     return settings, rows, source.name
 
@@ -222,6 +269,16 @@ def _integer(value: Any, column: str, source: Path) -> int:
     return int(number)
 
 
+def _number(value: Any, column: str, source: Path) -> int | float:
+    """A number cell of a games table: an integer when it is whole (HorrorClix's victory points), else the float
+    (HeroClix's, split among opponents, HX-END-08)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ClixError(f"{source}: {column} {value!r} is not a number") from None
+    return int(number) if number.is_integer() else number
+
+
 def replay_run(
     rosters: Path | Sequence[Path] | None, run: Path, game: int, warn: Callable[[str], None] | None = None
 ) -> Replay:
@@ -238,16 +295,23 @@ def replay_run(
         raise ClixError(f"--run {run}: {table} has {len(found)} games numbered {game} (not one duel's table)")
     row = found[0]
     warnings = []
-    ruleset = row.get("ruleset") or settings.get("ruleset")
-    if ruleset and ruleset != RULESET_VERSION:
+    version = row.get("ruleset") or settings.get("ruleset")
+    ruleset = ruleset_of_version(str(version)) if version else DEFAULT_RULESET
+    current = ruleset_named(ruleset or DEFAULT_RULESET).version
+    if version and version != current:
         warnings.append(
-            f"warning: {run} was played with ruleset {ruleset}, this clix plays {RULESET_VERSION}; "
-            "the replay may differ"
+            f"warning: {run} was played with ruleset {version}, this clix plays {current}; the replay may differ"
         )
     recorded = [Path(p) for p in settings.get("rosters") or []]
     if not rosters and recorded and all(p.exists() for p in recorded):
         rosters = recorded
-    library = load_library(rosters, armies=[row["army_a"], row["army_b"]], maps=[row["map"]], warn=warn)
+    library = matchup_library(
+        rosters,
+        [Argument("ARMY_A", row["army_a"]), Argument("ARMY_B", row["army_b"])],
+        Argument("--map", row["map"], MAPS),
+        ruleset=ruleset,
+        warn=warn,
+    )
     matchup = Matchup(
         library.layers,
         row["army_a"],
@@ -257,6 +321,7 @@ def replay_run(
         row["players_b"],
         row["turn_limit"],
         row["ties"],
+        ruleset=library.ruleset,
     )
     check_names(matchup)
     if row["master_seed"] < 0 or not 1 <= row["turn_limit"] <= MAX_TURNS:

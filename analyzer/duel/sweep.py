@@ -22,14 +22,14 @@ from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.progress import progress_bar
 from clix.analyzer.ladder.command import run_cells, text_table
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
-from clix.analyzer.play.runner import Matchup
+from clix.analyzer.play.runner import Matchup, kit
 from clix.analyzer.report.folder import Interrupted, Target, claim_output, writing
 from clix.analyzer.stats.duel import pair_score
 from clix.analyzer.stats.scoring import percent
-from clix.engine import RULESET_VERSION, compiled
+from clix.engine import compiled
 from clix.engine.core.files.problems import did_you_mean
+from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
 from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE, STYLES
-from clix.engine.horrorclix.roster.loader import Roster
 from rich.console import Console
 
 ROBUST = "robust"
@@ -152,8 +152,24 @@ def score_range(cells: list[dict[str, Any]]) -> dict[str, Any]:
     return {"low": low["score"], "high": high["score"], "low_pairing": pairing(low), "high_pairing": pairing(high)}
 
 
+def sweep_styles(ruleset: str) -> tuple[list[str], str, dict[str, float]]:
+    """The styles a sweep pairs in `ruleset` (its kit's styles but `random`), its default style and their ratings
+    (HorrorClix's `STYLE_RATINGS`; another ruleset's styles are unrated, so all comparable); a ClixError when the
+    ruleset has no style to sweep."""
+    if ruleset == DEFAULT_RULESET:
+        return list(STYLES), DEFAULT_STYLE, STYLE_RATINGS
+    rules = kit(ruleset)
+    styles = [style for style in rules.styles if style != "random"]
+    if not styles:
+        raise ClixError(
+            f"--players sweep: {ruleset} has no player style to sweep yet (only {', '.join(rules.styles)}); "
+            f"play a duel with --players {rules.default_style}"
+        )
+    return styles, str(rules.default_style), {}
+
+
 def run_sweep(
-    roster: Roster,
+    roster: Any,
     library: Path | tuple[Path, ...],
     army_a: str,
     army_b: str,
@@ -169,17 +185,23 @@ def run_sweep(
     console: Console,
     ties: str = "break",
     stop_on_error: bool = False,
+    ruleset: str = DEFAULT_RULESET,
 ) -> int:
-    """Play the duel under every (A style, B style) pairing of the heuristic styles; print A's score per
-    pairing, its range and the verdict (or JSON); write sweep.csv and games.csv (`out` claimed before the
-    first game, replaced atomically after the last). Return the exit code (as `run_duel`'s)."""
+    """Play the duel under every (A style, B style) pairing of the heuristic styles (those of `ruleset`'s kit); print
+    A's score per pairing, its range and the verdict (or JSON); write sweep.csv and games.csv (`out` claimed before
+    the first game, replaced atomically after the last). Return the exit code (as `run_duel`'s)."""
+    rules = kit(ruleset)
+    armies, maps, kind = rules.armies(roster), rules.maps(roster), str(rules.army_kind)
     for army in (army_a, army_b):
-        if army not in roster.armies:
-            raise ClixError(did_you_mean("army", army, roster.armies, "`clix roster list armies` shows every army"))
-    if map_name not in roster.maps:
-        raise ClixError("--map: " + did_you_mean("map", map_name, roster.maps))
-    styles = list(STYLES)
-    matchups = [Matchup(library, army_a, army_b, map_name, a, b, turns, ties) for a in styles for b in styles]
+        if army not in armies:
+            listing = "armies" if kind == "army" else f"{kind}s"
+            raise ClixError(did_you_mean(kind, army, armies, f"`clix roster list {listing}` shows every {kind}"))
+    if map_name not in maps:
+        raise ClixError("--map: " + did_you_mean("map", map_name, maps))
+    styles, default_style, ratings = sweep_styles(ruleset)
+    matchups = [
+        Matchup(library, army_a, army_b, map_name, a, b, turns, ties, ruleset=ruleset) for a in styles for b in styles
+    ]
     checks.cells_games(games, len(matchups), what="pairings", one="pairing")
     games += games % 2
     with claim_output(out) as folder:
@@ -206,15 +228,18 @@ def run_sweep(
             score = pair_score(frame, "A")
             cells.append({"style_a": matchup.style_a, "style_b": matchup.style_b, **score})
         games_df = pd.concat(frames, ignore_index=True)
-        result = {"range": score_range(cells), "verdict": sweep_verdict(cells, army_a, army_b)}
+        result = {
+            "range": score_range(cells),
+            "verdict": sweep_verdict(cells, army_a, army_b, default_style, ratings),
+        }
         settings = {
             "army_a": army_a,
             "army_b": army_b,
             "map": map_name,
             "players": "sweep",
             "styles": styles,
-            "default_style": DEFAULT_STYLE,
-            "style_ratings": {s: STYLE_RATINGS[s] for s in styles if s in STYLE_RATINGS},
+            "default_style": default_style,
+            "style_ratings": {s: ratings[s] for s in styles if s in ratings},
             "ratings_source": RATINGS_SOURCE,
             "comparable_elo": COMPARABLE_ELO,
             "games_per_pairing": games,
@@ -222,7 +247,7 @@ def run_sweep(
             "games": len(games_df),
             "seed": seed,
             "turns": turns,
-            "ruleset": RULESET_VERSION,
+            "ruleset": ruleset_named(ruleset).version,
             "jobs": jobs or os.cpu_count(),
             "seconds": round(played.seconds, 2),
             "engine": compiled.status,

@@ -4,6 +4,7 @@ and as a PNG."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -133,9 +134,53 @@ def map_text(game_map: MapFile) -> str:
     return "\n".join(lines)
 
 
-def draw_map_png(game_map: MapFile, path: Path) -> None:
+def force_contents(library: Library, name: str) -> dict[str, Any]:
+    """A force as a duel's report lists it: its characters (id, name, points, rank), the points spent of its build
+    total and its objects."""
+    force = library.forces[name]
+    characters = [
+        {
+            "id": c,
+            "name": library.characters[c].name if c in library.characters else None,
+            "points": library.characters[c].points if c in library.characters else None,
+            "rank": library.characters[c].rank if c in library.characters else None,
+        }
+        for c in force.characters
+    ]
+    return {
+        "id": name,
+        "name": force.name,
+        "build_total": force.build_total,
+        "used": sum(c["points"] or 0 for c in characters),
+        "characters": characters,
+        "objects": list(force.objects),
+        "style": force.style,
+    }
+
+
+def provenance_line(library: Library, names: list[str]) -> str:
+    """Where a HeroClix duel's numbers come from: sample characters or not. Every power on a loaded character is
+    played (the library refuses a character naming a power the engine does not play yet)."""
+    fielded = {c for n in names for c in library.forces[n].characters if c in library.characters}
+    sample = sorted(c for c in fielded if "sample" in library.characters[c].provenance.lower())
+    if sample:
+        first = (
+            f"These results rest on clix's sample data ({len(sample)} of {len(fielded)} characters are sample "
+            "designs, not official dials), so they show how the forces play in clix's model, not how the real "
+            "figures perform."
+        )
+    else:
+        first = "All characters carry their own provenance (no sample data)."
+    played = (
+        " Every power on these characters is played by the engine (a character naming one it does not play yet is "
+        "refused when the library loads)."
+    )
+    return first + played
+
+
+def draw_map_png(game_map: MapFile, path: Path, notes: Mapping[int, str] | None = None) -> None:
     """The map as a PNG: terrain colours, raised squares darker with their level, walls, ladders, objects and
-    starting areas."""
+    starting areas; `notes` (area -> a short note, as "A 20") is written beside each starting area it names."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -166,6 +211,12 @@ def draw_map_png(game_map: MapFile, path: Path) -> None:
         x, y = thing.at
         ax.add_patch(plt.Circle((x + 0.5, y + 0.5), 0.3, facecolor="white",
                                 edgecolor="#e6ab02" if thing.kind == "light" else "#d7301f", linewidth=2))  # fmt: skip
+    for area, note in (notes or {}).items():
+        squares = [(x, y) for y, row in enumerate(game_map.rows) for x, char in enumerate(row) if char == str(area)]
+        if squares:
+            middle = (sum(s[0] for s in squares) / len(squares) + 0.5, sum(s[1] for s in squares) / len(squares) + 0.5)
+            ax.text(*middle, note, ha="center", va="center", fontsize=7, color="#6a3d9a", fontweight="bold",
+                    bbox={"facecolor": "white", "alpha": 0.8, "edgecolor": "#6a3d9a", "pad": 1.5})  # fmt: skip
     ax.set_xlim(0, width)
     ax.set_ylim(height, 0)
     ax.set_aspect("equal")

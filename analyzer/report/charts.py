@@ -148,6 +148,25 @@ def victim_rush_plot(summary: dict[str, Any], names: dict[str, str], path: Path)
     return _save(fig, path)
 
 
+def knockout_plot(summary: dict[str, Any], names: dict[str, str], path: Path) -> Path:
+    """Mean opposing characters each side has KO'd by each round (HeroClix), with its 95% band."""
+    kos = summary["knockouts"]
+    rounds = kos["curve_rounds"]
+    labels = side_labels(names)
+    fig = Figure(figsize=(7, 4), dpi=110, layout="constrained")
+    ax = fig.subplots()
+    for side in ("a", "b"):
+        ax.plot(rounds, kos[side]["curve_mean"], color=COLOURS[side], label=labels[side], lw=2)
+        ax.fill_between(rounds, kos[side]["curve_low"], kos[side]["curve_high"], color=COLOURS[side], alpha=0.2)
+    ax.set_xlabel("round (each side's turn number)")
+    ax.set_ylabel("opposing characters KO'd (mean)")
+    ax.set_ylim(bottom=0)
+    ax.set_title("Knockouts by round (bands: 95% interval of the mean)")
+    ax.legend(loc="upper left", fontsize=8)
+    ax.grid(alpha=0.3)
+    return _save(fig, path)
+
+
 def vp_distribution_plot(games: pd.DataFrame, names: dict[str, str], path: Path) -> Path:
     """Histograms of each side's victory points, bins following the game's VP steps, with each side's mean."""
     labels = side_labels(names)

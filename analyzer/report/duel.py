@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -100,10 +100,11 @@ def write_outputs(
     names: dict[str, str],
     provenance: str,
     *,
-    armies: dict[str, ArmyContents] | None = None,
+    armies: dict[str, ArmyContents] | dict[str, Any] | None = None,
     layout: MapLayout | None = None,
     pdf: bool = False,
     rows: tuple[CompactRows, CompactRows] | None = None,
+    draw_map: Callable[[Path, Mapping[int, str] | None], Any] | None = None,
 ) -> dict[str, Path]:
     """Write every output of a duel to `out`; return the paths written. A failed write names its file.
 
@@ -111,7 +112,10 @@ def write_outputs(
     written to the CSV and Parquet files a batch at a time, typed as the rows are; without, the frames are written.
 
     `armies` (by side, "a" and "b") adds the armies' contents to the report, `layout` the map with the
-    starting areas used; `pdf` also renders the report to report.pdf."""
+    starting areas used (or `draw_map(path, notes)` draws it: another ruleset's map); `pdf` also renders the report
+    to report.pdf. A HeroClix duel (its summary has `knockouts`) has a report of its own (duel_heroclix.html.j2:
+    knockouts, pushing, knockback and healing in place of victims and plot twists)."""
+    hero = "knockouts" in summary
     out.mkdir(parents=True, exist_ok=True)
     written = {
         "games_csv": out / "games.csv",
@@ -143,25 +147,34 @@ def write_outputs(
     used = areas_used(games)
     drawings: list[tuple[str, Path, Callable[[Path], Any]]] = [
         ("score", out / "score.png", lambda p: charts.score_plot(summary, names, p)),
-        ("rush", out / "victim_rush.png", lambda p: charts.victim_rush_plot(summary, names, p)),
+        (
+            ("knockouts", out / "knockouts.png", lambda p: charts.knockout_plot(summary, names, p))
+            if hero
+            else ("rush", out / "victim_rush.png", lambda p: charts.victim_rush_plot(summary, names, p))
+        ),
         ("vp", out / "victory_points.png", lambda p: charts.vp_distribution_plot(games, names, p)),
         ("margin", out / "vp_margin.png", lambda p: charts.vp_margin_plot(games, names, p)),
     ]
     if len(per_figure):
         drawings.append(("efficiency", out / "efficiency.png", lambda p: charts.efficiency_plot(per_figure, names, p)))
+    notes = {area: _area_note(counts) for area, counts in used.items()}
     if layout is not None:
-        notes = {area: _area_note(counts) for area, counts in used.items()}
         drawings.append(("map", out / "map.png", lambda p: draw_map_png(layout, p, notes or None, legend_below=True)))
+    elif draw_map is not None:
+        drawings.append(("map", out / "map.png", lambda p: draw_map(p, notes or None)))
     images = {}
     for key, path, draw in drawings:
         with writing(path):
             draw(path)
         written[f"{key}_png"] = path
         images[key] = _data_uri(path)
-    table = _figures_table(per_figure) if len(per_figure) else "<p>No figures.</p>"
+    if hero:
+        table = _characters_table(per_figure) if len(per_figure) else "<p>No characters.</p>"
+    else:
+        table = _figures_table(per_figure) if len(per_figure) else "<p>No figures.</p>"
     html = (
         _environment()
-        .get_template("duel.html.j2")
+        .get_template("duel_heroclix.html.j2" if hero else "duel.html.j2")
         .render(
             summary=summary,
             settings=settings,
@@ -257,6 +270,45 @@ def _figures_table(per_figure: pd.DataFrame) -> str:
             "share of its army's damage [95%] †": interval("damage_share", "{:.0%}"),
             "damage / point": fixed("damage_dealt_per_point"),
             "kills / point": fixed("kills_per_point"),
+        }
+    )
+    return '<div class="scroll">' + shown.to_html(index=False, border=0) + "</div>"
+
+
+def _characters_table(per_figure: pd.DataFrame) -> str:
+    """A HeroClix duel's per-character table: means per game (damage dealt and taken, KOs, pushes, healing), when
+    it is KO'd, VP (its KOs' and, surviving, its own points) with 95% bootstrap intervals, and the same per point
+    of its cost."""
+
+    def fixed(column: str, form: str = "{:.3f}") -> pd.Series:
+        return per_figure[column].map(lambda x: "–" if pd.isna(x) else form.format(x))
+
+    def interval(column: str, form: str) -> list[str]:
+        values = zip(per_figure[column], per_figure[f"{column}_low"], per_figure[f"{column}_high"], strict=True)
+        return [
+            "–" if pd.isna(x) else f"{form.format(x)} [{form.format(lo)}–{form.format(hi)}]" for x, lo, hi in values
+        ]
+
+    shown = pd.DataFrame(
+        {
+            "side": per_figure["side"],
+            "character": per_figure["figure"],
+            "points": per_figure["points"],
+            "survival": fixed("survival"),
+            "KO'd in round (mean)": fixed("ko_round", "{:.1f}"),
+            "attacks": fixed("attacks", "{:.2f}"),
+            "damage dealt": fixed("damage_dealt"),
+            "damage taken": fixed("damage_taken"),
+            "KOs": fixed("kos"),
+            "pushes": fixed("pushes", "{:.2f}"),
+            "healed": fixed("healed", "{:.2f}"),
+            "VP [95%]": interval("vp", "{:.1f}"),
+            "VP / point [95%] *": interval("vp_per_point", "{:.3f}"),
+            "share of its force's VP [95%] †": interval("vp_share", "{:.0%}"),
+            "share of its force's damage [95%] †": interval("damage_share", "{:.0%}"),
+            "damage dealt / point": fixed("damage_dealt_per_point"),
+            "damage taken / point": fixed("damage_taken_per_point"),
+            "KOs / point": fixed("kos_per_point"),
         }
     )
     return '<div class="scroll">' + shown.to_html(index=False, border=0) + "</div>"

@@ -9,16 +9,28 @@ import stat
 from pathlib import Path
 
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.library.rulesets import ruleset_of_version
 from clix.analyzer.play.result import RunResult
 from clix.analyzer.play.store import GameKey, RunRecord, Store, local_time
 from clix.engine.core.files.problems import did_you_mean
+from clix.engine.core.ruleset import DEFAULT_RULESET
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
 FORMATS = ("csv", "parquet")
-SUMMARY_PARTS = ("outcome", "score", "victory_points", "victim_rush", "first_player", "tie_break", "game_length")
-"""What a duel's stored summary holds (and `clix results show` prints)."""
+SUMMARY_PARTS = ("outcome", "score", "victory_points", "first_player", "tie_break", "game_length")
+"""What every duel's stored summary holds (and `clix results show` prints): a HorrorClix duel's has its victim rush
+too, a HeroClix duel's its knockouts."""
+
+
+def run_ruleset(record: RunRecord) -> str:
+    """The ruleset a run played (its summary's settings name its version; a run without one is HorrorClix's)."""
+    try:
+        version = json.loads(record.document)["settings"]["ruleset"]
+    except (TypeError, ValueError, KeyError):
+        return DEFAULT_RULESET
+    return (ruleset_of_version(version) if isinstance(version, str) else None) or DEFAULT_RULESET
 
 
 def find_run(store: Store, run: str) -> RunRecord:
@@ -47,10 +59,11 @@ def runs_table(runs: list[RunRecord]) -> Table:
     table.add_column("A's score", justify="right", width=6, overflow="fold")
     for record in runs:
         score = "–" if record.score is None else f"{100 * record.score:.1f}%"
+        ruleset = run_ruleset(record)
         table.add_row(
             str(record.id),
             f"{local_time(record.started):%Y-%m-%d %H:%M}",
-            f"{record.army_a} vs {record.army_b}",
+            f"{record.army_a} vs {record.army_b}" + ("" if ruleset == DEFAULT_RULESET else f" ({ruleset})"),
             record.map,
             record.players.replace(",", ", "),
             f"{record.games}{'*' if record.interrupted else ''}",

@@ -1,6 +1,7 @@
 """Statistics of a duel from its per-game and per-figure tables: A's score over seat-swapped pairs, win rates
-with confidence intervals, victory points, point efficiency with bootstrap intervals, victim rush, game length,
-the tie-break share, the first-player and seat effects and how the AI played (docs/statistics.md)."""
+with confidence intervals, victory points, point efficiency with bootstrap intervals, game length, the tie-break
+share, the first-player and seat effects and how the AI played (docs/statistics.md); the victim rush of a
+HorrorClix duel, the knockouts (who is KO'd when) of a HeroClix one, each when the rows have its columns."""
 
 from __future__ import annotations
 
@@ -159,13 +160,19 @@ def _describe(values: pd.Series) -> dict[str, float]:
     }
 
 
+VP_PARTS = ("kills", "victims", "subplots", "kos", "survivors")
+"""The parts of a side's victory points a game row may give (`vp_a_kills`...): HorrorClix's kills, victims and
+subplots; HeroClix's knockouts and its own survivors' points."""
+
+
 def victory_points(games: pd.DataFrame) -> dict[str, Any]:
-    """Victory points per side: distribution of the total and the mean of each part."""
+    """Victory points per side: distribution of the total and the mean of each part the rows give."""
     result: dict[str, Any] = {}
     for side in ("a", "b"):
+        parts = [part for part in VP_PARTS if f"vp_{side}_{part}" in games]
         result[side] = {
             "total": _describe(games[f"vp_{side}"]),
-            **{part: float(games[f"vp_{side}_{part}"].mean()) for part in ("kills", "victims", "subplots")},
+            **{part: float(games[f"vp_{side}_{part}"].mean()) for part in parts},
             "per_army_point": float((games[f"vp_{side}"] / games[f"points_{side}"]).mean()),
         }
     return result
@@ -185,6 +192,7 @@ def figure_efficiency(
     with `seed` (so the same run gives the same intervals). The pair of a figure row comes from `games`
     (its `game` and `pair` columns), else from game // 2.
     """
+    profile = figure_profile(figures)
     keys = ["side", "army", "figure", "points"]
     group, first_rows = _figure_groups(figures, keys)
     grouped = figures[keys].iloc[first_rows].reset_index(drop=True)
@@ -192,16 +200,48 @@ def figure_efficiency(
     seen = np.unique(figures["game"].to_numpy(dtype=np.int64) * len(first_rows) + group)  # each (game, group) once
     grouped["games"] = np.bincount(seen % len(first_rows), minlength=len(first_rows))
     grouped["copies"] = copies
-    means = {c: c for c in ("damage_dealt", "damage_taken", "kills", "kill_vp", "victims", "victim_vp")}
+    means = {c: c for c in profile["means"]}
     for name, column in {**means, "survival": "survived"}.items():
         weights = figures[column].to_numpy(dtype=float)
         grouped[name] = np.bincount(group, weights=weights, minlength=len(copies)) / copies
-    grouped["vp"] = grouped["kill_vp"] + grouped["victim_vp"]
-    for column in ("damage_dealt", "kills", "vp"):
+    if "ko_round" in figures:  # the mean round of a figure's KO, over the games it was KO'd in
+        rounds = pd.to_numeric(figures["ko_round"], errors="coerce").to_numpy(dtype=float)
+        knocked = ~np.isnan(rounds)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            grouped["ko_round"] = np.bincount(
+                group[knocked], weights=rounds[knocked], minlength=len(copies)
+            ) / np.bincount(group[knocked], minlength=len(copies))
+    first_part, *other_parts = profile["vp"]
+    grouped["vp"] = grouped[first_part]
+    for part in other_parts:
+        grouped["vp"] = grouped["vp"] + grouped[part]
+    for column in profile["per_point"]:
         grouped[f"{column}_per_point"] = grouped[column] / grouped["points"]
     if len(grouped):
         grouped = pd.concat([grouped, _figure_bootstrap(figures, group, grouped, games, resamples, seed)], axis=1)
     return grouped.sort_values(["side", "vp_per_point"], ascending=[True, False]).reset_index(drop=True)
+
+
+FIGURE_PROFILES: dict[str, dict[str, tuple[str, ...]]] = {
+    "horrorclix": {
+        "means": ("damage_dealt", "damage_taken", "kills", "kill_vp", "victims", "victim_vp"),
+        "vp": ("kill_vp", "victim_vp"),
+        "per_point": ("damage_dealt", "kills", "vp"),
+    },
+    "heroclix": {
+        "means": ("damage_dealt", "damage_taken", "kos", "ko_vp", "survivor_vp", "attacks", "pushes", "healed"),
+        "vp": ("ko_vp", "survivor_vp"),
+        "per_point": ("damage_dealt", "damage_taken", "kos", "vp"),
+    },
+}
+"""What a figure's row gives, by the rows' kind: the columns averaged per figure, the parts of the VP it earned
+its side (HorrorClix: its kills' and victims'; HeroClix: its knockouts' and, surviving, its own points, HX-END-04)
+and the columns also given per point of its cost."""
+
+
+def figure_profile(figures: pd.DataFrame) -> dict[str, tuple[str, ...]]:
+    """The `FIGURE_PROFILES` entry the figure rows are of (HeroClix's rows have `ko_vp`)."""
+    return FIGURE_PROFILES["heroclix" if "ko_vp" in figures else "horrorclix"]
 
 
 def _figure_groups(figures: pd.DataFrame, keys: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -256,10 +296,14 @@ def _figure_bootstrap(
     def per_side(table: np.ndarray) -> np.ndarray:
         return np.stack([table[side_of_group == s].sum(axis=0) for s in range(len(sides))])
 
+    first_part, *other_parts = figure_profile(figures)["vp"]
+    figure_vp = figures[first_part]
+    for part in other_parts:
+        figure_vp = figure_vp + figures[part]
     vp, damage, rows = (  # per group and pair: sums of VP, damage and rows
         np.bincount(cell, weights=values, minlength=n_groups * n_pairs).reshape(n_groups, n_pairs)
         for values in (
-            (figures["kill_vp"] + figures["victim_vp"]).to_numpy(dtype=float),
+            figure_vp.to_numpy(dtype=float),
             figures["damage_dealt"].to_numpy(dtype=float),
             np.ones(len(figures)),
         )
@@ -337,6 +381,84 @@ def victim_rush(games: pd.DataFrame, rounds: int) -> dict[str, Any]:
     b_first = games["winner"][b_turn.notna() & ((b_turn < a_turn) | a_turn.isna())]
     result["a"]["win_when_first"] = proportion(int((a_first == "A").sum()), len(a_first))
     result["b"]["win_when_first"] = proportion(int((b_first == "B").sum()), len(b_first))
+    return result
+
+
+def knockouts(games: pd.DataFrame, rounds: int) -> dict[str, Any]:
+    """Who is KO'd when (HeroClix): per side, the opposing characters it KO'd per game, the round of its first KO,
+    how often it KO'd none, the mean count of its KOs by each round (with 95% t intervals), how often it lost its
+    whole force, and how often it won the games in which it scored the first KO."""
+    result: dict[str, Any] = {"curve_rounds": list(range(1, rounds + 1))}
+    n = len(games)
+    for side in ("a", "b"):
+        other = "b" if side == "a" else "a"
+        first = pd.to_numeric(games[f"first_ko_{side}"], errors="coerce")
+        counts = np.zeros((n, rounds), dtype=np.int16)
+        for i, text in enumerate(games[f"ko_rounds_{side}"]):
+            for r in (int(x) for x in str(text).split() if x.isdigit()):
+                if r <= rounds:
+                    counts[i, r - 1 :] += 1
+        mean = counts.mean(axis=0) if n else np.zeros(rounds)
+        half = (
+            st.t.ppf(0.975, max(1, n - 1))
+            * np.array([counts[:, r].std(ddof=1) for r in range(rounds)])
+            / np.sqrt(max(1, n))
+            if n > 1
+            else np.zeros(rounds)
+        )
+        result[side] = {
+            "kos_per_game": float(games[f"kos_{side}"].mean()) if n else None,
+            "first_ko": _describe(first),
+            "never_kos": float(first.isna().mean()) if n else None,
+            "first_ko_histogram": {
+                int(k): int(v) for k, v in first.dropna().astype(int).value_counts().sort_index().items()
+            },
+            "curve_mean": mean.round(4).tolist(),
+            "curve_low": (mean - half).round(4).tolist(),
+            "curve_high": (mean + half).round(4).tolist(),
+            "eliminated_share": float((games[f"survivors_{side}"] == 0).mean()) if n else None,
+            "lost_per_game": float(games[f"kos_{other}"].mean()) if n else None,
+        }
+    a_turn = pd.to_numeric(games["first_ko_turn_a"], errors="coerce")
+    b_turn = pd.to_numeric(games["first_ko_turn_b"], errors="coerce")
+    a_first = games["winner"][a_turn.notna() & ((a_turn < b_turn) | b_turn.isna())]
+    b_first = games["winner"][b_turn.notna() & ((b_turn < a_turn) | a_turn.isna())]
+    result["a"]["win_when_first"] = proportion(int((a_first == "A").sum()), len(a_first))
+    result["b"]["win_when_first"] = proportion(int((b_first == "B").sum()), len(b_first))
+    result["no_ko_games_share"] = float(((games["kos_a"] + games["kos_b"]) == 0).mean()) if n else None
+    return result
+
+
+COMBAT_COLUMNS = (
+    "attacks",
+    "object_attacks",
+    "damage_dealt",
+    "damage_taken",
+    "pushes",
+    "pushing_damage",
+    "knockbacks",
+    "knockback_damage",
+    "healed",
+)
+"""A HeroClix side's per-game counts the summary averages (`combat_play`)."""
+
+
+def combat_play(games: pd.DataFrame) -> dict[str, Any]:
+    """How the AI played each side of a HeroClix duel: its idle turns (no action taken; Wilson interval over turns,
+    which are not quite independent), and per game its attacks (those made with an object held: thrown or swung),
+    the damage it dealt and took, its pushes and their damage, the knockbacks its characters suffered and their
+    damage, the clicks healed; how often it made no attack, and how often neither side did."""
+    n = len(games)
+    result: dict[str, Any] = {}
+    for side in ("a", "b"):
+        per_game = {f"{c}_per_game": float(games[f"{c}_{side}"].mean()) for c in COMBAT_COLUMNS}
+        result[side] = {
+            "turns_per_game": float(games[f"turns_{side}"].mean()),
+            "idle_share": proportion(int(games[f"idle_turns_{side}"].sum()), int(games[f"turns_{side}"].sum())),
+            **per_game,
+            "no_attack_share": float((games[f"attacks_{side}"] == 0).mean()),
+        }
+    result["no_attack_games_share"] = float(((games["attacks_a"] + games["attacks_b"]) == 0).mean()) if n else None
     return result
 
 
@@ -421,6 +543,8 @@ def play_style(games: pd.DataFrame) -> dict[str, Any]:
     n = len(games)
     if not n or "turns_a" not in games:
         return {}
+    if "attacks_close_a" not in games:  # HeroClix's rows: attacks, pushes, knockback, healing
+        return combat_play(games)
     result: dict[str, Any] = {}
     totals: dict[str, pd.Series] = {}
     for side in ("a", "b"):
@@ -466,12 +590,17 @@ def summarize(games: pd.DataFrame, figures: pd.DataFrame, seed: int | None = Non
     if seed is None:
         seed = int(games["master_seed"].iloc[0]) if len(games) and "master_seed" in games else 0
     rounds = int(games["turn_limit"].max()) if len(games) else 0
-    return {
+    found: dict[str, Any] = {
         "score": score(games),
         "outcome": outcome(games),
         "tie_break": tie_break(games),
         "victory_points": victory_points(games),
-        "victim_rush": victim_rush(games, rounds),
+    }
+    if "first_slay_a" in games:  # HorrorClix's victims
+        found["victim_rush"] = victim_rush(games, rounds)
+    if "first_ko_a" in games:  # HeroClix's knockouts
+        found["knockouts"] = knockouts(games, rounds)
+    return found | {
         "game_length": {"rounds": _describe(games["rounds"]), "timeouts": float(games["timeout"].mean())},
         "first_player": first_player_effects(games),
         "first_player_wins": first_player(games),

@@ -6,7 +6,7 @@ reaches a ruleset by its name through the core's registry; each ruleset implemen
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -23,6 +23,10 @@ class MatchupKit(Protocol):
     styles: tuple[str, ...]
     """The fast player styles, "random" first (a ladder's default)."""
     default_style: str
+    army_kind: str
+    """What the ruleset calls a side's army in messages: "army" (HorrorClix), "force" (HeroClix)."""
+    default_map: str
+    """The map a matchup plays on when none is named (a library without it: its first map by name)."""
 
     def player_factory(self, style: str) -> Callable[..., Any]:
         """The factory `rng -> agent` of a named style; UnknownStyle for a name it has no player for."""
@@ -34,6 +38,24 @@ class MatchupKit(Protocol):
 
     def adopt(self, layers: tuple[Path, ...], library: Any) -> None:
         """Make `library` the data this process reads for `layers` (a worker on another machine sent it)."""
+        ...
+
+    def armies(self, library: Any) -> Mapping[str, Any]:
+        """The library's armies (or forces) by id."""
+        ...
+
+    def maps(self, library: Any) -> Mapping[str, Any]:
+        """The library's maps by id."""
+        ...
+
+    def needs(self, library: Any, armies: Sequence[str], map_name: str | None) -> list[tuple[str, str]]:
+        """Every item a game of `armies` on `map_name` reads, as (kind, name) in order (each army, then what it
+        fields, then the map), kinds in words ("force", "character", "map"): the files a command uses."""
+        ...
+
+    def source(self, library: Any, kind: str, name: str) -> str | None:
+        """The file (as its problems name it) that defines the item `name` of `kind` (`needs`' words); None when
+        the library has no such item."""
         ...
 
     def start(

@@ -63,6 +63,35 @@ class HorrorClixMatchups:
     def adopt(self, layers: tuple[Path, ...], library: Roster) -> None:
         ROSTERS.adopt(layers, library)
 
+    army_kind = "army"
+    default_map = "graveyard"
+    """The map a matchup plays on when none is named."""
+
+    def armies(self, library: Roster) -> dict[str, Army]:
+        return library.armies
+
+    def maps(self, library: Roster) -> dict[str, Any]:
+        return dict(library.maps)
+
+    def needs(self, library: Roster, armies: Sequence[str], map_name: str | None) -> list[tuple[str, str]]:
+        """Each army with its figures, crypt and victims, then the map."""
+        wanted: list[tuple[str, str]] = []
+        for name in armies:
+            wanted.append(("army", name))
+            army = library.armies.get(name)
+            if army is not None:
+                wanted += [("figure", entry.figure) for entry in army.figures]
+                wanted += [("plot twist", card) for card in army.crypt]
+                wanted += [("victim archetype", victim) for victim in army.victims]
+        if map_name is not None:
+            wanted.append(("map", map_name))
+        return list(dict.fromkeys(wanted))
+
+    def source(self, library: Roster, kind: str, name: str) -> str | None:
+        table = {"army": "armies", "figure": "figures", "plot twist": "plot_twists", "victim archetype": "victims"}
+        found = library.sources.get((table.get(kind, "maps"), name))
+        return None if found is None else found.file
+
     def start(
         self,
         library: Roster,
