@@ -84,7 +84,7 @@ ROSTER_CASES: dict[str, tuple[str, Edit]] = {
     "character-range-too-far": (CHARACTER, swap("range: 8", "range: 80")),
     "character-four-bolts": (CHARACTER, swap("bolts: 1", "bolts: 4")),
     "character-bad-id": (CHARACTER, swap("id: lumen-r", "id: Lumen R!")),
-    "character-power-not-played": (CHARACTER, swap("powers: [Enhancement]", "powers: [Shape Change]")),
+    "character-power-not-played": (CHARACTER, swap("powers: [Enhancement]", "powers: [Heat Vision]")),
     "character-unknown-size": (CHARACTER, swap("size: standard", "size: colossal")),
     "character-coloured-click": (CHARACTER, swap('"7 9 15 2"      # 0', '"7 9:red 15 2"  # 0')),
     "character-ruleset-typo": (CHARACTER, swap("ruleset: heroclix-2005", "ruleset: heroclix-2050")),
@@ -146,7 +146,7 @@ SCENARIO_CASES: dict[str, Edit] = {
     "scenario-bad-die": swap("dice: [4, 5]", "dice: [4, 7]"),
     "scenario-twice-the-same-id": swap("id: B, player: 2", "id: A, player: 2"),
     "scenario-unknown-character": swap("{close: B, target: A}", "{close: C, target: A}"),
-    "scenario-power-not-played": swap('"x"], at: [1, 1]}', '"x"], at: [1, 1], powers: [Shape Change]}'),
+    "scenario-power-not-played": swap('"x"], at: [1, 1]}', '"x"], at: [1, 1], powers: [Heat Vision]}'),
     "scenario-walker-flies": swap('"x"], at: [1, 1]}', '"x"], at: [1, 1], flight: soaring}'),
     "scenario-hourglass-click": swap('["6 9 16 2", "6 9 16 2", "x"]', '["6 9 h 2", "6 9 16 2", "x"]'),
     "scenario-shared-square": swap("at: [3, 1]}", "at: [1, 1]}"),
@@ -159,7 +159,7 @@ SCENARIO_CASES: dict[str, Edit] = {
     "scenario-wrong-build-total": add("build_total: 150"),
     "scenario-unknown-event": swap("expect:\n", "expect:\n  events: [exploded]\n"),
     "scenario-power-step-not-played": swap(
-        "  - {end_turn: true}", "  - {power: A, use: Shape Change}\n  - {end_turn: true}"
+        "  - {end_turn: true}", "  - {power: A, use: Heat Vision}\n  - {end_turn: true}"
     ),
     "scenario-telekinesis-without-object": swap(
         "  - {end_turn: true}", "  - {power: A, use: Telekinesis, target: B}\n  - {end_turn: true}"

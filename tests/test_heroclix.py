@@ -18,6 +18,7 @@ from clix.engine.core.players import RandomAgent
 from clix.engine.core.ruleset import file_ruleset, ruleset_named
 from clix.engine.heroclix import (
     combat,
+    damage_powers,
     defenses,
     double_base,
     knockback,
@@ -28,6 +29,7 @@ from clix.engine.heroclix import (
     sides,
     telekinesis,
     terrain,
+    throwing,
     transport,
 )  # fmt: skip
 from clix.engine.heroclix.scenario import build_state, run_scenario
@@ -87,15 +89,15 @@ def test_the_contracts_own_example_passes(tmp_path):
 @pytest.mark.parametrize(
     ("change", "said"),
     [
-        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Outwit"]}]},
-         "the power Outwit is not implemented yet"),
+        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Heat Vision"]}]},
+         "the power Heat Vision is not implemented yet"),
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "holding": "light"}]},
          "holds an object without Super Strength (HX-OBJECT-02)"),
-        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 0], "powers": ["Shape Change"]}]},
-         "the power Shape Change is not implemented yet"),
-        ({"steps": [{"power": "A", "use": "Shape Change"}]}, "the power 'Shape Change' is not implemented yet"),
+        ({"characters": [{"id": "A", "player": 1, "dial": [{"values": "8 9 16 2", "powers": ["Heat Vision"]}, "x"],
+                          "at": [0, 0]}]}, "the power Heat Vision is not implemented yet"),
+        ({"steps": [{"power": "A", "use": "Heat Vision"}]}, "the power 'Heat Vision' is not implemented yet"),
         ({"steps": [{"power": "A", "use": "Toughness"}]}, "Toughness is not given as a power action"),
-        ({"steps": [{"close": "A", "target": "B", "use": "Shape Change"}]}, "activated by a move or an attack"),
+        ({"steps": [{"close": "A", "target": "B", "use": "Heat Vision"}]}, "activated by a move or an attack"),
         ({"victims": [{"id": "V", "at": [1, 1]}]}, "'victims' is HorrorClix's: HeroClix has no victims"),
         ({"steps": [{"frenzy": "A"}]}, "'frenzy' is a HorrorClix step"),
         ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 h 2", "x"], "at": [0, 0]}]}, "no hourglass"),
@@ -217,7 +219,7 @@ MUTANTS = {
         "objects/15-throw-light-range-0-six-squares.yaml",
     ),
     "HX-OBJECT-11": (
-        combat,
+        throwing,
         "THROW_DISTANCE",
         {"light": 7, "heavy": 5},
         "objects/15-throw-light-range-0-six-squares.yaml",
@@ -252,7 +254,7 @@ MUTANTS = {
         {"Toughness": 1, "Invulnerability": 2, "Impervious": 2, "Invincible": 0},
         "powers/invincible-01",
     ),
-    "HX-POWER-37": (combat, "EXPERT_BONUS", 0, "powers/ranged-combat-expert-01"),
+    "HX-POWER-37": (damage_powers, "EXPERT_BONUS", 0, "powers/ranged-combat-expert-01"),
     "HX-POWER-13": (combat, "BLADES", "Blades", "powers/blades-claws-fangs-01"),
     "HX-POWER-19": (combat, "PSYCHIC_BLAST", "Psychic", "powers/penetrating-psychic-blast-01"),
     "HX-POWER-02": (movement, "LEAP_CLIMB", "Leap", "powers/leap-climb-01"),
@@ -455,7 +457,7 @@ def test_roster_powers_lists_what_heroclix_plays(capsys):
     assert code == 0
     flat = " ".join(out.split())
     assert all(name in flat for name in ("Telekinesis", "Toughness", "Willpower", "Invincible", "Flurry"))
-    assert flat.count("source:") == len(POWERS) == 41
+    assert flat.count("source:") == len(POWERS) == 48
     code, _, err = run_main(["roster", "powers", "--ruleset", "heroclix"], capsys)
     assert code == 2 and "no ruleset is called 'heroclix'" in err
 

@@ -55,7 +55,7 @@ def test_a_valid_character_and_force_load(tmp_path):
 @pytest.mark.parametrize(
     ("files", "said"),
     [
-        ({"hero.yaml": HERO | {"powers": ["Outwit"]}}, "powers: the power Outwit is not implemented yet"),
+        ({"hero.yaml": HERO | {"powers": ["Heat Vision"]}}, "powers: the power Heat Vision is not implemented yet"),
         ({"hero.yaml": HERO | {"size": "colossal"}}, "'standard', 'giant', 'big' or 'double-base'"),
         ({"hero.yaml": HERO | {"dial": ["7 9 16 2", "6 8 15 2"]}}, "the last click is the KO click 'x'"),
         ({"hero.yaml": HERO | {"start": 4}}, "start 4 is not a click with values"),
@@ -103,6 +103,16 @@ def test_the_sample_library_is_valid_and_marked_sample():
     assert {100, 200, 300} <= set(totals)
     assert any(m.elevation for m in library.maps.values())
     assert {m.kind for m in library.maps.values()} >= {"outdoor", "indoor"}
+
+
+def test_the_sample_characters_carry_every_power_played():
+    """Each power of the registry shows on some click of a sample character (issue 35), so the sample forces and
+    `clix selfcheck` can meet it."""
+    from clix.engine.heroclix.powers import POWERS, power_named
+
+    library, _ = load_library([SAMPLE])
+    carried = {power_named(name) for character in library.characters.values() for name in character.all_powers()}
+    assert set(POWERS) - carried == set()
 
 
 def test_roster_check_reports_heroclix_files_through_its_loader(tmp_path, capsys):

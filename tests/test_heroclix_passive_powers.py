@@ -15,6 +15,7 @@ from clix.engine.heroclix import (
     movement,
     movement_powers,
     scoring,
+    throwing,
 )  # fmt: skip
 from clix.engine.heroclix.scenario import build_state
 from clix.engine.heroclix.scenario_format import Scenario
@@ -56,7 +57,7 @@ def test_a_changed_power_fails_its_scenario(rule, monkeypatch):
         ("HX-POWER-04 grounded", scoring, "settle_flight", lambda *args: None, "powers/earthbound-neutralized-02"),
         ("HX-POWER-04 landing", scoring, "settle_flight", lambda *args: None, "powers/earthbound-neutralized-03"),
         ("HX-POWER-04 flies again", scoring, "settle_flight", lambda *args: None, "powers/earthbound-neutralized-07"),
-        ("HX-POWER-38 throw", combat, "no_ranged", lambda character: "", "powers/battle-fury-02"),
+        ("HX-POWER-38 throw", throwing, "no_ranged", lambda character: "", "powers/battle-fury-02"),
     ],
 )  # fmt: skip
 def test_a_power_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):

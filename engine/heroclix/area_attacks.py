@@ -12,7 +12,9 @@ from dataclasses import replace
 
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import combat, double_base
+from clix.engine.heroclix.defenses import capped
 from clix.engine.heroclix.knockback import directions_problem
+from clix.engine.heroclix.modifiers import RANGE, modifier
 from clix.engine.heroclix.powers import ENERGY_EXPLOSION, PULSE_WAVE, QUAKE
 from clix.engine.heroclix.sides import adjacency, bulky, cannot_act, in_close_reach, opponents
 from clix.engine.heroclix.state import Close, HeroState, Ranged
@@ -96,6 +98,7 @@ def pulse_targets(state: HeroState, attacker: Figure) -> list[Figure]:
         reach = pulse_range(attacker)
         if state.soars(other) and not state.soars(attacker) and not bulky(state, attacker):
             reach = (reach + 1) // 2
+        reach = max(0, reach + capped(modifier(state, attacker, RANGE)))  # HX-POWER-46, after halving (HX-VALUE-06)
         if double_base.distance(state, attacker, other) > reach:  # HX-SPECIAL-05: from and to either square
             continue
         if combat.line_of_fire(state, attacker, other, through=True, within=reach)[0]:
@@ -151,7 +154,7 @@ def perform(state: HeroState, attacker: Figure, action: Close | Ranged) -> None:
     elif action.use == PULSE_WAVE:
         chosen = named(action)
         targets = [state.monsters[u] for u in chosen] if chosen else pulse_targets(state, attacker)
-        reach = pulse_range(attacker)
+        reach = max(0, pulse_range(attacker) + capped(modifier(state, attacker, RANGE)))  # HX-POWER-46
         near = double_base.distance  # HX-SPECIAL-05: either square of a double-base character
         state.powerless = {
             c.uid for c in state.standing() if c.uid != attacker.uid and near(state, attacker, c) <= reach

@@ -8,11 +8,10 @@ elsewhere: the helpers here are what they ask."""
 from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix.powers import BATTLE_FURY
+from clix.engine.heroclix.powers import BATTLE_FURY, MIND_CONTROL
 from clix.engine.heroclix.sides import team
 from clix.engine.heroclix.state import Close, HeroState, Ranged
 
-MIND_CONTROL = "Mind Control"
 SAFEGUARDED = (MIND_CONTROL,)
 """The effects a Battle Fury character cannot be targeted by (SAFEGUARD: Mind Control, HX-PAC-27)."""
 

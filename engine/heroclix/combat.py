@@ -10,17 +10,21 @@ from clix.engine.core import decisions
 from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure, divide_damage
 from clix.engine.heroclix import cards, double_base
-from clix.engine.heroclix.battle_fury import attack_refusal, no_ranged
-from clix.engine.heroclix.damage_powers import boost, exploits, floored, senses_handicap, steal_energy
+from clix.engine.heroclix.battle_fury import attack_refusal
+from clix.engine.heroclix.damage_powers import boost, expert_bonus, exploits, floored, senses_handicap, steal_energy
 from clix.engine.heroclix.defenses import capped, defense_bonus, defense_value, evades, reduced, shrugs_off
 from clix.engine.heroclix.elevated_lines import elevated_line
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.knockback import directions_problem, knock_back, way_from
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.markers import smoke_penalty
-from clix.engine.heroclix.objects import CLOSE_BONUS, THROW_DISTANCE, THROWN_DAMAGE, lift
-from clix.engine.heroclix.powers import BLADES, CLOSE_EXPERT, FLURRY, INCAPACITATE, PSYCHIC_BLAST, RANGED_EXPERT
+from clix.engine.heroclix.mastermind import substitute
+from clix.engine.heroclix.modifiers import ATTACK, DEFENSE, RANGE
+from clix.engine.heroclix.modifiers import modifier as perplexed
+from clix.engine.heroclix.objects import CLOSE_BONUS, THROWN_DAMAGE, lift
+from clix.engine.heroclix.powers import BLADES, FLURRY, INCAPACITATE, MIND_CONTROL, MINIMUM_RANGE, PSYCHIC_BLAST
 from clix.engine.heroclix.scoring import take_damage
+from clix.engine.heroclix.shape_change import barred, screen
 from clix.engine.heroclix.sides import (
     BIG,
     GIANT,
@@ -35,8 +39,6 @@ from clix.engine.heroclix.state import HOVERING, Close, HeroState, Ranged, Telek
 from clix.engine.heroclix.stealth import hidden
 from clix.engine.heroclix.tokens import give_token
 
-EXPERT_BONUS = 1
-"""Ranged and Close Combat Expert's modifier to attack and to damage (HX-POWER-37, -44)."""
 HINDERED_DEFENSE = 1
 """Defense added when a line of fire crosses hindering terrain (HX-TERRAIN-07)."""
 CRITICAL_HIT_DAMAGE = 1
@@ -144,20 +146,27 @@ def reach(state: HeroState, attacker: Figure, target: Figure) -> int:
     if attacker.uid in state.short_range:  # Hypersonic Speed (HX-POWER-10, HX-VALUE-08)
         value = (value + 1) // 2
     if state.soars(target) and not state.soars(attacker) and not bulky(state, attacker):  # HX-SPECIAL-14, -16
-        return (value + 1) // 2
-    return value
+        value = (value + 1) // 2
+    return max(0, value + capped(perplexed(state, attacker, RANGE)))  # HX-POWER-46: after the halving (HX-VALUE-06)
 
 
-def attack_problem(state: HeroState, action: Close | Ranged) -> str:
-    """Why a combat action may not be given ("" if it may)."""
+def reach_for(state: HeroState, attacker: Figure, target: Figure, use: str) -> int:
+    """`reach` for a ranged attack using `use`: Mind Control's range counts as at least 6 (HX-POWER-06, HX-PAC-03)."""
+    return max(MINIMUM_RANGE, reach(state, attacker, target)) if use == MIND_CONTROL else reach(state, attacker, target)
+
+
+def attack_problem(state: HeroState, action: Close | Ranged, free: bool = False) -> str:
+    """Why a combat action may not be given ("" if it may); `free`: as a free part of an action under way, whoever
+    may act now (the other target of a Shape Change, HX-POWER-43)."""
     attacker = state.monsters[action.character]
-    problem = cannot_act(state, attacker) or attack_refusal(state, attacker, action)  # HX-POWER-38
+    problem = ("" if free else cannot_act(state, attacker)) or attack_refusal(state, attacker, action)  # HX-POWER-38
     if problem:
         return problem
     problem = one_effect(action)
     if problem:
         return problem
-    if action.use and action.use not in ((BLADES, INCAPACITATE) if isinstance(action, Close) else (INCAPACITATE,)):
+    declared = (BLADES, INCAPACITATE, MIND_CONTROL) if isinstance(action, Close) else (INCAPACITATE, MIND_CONTROL)
+    if action.use and action.use not in declared:
         return f"{action.use} is not used with this attack (HX-POWER-13: Blades/Claws/Fangs, close attacks only)"
     if action.use and action.use not in attacker.powers:
         return f"{attacker.label} does not show {action.use} now"
@@ -168,10 +177,13 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
             target = state.monsters[uid]
             if not target.alive or target not in opponents(state, attacker):
                 return f"{target.label} is not an opposing character on the map"
+            if barred(state, attacker, target):
+                return barred(state, attacker, target)
             if not in_close_reach(state, attacker, target):
                 return f"{target.label} is not adjacent to {attacker.label} (HX-COMBAT-07, -08, HX-SPECIAL-10)"
         return ""
-    if attacker.stats.range <= 0:
+    controlling = action.use == MIND_CONTROL  # HX-POWER-06: its range counts as at least 6 (HX-PAC-03)
+    if attacker.stats.range <= 0 and not controlling:
         return f"{attacker.label} has range 0 and makes no ranged attacks (HX-COMBAT-09)"
     if not action.targets or len(action.targets) > attacker.stats.bolts:
         return f"{attacker.label} may target 1 to {attacker.stats.bolts} characters (HX-COMBAT-21)"
@@ -182,6 +194,8 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
     for target in targets:
         if not target.alive or target not in opponents(state, attacker):
             return f"{target.label} is not an opposing character on the map"
+        if barred(state, attacker, target):
+            return barred(state, attacker, target)
         if state.soars(attacker) and not state.soars(target) and not bulky(state, target):
             return (
                 f"a soaring character shoots only soaring, giant and big characters, not {target.label} (HX-COMBAT-18)"
@@ -192,15 +206,16 @@ def attack_problem(state: HeroState, action: Close | Ranged) -> str:
         if close_by and not state.soars(attacker) and not _may_shoot_while_adjacent(state, attacker, target, close_by):
             return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09, -17)"
         distance = double_base.distance(state, attacker, target)  # HX-SPECIAL-05: from and to either square
-        if distance > reach(state, attacker, target):
+        limit = reach_for(state, attacker, target, action.use)
+        if distance > limit:
             return (
-                f"{target.label} is {distance} squares away; {attacker.label}'s range against it is "
-                f"{reach(state, attacker, target)} (HX-COMBAT-15, -19)"
+                f"{target.label} is {distance} squares away; {attacker.label}'s range against it is {limit} "
+                "(HX-COMBAT-15, -19, HX-PAC-03)"
             )
-        if not line_of_fire(state, attacker, target, within=reach(state, attacker, target))[0]:
+        if not line_of_fire(state, attacker, target, within=limit)[0]:
             return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11, -12, -14)"
-    if action.split and action.use == INCAPACITATE:
-        return "Incapacitate deals no damage: there is none to divide (HX-POWER-18)"
+    if action.split and action.use in (INCAPACITATE, MIND_CONTROL):
+        return f"{action.use} deals no damage: there is none to divide (HX-POWER-18, -06)"
     for uid, amount in action.split:
         if uid not in action.targets or amount < 0:
             return "damage is divided in whole numbers among the targets (HX-COMBAT-24)"
@@ -229,36 +244,6 @@ def _may_shoot_while_adjacent(state: HeroState, attacker: Figure, target: Figure
     return state.flight.get(target.uid) == HOVERING
 
 
-def throw_problem(state: HeroState, action: Throw) -> str:
-    """Why the character may not throw its object at the target: it needs one in hand, and the throw is a ranged
-    attack on one opposing character within 6 squares (light) or 4 (heavy), whatever its range, halved from
-    below at a soaring target, with a clear line of fire, not while adjacent to an opponent (HX-OBJECT-11 and
-    its OPEN a)."""
-    attacker = state.monsters[action.character]
-    problem = cannot_act(state, attacker) or no_ranged(attacker)  # HX-POWER-38: no throwing
-    if problem:
-        return problem
-    kind = state.holding.get(attacker.uid)
-    if kind is None:
-        return f"{attacker.label} holds no object to throw (HX-OBJECT-11)"
-    target = state.monsters[action.target]
-    if not target.alive or target not in opponents(state, attacker):
-        return f"{target.label} is not an opposing character on the map (HX-OBJECT-11)"
-    if touching_opponents(state, attacker):
-        return f"{attacker.label} is adjacent to an opposing character (HX-COMBAT-09, HX-OBJECT-11)"
-    if state.soars(attacker) and not state.soars(target) and not bulky(state, target):
-        return f"a soaring character shoots only soaring, giant and big characters, not {target.label} (HX-COMBAT-18)"
-    reach_ = THROW_DISTANCE[kind]
-    if state.soars(target) and not state.soars(attacker) and not bulky(state, attacker):
-        reach_ = (reach_ + 1) // 2
-    distance = double_base.distance(state, attacker, target)  # HX-SPECIAL-05
-    if distance > reach_:
-        return f"{target.label} is {distance} squares away; a {kind} object flies {reach_} (HX-OBJECT-11)"
-    if not line_of_fire(state, attacker, target, within=reach_)[0]:
-        return f"no clear line of fire from {attacker.label} to {target.label} (HX-COMBAT-11)"
-    return ""
-
-
 def knockback_problem(state: HeroState, action: Close | Ranged | Throw | Telekinesis) -> str:
     """Why a named knockback direction is not one the attacker may choose (HX-KNOCK-04 OPEN, docs/rulings.md)."""
     targets = action.targets if isinstance(action, Ranged) else (action.target,)
@@ -273,7 +258,7 @@ def attack(
     aimed: list[Figure] | None = None,
     each: int = -1,
     unlined: frozenset[int] = frozenset(),
-) -> None:
+) -> list[Figure]:
     """One attack roll against every target (HX-COMBAT-02, -23), criticals (HX-COMBAT-03, -04), the damage
     divided among the targets hit (HX-COMBAT-24), then knockback on doubles (HX-KNOCK-01). A held object is used
     in a close attack or thrown, and used up hit or miss (HX-OBJECT-09, -10, -11); an object hurled by Telekinesis
@@ -281,7 +266,8 @@ def attack(
     -15 OPEN: knockback away from the user). `modifier`: added to the attack value (a transporter's -2,
     HX-SPECIAL-08). `aimed`: the targets, when a power picks them (`area_attacks`); `each`: the damage dealt to
     each target hit in place of the damage value, undivided; `unlined`: targets no line of fire is drawn to (never
-    hindered). Characters in `state.powerless` defend with their unmodified defense and no power (HX-POWER-15)."""
+    hindered). Characters in `state.powerless` defend with their unmodified defense and no power (HX-POWER-15).
+    Targets showing Shape Change roll first (HX-POWER-43). Returns the characters hit."""
     if aimed is not None:
         targets = aimed
     elif isinstance(action, Ranged):
@@ -289,6 +275,9 @@ def attack(
     else:
         assert action.target is not None
         targets = [state.monsters[action.target]]
+    targets, action = screen(state, attacker, action, targets, aimed is None, lambda s, a: attack_problem(s, a, True))
+    if not targets:
+        return []
     if isinstance(action, Telekinesis):
         held: str | None = lift(state, action.object_square)
     elif not isinstance(action, Ranged) and attacker.uid in state.holding:
@@ -296,18 +285,21 @@ def attack(
     else:
         held = None
     first, second = decisions.d6(state), decisions.d6(state)
+    for respond in state.ruleset.roll_responders:  # HX-POWER-42: Probability Control may have it rerolled
+        first, second = respond(state, attacker, tuple(targets), (first, second))
     critical_miss = first == second == 1
     critical_hit = first == second == 6
     close = isinstance(action, Close)
     expert = expert_bonus(attacker, action) + cards.modifier(state, attacker, cards.ATTACK, close)  # HX-FEAT-07
     smoke = smoke_penalty(state, attacker)  # HX-POWER-20: a modifier, under the rule of 3
-    total = first + second + max(0, attacker.attack + capped(modifier + expert - smoke))  # HX-VALUE-02, -05
+    bonus = modifier + expert - smoke + perplexed(state, attacker, ATTACK)
+    total = first + second + max(0, attacker.attack + capped(bonus))  # HX-VALUE-02, -05
     hits = []
     for target in targets:
-        within = reach(state, attacker, target) if isinstance(action, Ranged) else -1  # HX-SPECIAL-05
+        within = reach_for(state, attacker, target, action.use) if isinstance(action, Ranged) else -1  # HX-SPECIAL-05
         hindered = not close and target.uid not in unlined and line_of_fire(state, attacker, target, within=within)[1]
         defense = defense_value(state, target) + capped(  # HX-POWER-27: Defend replaces, then modifiers
-            (HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close)
+            (HINDERED_DEFENSE if hindered else 0) + defense_bonus(target, close) + perplexed(state, target, DEFENSE)
             + cards.modifier(state, target, cards.DEFENSE, close)
         )  # fmt: skip
         defense = target.defense if target.uid in state.powerless else defense  # HX-PAC-04: unmodified
@@ -322,17 +314,18 @@ def attack(
     if critical_miss:
         if not harmless:  # HX-COMBAT-05, HX-DAMAGE-03: an attack that deals no damage does not backfire
             take_damage(state, attacker, CRITICAL_MISS_CLICKS, "critical miss", None)  # HX-COMBAT-03 OPEN
-        return
+        return []
     hits = [  # HX-POWER-25: it misses it; -21: Precision Strike's -1; -15: no powers in a Pulse Wave
         t for t in hits if t.uid in state.powerless or not evades(state, t, senses_handicap(attacker))
     ]
     if not hits:
-        return
-    if harmless:  # no damage to modify, no critical +1, no knockback (HX-COMBAT-05, HX-DAMAGE-03)
+        return hits
+    if harmless:  # no damage to modify, no critical +1, no knockback (HX-COMBAT-05, HX-DAMAGE-03, HX-POWER-06 OPEN)
         if isinstance(action, Close | Ranged) and action.use == INCAPACITATE:  # HX-POWER-18 OPEN: a token instead
             for target in hits:
                 give_token(state, target, attacker)
-        return
+        return hits  # Mind Control takes them over (`mind_control`)
+    hits, instead = substitute(state, attacker, hits)  # HX-POWER-31: Mastermind, before any damage
     thrown = held if isinstance(action, (Throw, Telekinesis)) else None
     value = each if each >= 0 else THROWN_DAMAGE[thrown] if thrown else attacker.damage  # HX-OBJECT-06, HX-PAC-02
     if isinstance(action, Close) and action.use == BLADES and len(hits) == 1:  # HX-POWER-13: d6 for damage value
@@ -340,7 +333,10 @@ def attack(
     value += damage_modifier(state, attacker, action)  # a modifier to the damage value, before it is divided
     psychic = isinstance(action, (Ranged, Throw)) and PSYCHIC_BLAST in attacker.powers  # HX-POWER-19
     penetrating = psychic or exploits(attacker, close)  # HX-POWER-40
-    shares = divide_damage([t.uid for t in hits], value, dict(action.split) if isinstance(action, Ranged) else {})
+    named: dict[int, int] = {}
+    for uid, amount in action.split if isinstance(action, Ranged) else ():  # a share goes with the hit passed on
+        named[instead.get(uid, uid)] = named.get(instead.get(uid, uid), 0) + amount
+    shares = divide_damage([t.uid for t in hits], value, named)
     shares = {t.uid: value for t in hits} if each >= 0 else shares  # no division (HX-POWER-14..16)
     bonus = CLOSE_BONUS[held] if isinstance(action, Close) and held else 0  # HX-OBJECT-10
     taken: dict[int, int] = {}
@@ -366,33 +362,26 @@ def attack(
                 direction = way_from(state, attacker, target, chosen.get(target.uid))
                 knock_back(state, attacker, target, taken[target.uid], direction)
     steal_energy(state, attacker, close and any(taken.values()))  # HX-POWER-23: once the attack has resolved
+    return hits
 
 
 def deals_no_damage(attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> bool:
-    """Whether `attacker`'s attack is one that deals no damage (Incapacitate, HX-POWER-18): nothing modifies its
+    """Whether `attacker`'s attack is one that deals no damage (Incapacitate, HX-POWER-18; Mind Control, HX-POWER-06):
+    nothing modifies its
     damage, and it deals neither critical-hit damage to a target nor the critical-miss click to the attacker
     (HX-DAMAGE-03, HX-COMBAT-05). An attacker whose damage value is 0 does not make such an attack: the 0 may be
     modified and the criticals apply; unmodified, it deals no damage (HX-DAMAGE-04)."""
-    return isinstance(action, Close | Ranged) and action.use == INCAPACITATE
+    return isinstance(action, Close | Ranged) and action.use in (INCAPACITATE, MIND_CONTROL)
 
 
 def damage_modifier(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> int:
     """The modifiers to the damage value of `attacker`'s attack, within the rule of 3 (HX-VALUE-05, -07): an
-    expert's +1 and adjacent friends' Empower or Enhancement (HX-POWER-37, -44, -45, -41); a Telekinesis attack
-    (a power action) has none."""
+    expert's +1 (`damage_powers.expert_bonus`), adjacent friends' Empower or Enhancement (HX-POWER-37, -44, -45,
+    -41) and the cards' (HX-FEAT-07, HX-TEAM, HX-BFC); a Telekinesis attack (a power action) has none."""
     close = isinstance(action, Close)
     friends = 0 if isinstance(action, Telekinesis) else boost(state, attacker, close)
     friends += 0 if isinstance(action, Telekinesis) else cards.modifier(state, attacker, cards.DAMAGE, close)
     return capped(expert_bonus(attacker, action) + friends)
-
-
-def expert_bonus(attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> int:
-    """Ranged or Close Combat Expert's +1 to attack and to damage for the attack `action` (HX-POWER-37, -44)."""
-    if isinstance(action, Close):
-        return EXPERT_BONUS if CLOSE_EXPERT in attacker.powers else 0
-    if isinstance(action, (Ranged, Throw)):
-        return EXPERT_BONUS if RANGED_EXPERT in attacker.powers else 0
-    return 0
 
 
 def close_attacks(state: HeroState, attacker: Figure, action: Close) -> None:
@@ -403,5 +392,6 @@ def close_attacks(state: HeroState, attacker: Figure, action: Close) -> None:
         target = state.monsters[uid]
         if not attacker.alive or state.over or FLURRY not in attacker.powers:
             return
-        if target.alive and target in opponents(state, attacker) and in_close_reach(state, attacker, target):
+        reached = target in opponents(state, attacker) and in_close_reach(state, attacker, target)
+        if target.alive and reached and not barred(state, attacker, target):  # HX-POWER-43: not after Shape Change
             attack(state, attacker, Close(attacker.uid, uid, action.knockback))

@@ -2,15 +2,26 @@
 Exploit Weakness makes the damage of its close attacks penetrating (HX-POWER-40, HX-PAC-06); Precision Strike keeps
 a hit target's damage taken at 1 or more and lowers its Super Senses roll by 1 (HX-POWER-21); Steal Energy heals
 its user 1 click after a close attack that damaged (HX-POWER-23); Empower and Enhancement add 1 to the damage value
-of adjacent friends' close and ranged attacks, on terrain too (HX-POWER-45, -41; the rule of 3 is the caller's)."""
+of adjacent friends' close and ranged attacks, on terrain too (HX-POWER-45, -41); the Combat Experts add 1 to their
+own attacks' attack and damage values (HX-POWER-37, -44); `damage_modifier` sums a damage value's modifiers within
+the rule of 3."""
 
 from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix.powers import EMPOWER, ENHANCEMENT, EXPLOIT_WEAKNESS, PRECISION_STRIKE, STEAL_ENERGY
+from clix.engine.heroclix.defenses import capped
+from clix.engine.heroclix.powers import (
+    CLOSE_EXPERT,
+    EMPOWER,
+    ENHANCEMENT,
+    EXPLOIT_WEAKNESS,
+    PRECISION_STRIKE,
+    RANGED_EXPERT,
+    STEAL_ENERGY,
+)  # fmt: skip
 from clix.engine.heroclix.scoring import heal
 from clix.engine.heroclix.sides import adjacency, team
-from clix.engine.heroclix.state import HeroState
+from clix.engine.heroclix.state import Close, HeroState, Ranged, Telekinesis, Throw
 
 PRECISION_FLOOR = 1
 """Damage taken from a Precision Strike attack is never reduced below this (HX-POWER-21)."""
@@ -18,6 +29,8 @@ PRECISION_SENSES = 1
 """What a Precision Strike attack takes off its target's Super Senses d6 (HX-POWER-21, -25)."""
 STOLEN_CLICKS = 1
 """Clicks Steal Energy heals after a close attack that damaged (HX-POWER-23)."""
+EXPERT_BONUS = 1
+"""Ranged and Close Combat Expert's modifier to attack and to damage (HX-POWER-37, -44)."""
 BOOST = 1
 """What each adjacent friend showing Empower (close) or Enhancement (ranged) adds to the damage value
 (HX-POWER-45, -41)."""
@@ -63,3 +76,20 @@ def steal_energy(state: HeroState, attacker: Figure, damaged: bool) -> None:
     click, never past its starting click (HX-POWER-23, HX-DAMAGE-05)."""
     if damaged and attacker.alive and STEAL_ENERGY in attacker.powers:
         heal(state, attacker, STOLEN_CLICKS)
+
+
+def damage_modifier(state: HeroState, attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> int:
+    """The modifiers to the damage value of `attacker`'s attack, within the rule of 3 (HX-VALUE-05, -07): an
+    expert's +1 and adjacent friends' Empower or Enhancement (HX-POWER-37, -44, -45, -41); a Telekinesis attack
+    (a power action) has none."""
+    friends = 0 if isinstance(action, Telekinesis) else boost(state, attacker, isinstance(action, Close))
+    return capped(expert_bonus(attacker, action) + friends)
+
+
+def expert_bonus(attacker: Figure, action: Close | Ranged | Throw | Telekinesis) -> int:
+    """Ranged or Close Combat Expert's +1 to attack and to damage for the attack `action` (HX-POWER-37, -44)."""
+    if isinstance(action, Close):
+        return EXPERT_BONUS if CLOSE_EXPERT in attacker.powers else 0
+    if isinstance(action, (Ranged, Throw)):
+        return EXPERT_BONUS if RANGED_EXPERT in attacker.powers else 0
+    return 0

@@ -8,8 +8,8 @@ checklist's suggestion for HX-SPECIAL-04 OPEN). Knockback, Telekinesis and carri
 
 The hooks that call this module sit in `sides.py` (adjacency), `movement.py` (moving, carrying, occupied squares),
 `combat.py` and `elevated_lines.py` (lines of fire, range), `knockback.py`, `telekinesis.py`, `terrain.py`,
-`transport.py`, `power_actions.py`, `setup.py`, `scenario.py` and `invariants.py`; `rules.py` passes a move's `rear`
-on. A double-base character's size
+`transport.py`, `power_actions.py`, `area_attacks.py`, `throwing.py`, `targeted.py`, `setup.py`, `scenario.py` and
+`invariants.py`; `rules.py` and `mind_control.py` pass a move's `rear` on. A double-base character's size
 class is standard (HX-PAC-13 OPEN): `state.sizes` does not list it."""
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
 """Powers that grant a free action (HX-TURN-16): no action token, not one of the turn's actions, open to a
 character that has already acted or holds two tokens, once per turn per character and power (HX-TURN-16 OPEN).
 Poison deals 1 damage to each adjacent opposing character if the user has not moved or been placed this turn
-(HX-POWER-22); Sidestep moves the character up to 2 squares under every movement rule (HX-POWER-09)."""
+(HX-POWER-22); Sidestep moves the character up to 2 squares under every movement rule (HX-POWER-09); the free
+actions aimed at a character within range and line of fire are `targeted`'s (Perplex, HX-POWER-46)."""
 
 from __future__ import annotations
 
 from clix.engine.core.pieces import Figure
-from clix.engine.heroclix import movement
+from clix.engine.heroclix import movement, targeted
 from clix.engine.heroclix.defenses import reduced
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.scoring import take_damage
@@ -15,7 +16,7 @@ from clix.engine.heroclix.state import HeroState, PowerAction
 
 POISON = "Poison"
 SIDESTEP = "Sidestep"
-FREE_ACTIONS = (POISON, SIDESTEP)
+FREE_ACTIONS = (POISON, SIDESTEP, *targeted.AIMED)
 POISON_DAMAGE = 1
 """The damage Poison deals to each adjacent opposing character (HX-POWER-22)."""
 SIDESTEP_SQUARES = 2
@@ -52,6 +53,8 @@ def problem(state: HeroState, action: PowerAction) -> str:
             return "Sidestep names the squares it enters ('path')"
         why = movement.step_problem(state, user, user.pos, action.path, squares=SIDESTEP_SQUARES, rear=action.rear)
         return f"Sidestep: {why}" if why else ""
+    if action.power in targeted.AIMED:
+        return targeted.problem(state, user, action)
     return ""
 
 
@@ -77,11 +80,13 @@ def perform(state: HeroState, user: Figure, action: PowerAction) -> None:
             take_damage(state, target, reduced(target, POISON_DAMAGE), "poison", user)  # HX-DAMAGE-10 OPEN
     elif action.power == SIDESTEP:
         movement.move(state, user, action.path, None, rear=action.rear)  # HX-POWER-09 OPEN: no token if it fails
+    else:
+        targeted.perform(state, user, action)
 
 
 def listed(state: HeroState, user: Figure) -> list[PowerAction]:
     """The free actions `legal_actions` lists for `user`: Poison when it may be used, Sidestep to each square it
-    may reach."""
+    may reach, and `targeted.listed`'s."""
     found: list[PowerAction] = []
     if POISON in user.powers:
         poison = PowerAction(user.uid, POISON)
@@ -91,4 +96,6 @@ def listed(state: HeroState, user: Figure) -> list[PowerAction]:
         for path in movement.reachable(state, user, squares=SIDESTEP_SQUARES).values():
             if path:
                 found.append(PowerAction(user.uid, SIDESTEP, path=path))
+    if not problem_of_user(state, user):
+        found.extend(targeted.listed(state, user))
     return found

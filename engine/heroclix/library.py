@@ -232,7 +232,7 @@ def _load_file(path: Path, library: Library, seen: dict[tuple[str, str], str]) -
     if table == "characters":
         named = [name for name in item.all_powers() if power_named(name) not in POWERS]
         if named:
-            why = f"the power {named[0]} {NOT_YET} (powers come in part 2)"
+            why = f"the power {named[0]} {NOT_YET} (clix plays the 48 powers of the 2005 card)"
             library.refused[key] = why
             return [*problems, Problem(name, lines.line(("powers",)), "powers", why)]
     if (table, key) in seen:

@@ -11,6 +11,7 @@ from clix.engine.heroclix import cards, double_base
 from clix.engine.heroclix.defenses import capped
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
+from clix.engine.heroclix.modifiers import SPEED, modifier
 from clix.engine.heroclix.movement_powers import break_away_needed, earthbound, phases, speed_mode
 from clix.engine.heroclix.objects import layout_of, lift, lying_at, strong, within_reach
 from clix.engine.heroclix.powers import BATTLE_FURY, LEAP_CLIMB
@@ -56,9 +57,11 @@ def move_speed(state: HeroState, character: Figure, mode: str | None = None, hal
     """The squares `character` may move: its speed, halved (rounded up, HX-VALUE-04) when a walker begins in
     hindering terrain or water (HX-TERRAIN-06, HX-MOVE-20; a flier ignores them, HX-MOVE-14, -15), less 1 when a
     flier changes flight mode (a modifier after the halving, HX-MOVE-13, HX-VALUE-06). `halved`: halved once more
-    (Charge, Running Shot), a replacement before the modifier; both halvings round up (HX-VALUE-06 OPEN)."""
+    (Charge, Running Shot, Mind Control), a replacement before the modifiers; both halvings round up (HX-VALUE-06
+    OPEN). Perplex's modifier and the cards' (HX-FEAT-07, HX-TEAM, HX-BFC) come after the halvings, with the flier's
+    -1, under the rule of 3 (HX-POWER-46, HX-VALUE-05)."""
     speed = character.speed
-    bonus = cards.modifier(state, character, cards.SPEED)  # HX-FEAT-07, HX-TEAM, HX-BFC: after the halvings
+    bonus = modifier(state, character, SPEED) + cards.modifier(state, character, cards.SPEED)
     if flies(character):
         changes = mode is not None and mode != state.flight.get(character.uid)
         speed = (speed + 1) // 2 if halved else speed
@@ -429,6 +432,8 @@ def move(
     moving = moves_at_all(state, character, path, mode)
     if break_away and moving and not leaps(character) and adjacent_opponents(state, character):
         roll = decisions.d6(state)
+        for respond in state.ruleset.roll_responders:  # HX-POWER-42: Probability Control may have it rerolled
+            roll = respond(state, character, (), (roll,))[0]
         needed = break_away_at(state, character)
         state.emit(EventKind.BREAK_AWAY, character=character.label, roll=roll, broke=roll >= needed)
         if roll < needed:

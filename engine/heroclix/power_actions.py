@@ -18,10 +18,11 @@ from clix.engine.heroclix.battle_fury import no_ranged
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.knockback import directions_problem, knock_back, way_from
 from clix.engine.heroclix.objects import lying_at
-from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, MINIMUM_RANGE, SMOKE_CLOUD
+from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, SMOKE_CLOUD
 from clix.engine.heroclix.scoring import heal, take_damage
 from clix.engine.heroclix.sides import adjacency, adjacent_opponents, at, bulky, cannot_act, opponents
 from clix.engine.heroclix.state import Close, HeroState, PowerAction, Ranged
+from clix.engine.heroclix.targeted import power_range, within_power_range
 
 REGENERATION = "Regeneration"
 SUPPORT = "Support"
@@ -69,21 +70,6 @@ def problem(state: HeroState, action: PowerAction) -> str:
     return ""
 
 
-def power_range(user: Figure) -> int:
-    """The range of a power that counts the user's range as at least 6 (HX-PAC-03)."""
-    return max(MINIMUM_RANGE, user.stats.range)
-
-
-def within_power_range(state: HeroState, user: Figure, square: int) -> str:
-    """Why `square` is beyond the range of a power that counts the user's range as at least 6 (HX-PAC-03), counted
-    from the user's nearest square (a double-base character's either, HX-SPECIAL-05); "" when it is within it."""
-    reach = power_range(user)
-    distance = double_base.distance_to(state, square, user)
-    if distance > reach:
-        return f"{at(state, square)} is {distance} squares from {user.label}; its range counts as {reach} (HX-PAC-03)"
-    return ""
-
-
 def _force_blast_problem(state: HeroState, user: Figure, action: PowerAction) -> str:
     """One opposing character within range (at least 6) and clear line of fire, which knockback can move; usable
     next to opponents, as it is not a ranged attack (HX-POWER-08, HX-PAC-03 OPEN, HX-KNOCK-09, HX-SPECIAL-13)."""
@@ -104,7 +90,7 @@ def _force_blast_problem(state: HeroState, user: Figure, action: PowerAction) ->
     far = within_power_range(state, user, target.pos)
     if far:
         return far
-    if not combat.line_of_fire(state, user, target, within=power_range(user))[0]:  # HX-SPECIAL-05: either square
+    if not combat.line_of_fire(state, user, target, within=power_range(state, user))[0]:  # HX-SPECIAL-05: either square
         return f"no clear line of fire from {user.label} to {target.label} (HX-POWER-08, HX-PAC-03)"
     return directions_problem(state, user, (target.uid,), action.knockback)
 
@@ -191,7 +177,7 @@ def _in_sight(state: HeroState, user: Figure, square: int) -> bool:
     return any(
         combat.line_between(state, source, False, square, False, ends)[0]
         for source in double_base.squares(state, user)
-        if state.geometry.distance(source, square) <= power_range(user)
+        if state.geometry.distance(source, square) <= power_range(state, user)
     )
 
 

@@ -5,8 +5,9 @@ Leap/Climb, Blades/Claws/Fangs, Penetrating/Psychic Blast, Combat Reflexes, Ener
 Invincible and the two Combat Experts; eleven that need no power action (passive, modifiers, movement): Exploit
 Weakness, Precision Strike, Steal Energy, Empower, Enhancement, Defend, Plasticity, Stealth, Battle Fury,
 Phasing/Teleport and Earthbound/Neutralized; and ten used as actions: Force Blast, Poison, Sidestep, Quake,
-Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed.
-A character naming another power is refused with its name."""
+Energy Explosion, Incapacitate, Smoke Cloud, Barrier, Pulse Wave and Hypersonic Speed; and Leadership, Perplex,
+Outwit, Shape Change, Mastermind, Probability Control and Mind Control: all 48 of the card. A character naming
+another power is refused with its name."""
 
 from __future__ import annotations
 
@@ -38,6 +39,13 @@ SMOKE_CLOUD = "Smoke Cloud"
 BARRIER = "Barrier"
 PULSE_WAVE = "Pulse Wave"
 HYPERSONIC = "Hypersonic Speed"
+LEADERSHIP = "Leadership"
+PERPLEX = "Perplex"
+OUTWIT = "Outwit"
+SHAPE_CHANGE = "Shape Change"
+MASTERMIND = "Mastermind"
+PROBABILITY_CONTROL = "Probability Control"
+MIND_CONTROL = "Mind Control"
 MINIMUM_RANGE = 6
 """The range a power "within range (counting at least 6)" uses when the character's is lower (HX-PAC-03)."""
 
@@ -269,6 +277,57 @@ POWERS: dict[str, PowerSpec] = {
         "(characters do not block it), one roll against unmodified defense; those in range use no powers during "
         "it; with two or more targets each one hit is dealt 1 damage instead.",
         "004 L95-101",
+    ),
+    LEADERSHIP: PowerSpec(
+        LEADERSHIP,
+        "turn",
+        "While one of its player's characters shows it, that player's action total is +1 (once; checked as the turn "
+        "begins); at the beginning of its controller's turn roll a d6: on 5-6 remove an action token from an "
+        "adjacent friendly character with fewer points.",
+        "004 L317-320",
+    ),
+    PERPLEX: PowerSpec(
+        PERPLEX,
+        "free",
+        "Free action, once per turn: another character within range (at least 6) and line of fire, friend or foe, "
+        "gets speed, attack, defense or range +1 or -1 until the beginning of its user's next turn (a modifier).",
+        "004 L150, L202-203",
+    ),
+    OUTWIT: PowerSpec(
+        OUTWIT,
+        "free",
+        "Free action, once per turn: choose an opposing character within range (at least 6) and line of fire and any "
+        "standard power; it cannot use that power (countered) until the beginning of its user's next turn.",
+        "004 L311-313; 002 L353-355, L1503-1504",
+    ),
+    SHAPE_CHANGE: PowerSpec(
+        SHAPE_CHANGE,
+        "defense",
+        "When targeted by an attack, roll a d6: on 5-6 the attacker may not target it this turn and may choose another "
+        "target instead (not against Battle Fury, not during a Pulse Wave).",
+        "004 L196-198",
+    ),
+    MASTERMIND: PowerSpec(
+        MASTERMIND,
+        "defense",
+        "When an opponent's attack that deals damage would hit it, an adjacent friendly character with fewer points "
+        "that the attack does not hit may be hit instead and takes the damage (its own reducers apply; no chains).",
+        "004 L251-254",
+    ),
+    PROBABILITY_CONTROL: PowerSpec(
+        PROBABILITY_CONTROL,
+        "reaction",
+        "Once per turn: a character within range (at least 6) and line of fire, own side or opposing, rerolls an "
+        "attack roll or break-away roll it has just made, in any player's turn; the new result stands.",
+        "004 L171, L191-192",
+    ),
+    MIND_CONTROL: PowerSpec(
+        MIND_CONTROL,
+        "attack",
+        "Declared with a close or ranged attack (range at least 6), which deals no damage: each character hit, its "
+        "speed halved, becomes friendly to the attacker's force and, one at a time, may move and make one attack as "
+        "free actions, then returns to its own force. Not against Battle Fury.",
+        "004 L35, L274-275; 002 L188-190, L372-374, L445-448",
     ),
     HYPERSONIC: PowerSpec(
         HYPERSONIC,

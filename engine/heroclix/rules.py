@@ -17,19 +17,24 @@ from clix.engine.heroclix import (
     declarations,
     feats,
     free_actions,
+    leadership,
     markers,
+    mind_control,
+    modifiers,
     movement,
+    outwit,
     power_actions,
     scoring,
     sides,
     teams,
     telekinesis,
     terrain,
+    throwing,
     transport,
 )  # fmt: skip
 from clix.engine.heroclix.declarations import Copy, Declared
 from clix.engine.heroclix.events import EventKind
-from clix.engine.heroclix.powers import BLADES, INCAPACITATE, WILLPOWER
+from clix.engine.heroclix.powers import BLADES, INCAPACITATE, MIND_CONTROL, WILLPOWER
 from clix.engine.heroclix.state import (
     PHASES,
     PUSHING,
@@ -54,9 +59,20 @@ PUSHING_DAMAGE = 1
 def why_not(state: HeroState, action: Action | Declared | Copy) -> str:
     """Why `action` is not legal now ("" when it is). It is judged before the action is given, on the map as it
     stands: a player may check targets, range and lines of fire before declaring (HX-COMBAT-10), and an action
-    refused here rolls nothing, gives no token and spends none of the turn's actions."""
+    refused here rolls nothing, gives no token and spends none of the turn's actions. While characters are
+    mind-controlled, one's move or attack is judged as such (`mind_control`), any other action as it will be made:
+    once the control has ended."""
+    if state.controlled and mind_control.controls(state, action):
+        assert isinstance(action, Move | Close | Ranged)
+        return mind_control.problem(state, action)
+    if state.controlled:
+        return mind_control.as_released(state, lambda: _why_not(state, action))
+    return _why_not(state, action)
+
+
+def _why_not(state: HeroState, action: Action | Declared | Copy) -> str:
     if isinstance(action, Declared | Copy):  # HX-TEAM-04, -07, HX-FEAT-05, -06
-        return declarations.problem(state, action, why_not)
+        return declarations.problem(state, action, _why_not)
     if isinstance(action, EndTurn):
         return "the game is over" if state.over else ""
     if isinstance(action, Move):
@@ -76,7 +92,7 @@ def why_not(state: HeroState, action: Action | Declared | Copy) -> str:
     if isinstance(action, Raze):
         return terrain.raze_problem(state, action)
     if isinstance(action, Throw):
-        return combat.throw_problem(state, action) or combat.knockback_problem(state, action)
+        return throwing.throw_problem(state, action) or combat.knockback_problem(state, action)
     if isinstance(action, Telekinesis):
         return telekinesis.problem(state, action)
     if isinstance(action, PowerAction) and free_actions.grants(action.power):
@@ -89,6 +105,14 @@ def why_not(state: HeroState, action: Action | Declared | Copy) -> str:
 
 
 def legal_actions(state: HeroState) -> list[Action]:
+    """The actions the active player may take (`_legal_actions`); while characters are mind-controlled, their moves
+    and attacks first (`mind_control.listed`), then the others as they will be made, once the control has ended."""
+    if state.controlled:
+        return [*mind_control.listed(state), *mind_control.as_released(state, lambda: _legal_actions(state))]
+    return _legal_actions(state)
+
+
+def _legal_actions(state: HeroState) -> list[Action]:
     """The actions the active player may take: a move to each square its characters may reach (in their flight
     modes), a close attack on each adjacent opponent, a ranged attack on each opponent in range and line of fire
     (one target, all the damage), each hurl of an object by Telekinesis, two close attacks with Flurry, a close
@@ -124,6 +148,7 @@ def legal_actions(state: HeroState) -> list[Action]:
                 if INCAPACITATE in character.powers:
                     found.append(Ranged(character.uid, (target.uid,), use=INCAPACITATE))
         found.extend(area_attacks.listed(state, character))
+        found.extend(mind_control.attacks(state, character))
         found.extend(telekinesis.hurls(state, character))
         found.extend(power_actions.listed(state, character))
     found.append(EndTurn())
@@ -140,6 +165,15 @@ def apply(state: HeroState, action: Action | Declared | Copy, listed: bool = Fal
 
 
 def _perform(state: HeroState, action: Action | Declared | Copy) -> None:
+    if state.controlled and mind_control.controls(state, action):  # HX-POWER-06: a free action, no token
+        assert isinstance(action, Move | Close | Ranged)
+        mind_control.act(state, action)
+        _token(state, mind_control.ended(state))
+        return
+    if state.controlled:  # any other action comes once the Mind Control action has resolved
+        _token(state, mind_control.end(state))
+        if state.over:
+            return
     if isinstance(action, Declared | Copy):
         declarations.perform(state, action, _perform)
         return
@@ -162,6 +196,8 @@ def _perform(state: HeroState, action: Action | Declared | Copy) -> None:
         telekinesis.perform(state, character, action)
     elif isinstance(action, PowerAction):
         power_actions.perform(state, character, action)
+    elif isinstance(action, Close | Ranged) and action.use == MIND_CONTROL:
+        mind_control.seize(state, character, action)
     elif isinstance(action, Close | Ranged) and area_attacks.area(action):
         area_attacks.perform(state, character, action)
     elif isinstance(action, Close):
@@ -172,11 +208,19 @@ def _perform(state: HeroState, action: Action | Declared | Copy) -> None:
 
 
 def _after_action(state: HeroState, character: Figure) -> None:
-    """The action token, and pushing damage when it is the second (HX-TURN-09, -11, -12), after the action has
-    resolved, knockback included."""
+    """The action counted, then its token (`_token`) once it has resolved, knockback included; a Mind Control
+    action resolves only when the characters it took over are done (HX-POWER-06, HX-TURN-04)."""
     state.actions_left -= 1
     character.acted = True
-    if not character.alive or state.over:
+    if state.controlling != character.uid:
+        _token(state, character.uid)
+
+
+def _token(state: HeroState, uid: int) -> None:
+    """Character `uid`'s action token, and pushing damage when it is the second (HX-TURN-09, -11, -12); none for
+    uid -1 (no action resolving) or a character knocked out."""
+    character = state.monsters[uid] if uid >= 0 else None
+    if character is None or not character.alive or state.over:
         return
     feat_pushing = feats.pushing(state, character)  # HX-FEAT-08: before a second token's (HX-TURN-12)
     if feat_pushing:
@@ -190,24 +234,29 @@ def _after_action(state: HeroState, character: Figure) -> None:
 
 def begin_turn(state: HeroState, effects: bool = True) -> None:
     """A turn's actions: one per 100 points of the build total (HX-TURN-02); then the effects of the beginning of
-    the turn (HX-TURN-03): the terrain markers the player's characters placed go (HX-POWER-20, -30), then each of
-    the active player's characters showing Willpower (or using it by its team ability) with an action token
-    rolls a d6 and loses a token on 5-6 (HX-POWER-32), in the order the characters were placed; then the
-    battlefield conditions that roll, one die each (HX-BFC-03). `effects`: False for a position set up in the
-    middle of a turn (a scenario's start)."""
+    the turn (HX-TURN-03): the terrain markers the player's characters placed go (HX-POWER-20, -30), the
+    modifiers its Perplex made and the powers its Outwit countered come back (HX-POWER-46, -47), then each of
+    the active player's characters showing Willpower (or using it by its team ability) with an action token rolls
+    a d6 and loses a token on 5-6 (HX-POWER-32), in the order the characters were placed, then the Leadership
+    rolls (HX-POWER-48); then the battlefield conditions that roll, one die each (HX-BFC-03); last, one more
+    action if a character of the player shows Leadership. `effects`: False for a position set up in the middle of
+    a turn (a scenario's start: Leadership's extra action counts)."""
     state.phase = PHASES[0]
     state.actions_left = state.build_total // sides.POINTS_PER_ACTION
-    if not effects:
-        return
-    markers.clear(state, state.active)  # HX-TURN-03: what lasts until the beginning of the turn ends first
-    for character in state.standing():
-        willpower = WILLPOWER in character.powers or teams.grants(state, character, WILLPOWER)  # HX-TEAM-10 OPEN
-        if character.controller == state.active and character.tokens and willpower:
-            roll = decisions.d6(state)
-            state.emit(EventKind.WILLPOWER_ROLL, character=character.label, roll=roll)
-            if roll >= WILLPOWER_AT:
-                character.tokens -= 1
-    battlefield.begin_turn(state)  # HX-BFC-03: after the characters' own effects
+    if effects:
+        markers.clear(state, state.active)  # HX-TURN-03: what lasts until the beginning of the turn ends first
+        modifiers.expire(state, state.active)
+        outwit.expire(state, state.active)
+        for character in state.standing():
+            willpower = WILLPOWER in character.powers or teams.grants(state, character, WILLPOWER)  # HX-TEAM-10 OPEN
+            if character.controller == state.active and character.tokens and willpower:
+                roll = decisions.d6(state)
+                state.emit(EventKind.WILLPOWER_ROLL, character=character.label, roll=roll)
+                if roll >= WILLPOWER_AT:
+                    character.tokens -= 1
+        leadership.roll_for_tokens(state)
+        battlefield.begin_turn(state)  # HX-BFC-03: after the characters' own effects
+    state.actions_left += leadership.extra_actions(state)  # HX-POWER-48 OPEN: once the beginning is over
 
 
 def end_turn(state: HeroState) -> None:
@@ -223,6 +272,7 @@ def end_turn(state: HeroState) -> None:
     state.lifted.clear()
     state.moved.clear()
     state.free_used.clear()
+    state.barred.clear()
     teams.turn_over(state)  # HX-TEAM-04: canceled team abilities come back
     state.turn += 1
     state.turns_taken[state.active] = state.turns_taken.get(state.active, 0) + 1

@@ -3,21 +3,27 @@ give (`ruleset: heroclix-2005`). Loading it builds its tables; importing a modul
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
+from typing import cast
 
 from clix.engine.core.ruleset import Ruleset
-from clix.engine.heroclix import rules
+from clix.engine.heroclix import probability, rules
 from clix.engine.heroclix.powers import POWERS
 from clix.engine.heroclix.state import PHASES
 
 NAME = "heroclix-2005"
 VERSION = "heroclix-2005/part2-2"
 """Bumped whenever a change of these rules can change a seeded game."""
+RESPONDER = cast(Callable[..., tuple[int, int]], probability.respond)
+"""Probability Control (HX-POWER-42), called after each attack roll as the core's roll responders are, and by
+HeroClix after each break-away roll too, with no targets and one die (so it returns the dice it was given, one or
+two: the core's type names the attack roll's two)."""
 
 
 @cache
 def load() -> Ruleset:
-    """HeroClix, loaded once per process. Its powers so far are those 002 itself gives (the rest come in part 2)."""
+    """HeroClix, loaded once per process. It plays the 48 powers of the 2005 card."""
     return Ruleset(
         name=NAME,
         version=VERSION,
@@ -30,6 +36,7 @@ def load() -> Ruleset:
         begin_turn=rules.begin_turn,
         end_turn=rules.end_turn,
         score=rules.score,
+        roll_responders=(RESPONDER,),
         load_library="clix.engine.heroclix.library:load_library",
         run_scenario="clix.engine.heroclix.scenario:run_scenario",
         check_game="clix.engine.heroclix.invariants:check_game",

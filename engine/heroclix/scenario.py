@@ -23,6 +23,7 @@ from clix.engine.heroclix.movement_powers import settle_flight
 from clix.engine.heroclix.objects import SUPER_STRENGTH
 from clix.engine.heroclix.powers import FLURRY, POWERS, power_named
 from clix.engine.heroclix.ruleset import load
+from clix.engine.heroclix.scenario_answers import Answers
 from clix.engine.heroclix.scenario_format import Expect, Scenario, ScenarioCharacter, load_scenario
 from clix.engine.heroclix.scenario_steps import NOT_YET, ScenarioError, free_attack, power_action, raze
 from clix.engine.heroclix.state import (
@@ -75,14 +76,18 @@ def run_scenario(path: Path, library: Any = None) -> ScenarioResult:
                     continue
                 read = partial(step_action, state, ids=ids, mode=flying[1] if flying else None)
                 action = card_play.step_action(step, ids, known, read)
+                answers = Answers(step, ids)
                 flying = None
             except ScenarioError as exc:
                 raise InvalidFile([Problem(str(path), 0, f"steps[{index}]", str(exc))]) from exc
             reason = rules.why_not(state, action)
+            saved = state.copy() if answers and not reason else state  # refused whole if an answer is not a choice
+            if not reason:
+                rules.apply(state, action, listed=True)
+                reason = answers.settle(state)
             if reason:
-                refused_at = index
+                state, refused_at = saved, index
                 break
-            rules.apply(state, action, listed=True)
     except DiceExhausted as exc:
         result.failures.append(f"dice: {exc}")
         return result
@@ -158,8 +163,8 @@ def build_state(scenario: Scenario, known: Any = None) -> tuple[HeroState, dict[
     state.game_scenario = scenario.game_scenario or ""  # HX-END-03, HX-SCEN-01
     at = players.index(scenario.active_player)
     for before in range(1, scenario.turn):  # the turns before this one, the last by the player before the active one
-        player = players[(at - before) % len(players)]
-        state.turns_taken[player] = state.turns_taken.get(player, 0) + 1
+        earlier = players[(at - before) % len(players)]
+        state.turns_taken[earlier] = state.turns_taken.get(earlier, 0) + 1
     rules.begin_turn(state, effects=False)
     state.actions_left -= sum(1 for c in state.monsters if c.acted and c.controller == state.active)
     return state, ids
@@ -173,7 +178,9 @@ def _character(uid: int, spec: ScenarioCharacter, square: int) -> Figure:
     per_click = [[power_named(p) for p in entry.powers] if not isinstance(entry, str) else [] for entry in entries]
     unplayed = [name for name in [*everywhere, *(p for click in per_click for p in click)] if name not in POWERS]
     if unplayed:
-        raise ScenarioError(f"characters: {spec.id}: the power {unplayed[0]} {NOT_YET} (powers come in part 2)")
+        raise ScenarioError(
+            f"characters: {spec.id}: the power {unplayed[0]} {NOT_YET} (clix plays the 48 powers of the 2005 card)"
+        )
     dial = [
         _click(spec.id, index, entry if isinstance(entry, str) else entry.values) for index, entry in enumerate(entries)
     ]

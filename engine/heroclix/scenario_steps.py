@@ -10,8 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from clix.engine.heroclix.free_actions import POISON, SIDESTEP
+from clix.engine.heroclix.modifiers import PERPLEX
 from clix.engine.heroclix.power_actions import CHARGE, POWER_ACTIONS, RUNNING_SHOT, SUPPORT
-from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, POWERS, SMOKE_CLOUD, power_named
+from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, OUTWIT, POWERS, SMOKE_CLOUD, power_named
 from clix.engine.heroclix.state import Close, HeroState, PowerAction, Ranged, Raze, Telekinesis
 from clix.engine.heroclix.telekinesis import TELEKINESIS
 
@@ -34,7 +35,8 @@ def power_step(
     `{power: A, use: Smoke Cloud, squares: [[x, y], ...]}` (the markers, in the order placed) and Barrier alike,
     `{power: A, use: Hypersonic Speed, path: [...], target: B, path_after: [...]}` (a close attack on B; `targets`
     and `damage` for a ranged one, as Running Shot's; `path_after`: the second move); the free
-    actions, marked free by the power itself: `{power: A, use: Poison}`, `{power: A, use: Sidestep, path: [...]}`.
+    actions, marked free by the power itself: `{power: A, use: Poison}`, `{power: A, use: Sidestep, path: [...]}`,
+    `{power: A, use: Perplex, target: B, value: defense, by: -1}`, `{power: A, use: Outwit, target: B, counter: NAME}`.
     A double-base character's moves name `rear` (and Hypersonic Speed's second `rear_after`), HX-SPECIAL-04."""
     user = uid(step["power"])
     rear = square(step["rear"]) if "rear" in step else -1
@@ -62,6 +64,13 @@ def power_step(
         return PowerAction(user, name)
     if name == SIDESTEP:
         return PowerAction(user, name, path=tuple(square(s) for s in step.get("path") or []), rear=rear)
+    if name == OUTWIT:
+        return PowerAction(user, name, uid(step.get("target")), chosen=power_named(str(step.get("counter", ""))))
+    if name == PERPLEX:
+        by = step.get("by")
+        if not isinstance(by, int):
+            raise ScenarioError("a Perplex step names the 'value' it modifies and 'by': 1 or -1")
+        return PowerAction(user, name, uid(step.get("target")), chosen=str(step.get("value", "")), amount=by)
     return None
 
 

@@ -79,7 +79,8 @@ def knock_out(state: HeroState, character: Figure, source: Figure | None) -> Non
     if held is not None:  # HX-OBJECT-07: dropped in the square it occupied
         lay(state, held, character.pos)
     worth = float(character.stats.points)
-    rivals = sorted({p.number for p in state.players if team(state, p.number) != team(state, character.controller)})
+    side = team(state, character.owner)  # its own force's, even while mind-controlled (HX-POWER-06 OPEN b)
+    rivals = sorted({p.number for p in state.players if team(state, p.number) != side})
     shares: dict[int, float] = {}
     if source is not None and source.controller != character.controller:
         double = character.uid in state.archenemies.get(source.uid, frozenset())
@@ -90,7 +91,7 @@ def knock_out(state: HeroState, character: Figure, source: Figure | None) -> Non
         shares = dict.fromkeys(rivals, worth / len(rivals))
     _score(state, shares)
     _score(state, feats.defeated(state, character, shares))  # HX-END-09, -10: its feats score like it
-    left = {p.number for p in state.players if any(c.controller == p.number for c in state.standing())}
+    left = {p.number for p in state.players if any(c.owner == p.number for c in state.standing())}
     teams_left = {team(state, p) for p in left}
     if len(teams_left) <= 1:  # HX-END-01 OPEN: the game ends when at most one side has characters left
         finish(state, "a force was eliminated")

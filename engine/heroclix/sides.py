@@ -135,7 +135,10 @@ def cannot_act(state: HeroState, character: Figure) -> str:
         return f"{character.label} has two action tokens and may take no action this turn (HX-TURN-06, -13)"
     if state.actions_left <= 0:
         per_turn = state.build_total // POINTS_PER_ACTION
-        return f"no action left this turn: {per_turn} per turn at {state.build_total} points (HX-TURN-02)"
+        return (
+            f"no action left this turn: {per_turn} per turn at {state.build_total} points (HX-TURN-02), one more while "
+            "a character shows Leadership as the turn begins (HX-POWER-48)"
+        )
     return ""
 
 

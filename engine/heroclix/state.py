@@ -9,7 +9,7 @@ from typing import Any
 
 from clix.engine.core.dice import Dice
 from clix.engine.core.geometry import Geometry
-from clix.engine.core.pieces import Figure, MapObject, Player
+from clix.engine.core.pieces import Figure, MapObject, Player, Stats
 from clix.engine.core.ruleset import Ruleset
 from clix.engine.core.state import State
 
@@ -56,7 +56,8 @@ class HeroState(State):
     """Characters that moved or were placed (carried, knocked back, moved by Telekinesis) this turn (HX-POWER-22,
     HX-PAC-11)."""
     free_used: set[tuple[int, str]] = field(default_factory=set)
-    """Free-action powers used this turn, as (character uid, power): once per turn each (HX-TURN-16 OPEN)."""
+    """Powers used once per turn, used this turn, as (character uid, power): free actions (HX-TURN-16 OPEN) and
+    Probability Control (HX-POWER-42)."""
     markers: dict[int, tuple[int, str, str]] = field(default_factory=dict)
     """Terrain markers on the map, by square: (the player whose character placed it, the map's legend character
     under it, the marker's kind) (HX-PAC-10, HX-POWER-20, -30)."""
@@ -64,6 +65,16 @@ class HeroState(State):
     """Characters that cannot use powers during the action being resolved (Pulse Wave, HX-POWER-15)."""
     short_range: set[int] = field(default_factory=set)
     """Characters whose range is halved during the action being resolved (Hypersonic Speed, HX-POWER-10)."""
+    printed: dict[int, Stats] = field(default_factory=dict)
+    """Per character uid whose powers are countered (Outwit, HX-EFFECT-04): its stats as printed, every power on
+    its dial (`outwit`)."""
+    barred: set[tuple[int, int]] = field(default_factory=set)
+    """(attacker uid, target uid): the target's Shape Change succeeded, the attacker may not target it this turn
+    (HX-POWER-43)."""
+    controlled: dict[int, tuple[int, int]] = field(default_factory=dict)
+    """Per mind-controlled character's uid: the player it returns to, and what it has done (`mind_control`)."""
+    controlling: int = -1
+    """The uid of the Mind Control character whose action goes on while characters it hit are controlled."""
     game_scenario: str = ""
     """The scenario the game is played under, whose end and victory rules replace the standard ones (HX-END-03,
     HX-SCEN-01): "" (none) or "showdown" (HX-SCEN-02, -03)."""
@@ -108,6 +119,10 @@ class HeroState(State):
         self.markers = {}
         self.powerless = set()
         self.short_range = set()
+        self.printed = {}
+        self.barred = set()
+        self.controlled = {}
+        self.controlling = -1
         self.game_scenario = ""
         self.turns_taken = {}
         self.cards = None
@@ -133,6 +148,10 @@ class HeroState(State):
         twin.markers = dict(self.markers)
         twin.powerless = set(self.powerless)
         twin.short_range = set(self.short_range)
+        twin.printed = dict(self.printed)
+        twin.barred = set(self.barred)
+        twin.controlled = dict(self.controlled)
+        twin.controlling = self.controlling
         twin.game_scenario = self.game_scenario
         twin.turns_taken = dict(self.turns_taken)
         twin.cards = None if self.cards is None else self.cards.copy()
@@ -155,6 +174,10 @@ class HeroState(State):
         seen.markers = self.markers
         seen.powerless = self.powerless
         seen.short_range = self.short_range
+        seen.printed = self.printed
+        seen.barred = self.barred
+        seen.controlled = self.controlled
+        seen.controlling = self.controlling
         seen.game_scenario = self.game_scenario
         seen.turns_taken = self.turns_taken
         seen.cards = self.cards
@@ -263,7 +286,8 @@ class PowerAction:
     choice), Support (`target`: the friend healed), Charge and Running Shot (the move along `path` in flight mode
     `mode`, then the free `attack`, if any), Hypersonic Speed (`path`, `attack`, then the move `then_path`), Force
     Blast (`target`, knocked back as `knockback` says), Smoke Cloud and Barrier (markers on `squares`, in order);
-    free: Poison (no choice), Sidestep (`path`)."""
+    free: Poison (no choice), Sidestep (`path`), Perplex (`target`, the value `chosen`, by `amount`), Outwit
+    (`target`, the power `chosen`)."""
 
     character: int
     power: str
@@ -278,6 +302,10 @@ class PowerAction:
     """A double-base character's rear square after the move `then_path` (Hypersonic Speed)."""
     squares: tuple[int, ...] = ()
     knockback: tuple[tuple[int, str], ...] = ()
+    chosen: str = ""
+    """A name the power asks to choose: Perplex's combat value, Outwit's power."""
+    amount: int = 0
+    """Perplex's modifier, +1 or -1."""
 
 
 @dataclass(frozen=True)
