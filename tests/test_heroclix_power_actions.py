@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from clix.engine.heroclix import area_attacks, combat, free_actions, hypersonic, markers, power_actions, tokens
-from test_heroclix import fails_when_changed
+from test_heroclix import fails_when_changed, random_power_game
 
 MUTANTS = {
     "HX-POWER-08": (power_actions, "FORCE_BLAST_DISTANCE", 2, "powers/force-blast-01"),
@@ -103,42 +103,5 @@ def test_random_play_with_these_powers_keeps_the_invariants():
     one of its actions."""
     used: set[str] = set()
     for seed in range(1, 7):
-        used |= _random_game(seed)
-    assert used == set(PLAYED), sorted(set(PLAYED) - used)
-
-
-def _random_game(seed: int) -> set[str]:
-    """One random game of the ARENA forces (checked as it goes); the powers of this file it used."""
-    import numpy as np
-    from clix.engine.core.dice import Dice
-    from clix.engine.heroclix import rules
-    from clix.engine.heroclix.invariants import violations
-    from clix.engine.heroclix.scenario import build_state
-    from clix.engine.heroclix.scenario_format import Scenario
-    from clix.engine.heroclix.state import PowerAction
-
-    state, _ = build_state(Scenario.model_validate(ARENA))
-    state.dice = Dice(np.random.default_rng([seed, 0]))
-    state.turn_limit = 12
-    rng = np.random.default_rng([seed, 1])
-    used: set[str] = set()
-    for _ in range(600):
-        if state.over:
-            break
-        listed = rules.legal_actions(state)
-        for action in listed:
-            assert rules.why_not(state, action) == "", action
-        by_power: dict[str, list] = {}
-        for action in listed:
-            power = action.power if isinstance(action, PowerAction) else getattr(action, "use", "")
-            if power in PLAYED:
-                by_power.setdefault(power, []).append(action)
-        pool = listed
-        if by_power and rng.random() < 0.5:  # one of the powers, each as likely, then one of its actions
-            power = sorted(by_power)[int(rng.integers(len(by_power)))]
-            pool = by_power[power]
-            used.add(power)
-        action = pool[int(rng.integers(len(pool)))]
-        rules.apply(state, action, listed=True)
-        assert violations(state) == [], (seed, action, violations(state))
-    return used
+        used |= random_power_game(ARENA, PLAYED, seed, 0.5)
+    assert used >= set(PLAYED), sorted(set(PLAYED) - used)

@@ -19,7 +19,7 @@ from clix.engine.heroclix import (
     shape_change,
 )
 from clix.engine.heroclix.ruleset import load
-from test_heroclix import fails_when_changed
+from test_heroclix import fails_when_changed, random_power_game
 
 MUTANTS = {
     "HX-POWER-48 (a)": (leadership, "EXTRA_ACTIONS", 0, "powers/leadership-01"),
@@ -109,7 +109,7 @@ def test_random_play_with_these_powers_keeps_the_invariants():
     actions 40% of the time, an attack 30%."""
     used: set[str] = set()
     for seed in range(1, 11):
-        used |= _random_game(seed)
+        used |= random_power_game(ARENA, PLAYED, seed, 0.4, 0.3, _controlled)
     wanted = set(PLAYED) - PASSIVE | set(DECIDED) | {CONTROLLED}
     assert used >= wanted, sorted(wanted - used)
 
@@ -126,49 +126,6 @@ DECIDED = {
 CONTROLLED = "a mind-controlled character's action"
 
 
-def _random_game(seed: int) -> set[str]:
-    """One random game of the ARENA forces (checked as it goes); the powers of this file it used."""
-    import numpy as np
-    from clix.engine.core import decisions
-    from clix.engine.core.dice import Dice
-    from clix.engine.core.pending import Decision
-    from clix.engine.heroclix import rules
-    from clix.engine.heroclix.invariants import violations
-    from clix.engine.heroclix.scenario import build_state
-    from clix.engine.heroclix.scenario_format import Scenario
-    from clix.engine.heroclix.state import Close, PowerAction, Ranged
-
-    state, _ = build_state(Scenario.model_validate(ARENA))
-    state.dice = Dice(np.random.default_rng([seed, 0]))
-    state.turn_limit = 12
-    rng = np.random.default_rng([seed, 1])
-    used: set[str] = set()
-    for _ in range(600):
-        if state.over:
-            break
-        listed = rules.legal_actions(state)
-        for action in listed:
-            assert rules.why_not(state, action) == "", action
-        by_power: dict[str, list] = {}
-        for action in listed:
-            power = action.power if isinstance(action, PowerAction) else getattr(action, "use", "")
-            if power in PLAYED:
-                by_power.setdefault(power, []).append(action)
-        pool = listed
-        attacks = [a for a in listed if isinstance(a, Close | Ranged)]
-        draw = rng.random()
-        if by_power and draw < 0.4:  # one of the powers, each as likely, then one of its actions
-            power = sorted(by_power)[int(rng.integers(len(by_power)))]
-            pool = by_power[power]
-            used.add(power)
-        elif attacks and draw < 0.7:  # an attack, so that the powers used against attacks have their moment
-            pool = attacks
-        action = pool[int(rng.integers(len(pool)))]
-        if mind_control.controls(state, action):
-            used.add(CONTROLLED)
-        rules.apply(state, action, listed=True)
-        while isinstance(state.waiting, Decision):  # a choice in the middle of the action, by any player
-            used.add(state.waiting.kind)
-            decisions.answer(state, int(rng.integers(len(state.waiting.options))))
-        assert violations(state) == [], (seed, action, violations(state))
-    return used
+def _controlled(state, action) -> set[str]:
+    """Tags an action of a mind-controlled character (the random games must reach one)."""
+    return {CONTROLLED} if mind_control.controls(state, action) else set()
