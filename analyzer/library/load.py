@@ -124,7 +124,7 @@ def load_library(
     problems = _unique(problems + reference_problems(roster))
     library = Library(layers, roster)
     if everything:
-        _stop_on(problems, layers)
+        stop_on_problems(problems, layers)
         return library
     broken = {p.file: p for p in reversed(problems)}  # each file's first problem
     for table, names in wanted.items():
@@ -145,10 +145,10 @@ def load_library(
         if broken_army is not None:
             own = [p for p in problems if p.file == broken_army.file]
             own = own or [Problem(broken_army.file, 0, "", "this file has problems")]
-            raise ClixError(_first(own, layers, "; it may be an army this command would play"))
+            raise ClixError(problem_line(own, layers, "; it may be an army this command would play"))
     ids = {t: [library.id(n) for n in names] for t, names in wanted.items()}
     used = used_files(roster, **ids) | {relative(path) for path in files}
-    _stop_on([p for p in problems if p.file in used], layers)
+    stop_on_problems([p for p in problems if p.file in used], layers)
     for table, name in needed_items(roster, **ids):
         failed = blocker(roster, table, name)
         if failed is not None:
@@ -172,13 +172,13 @@ def _unique(problems: list[Problem]) -> list[Problem]:
     return sorted(set(problems), key=lambda p: (p.file, p.line, p.field, p.message))
 
 
-def _stop_on(problems: list[Problem], layers: Layers) -> None:
+def stop_on_problems(problems: list[Problem], layers: Layers) -> None:
     """Stop on the first of `problems`, if any."""
     if problems:
-        raise ClixError(_first(problems, layers))
+        raise ClixError(problem_line(problems, layers))
 
 
-def _first(problems: list[Problem], layers: Layers, also: str = "") -> str:
+def problem_line(problems: list[Problem], layers: Layers, also: str = "") -> str:
     """The error line for the first of `problems`: it, `also` (what to add), and how many more there are."""
     where = " ".join(str(layer) for layer in layers)
     more = f" (and {len(problems) - 1} more; run `clix roster check {where}` to see all)" if len(problems) > 1 else ""
@@ -225,7 +225,7 @@ def _resolve(roster: Roster, table: str, argument: str, problems: list[Problem],
         defined = [key for key in items if roster.sources[(table, key)].file == name]
         if len(defined) == 1:
             return defined[0]
-        _stop_on([p for p in problems if p.file == name], layers)
+        stop_on_problems([p for p in problems if p.file == name], layers)
         raise ClixError(f"{argument}: this file defines no {kind} (it must hold one {kind}; see docs/data-formats.md)")
     if argument not in items:
         failed = blocker(roster, table, argument)
@@ -258,7 +258,7 @@ def _blocked(table: str, name: str, failed: Failed, problems: list[Problem], lay
     """The error for an item a command needs that `failed` may define: that file's first problem."""
     own = [p for p in problems if p.file == failed.file] or [Problem(failed.file, 0, "", "this file has problems")]
     also = f"; it may define {KIND_OF_TABLE[table]} '{name}' that this command uses" if failed.names is None else ""
-    return _first(own, layers, also)
+    return problem_line(own, layers, also)
 
 
 def _not_found(roster: Roster, kind: str, argument: str, items: dict[str, object]) -> str:

@@ -22,7 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.library.load import REPO_ROSTERS, Library, is_file_argument, library_layers, load_library
+from clix.analyzer.library.load import (
+    REPO_ROSTERS,
+    Library,
+    is_file_argument,
+    library_layers,
+    load_library,
+    problem_line,
+    stop_on_problems,
+)
 from clix.engine.core.files.problems import InvalidFile, Problem, did_you_mean, relative
 from clix.engine.core.files.yaml_lines import path_problem
 from clix.engine.core.ruleset import DEFAULT_RULESET, RULESETS, file_ruleset, ruleset_named
@@ -253,9 +261,9 @@ def matchup_library(
         if kit.source(data, kind, name) is None:
             failed = _blocker(name, problems)
             if failed is not None:
-                raise ClixError(_first(failed, layers, f"; it may define {kind} '{name}' that this command uses"))
+                raise ClixError(problem_line(failed, layers, f"; it may define {kind} '{name}' that this command uses"))
     used = {kit.source(data, kind, name) for kind, name in needed} | {relative(path) for path in files}
-    _stop_on([p for p in problems if p.file in used], layers)
+    stop_on_problems([p for p in problems if p.file in used], layers)
     loaded.warnings = _warnings(problems)
     for line in loaded.warnings:
         if warn is not None:
@@ -272,7 +280,9 @@ def default_map(ruleset: str, kit: Any, data: Any, problems: list[Problem], laye
         return str(wanted)
     failed = _blocker(str(wanted), problems) if wanted else None
     if failed is not None:
-        raise ClixError(_first(failed, layers, f"; it may define map '{wanted}' that this command plays by default"))
+        raise ClixError(
+            problem_line(failed, layers, f"; it may define map '{wanted}' that this command plays by default")
+        )
     if not maps:
         raise ClixError(f"--map: the library holds no {ruleset} map; add one (docs/data-formats.md) or pass --rosters")
     return min(maps)
@@ -287,14 +297,16 @@ def _resolve(ruleset: str, kit: Any, data: Any, argument: Argument, problems: li
         defined = [key for key in items if kit.source(data, kind, key) == name]
         if len(defined) == 1:
             return str(defined[0])
-        _stop_on([p for p in problems if p.file == name], layers)
+        stop_on_problems([p for p in problems if p.file == name], layers)
         raise ClixError(
             f"{argument.text}: this file defines no {ruleset} {kind} (it must hold one {kind}; see docs/data-formats.md)"
         )
     if argument.text not in items:
         failed = _blocker(argument.text, problems)
         if failed is not None:
-            raise ClixError(_first(failed, layers, f"; it may define {kind} '{argument.text}' that this command uses"))
+            raise ClixError(
+                problem_line(failed, layers, f"; it may define {kind} '{argument.text}' that this command uses")
+            )
         label = "--map: " if argument.table == MAPS else ""
         raise ClixError(label + did_you_mean(f"{ruleset} {kind}", argument.text, items))
     return argument.text
@@ -304,18 +316,6 @@ def _blocker(name: str, problems: list[Problem]) -> list[Problem] | None:
     """The problems of a file that may define the item `name` the library lacks (a file named after it)."""
     files = sorted({p.file for p in problems if Path(p.file).stem == name})
     return [p for p in problems if p.file == files[0]] if files else None
-
-
-def _stop_on(problems: list[Problem], layers: Layers) -> None:
-    if problems:
-        raise ClixError(_first(problems, layers))
-
-
-def _first(problems: list[Problem], layers: Layers, also: str = "") -> str:
-    """The error line for the first of `problems`: it, `also`, and how many more there are."""
-    where = " ".join(str(layer) for layer in layers)
-    more = f" (and {len(problems) - 1} more; run `clix roster check {where}` to see all)" if len(problems) > 1 else ""
-    return f"{problems[0]}{also}{more}"
 
 
 def _warnings(problems: list[Problem]) -> list[str]:

@@ -241,18 +241,18 @@ def pdf_engine_error(exc: Exception, path: Path) -> ClixError:
     )
 
 
+def _interval(per_figure: pd.DataFrame, column: str, form: str) -> list[str]:
+    """A column with its 95% interval (`column_low`, `column_high`) as "x [low–high]", "–" where it has no value."""
+    values = zip(per_figure[column], per_figure[f"{column}_low"], per_figure[f"{column}_high"], strict=True)
+    return ["–" if pd.isna(x) else f"{form.format(x)} [{form.format(lo)}–{form.format(hi)}]" for x, lo, hi in values]
+
+
 def _figures_table(per_figure: pd.DataFrame) -> str:
     """The per-figure table: means per game; VP, VP per point of cost and the shares with their 95% bootstrap
     intervals (what each figure scored in these games, not its worth: `clix value` measures that)."""
 
     def fixed(column: str) -> pd.Series:
         return per_figure[column].map(lambda x: f"{x:.3f}")
-
-    def interval(column: str, form: str) -> list[str]:
-        values = zip(per_figure[column], per_figure[f"{column}_low"], per_figure[f"{column}_high"], strict=True)
-        return [
-            "–" if pd.isna(x) else f"{form.format(x)} [{form.format(lo)}–{form.format(hi)}]" for x, lo, hi in values
-        ]
 
     shown = pd.DataFrame(
         {
@@ -264,10 +264,10 @@ def _figures_table(per_figure: pd.DataFrame) -> str:
             "damage taken": fixed("damage_taken"),
             "kills": fixed("kills"),
             "victims": fixed("victims"),
-            "VP [95%]": interval("vp", "{:.2f}"),
-            "VP / point [95%] *": interval("vp_per_point", "{:.3f}"),
-            "share of its army's VP [95%] †": interval("vp_share", "{:.0%}"),
-            "share of its army's damage [95%] †": interval("damage_share", "{:.0%}"),
+            "VP [95%]": _interval(per_figure, "vp", "{:.2f}"),
+            "VP / point [95%] *": _interval(per_figure, "vp_per_point", "{:.3f}"),
+            "share of its army's VP [95%] †": _interval(per_figure, "vp_share", "{:.0%}"),
+            "share of its army's damage [95%] †": _interval(per_figure, "damage_share", "{:.0%}"),
             "damage / point": fixed("damage_dealt_per_point"),
             "kills / point": fixed("kills_per_point"),
         }
@@ -283,12 +283,6 @@ def _characters_table(per_figure: pd.DataFrame) -> str:
     def fixed(column: str, form: str = "{:.3f}") -> pd.Series:
         return per_figure[column].map(lambda x: "–" if pd.isna(x) else form.format(x))
 
-    def interval(column: str, form: str) -> list[str]:
-        values = zip(per_figure[column], per_figure[f"{column}_low"], per_figure[f"{column}_high"], strict=True)
-        return [
-            "–" if pd.isna(x) else f"{form.format(x)} [{form.format(lo)}–{form.format(hi)}]" for x, lo, hi in values
-        ]
-
     shown = pd.DataFrame(
         {
             "side": per_figure["side"],
@@ -302,10 +296,10 @@ def _characters_table(per_figure: pd.DataFrame) -> str:
             "KOs": fixed("kos"),
             "pushes": fixed("pushes", "{:.2f}"),
             "healed": fixed("healed", "{:.2f}"),
-            "VP [95%]": interval("vp", "{:.1f}"),
-            "VP / point [95%] *": interval("vp_per_point", "{:.3f}"),
-            "share of its force's VP [95%] †": interval("vp_share", "{:.0%}"),
-            "share of its force's damage [95%] †": interval("damage_share", "{:.0%}"),
+            "VP [95%]": _interval(per_figure, "vp", "{:.1f}"),
+            "VP / point [95%] *": _interval(per_figure, "vp_per_point", "{:.3f}"),
+            "share of its force's VP [95%] †": _interval(per_figure, "vp_share", "{:.0%}"),
+            "share of its force's damage [95%] †": _interval(per_figure, "damage_share", "{:.0%}"),
             "damage dealt / point": fixed("damage_dealt_per_point"),
             "damage taken / point": fixed("damage_taken_per_point"),
             "KOs / point": fixed("kos_per_point"),
