@@ -15,7 +15,6 @@ import pytest
 from clix.analyzer.duel.console import print_summary
 from clix.analyzer.stats.duel import (
     difference_interval,
-    figure_efficiency,
     first_player_effects,
     pair_interval,
     paired_difference_interval,
@@ -23,6 +22,7 @@ from clix.analyzer.stats.duel import (
     score_difference,
     tie_break,
 )
+from clix.analyzer.stats.figures import figure_efficiency
 from rich.console import Console
 from scipy import stats as st
 
