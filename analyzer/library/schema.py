@@ -59,6 +59,7 @@ def schema_for(kind: str) -> dict[str, Any]:
         _file_forms(definition)
     if not kind.startswith("heroclix-"):
         _horrorclix_ruleset(schema)
+    _drop_unused(schema)
     schema = {"$schema": SCHEMA_DIALECT, "$id": f"clix-{kind}.schema.json", **schema}
     return schema
 
@@ -73,14 +74,33 @@ def _horrorclix_ruleset(schema: dict[str, Any]) -> None:
     }
 
 
+def _drop_unused(schema: dict[str, Any]) -> None:
+    """Drop the definitions no property refers to any more (the figure's parsed dial, once `_file_forms` has
+    replaced it by the file's strings)."""
+    definitions = schema.get("$defs", {})
+    while True:
+        text = json.dumps({key: value for key, value in schema.items() if key != "$defs"})
+        text += json.dumps(definitions)
+        unused = [name for name in definitions if f'"#/$defs/{name}"' not in text]
+        if not unused:
+            break
+        for name in unused:
+            del definitions[name]
+    if "$defs" in schema and not definitions:
+        del schema["$defs"]
+
+
 def _file_forms(definition: dict[str, Any]) -> None:
     """Widen one model's schema to the shorter forms its file may use."""
     properties = definition.get("properties", {})
     required = set(definition.get("required", []))
     title = definition.get("title", "")
     if title == "Figure":
+        described = {key: properties[key]["description"] for key in ("dial", "collector_number")}
         properties["dial"] = {"type": "array", "items": DIAL_CLICK, "minItems": 1, "title": "Dial"}
         properties["collector_number"] = {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+        for key, description in described.items():
+            properties[key]["description"] = description
     # a named thing whose name is all it needs (a power with no parameters, an army's figure by id)
     if definition.get("type") == "object" and required in ({"name"}, {"figure"}):
         shape = dict(definition)
