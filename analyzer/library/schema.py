@@ -90,9 +90,10 @@ def schema_for(kind: str, names: LibraryNames | None = None) -> dict[str, Any]:
     if not kind.startswith("heroclix-"):
         _horrorclix_ruleset(schema)
     _drop_unused(schema)
-    for title, key, table in LIBRARY_FIELDS.get(kind, ()) if names is not None else ():
-        if names.get(table):
-            _name_enum(schema if schema.get("title") == title else definitions[title], key, sorted(names[table]))
+    for title, key, table in LIBRARY_FIELDS.get(kind, ()):
+        listed = sorted((names or {}).get(table, ()))
+        if listed:
+            _name_enum(schema if schema.get("title") == title else definitions[title], key, listed)
     schema = {"$schema": SCHEMA_DIALECT, "$id": f"clix-{kind}.schema.json", **schema}
     return schema
 
