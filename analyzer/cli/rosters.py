@@ -13,6 +13,7 @@ from clix.analyzer.cli.common import (
     RostersOption,
     console,
     library_for,
+    stderr_console,
 )
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.text import counted
@@ -216,22 +217,42 @@ def schema(
         Path | None,
         typer.Option("--out", help="Write every format's schema into this folder as clix-KIND.schema.json."),
     ] = None,
+    rosters: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--rosters",
+            metavar="PATH",
+            help="Roster folder or file whose names the schema lists, so an editor completes them: an army's "
+            "figures, crypt and victims, a scenario's figures, map and crypts, a force's characters, feats and "
+            "condition, team symbols. Repeat to layer them as other commands do ('sample' is the sample "
+            "library). Without it the schema lists no names, so files naming your own figures stay valid.",
+        ),
+    ] = None,
 ) -> None:
     """Print the JSON Schema of a roster or scenario file format, for editors that validate and complete YAML
     (see docs/data-formats.md, "Editor support")."""
     import json
 
-    from clix.analyzer.library.schema import KINDS, schema_for, write_schemas
+    from clix.analyzer.library.schema import KINDS, library_names, schema_for, write_schemas
 
+    names = None
+    if rosters:
+        names, problems = library_names(library_layers(rosters))
+        if problems:
+            stderr_console().print(
+                f"clix: warning: {counted(problems, 'problem')} in the roster files; the items of files with "
+                "problems are not listed (`clix roster check` lists them)",
+                markup=False,
+            )
     if out is not None:
         if kind is not None:
             raise ClixError("give KIND to print one schema, or --out DIR to write them all, not both")
-        for path in write_schemas(out):
+        for path in write_schemas(out, names):
             console.print(f"wrote {path}", markup=False)
         return
     if kind is None:
         raise ClixError(f"name a format ({', '.join(KINDS)}), or pass --out DIR to write them all")
-    sys.stdout.write(json.dumps(schema_for(kind), indent=2) + "\n")
+    sys.stdout.write(json.dumps(schema_for(kind, names), indent=2) + "\n")
 
 
 def _heroclix(rosters: Sequence[Path] | None, extra: Sequence[Path] = (), required: bool = True) -> Any:

@@ -23,7 +23,7 @@ ACTIONS = ("move", "close", "ranged")
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 class Modifier(_Strict):
@@ -32,8 +32,11 @@ class Modifier(_Strict):
     speed is read; `attacks` limits one to close or ranged attacks (thrown objects are ranged)."""
 
     value: Literal["speed", "attack", "defense", "damage"]
+    """The combat value it modifies: speed, attack, defense or damage."""
     amount: int = Field(ge=-3, le=3)
+    """The change, -3 to 3 (not 0)."""
     attacks: Literal["close", "ranged"] | None = None
+    """Only in close or ranged attacks; absent: in every attack (not for speed)."""
 
     @model_validator(mode="after")
     def _sense(self) -> Modifier:
@@ -50,12 +53,19 @@ class TeamAbility(_Strict):
     (`wild_card: true`, HX-TEAM-06)."""
 
     team: str = Field(min_length=1)
+    """The team symbol a character's `team:` names."""
     text: str = Field(min_length=1)
+    """The ability's text as players read it."""
     wild_card: bool = False
+    """Whether the team is a wild card, whose members use another team's ability (default false; HX-TEAM-06)."""
     power: str | None = None
+    """A power its members may use: Willpower, Stealth or Regeneration."""
     modifier: Modifier | None = None
+    """A modifier its members get."""
     members: int = Field(1, ge=1, le=6)
+    """How many members of the force must be on the map for it to work (default 1; HX-TEAM-02)."""
     provenance: str = Field(min_length=1)
+    """Where the text comes from."""
 
     @field_validator("power")
     @classmethod
@@ -79,13 +89,21 @@ class Prerequisites(_Strict):
     base, powers and at least these unmodified values showing together on one click, a range and speed mode."""
 
     team: str | None = None
+    """A team symbol the character's base must show."""
     powers: list[str] = Field(default_factory=list)
+    """Powers the character must have."""
     speed: int | None = Field(None, ge=0, le=30)
+    """At least this speed value, shown with the other values asked on one click."""
     attack: int | None = Field(None, ge=0, le=30)
+    """At least this attack value, shown with the other values asked on one click."""
     defense: int | None = Field(None, ge=0, le=30)
+    """At least this defense value, shown with the other values asked on one click."""
     damage: int | None = Field(None, ge=0, le=30)
+    """At least this damage value, shown with the other values asked on one click."""
     range: int | None = Field(None, ge=0, le=20)
+    """At least this range value."""
     speed_mode: Literal["boot", "wing", "dolphin"] | None = None
+    """This speed symbol: boot, wing or dolphin."""
 
     @field_validator("powers")
     @classmethod
@@ -108,15 +126,25 @@ class Feat(_Strict):
     pushing damage using it costs (HX-FEAT-08)."""
 
     name: str = Field(min_length=1)
+    """The feat's name; forces and scenarios name it."""
     points: int = Field(ge=0, le=500)
+    """Its point cost, 0-500 (for each character assigned when per_character)."""
     text: str = Field(min_length=1)
+    """The feat's text as players read it."""
     characters: int = Field(1, ge=0, le=20)
+    """How many characters it may be assigned to (default 1; 0: chosen for no character, HX-FEAT-02)."""
     per_character: bool = False
+    """Whether it costs its points for each character assigned (default false; HX-END-09)."""
     requires: Prerequisites = Field(default_factory=Prerequisites)
+    """What a character needs to be assigned it and use it (default: nothing)."""
     modifier: Modifier | None = None
+    """The modifier it gives."""
     action: Literal["move", "close", "ranged"] | None = None
+    """The kind of action that uses it: move, close or ranged; absent: in effect during every action."""
     pushing: int = Field(0, ge=0, le=2)
+    """Pushing damage using it costs, 0-2 (default 0; needs `action`)."""
     provenance: str = Field(min_length=1)
+    """Where the text comes from."""
 
     @model_validator(mode="after")
     def _sense(self) -> Feat:
@@ -139,13 +167,16 @@ class TurnRoll(_Strict):
     characters heals `heal` clicks (HX-BFC-03)."""
 
     roll: int = Field(ge=2, le=6)
+    """The d6 result needed, 2-6."""
     heal: int = Field(ge=1, le=3)
+    """Clicks each of the player's characters heals on a success, 1-3."""
 
 
 class TerrainRule(_Strict):
     """What a type of terrain counts as: `{hindering: clear}`."""
 
     hindering: Literal["clear"]
+    """What the map's printed hindering terrain counts as: clear."""
 
 
 class Condition(_Strict):
@@ -153,11 +184,17 @@ class Condition(_Strict):
     battlefield, or a roll at the beginning of each turn."""
 
     name: str = Field(min_length=1)
+    """The condition's name; forces and scenarios name it."""
     text: str = Field(min_length=1)
+    """The condition's text as players read it."""
     terrain: TerrainRule | None = None
+    """A terrain rule: {hindering: clear}."""
     modifier: Modifier | None = None
+    """A modifier for every character on the battlefield."""
     each_turn: TurnRoll | None = None
+    """A roll at the beginning of each player's turn: {roll: N, heal: M}."""
     provenance: str = Field(min_length=1)
+    """Where the text comes from."""
 
     @model_validator(mode="after")
     def _one_rule(self) -> Condition:
@@ -168,17 +205,23 @@ class Condition(_Strict):
 
 class TeamFile(_Strict):
     ruleset: Literal["heroclix-2005"]
+    """The game this file is for: heroclix-2005."""
     teams: list[TeamAbility] = Field(min_length=1)
+    """The team abilities, one per team symbol."""
 
 
 class FeatFile(_Strict):
     ruleset: Literal["heroclix-2005"]
+    """The game this file is for: heroclix-2005."""
     feats: list[Feat] = Field(min_length=1)
+    """The feats, one per name."""
 
 
 class ConditionFile(_Strict):
     ruleset: Literal["heroclix-2005"]
+    """The game this file is for: heroclix-2005."""
     conditions: list[Condition] = Field(min_length=1)
+    """The battlefield conditions, one per name."""
 
 
 CARD_KINDS: tuple[tuple[str, type[BaseModel], str], ...] = (
@@ -235,8 +278,11 @@ class FeatChoice(_Strict):
     `{feat: NAME}` for a feat chosen for no character. `ID#2` names the second copy of a character in the force."""
 
     feat: str = Field(min_length=1)
+    """The feat's name."""
     character: str | None = None
+    """The id of the character it is assigned to (ID#2: the second copy of that id)."""
     characters: list[str] = Field(default_factory=list)
+    """The ids of the characters it is assigned to (ID#2: the second copy of that id)."""
 
     @model_validator(mode="after")
     def _one_way(self) -> FeatChoice:

@@ -31,45 +31,61 @@ NOT_YET = "is not implemented yet (HeroClix part 1, issue 34)"
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 class DialClick(_Strict):
     """A click with the powers that show on it: `{values: "8 9 16 2", powers: [Toughness]}`."""
 
     values: str
+    """The click's values, 'speed attack defense damage'."""
     powers: list[str] = Field(default_factory=list)
+    """Powers that show on this click, as the powers card spells them."""
 
 
 class Character(_Strict):
     """A character: its base (HX-CHAR-02) and its combat dial (HX-CHAR-03..05)."""
 
     ruleset: Literal["heroclix-2005"]
+    """The game this file is for: heroclix-2005."""
     id: str = Field(pattern=ID_PATTERN)
+    """The character's id: lower-case letters, digits and hyphens; forces name it."""
     name: str = Field(min_length=1)
+    """The character's name as printed."""
     points: int = Field(ge=1, le=1000)
+    """Its point value, 1-1000."""
     rank: Literal[RANKS]  # type: ignore[valid-type]
+    """Its rank: rookie, experienced, veteran, unique, super-rare, limited-edition or promotional."""
     set: str = Field(min_length=1)
+    """The set it comes from."""
     collector_number: int = Field(ge=1)
+    """Its collector number."""
     team: str | None = None
     """The team symbol printed on the base, if any: its team ability is in a `teams:` file (HX-TEAM-01)."""
     base_colour: str = "black"
     """The base colour: two characters of the same non-black colour and set with different names are
     archenemies (HX-BUILD-04)."""
     range: int = Field(ge=0, le=20)
+    """Its range value in squares, 0-20; 0 means no ranged attacks."""
     bolts: int = Field(1, ge=1, le=3)
+    """Its lightning bolts: how many targets one ranged attack may have (default 1)."""
     speed_mode: Literal["boot", "wing", "dolphin"] = "boot"
+    """Its speed symbol: boot (default), wing (flying) or dolphin (swimming)."""
     size: Literal["standard", "giant", "big", "double-base"] = "standard"
     """The size class by the damage symbol (HX-CHAR-08): giants and big characters (HX-SPECIAL-09..17); or the
     double-base type, a base on two squares (HX-SPECIAL-02..06), of standard size otherwise (HX-PAC-13 OPEN)."""
     transporter: bool = False
     """A reversed speed symbol: the character carries friends and attacks during its moves (HX-SPECIAL-07, -08)."""
     keywords: list[str] = Field(default_factory=list)
+    """Its keywords (informative)."""
     powers: list[str] = Field(default_factory=list)
     """Powers that show on every click."""
     dial: list[str | DialClick] = Field(min_length=2, max_length=30)
+    """The combat dial, one entry per click: 'speed attack defense damage' or {values, powers}; the last is 'x' (KO)."""
     start: int = Field(0, ge=0)
+    """The click index of its starting line (default 0)."""
     provenance: str = Field(min_length=1)
+    """Where its numbers come from (e.g. 'sample (designed by clix; not an official dial)')."""
 
     @field_validator("dial")
     @classmethod
@@ -115,27 +131,38 @@ class MapFile(HeroMap):
     """A HeroClix map file: a battlefield with its name and provenance."""
 
     ruleset: Literal["heroclix-2005"]
+    """The game this file is for: heroclix-2005."""
     id: str = Field(pattern=ID_PATTERN)
+    """The map's id: lower-case letters, digits and hyphens; commands name it with --map."""
     name: str = Field(min_length=1)
+    """The map's name as shown."""
     provenance: str = Field(min_length=1)
+    """Where the map comes from."""
     notes: str = ""
+    """Free text for people; the engine ignores it."""
 
 
 class Force(_Strict):
     """A force built to a build total (HX-BUILD-01): its characters by id, copies allowed (HX-BUILD-03)."""
 
     ruleset: Literal["heroclix-2005"]
+    """The game this file is for: heroclix-2005."""
     name: str = Field(min_length=1)
+    """The force's name as shown."""
     build_total: int = Field(ge=100, le=10_000, multiple_of=100)
+    """Its build total: a multiple of 100 from 100 to 10000 (HX-BUILD-01)."""
     characters: list[str] = Field(min_length=1)
+    """Its characters by id (an id twice for two copies, HX-BUILD-03)."""
     objects: list[Literal["light", "heavy"]] = Field(default_factory=list, max_length=3)
     """The three object tokens the force brings (HX-SETUP-05 OPEN)."""
     style: str = ""
+    """Free text saying how it plays."""
     feats: list[FeatChoice] = Field(default_factory=list)
     """The feats the force brings, each assigned while it is built (HX-FEAT-02)."""
     battlefield_condition: str | None = None
     """The one battlefield condition it may bring (HX-BUILD-05, HX-BFC-02)."""
     provenance: str = Field(min_length=1)
+    """Where the force comes from."""
 
     @field_validator("battlefield_condition", mode="before")
     @classmethod

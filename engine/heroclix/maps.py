@@ -20,41 +20,56 @@ TERRAIN_CHARS = {".": "clear", "h": "hindering", "~": "water", "#": "blocking", 
 class Strict(BaseModel):
     """Unknown keys are errors, so typos never pass silently."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 class Wall(Strict):
     """A wall along one edge of a square (HX-TERRAIN-16)."""
 
     at: Coord
+    """The square [x, y] whose edge the wall is on: x the column from the left, y the row from the top, from 0."""
     side: Side
+    """The edge of that square: north, south, east or west."""
 
 
 class Ladder(Strict):
     """A ladder or stair step linking two touching squares at different levels (HX-ELEV)."""
 
     bottom: Coord
+    """The lower square [x, y]."""
     top: Coord
+    """The higher square [x, y], touching the lower one."""
 
 
 class MapObject(Strict):
     """A light (yellow ring) or heavy (red ring) object lying on the map (HX-OBJECT)."""
 
     kind: Literal["light", "heavy"]
+    """light (yellow ring) or heavy (red ring)."""
     at: Coord
+    """Its square [x, y]."""
 
 
 class HeroMap(Strict):
     """A HeroClix battlefield: terrain per square, its elevation, walls, indoor rectangles, ladders, objects."""
 
     kind: Literal["outdoor", "indoor", "indoor_outdoor"] = "outdoor"
+    """outdoor (default), indoor or indoor_outdoor."""
     rows: list[str] = Field(min_length=1, max_length=MAX_MAP_SIDE)
+    """One string per row, top row first, a character per square: . clear, h hindering, ~ water, # blocking, 1-4 a
+    starting area."""
     elevation: list[str] | None = None
+    """Optional, shaped like rows: a digit per square, 0 ground level (the default), 1-9 elevated terrain."""
     ladders: list[Ladder] = Field(default_factory=list)
+    """Ladders and stair steps linking touching squares at different levels."""
     walls: list[Wall] = Field(default_factory=list)
+    """Walls on one edge of a square."""
     wall_lines: list[tuple[int, int, int, int]] = Field(default_factory=list)
+    """Walls along grid lines, [x1, y1, x2, y2] in grid points (0 to width, 0 to height)."""
     indoor: list[tuple[int, int, int, int]] = Field(default_factory=list)
+    """indoor_outdoor maps only: the indoor rectangles [x1, y1, x2, y2], corners included."""
     objects: list[MapObject] = Field(default_factory=list)
+    """Objects lying on the map: light or heavy."""
 
     @property
     def width(self) -> int:

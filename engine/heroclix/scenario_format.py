@@ -34,7 +34,7 @@ STEP_KINDS = ("move", "close", "ranged", "throw_object", "power", "fly", "end_tu
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
     @model_validator(mode="before")
     @classmethod
@@ -50,30 +50,48 @@ class DialEntry(_Strict):
     """A click with the powers that show on it: `{values: "8 9 16 2", powers: [Toughness]}`."""
 
     values: str
+    """The click's values, 'speed attack defense damage'."""
     powers: list[str] = Field(default_factory=list)
+    """Powers that show on this click, as the powers card spells them."""
 
 
 class ScenarioCharacter(_Strict):
     """A character on the scenario's map (contract section 4)."""
 
     id: str = Field(min_length=1)
+    """The name steps and expectations use for it (e.g. A)."""
     player: PlayerNumber = Field(ge=1, le=8)
+    """Its player, 1-8."""
     dial: list[str | DialEntry] = Field(min_length=1, max_length=MAX_CLICKS)
+    """Its dial, one entry per click: 'speed attack defense damage' or {values, powers}; 'x' a KO click."""
     start: int = Field(0, ge=0, lt=MAX_CLICKS)
+    """The index of its starting line (default 0)."""
     range: int = Field(0, ge=0, le=20)
+    """Its range value (default 0)."""
     bolts: int = Field(1, ge=1, le=3)
+    """Its lightning bolts: how many targets one ranged attack may have (default 1)."""
     speed_mode: Literal["boot", "wing", "dolphin"] = "boot"
+    """boot (default), wing or dolphin."""
     points: int = Field(50, ge=0, le=1000)
+    """Its point value (default 50)."""
     team: str | None = None
+    """Its team symbol, if any."""
     archenemies: list[str] = Field(default_factory=list)
+    """Ids of opposing characters that are its archenemies."""
     powers: list[str] = Field(default_factory=list)
+    """Powers that show on every click, as the powers card spells them."""
     at: Coord | tuple[Coord, Coord]
     """Its square; a double-base character's two squares, its front first (HX-SPECIAL-02; an extension)."""
     click: int | None = Field(None, ge=0, lt=MAX_CLICKS)
+    """The dial index now showing (default: its starting line)."""
     tokens: int = Field(0, ge=0, le=2)
+    """Action tokens now on it: 0, 1 or 2."""
     acted_this_turn: bool = False
+    """Whether it was given an action earlier this turn (default false)."""
     flight: Literal["hovering", "soaring"] | None = None
+    """Wing only: hovering or soaring (default hovering)."""
     holding: Literal["light", "heavy"] | None = None
+    """An object it holds: light or heavy (default none)."""
     size: Literal["standard", "giant", "big", "double-base"] = "standard"
     """The size class (HX-CHAR-08; an extension of the contract: giants, big and double-base characters, HX-SPECIAL)."""
     transporter: bool = False
@@ -109,16 +127,27 @@ class ExpectCharacter(_Strict):
     at: Coord | tuple[Coord, Coord] | None = None
     """Its square; a double-base character's two squares, in either order."""
     level: int | None = None
+    """The elevation digit of its square."""
     click: int | None = None
+    """The dial index now showing."""
     tokens: int | None = None
+    """Action tokens on it."""
     ko: bool | None = None
+    """Whether it was knocked out and removed (its other fields then go unchecked)."""
     damage_taken: int | None = None
+    """Clicks turned clockwise net of healing since the scenario began."""
     pushing_damage: int | None = None
+    """Clicks of pushing damage since the scenario began."""
     knockback_damage: int | None = None
+    """Clicks of knockback damage since the scenario began."""
     flight: Literal["hovering", "soaring"] | None = None
+    """hovering or soaring."""
     holding: Literal["light", "heavy"] | None = None
+    """The object it holds: light or heavy."""
     controller: PlayerNumber | None = None
+    """The player who controls it."""
     copying: str | None = None
+    """A wild card's team whose ability it uses now."""
 
 
 class ScenarioFeat(_Strict):
@@ -126,9 +155,13 @@ class ScenarioFeat(_Strict):
     B]`, or `player: N` for a feat chosen for no character."""
 
     feat: str = Field(min_length=1)
+    """The feat's name."""
     character: str | None = None
+    """The id of the character it is assigned to."""
     characters: list[str] = Field(default_factory=list)
+    """The ids of the characters it is assigned to."""
     player: PlayerNumber | None = Field(None, ge=1, le=8)
+    """For a feat chosen for no character: the player who chose it."""
 
     def named(self) -> list[str]:
         return [self.character] if self.character is not None else list(self.characters)
@@ -138,32 +171,49 @@ class ScenarioCondition(_Strict):
     """A battlefield condition a player brought (HX-BFC-02; an extension of the contract)."""
 
     condition: str = Field(min_length=1)
+    """The battlefield condition's name."""
     player: PlayerNumber = Field(ge=1, le=8)
+    """The player who brought it."""
 
 
 class ExpectObject(_Strict):
     kind: Literal["light", "heavy"]
+    """light or heavy."""
     at: Coord
+    """Its square [x, y]."""
 
 
 class ExpectTerrain(_Strict):
     at: Coord
+    """The square [x, y]."""
     is_: Literal["clear", "hindering", "water", "blocking"] = Field(alias="is")
+    """Its terrain type now, objects aside: clear, hindering, water or blocking."""
 
 
 class Expect(_Strict):
     """What must hold after the steps (contract section 7); only the fields written are checked."""
 
     illegal_step: int | None = Field(None, ge=0)
+    """The index (from 0) of the step that must be refused with a reason; no later step is played. Absent: every
+    step must be legal."""
     reason_contains: str | None = None
+    """Text the refusal's reason must contain (with illegal_step)."""
     characters: dict[str, ExpectCharacter] = Field(default_factory=dict)
+    """What must hold for each character, by id; only the fields written are checked."""
     objects: list[ExpectObject] | None = None
+    """Every object lying on the map now (order does not matter)."""
     terrain: list[ExpectTerrain] = Field(default_factory=list)
+    """The terrain type of these squares now, objects aside."""
     walls: list[Wall] | None = None
+    """Every wall on the map now (either side may name a wall)."""
     vp: dict[PlayerNumber, float] | None = None
+    """Victory points by player: scored so far, or the final totals once the game is over."""
     game_over: bool | None = None
+    """Whether the game has ended."""
     winner: PlayerNumber | None = None
+    """The player who must have won (checked only when the game has ended)."""
     active_player: PlayerNumber | None = None
+    """The player whose turn it must be."""
     events: list[str] = Field(default_factory=list)
     """Event kinds that must appear in the log in this order, others between (contract section 1)."""
 
@@ -176,28 +226,42 @@ class Expect(_Strict):
         return events
 
     dice_left: int | None = Field(None, ge=0)
+    """How many listed dice must be left unused (absent: none)."""
 
 
 class Scenario(_Strict):
     """A heroclix-2005 scenario file."""
 
     ruleset: Literal["heroclix-2005"]
+    """The game this file is for: heroclix-2005."""
     name: str = Field(min_length=1)
+    """One line saying what the scenario shows."""
     rules: list[str] = Field(default_factory=list)
+    """Rule IDs or seed line ranges it checks (informative)."""
     build_total: int = Field(100, ge=100, le=10_000, multiple_of=100)
+    """The game's build total (default 100): actions per turn = build_total / 100."""
     active_player: PlayerNumber = Field(1, ge=1, le=8)
+    """The player whose turn it is when the steps start (default 1)."""
     turn: int = Field(1, ge=1, le=MAX_TURNS)
+    """The turn number when the steps start (default 1)."""
     game_scenario: Literal["showdown"] | None = None
     """The scenario of 002 the game is played under (HX-END-03, HX-SCEN-01; an extension of the contract):
     `showdown` (HX-SCEN-02, -03). The turns before `turn` were taken by the players in turn order, ending with the
     one before the active player."""
     map: HeroMap = DEFAULT_MAP
+    """The inline map (default: a 12x12 outdoor map of clear terrain)."""
     characters: list[ScenarioCharacter] = Field(default_factory=list)
+    """The characters on the map."""
     feats: list[ScenarioFeat] = Field(default_factory=list)
+    """Feats in play: {feat: NAME, character: A}, characters: [A, B], or player: N."""
     battlefield: list[ScenarioCondition] = Field(default_factory=list)
+    """Battlefield conditions brought: {condition: NAME, player: N}, one per player."""
     dice: list[int] = Field(default_factory=list)
+    """Every d6 result the engine will roll, in order; an attack roll takes two entries."""
     steps: list[dict[str, Any]] = Field(default_factory=list)
+    """The steps to play, in order ({move: A, path: [...]}, {close: A, target: B}, {power: A, use: NAME}, ...)."""
     expect: Expect
+    """What must be true after the steps."""
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:

@@ -55,7 +55,7 @@ ScenarioMap = Annotated[
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
 
 class InlinePower(NamedWithParams):
@@ -77,29 +77,49 @@ class ScenarioMonster(_Strict):
     """A monster on the scenario board: a roster figure or an inline dial."""
 
     id: str
+    """The name steps and expectations use for it (e.g. A)."""
     player: PlayerNumber
+    """Its player, 1-4."""
     figure: str | None = None
+    """A roster figure id; give this or an inline `dial`."""
     dial: list[Any] | None = None
+    """An inline dial, one entry per click: 'speed attack defense damage', 'h' an hourglass, 'x' a killed click."""
     start: int = Field(0, ge=0, lt=MAX_CLICKS)
+    """Inline dial: the index of the green starting line (default 0)."""
     red_start: int | None = Field(None, ge=0, lt=MAX_CLICKS)
+    """Inline dial: the index of the red starting line, if any."""
     range: int = Field(0, ge=0, le=20)
+    """Inline: its range value (default 0)."""
     bolts: int = Field(1, ge=1, le=5)
+    """Inline: its number of ranged targets (default 1)."""
     speed_mode: Literal["boot", "wing", "fin"] = "boot"
+    """Inline: boot, wing or fin (default boot)."""
     points: int = Field(50, ge=0, le=MAX_POINTS)
+    """Inline: its point value (default 50)."""
     powers: list[InlinePower] = Field(default_factory=list)
+    """Inline: powers that show on every click, by name or {name, params}."""
     abilities: list[str] = Field(default_factory=list)
+    """Inline: abilities always in effect, by name."""
     side: str | None = None
+    """The card side it starts on (start_a or start_b for a crossroads card); default its first start side."""
     at: Coord
+    """Its space [x, y]."""
     click: int | None = Field(None, ge=0, lt=MAX_CLICKS)
+    """The dial index now showing (default: its starting line)."""
     tokens: int = Field(0, ge=0, le=2)
+    """Action tokens now on it: 0, 1 or 2."""
     acted_this_turn: bool = False
+    """Whether it was given an action earlier this turn (default false)."""
     blooded: bool = False
+    """Whether it is blooded (default false)."""
     victims_slain: int = Field(0, ge=0, le=VICTIMS_PER_GAME)
+    """Victim tokens already on its card (default 0)."""
     flight: Literal["hovering", "soaring"] | None = None
+    """Wing only: hovering or soaring (default hovering)."""
     classes: list[str] = Field(default_factory=list)
+    """Inline dial: its classes (Undead, Spirits...), for cards and powers that name a class."""
     cabal: str | None = None
     """Inline dial: the cabal whose symbol it bears; its cabal powers make it that cabal's leader (HC-SPECIAL-05)."""
-    """Inline dial: its classes (Undead, Spirits...), for cards and powers that name a class."""
 
     @model_validator(mode="after")
     def _figure_or_dial(self) -> ScenarioMonster:
@@ -124,44 +144,75 @@ class ScenarioMonster(_Strict):
 
 class ScenarioVictim(_Strict):
     id: str
+    """The name steps and expectations use for it (e.g. V1)."""
     archetype: str = "Victim"
+    """Its archetype's name (default Victim)."""
     speed: int = Field(4, ge=0, le=10)
+    """Its speed value (default 4)."""
     gender: Literal["male", "female"] = "female"
+    """male or female (default female)."""
     at: Coord
+    """Its space [x, y]."""
     face_up: bool = False
+    """Whether its token is face up (default false)."""
 
 
 class MonsterExpect(_Strict):
     at: Coord | None = None
+    """Its space [x, y]."""
     click: int | None = None
+    """The dial index now showing."""
     tokens: int | None = None
+    """Action tokens on it."""
     killed: bool | None = None
+    """Whether it was killed."""
     blooded: bool | None = None
+    """Whether it is blooded."""
     flight: Literal["hovering", "soaring", "grounded"] | None = None
+    """hovering, soaring or grounded."""
     card_side: str | None = None
+    """The card side now up (start, start_a, start_b or transformed)."""
     controller: int | None = None
+    """The player who controls it."""
     damage_taken: int | None = None
+    """Clicks turned clockwise net of healing since the scenario began."""
     insane: bool | None = None
+    """Whether it is insane (HC-SPECIAL-08)."""
 
 
 class VictimExpect(_Strict):
     at: Coord | None = None
+    """Its space [x, y]."""
     face_up: bool | None = None
+    """Whether its token is face up."""
     state: Literal["on_map", "slain", "rescued", "removed"] | None = None
+    """on_map, slain, rescued or removed."""
     by: str | None = None
+    """The id of the monster that slew or rescued it."""
 
 
 class Expect(_Strict):
     illegal_step: int | None = Field(None, ge=0)
+    """The index (from 0) of the step that must be refused with a reason; no later step is played. Absent: every
+    step must be legal."""
     reason_contains: str | None = None
+    """Text the refusal's reason must contain (with illegal_step)."""
     monsters: dict[str, MonsterExpect] = Field(default_factory=dict)
+    """What must hold for each monster, by id; only the fields written are checked."""
     victims: dict[str, VictimExpect] = Field(default_factory=dict)
+    """What must hold for each victim, by id; only the fields written are checked."""
     vp: dict[int, int] = Field(default_factory=dict)
+    """Victory points so far, by player."""
     active_player: int | None = None
+    """The player whose turn it must be."""
     winner: int | None = None
+    """The player who must have won (only when the game has ended)."""
     draw: bool | None = None
+    """Whether the game must have ended in a draw."""
     events: list[str] = Field(default_factory=list)
+    """Event kinds that must appear in the log in this order (others may sit between)."""
     dice_left: int | None = Field(None, ge=0)
+    """How many listed dice must be left unused (absent: none)."""
 
 
 STEP_KINDS = (
@@ -184,22 +235,38 @@ class Scenario(_Strict):
     """A scenario file."""
 
     name: str = Field(min_length=1)
+    """One line saying what the scenario shows."""
     rules: list[str] = Field(default_factory=list)
+    """Rule IDs from the rules checklist that it checks (informative)."""
     build_total: int = Field(100, ge=BUILD_TOTALS[0], le=BUILD_TOTALS[1])
+    """The game's build total (default 100): actions per turn = build_total / 100."""
     active_player: PlayerNumber = 1
+    """The player whose turn it is when the steps start (default 1)."""
     phase: Literal["preview", "suspense", "hunting", "hourglass"] = "hunting"
+    """The phase the steps start in: preview, suspense, hunting (default) or hourglass."""
     turn: int = Field(1, ge=1, le=MAX_TURNS)
+    """The turn number when the steps start (default 1)."""
     turn_limit: int | None = Field(None, ge=1, le=MAX_TURNS)
+    """The turn the game ends after, if any (for end-of-game rules)."""
     players: int | None = Field(None, ge=2, le=4)
+    """How many players the game has (default: the highest player number named, at least 2)."""
     map: ScenarioMap = DEFAULT_MAP
+    """A roster map's id, or an inline map (default: a 12x12 outdoor map of clear terrain)."""
     monsters: list[ScenarioMonster] = Field(default_factory=list)
+    """The monsters on the map."""
     victims: list[ScenarioVictim] = Field(default_factory=list)
+    """The victims on the map."""
     crypts: dict[PlayerNumber, list[str]] = Field(default_factory=dict)
+    """Per player, the plot-twist card names in the crypt: {1: [...], 2: [...]}."""
     teams: dict[PlayerNumber, PlayerNumber] = Field(default_factory=dict)
     """Player -> team (HC-SPECIAL-11); a player not named is a team of its own."""
     dice: list[int] = Field(default_factory=list)
+    """Every d6 result the engine will roll, in order; a 2d6 attack roll takes two entries."""
     steps: list[dict[str, Any]] = Field(default_factory=list)
+    """The steps to play, in order, each one decision of a player ({move: A, path: [...]}, {close: A, target: B},
+    ...)."""
     expect: Expect
+    """What must be true after the steps."""
 
     @field_validator("dice")
     @classmethod

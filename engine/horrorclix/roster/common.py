@@ -79,7 +79,7 @@ def param_problems(owner: str, declared: dict[str, Any], given: dict[str, Any]) 
 class Strict(BaseModel):
     """Base for every roster model: unknown keys are errors, so typos never pass silently."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
 
 def _slug(value: str) -> str:

@@ -37,7 +37,9 @@ class Wall(Strict):
     """A wall on one edge of a space (HC-TERRAIN-12)."""
 
     at: Coord
+    """The space [x, y] whose edge the wall is on: x the column from the left, y the row from the top, from 0."""
     side: Side
+    """The edge of that space: north, south, east or west."""
 
 
 class ObjectSpec(Strict):
@@ -45,8 +47,11 @@ class ObjectSpec(Strict):
     `pieces.MapObject`."""
 
     kind: Literal["tombstone", "tree", "portal"]
+    """tombstone, tree (Tree of the Damned) or portal."""
     at: Coord
+    """Its space [x, y], on clear terrain."""
     side: Side | None = None
+    """Portals only: the edge of its space where the doorway is (north, south, east, west)."""
 
     @model_validator(mode="after")
     def _portal_side(self) -> ObjectSpec:
@@ -61,11 +66,18 @@ class MapLayout(Strict):
     """The board: the scenario format's inline map, which every roster map extends."""
 
     kind: MapKind = "outdoor"
+    """outdoor (default), indoor or indoor_outdoor."""
     rows: list[str] = Field(min_length=1)
+    """One string per row, top row first, a character per space: . clear, h hindering, ~ water, # blocking, v victim
+    start, 1-4 a starting area."""
     walls: list[Wall] = Field(default_factory=list)
+    """Walls on one edge of a space."""
     wall_lines: list[tuple[int, int, int, int]] = Field(default_factory=list)
+    """Walls along grid lines, [x1, y1, x2, y2] in grid points (0 to width, 0 to height)."""
     indoor: list[tuple[int, int, int, int]] = Field(default_factory=list)
+    """indoor_outdoor maps only: the indoor rectangles [x1, y1, x2, y2], corners included."""
     objects: list[ObjectSpec] = Field(default_factory=list)
+    """Objects printed on the map, if any (setup places the armies' others)."""
 
     @property
     def width(self) -> int:
@@ -179,9 +191,13 @@ class MapFile(MapLayout):
     """A roster map: a board plus its name and provenance (HC-TERRAIN-20..24)."""
 
     id: str
+    """The map's id: lower-case letters, digits and hyphens; commands name it with --map."""
     name: str = Field(min_length=1)
+    """The map's name as shown."""
     provenance: Provenance
+    """Where the map comes from."""
     notes: str | None = None
+    """Free text for people; the engine ignores it."""
 
     _id = field_validator("id")(_slug)
 

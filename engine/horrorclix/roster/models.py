@@ -61,9 +61,13 @@ class PowerOnCard(Strict):
     """A power printed on a card side, switched on by a coloured circle in one dial slot."""
 
     slot: Slot
+    """The dial slot whose coloured circle switches the power on: speed, attack, defense or damage."""
     colour: Colour
+    """The colour of that circle on the dial (red, orange, yellow, green, blue, purple, brown, gray, black, pink)."""
     name: str
+    """The power's name as the engine registers it (`clix roster powers` lists them)."""
     params: dict[str, Any] = Field(default_factory=dict)
+    """The power's parameters by name (`clix roster show FIGURE` explains them); none by default."""
 
     @model_validator(mode="after")
     def _known_power(self) -> PowerOnCard:
@@ -78,7 +82,9 @@ class NamedWithParams(Strict):
     """A name with optional parameters, written either as `Name` or as `{name: Name, params: {...}}`."""
 
     name: str
+    """The name as the engine registers it."""
     params: dict[str, Any] = Field(default_factory=dict)
+    """Its parameters by name; none by default."""
 
     @model_validator(mode="before")
     @classmethod
@@ -102,19 +108,28 @@ class Transformation(Strict):
     """When a card flips to its transformed side (HC-CARD-01, HC-CARD-09, HC-CARD-12)."""
 
     trigger: Literal["slay_victims", "kill_monsters", "slay_or_kill"]
+    """What flips the card: slaying victims, killing monsters, or either (slay_victims, kill_monsters, slay_or_kill)."""
     count: int = Field(1, ge=1, le=MAX_TRIGGER_COUNT)
+    """How many victims or monsters it takes to flip the card (default 1)."""
     mode: Literal["must", "may"] = "must"
+    """must (default): the card flips at once; may: the player chooses then (HC-CARD-12)."""
     dial_to: Literal["red_start", "green_start", "stay"] = "red_start"
+    """Where the dial turns when the card flips: red_start (default), green_start, or stay on its click."""
 
 
 class CardSide(Strict):
     """One side of a monster card: its powers by colour, abilities and transformation trigger."""
 
     title: str | None = None
+    """The side's printed title, if any (shown only)."""
     starts_on: Literal["green", "red"] = "green"
+    """The starting line the dial starts on with this side up: green (default) or red (HC-SETUP-07)."""
     powers: list[PowerOnCard] = Field(default_factory=list)
+    """The side's powers, one per coloured circle of the dial (slot and colour)."""
     abilities: list[AbilityOnCard] = Field(default_factory=list)
+    """Abilities always in effect on this side (Ghost, Leap/Climb, Rescuer), by name or with params."""
     transform: Transformation | None = None
+    """When this side flips to the card's transformed side; absent: it never flips."""
 
     @model_validator(mode="after")
     def _one_power_per_circle(self) -> CardSide:
@@ -138,9 +153,13 @@ class Card(Strict):
     """A monster card: one start side, or two (a crossroads card, HC-CARD-07), and an optional flip side."""
 
     start: CardSide | None = None
+    """The card's start side (a crossroads card has start_a and start_b instead)."""
     start_a: CardSide | None = None
+    """A crossroads card's first start side (HC-CARD-07); an army picks one with `side`."""
     start_b: CardSide | None = None
+    """A crossroads card's second start side (HC-CARD-07)."""
     transformed: CardSide | None = None
+    """The flip side, needed when a start side has a `transform` trigger."""
 
     @model_validator(mode="after")
     def _start_sides(self) -> Card:
@@ -174,30 +193,52 @@ class Cabal(Strict):
     """Cabal membership (HC-SPECIAL-05)."""
 
     name: str = Field(min_length=1)
+    """The cabal whose symbol the figure bears (HC-SPECIAL-05)."""
     leader: bool = False
+    """Whether the figure is its cabal's leader (default false)."""
 
 
 class Figure(Strict):
     """A monster: base data, card and combat dial."""
 
     id: str
+    """The figure's id: lower-case letters, digits and hyphens, unique in the library; armies name it."""
     name: str = Field(min_length=1)
+    """The figure's name as printed."""
     set: str = Field(min_length=1)
+    """The set it comes from (e.g. clix sample)."""
     collector_number: str
+    """Its collector number, a number or text."""
     rank: Rank
+    """Its rank: rookie, experienced, veteran, unique, limited_edition or demo (unique and limited edition: once per
+    army)."""
     points: int = Field(ge=1, le=MAX_POINTS)
+    """Its point value, 1-500 (HC-SETUP-10)."""
     speed_mode: SpeedMode
+    """Its speed symbol: boot (standard), wing (flying) or fin (swimming)."""
     range: int = Field(ge=0, le=20)
+    """Its range value in spaces, 0-20; 0 means no ranged attacks."""
     bolts: int = Field(1, ge=1, le=5)
+    """Ranged targets per action, its lightning bolts (default 1; HC-COMBAT-22)."""
     classes: list[str] = Field(min_length=1)
+    """Its classes: the major ones (Beasts, Guardians, Occultists, Slashers, Spirits, Undead) and others like
+    Vampire."""
     cabal: Cabal | None = None
+    """Its cabal membership, if any: {name, leader}."""
     grants_plot_twists: int = Field(0, ge=0, le=6)
+    """Extra crypt cards this figure grants its army (default 0; HC-PLOT-03)."""
     provenance: Provenance
+    """Where its numbers come from (e.g. 'sample (designed by clix; not an official dial)')."""
     notes: str | None = None
+    """Free text for people; the engine ignores it."""
     card: Card
+    """The monster card: its start side or sides and its transformed side."""
     dial: list[Click] = Field(min_length=2, max_length=MAX_CLICKS)
+    """The combat dial, one string per click, 'speed attack defense damage'; the last click is 'x' (killed)."""
     start: int = Field(0, ge=0)
+    """The click index of the green starting line (default 0)."""
     red_start: int | None = Field(None, ge=0)
+    """The click index of the red (alternative) starting line, if the dial has one."""
 
     _id = field_validator("id")(_slug)
 
@@ -314,7 +355,9 @@ class Effect(Strict):
     """A registered plot-twist effect and its parameters."""
 
     name: str
+    """The plot-twist effect as the engine registers it (engine/horrorclix/registry/plot_effects.py)."""
     params: dict[str, Any] = Field(default_factory=dict)
+    """The effect's parameters by name; none by default."""
 
     @model_validator(mode="after")
     def _known_effect(self) -> Effect:
@@ -329,12 +372,19 @@ class PlotTwist(Strict):
     """A plot twist card (HC-PLOT-01..14)."""
 
     name: str = Field(min_length=1)
+    """The card's name; an army's crypt lists it."""
     kind: Literal["normal", "subplot", "ticking_clock"] = "normal"
+    """normal (default), subplot (revealed at setup) or ticking_clock (played in its owner's preview phase)."""
     windows: list[Literal[WINDOWS]] = Field(min_length=1)  # type: ignore[valid-type]
+    """When it may be played: setup, preview, suspense, slaying, rescue, attack_roll, hunting."""
     effect: Effect
+    """What the card does: a registered effect and its parameters."""
     text: str = Field(min_length=1)
+    """The card's text as players read it."""
     set: str = "clix sample"
+    """The set it comes from (default clix sample)."""
     provenance: Provenance
+    """Where its name and text come from."""
 
     @model_validator(mode="after")
     def _kind_fits_window(self) -> PlotTwist:
@@ -351,6 +401,7 @@ class PlotTwistFile(Strict):
     """A file of plot twist cards."""
 
     plot_twists: list[PlotTwist] = Field(min_length=1)
+    """The plot twist cards, each name once."""
 
     @model_validator(mode="after")
     def _distinct_names(self) -> PlotTwistFile:
@@ -362,15 +413,20 @@ class VictimArchetype(Strict):
     """A victim token's archetype (HC-VICTIM-01)."""
 
     name: str = Field(min_length=1)
+    """The archetype's name (Jock, Cheerleader...); an army's `victims` lists it."""
     speed: int = Field(ge=1, le=10)
+    """Its speed value, 1-10."""
     gender: Gender
+    """male or female."""
     provenance: Provenance
+    """Where it comes from."""
 
 
 class VictimFile(Strict):
     """A file of victim archetypes."""
 
     victims: list[VictimArchetype] = Field(min_length=1)
+    """The victim archetypes, each name once."""
 
     @model_validator(mode="after")
     def _distinct_names(self) -> VictimFile:
@@ -385,7 +441,9 @@ class ArmyEntry(Strict):
     """One figure in an army; `side` picks a crossroads card's start side (HC-CARD-07)."""
 
     figure: str
+    """The figure's id in the library."""
     side: Literal["start_a", "start_b"] | None = None
+    """A crossroads figure's start side: start_a or start_b (HC-CARD-07)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -397,15 +455,25 @@ class Army(Strict):
     """An army: its figures, crypt of plot twists and contributed victims."""
 
     name: str = Field(min_length=1)
+    """The army's name as shown."""
     build_total: int = Field(ge=BUILD_TOTALS[0], le=BUILD_TOTALS[1])
+    """Its build total: a multiple of 100 from 100 to 1000; one action per turn per 100 points (HC-SETUP-02)."""
     players: int = Field(2, ge=2, le=4)
+    """The game size it is built for, 2-4 (default 2); it decides the army's share of victims."""
     style: str | None = None
+    """Free text saying how it plays (e.g. victim rusher)."""
     figures: list[ArmyEntry] = Field(min_length=1)
+    """Its figures by id (an id twice for two copies), or {figure: ID, side: start_b} for a crossroads figure."""
     crypt: list[str] = Field(default_factory=list)
+    """Its plot twists by name: exactly six distinct (plus those its figures grant), at most one subplot."""
     victims: list[str] = Field(default_factory=list)
+    """The victim archetypes it contributes, by name: 12 / players of them, repeats allowed."""
     objects: list[Literal["tombstone", "tree", "portal"]] = Field(default_factory=list, max_length=2)
+    """Up to two objects it places at setup: tombstone, tree, portal (HC-SETUP-06)."""
     provenance: Provenance
+    """Where the army comes from."""
     notes: str | None = None
+    """Free text for people; the engine ignores it."""
 
     @field_validator("build_total")
     @classmethod
