@@ -5,7 +5,6 @@ driver that replay from their seed. The rule scenarios are in tests/scenarios/he
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -36,11 +35,11 @@ from clix.engine.heroclix import (
 from clix.engine.heroclix.scenario import build_state, run_scenario
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.state import Close, EndTurn, Ranged
+from heroclix_checks import HEROCLIX_SCENARIOS, fails_when_changed, heroclix_failures
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = ROOT.parent / "shared" / "scenario-format-heroclix.md"
 CHECKLIST = ROOT.parent / "shared" / "rules" / "heroclix_rules.md"
-HEROCLIX_SCENARIOS = ROOT / "tests" / "scenarios" / "heroclix"
 
 TWO_FORCES = {
     "ruleset": "heroclix-2005",
@@ -174,90 +173,8 @@ def test_scenarios_cite_only_rules_the_checklist_has():
     assert cited <= known, sorted(cited - known)
 
 
-def _heroclix_failures(under: str = "") -> dict[str, list[str]]:
-    """Each HeroClix scenario that fails now, by its path under tests/scenarios/heroclix, with its failures (of the
-    scenarios whose path there starts with `under`: all by default)."""
-    failed = {}
-    for path in sorted(HEROCLIX_SCENARIOS.rglob("*.yaml")):
-        if not str(path.relative_to(HEROCLIX_SCENARIOS)).startswith(under):
-            continue
-        try:
-            result = run_scenario(path)
-        except (InvalidFile, ValueError) as exc:
-            failed[str(path.relative_to(HEROCLIX_SCENARIOS))] = [str(exc)]
-            continue
-        if result.failures:
-            failed[str(path.relative_to(HEROCLIX_SCENARIOS))] = result.failures
-    return failed
-
-
-def fails_when_changed(rule: str, module: object, name: str, value: object, scenario: str, monkeypatch) -> None:
-    """Set `module.name` to `value` (a rule's constant changed, or its function taken out): a scenario whose path under
-    tests/scenarios/heroclix starts with `scenario` must then fail (the mutation tests of every HeroClix test file)."""
-    monkeypatch.setattr(module, name, value)
-    failed = _heroclix_failures(under=scenario)  # only the scenarios it names: the rest cannot answer the question
-    assert any(path.startswith(scenario) for path in failed), f"{rule}: {name} changed and {scenario} still passes"
-
-
-def random_power_game(
-    arena: dict,
-    played: Sequence[str],
-    seed: int,
-    power_share: float,
-    attack_share: float = 0.0,
-    tags: Callable[[object, object], set[str]] = lambda state, action: set(),
-) -> set[str]:
-    """One random game of a test's `arena` scenario, checked as it goes: every listed action is legal (`why_not`), every
-    choice put in the middle of an action is answered at random, the invariants hold after each action. A draw below
-    `power_share` takes one of the `played` powers (each as likely) when one may be used, then one of its actions; a
-    draw below `power_share + attack_share` an attack; otherwise any action. Returns the powers used, the kinds of
-    choice put and the `tags` of the actions taken (the shared loop of the HeroClix power test files)."""
-    from clix.engine.core import decisions
-    from clix.engine.core.pending import Decision
-    from clix.engine.heroclix import rules
-    from clix.engine.heroclix.invariants import violations
-    from clix.engine.heroclix.scenario import build_state
-    from clix.engine.heroclix.scenario_format import Scenario
-    from clix.engine.heroclix.state import Close, PowerAction, Ranged
-
-    state, _ = build_state(Scenario.model_validate(arena))
-    state.dice = Dice(np.random.default_rng([seed, 0]))
-    state.turn_limit = 12
-    rng = np.random.default_rng([seed, 1])
-    used: set[str] = set()
-    for _ in range(600):
-        if state.over:
-            break
-        listed = rules.legal_actions(state)
-        for action in listed:
-            assert rules.why_not(state, action) == "", action
-        by_power: dict[str, list] = {}
-        for action in listed:
-            power = action.power if isinstance(action, PowerAction) else getattr(action, "use", "")
-            if power in played:
-                by_power.setdefault(power, []).append(action)
-        pool = listed
-        attacks = [a for a in listed if isinstance(a, Close | Ranged)]
-        # without attacks to favour, a draw only when there is a power to pick (the stream the file's seeds were set on)
-        draw = rng.random() if by_power or attack_share else 1.0
-        if by_power and draw < power_share:
-            power = sorted(by_power)[int(rng.integers(len(by_power)))]
-            pool = by_power[power]
-            used.add(power)
-        elif attacks and draw < power_share + attack_share:  # so that the powers used against attacks have their moment
-            pool = attacks
-        action = pool[int(rng.integers(len(pool)))]
-        used |= tags(state, action)
-        rules.apply(state, action, listed=True)
-        while isinstance(state.waiting, Decision):  # a choice in the middle of the action, by any player
-            used.add(state.waiting.kind)
-            decisions.answer(state, int(rng.integers(len(state.waiting.options))))
-        assert violations(state) == [], (seed, action, violations(state))
-    return used
-
-
 def test_the_heroclix_scenarios_pass():
-    assert _heroclix_failures() == {}
+    assert heroclix_failures() == {}
     assert len(list(HEROCLIX_SCENARIOS.rglob("*.yaml"))) >= 70
 
 

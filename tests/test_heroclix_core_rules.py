@@ -1,7 +1,7 @@
 """The core HeroClix rules the last scenarios cover (HX-TURN-05, HX-COMBAT-10, HX-DAMAGE-03, -04, HX-EFFECT-06,
 HX-CHAR-10, HX-END-03, HX-SCEN-01..03, and the 2005 readings of the card's HX-PAC-13, -20, -28): each scenario
 fails when the engine's rule is changed on purpose (a constant set to a wrong value, or a small function replaced
-by a wrong version), through the shared `fails_when_changed` of tests/test_heroclix.py. The ranks (HX-CHAR-06) are
+by a wrong version), through the shared `fails_when_changed` of tests/heroclix_checks.py. The ranks (HX-CHAR-06) are
 force building, not play: they are checked on a library here."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from clix.engine.heroclix.library import RANKS, load_library
 from clix.engine.heroclix.maps import TERRAIN_CHARS, HeroMap
 from clix.engine.heroclix.scenario import run_scenario
 from clix.engine.heroclix.state import Ranged
-from test_heroclix import fails_when_changed
+from heroclix_checks import fails_when_changed
 
 WHY_NOT = rules.why_not
 NO_DAMAGE = combat.deals_no_damage

@@ -20,7 +20,7 @@ from clix.engine.heroclix import (
 from clix.engine.heroclix.scenario import build_state
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.state import Close, Ranged
-from test_heroclix import fails_when_changed
+from heroclix_checks import fails_when_changed
 
 MUTANTS = {
     "HX-POWER-40": (damage_powers, "EXPLOIT_WEAKNESS", "Exploit", "powers/exploit-weakness-01"),

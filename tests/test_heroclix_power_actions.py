@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from clix.engine.heroclix import area_attacks, combat, free_actions, hypersonic, markers, power_actions, tokens
-from test_heroclix import fails_when_changed, random_power_game
+from heroclix_checks import fails_when_changed, random_power_game
 
 MUTANTS = {
     "HX-POWER-08": (power_actions, "FORCE_BLAST_DISTANCE", 2, "powers/force-blast-01"),

@@ -19,7 +19,7 @@ from clix.engine.heroclix import (
     shape_change,
 )
 from clix.engine.heroclix.ruleset import load
-from test_heroclix import fails_when_changed, random_power_game
+from heroclix_checks import fails_when_changed, random_power_game
 
 MUTANTS = {
     "HX-POWER-48 (a)": (leadership, "EXTRA_ACTIONS", 0, "powers/leadership-01"),

@@ -30,7 +30,7 @@ from clix.engine.heroclix.library import Library, load_library
 from clix.engine.heroclix.scenario import build_state, run_scenario
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.state import PUSHING, Close, Move, Ranged
-from test_heroclix import fails_when_changed
+from heroclix_checks import fails_when_changed
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios" / "heroclix"
