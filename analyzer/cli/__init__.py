@@ -13,6 +13,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any
 
 INTERRUPTED = 130
@@ -106,10 +107,38 @@ def _options(
             is_eager=True,
         ),
     ] = False,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            metavar="FILE",
+            help="Read option defaults from this TOML file too, over ./clix.toml and the user's "
+            "~/.config/clix/clix.toml (also $CLIX_CONFIG; docs/cli.md). Options given on the command line win.",
+        ),
+    ] = None,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "-q", help="Print nothing but errors, warnings and what --json asks for."),
+    ] = False,
+    verbose: Annotated[
+        bool,
+        typer.Option(
+            "--verbose", "-v", help="Also say on stderr which engine plays and which configuration files set what."
+        ),
+    ] = False,
 ) -> None:
     """clix: Monte Carlo army-building and balance analyzer for HorrorClix."""
+    from clix.analyzer.cli.config import config_files, load_defaults
     from clix.engine import compiled
 
+    console.quiet = quiet
+    if quiet and verbose:
+        raise ClixError("--quiet and --verbose ask for opposite things; give one of them")
+    defaults = load_defaults(context.command, config_files(config))  # type: ignore[arg-type]
+    context.default_map = defaults.default_map
+    if verbose:
+        for line in (f"engine: {compiled.status}", *(f"config: {read}" for read in defaults.read)):
+            stderr_console().print(f"clix: {line}", markup=False)
     warning = compiled.stale_warning()
     if warning is not None and context.invoked_subcommand not in ("compile", "roster", "schema", "map"):
         stderr_console().print(warning, markup=False)
