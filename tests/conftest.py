@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,10 @@ import pytest
 if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ.pop("COLUMNS", None)
     os.environ.pop("LINES", None)
+# A developer's own configuration files must not change what the tests see (analyzer/cli/config.py): no user file
+# (an empty config folder of the test run's own) and none named by $CLIX_CONFIG; tests that want one write it.
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="clix-test-config-")
+os.environ.pop("CLIX_CONFIG", None)
 from clix.engine.core.files.problems import Problem
 from clix.engine.horrorclix.legality import reference_problems
 from clix.engine.horrorclix.roster.loader import Roster, load_roster

@@ -134,7 +134,7 @@ def _options(
     console.quiet = quiet
     if quiet and verbose:
         raise ClixError("--quiet and --verbose ask for opposite things; give one of them")
-    defaults = load_defaults(context.command, config_files(config))  # type: ignore[arg-type]
+    defaults = load_defaults(context.command, config_files(config))
     context.default_map = defaults.default_map
     if verbose:
         for line in (f"engine: {compiled.status}", *(f"config: {read}" for read in defaults.read)):
@@ -241,6 +241,7 @@ def main() -> None:
         signal.signal(signal.SIGTERM, _terminate)
     sys.unraisablehook = _interrupt_in_a_callback
     threading.excepthook = _quiet_pool_shutdown
+    console.quiet = False  # until the root's --quiet says otherwise (main may run again in one process: tests)
     try:
         code = app(standalone_mode=False)
     except typer.TyperException as exc:  # a usage error (bad option, missing argument): one line too

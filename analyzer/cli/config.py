@@ -128,9 +128,7 @@ def _option(command: Any, key: str) -> Any:
     return None
 
 
-def _set(
-    default_map: dict[str, Any], name: str, command: Any, key: str, value: Any, path: Path, table: str
-) -> None:
+def _set(default_map: dict[str, Any], name: str, command: Any, key: str, value: Any, path: Path, table: str) -> None:
     """Check `value` as the option's own type would on the command line, then put it in the nested map."""
     option = _option(command, key)
     if option is None:
