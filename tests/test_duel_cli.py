@@ -43,6 +43,9 @@ def test_duel_writes_every_output_and_json(tmp_path):
     assert summary["outcome"]["games"] == 6
     assert summary["settings"]["seed"] == 0 and "sample data" in summary["provenance"]
     assert summary["settings"]["engine"] == compiled.status  # which engine played: the same as in this process
+    assert summary["verdict"].split(" [95% CI")[0].split()[-1] in ("butcher-shop", "firing-line")  # the headline
+    assert summary["outputs"]["report"] == str(out / "report.html")  # where each output is, as meta and ladder say
+    assert len(str(summary["score"]["low"])) <= 8  # rounded: no 0.21659200000000001
     for name in (
         "games.csv",
         "games.parquet",

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.common.progress import progress_bar, stage
 from clix.analyzer.duel.check import CHECK_GAMES, check_style, run_check
 from clix.analyzer.duel.check import summary_lines as check_summary_lines
@@ -219,7 +218,18 @@ def run_duel(
                 keeper.record(result, document, folder.target)
         written = {key: folder.final(path) for key, path in written.items()}
     if as_json:
-        sys.stdout.write(json.dumps({"settings": settings, "provenance": provenance, **summary}, default=str) + "\n")
+        from clix.analyzer.report.duel import verdict
+
+        outputs = {key: str(path) for key, path in written.items()}
+        print_json(
+            {
+                "settings": settings,
+                "provenance": provenance,
+                "verdict": verdict(summary, settings, names),
+                **summary,
+                "outputs": outputs,
+            }
+        )
     else:
         print_summary(console, summary, settings, names, provenance, written["report"])
         if "pdf" in written:
