@@ -25,6 +25,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -230,3 +231,63 @@ def extend(package_path: list[str], package: str) -> None:
     """Called by a subpackage's `__init__.py` (`players`): search the build first when in use."""
     if status == COMPILED:
         package_path.insert(0, str(BUILD_DIR / PACKAGE_PATH / package))
+
+
+# --- making a build (`clix compile`, and the package build in setup.py, which loads this file by its path) ---------
+
+
+def from_checkout() -> bool:
+    """Whether this engine runs from a clone of the repository (its pyproject.toml beside it: an editable or source
+    install), not from an installed wheel."""
+    return (ENGINE_DIR.parent / "pyproject.toml").is_file()
+
+
+def compile_hint() -> str:
+    """The command that gets the compiled engine, for the way clix was installed."""
+    if from_checkout():
+        return 'python -m pip install -e ".[compile]" && clix compile'
+    return "python -m pip install mypy && clix compile (with a C compiler: Debian apt install gcc)"
+
+
+def c_compiler() -> str | None:
+    """The C compiler a build would use ($CC's program, else cc or gcc), None when there is none."""
+    named = os.environ.get("CC", "").split()
+    return shutil.which(named[0]) if named else shutil.which("cc") or shutil.which("gcc")
+
+
+def module_sources() -> list[str]:
+    """The compiled modules' source files, relative to the staging folder (mypyc names modules by path)."""
+    return [module.replace(".", "/") + ".py" for module in COMPILED_MODULES]
+
+
+def stage_sources(stage: Path) -> None:
+    """Copy the engine into `stage` as `clix/engine`, under the names it is imported by (a checkout keeps
+    it at its top, a wheel inside `clix/`); the package root is left empty so mypy reads only the engine."""
+    (stage / "clix").mkdir(parents=True)
+    (stage / "clix" / "__init__.py").write_text("")
+    shutil.copytree(ENGINE_DIR, stage / PACKAGE_PATH, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    (stage / "mypy.ini").write_text(MYPY_CONFIG)
+
+
+MYPY_CONFIG = """\
+[mypy]
+# third-party packages without type information (greenlet, and numpy or pydantic where the build does not have
+# them) are taken as Any: the compiled code calls them through Python's own calls either way
+ignore_missing_imports = True
+
+[mypy-clix.engine.horrorclix.powers.*]
+# a ruleset's power handlers take its own state where the core's hooks take any State (pyproject.toml's mypy)
+disable_error_code = override
+"""
+"""The type checker's settings for a build, the same wherever it is made (a checkout's pyproject.toml is not
+beside an installed package or a package build)."""
+
+
+def finish_build(output: Path, fingerprint: str) -> None:
+    """Make the compiler's `output` a build: the shared runtime library in its own folder (see `activate`) and
+    the manifest that says what it was built from."""
+    runtime = output / RUNTIME_DIR
+    runtime.mkdir()
+    for library in output.glob("*__mypyc*"):
+        library.rename(runtime / library.name)
+    (output / MANIFEST).write_text(json.dumps(manifest_for(fingerprint), indent=1))

@@ -30,24 +30,31 @@ def test_every_code_folder_is_a_listed_package():
     assert found <= listed, f"packages missing from pyproject.toml: {sorted(found - listed)}"
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    """The wheel built from a copy of the tracked sources (so the build leaves nothing in the checkout)."""
-    source = tmp_path_factory.mktemp("source")
+def build_wheel(folder: Path, environment: dict[str, str] | None = None) -> tuple[Path, str]:
+    """A wheel built from a copy of the tracked sources (so the build leaves nothing in the checkout), with the
+    running environment's build tools (mypy among them), and what the build said (pip -v)."""
+    source = folder / "source"
     tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
     for name in tracked.decode().split("\0"):
         if name and (ROOT / name).is_file():
             target = source / name
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes((ROOT / name).read_bytes())
-    dist = tmp_path_factory.mktemp("dist")
+    dist = folder / "dist"
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(dist), str(source)],
-        capture_output=True,
-        text=True,
-    )
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-v", "-w", str(dist), str(source)],
+        capture_output=True, text=True, env=environment,
+    )  # fmt: skip
     assert built.returncode == 0, built.stderr[-2000:]
     (found,) = dist.glob("clix-*.whl")
+    return found, built.stdout + built.stderr
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel as a user's `pip install .` builds it where a C compiler is (issue 38): with the compiled engine."""
+    found, said = build_wheel(tmp_path_factory.mktemp("compiled"))
+    assert "clix: compiled the engine" in said, said[-3000:]
     return found
 
 
@@ -73,6 +80,24 @@ def test_the_wheel_holds_one_namespace_with_its_data(wheel):
     assert any(name.endswith(".dist-info/licenses/LICENSE") or name.endswith(".dist-info/LICENSE") for name in names)
     shipped = {name for name in names if name.startswith("clix/rosters/")}
     assert len(shipped) == len(list((ROOT / "rosters").rglob("*.yaml")))  # both rulesets' sample data
+    assert "clix/build/compiled/manifest.json" in names  # the compiled engine, where the installed engine looks
+    assert any(name.startswith("clix/build/compiled/runtime/") and name.endswith(".so") for name in names)
+    assert f"-cp{sys.version_info.major}{sys.version_info.minor}-" in wheel.name  # for this Python and platform
+
+
+def test_without_a_c_compiler_the_wheel_is_pure_python_and_says_so_in_one_line(tmp_path):
+    """No compiler ($CC names none): the package still builds, without the compiled engine, for any platform,
+    and the build says why in one line."""
+    environment = {**os.environ, "CC": str(tmp_path / "no-such-compiler")}
+    found, said = build_wheel(tmp_path, environment)
+    lines = [line.strip() for line in said.splitlines() if "clix: " in line and "engine" in line]
+    assert lines == [
+        "clix: installing the pure-Python engine: no C compiler found ($CC, cc or gcc; Debian: apt install gcc); "
+        "`clix compile` builds the compiled one later"
+    ], lines
+    names = zipfile.ZipFile(found).namelist()
+    assert not any(name.startswith("clix/build/") or name.endswith(".so") for name in names)
+    assert found.name.endswith("-py3-none-any.whl")
 
 
 def fresh_venv(env_dir: Path) -> Path:
@@ -100,21 +125,27 @@ def test_a_duel_runs_from_the_installed_wheel(wheel, tmp_path):
     package, and writes its HTML and PDF reports; `import clix` offers the API there too."""
     env_dir = tmp_path / "venv"
     python = fresh_venv(env_dir)
+    # nothing on PYTHONPATH (a checkout there would pass for clix installed already), no roster folder named
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CLIX_ROSTERS")}
     installed = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index",
          "--no-build-isolation", str(wheel)],
-        capture_output=True, text=True,
+        capture_output=True, text=True, env=environment,
     )  # fmt: skip
     assert installed.returncode == 0, installed.stderr[-2000:]
     work = tmp_path / "work"  # no ./rosters here: the library must come from the package
     work.mkdir()
-    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CLIX_ROSTERS")}
     where = subprocess.run(
         [str(python), "-c", "import clix, clix.engine.horrorclix.rules as r; print(clix.__file__); print(r.__file__)"],
         cwd=work, capture_output=True, text=True, env=environment,
     )  # fmt: skip
     assert where.returncode == 0, where.stderr
     assert all(line.startswith(str(env_dir)) for line in where.stdout.split()), where.stdout
+    engine = subprocess.run(
+        [str(python), "-c", "import clix.engine.compiled as c; print(c.status)"],
+        cwd=work, capture_output=True, text=True, env=environment,
+    )  # fmt: skip
+    assert engine.stdout.strip() == "compiled (mypyc)", engine.stdout + engine.stderr  # compiled by default
     script = env_dir / "bin" / "clix"
     version = subprocess.run([str(script), "--version"], cwd=work, capture_output=True, text=True, env=environment)
     assert version.returncode == 0 and version.stdout.startswith("clix "), version.stderr

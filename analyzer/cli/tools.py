@@ -104,9 +104,10 @@ def bench(
 
 
 def compile_engine() -> None:
-    """Compile the engine's hot modules with mypyc (about 3x more games/s, the same games). Needs a C compiler and mypy:
-    python -m pip install -e ".\\[compile]". The build is used only while it matches the engine's sources:
-    after editing the engine, run this again (until then clix runs the pure-Python engine)."""
+    """Compile the engine's hot modules with mypyc (about 3x more games/s, the same games). Needs a C compiler and mypy
+    (in a clone: python -m pip install -e ".\\[compile]"; `pip install .` compiles it already where a compiler is).
+    The build is used only while it matches the engine's sources: after editing the engine, run this again (until
+    then clix runs the pure-Python engine)."""
     from clix.analyzer.tools.compile import run_compile
 
     raise typer.Exit(run_compile(console))

@@ -184,7 +184,7 @@ def print_summary(
     if note is not None:
         lines.append(note)
     if settings["engine"] != compiled.COMPILED:
-        lines.append("  (`clix compile` builds the compiled engine: the same games, about 3x faster; see README)")
+        lines.append(f"  (the compiled engine plays the same games about 3x faster: {compiled.compile_hint()})")
     print_lines(console, lines)
 
 
