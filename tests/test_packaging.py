@@ -51,14 +51,27 @@ def build_wheel(folder: Path, environment: dict[str, str] | None = None) -> tupl
 
 
 @pytest.fixture(scope="module")
+def pure_wheel(tmp_path_factory) -> tuple[Path, str]:
+    """The wheel as `pip install .` builds it where no C compiler is ($CC names none): the pure-Python engine (a
+    quick build; the compiled one takes minutes and is left to the slow test below), and what the build said."""
+    folder = tmp_path_factory.mktemp("pure")
+    return build_wheel(folder, {**os.environ, "CC": str(folder / "no-such-compiler")})
+
+
+@pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     """The wheel as a user's `pip install .` builds it where a C compiler is (issue 38): with the compiled engine."""
     found, said = build_wheel(tmp_path_factory.mktemp("compiled"))
     assert "clix: compiled the engine" in said, said[-3000:]
+    names = zipfile.ZipFile(found).namelist()
+    assert "clix/build/compiled/manifest.json" in names  # the compiled engine, where the installed engine looks
+    assert any(name.startswith("clix/build/compiled/runtime/") and name.endswith(".so") for name in names)
+    assert f"-cp{sys.version_info.major}{sys.version_info.minor}-" in found.name  # for this Python and platform
     return found
 
 
-def test_the_wheel_holds_one_namespace_with_its_data(wheel):
+def test_the_wheel_holds_one_namespace_with_its_data(pure_wheel):
+    wheel, _ = pure_wheel
     names = zipfile.ZipFile(wheel).namelist()
     tops = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert tops == {"clix"}, tops  # no top-level engine/ or analyzer/ to collide with other projects
@@ -80,16 +93,12 @@ def test_the_wheel_holds_one_namespace_with_its_data(wheel):
     assert any(name.endswith(".dist-info/licenses/LICENSE") or name.endswith(".dist-info/LICENSE") for name in names)
     shipped = {name for name in names if name.startswith("clix/rosters/")}
     assert len(shipped) == len(list((ROOT / "rosters").rglob("*.yaml")))  # both rulesets' sample data
-    assert "clix/build/compiled/manifest.json" in names  # the compiled engine, where the installed engine looks
-    assert any(name.startswith("clix/build/compiled/runtime/") and name.endswith(".so") for name in names)
-    assert f"-cp{sys.version_info.major}{sys.version_info.minor}-" in wheel.name  # for this Python and platform
 
 
-def test_without_a_c_compiler_the_wheel_is_pure_python_and_says_so_in_one_line(tmp_path):
-    """No compiler ($CC names none): the package still builds, without the compiled engine, for any platform,
-    and the build says why in one line."""
-    environment = {**os.environ, "CC": str(tmp_path / "no-such-compiler")}
-    found, said = build_wheel(tmp_path, environment)
+def test_without_a_c_compiler_the_wheel_is_pure_python_and_says_so_in_one_line(pure_wheel):
+    """No compiler: the package still builds, without the compiled engine, for any platform, and the build says
+    why in one line (the compiled path: `test_a_duel_runs_from_the_installed_wheel`)."""
+    found, said = pure_wheel
     lines = [line.strip() for line in said.splitlines() if "clix: " in line and "engine" in line]
     assert lines == [
         "clix: installing the pure-Python engine: no C compiler found ($CC, cc or gcc; Debian: apt install gcc); "
@@ -120,13 +129,15 @@ def fresh_venv(env_dir: Path) -> Path:
 
 
 def test_a_duel_runs_from_the_installed_wheel(wheel, tmp_path):
-    """A fresh virtual environment with the wheel installed, its dependencies checked by pip against what is
-    there (no index is read): `clix` runs from it, finds the sample library and the templates inside the
-    package, and writes its HTML and PDF reports; `import clix` offers the API there too."""
+    """A fresh virtual environment with the wheel built where a C compiler is installed, its dependencies checked
+    by pip against what is there (no index is read): `clix` runs from it on the compiled engine it carries, finds
+    the sample library and the templates inside the package, and writes its HTML and PDF reports; `import clix`
+    offers the API there too."""
     env_dir = tmp_path / "venv"
     python = fresh_venv(env_dir)
-    # nothing on PYTHONPATH (a checkout there would pass for clix installed already), no roster folder named
-    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CLIX_ROSTERS")}
+    # nothing on PYTHONPATH (a checkout there would pass for clix installed already), no roster folder named, and
+    # no CLIX_PURE: the engine the installed package plays is the one it carries
+    environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CLIX_ROSTERS", "CLIX_PURE")}
     installed = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index",
          "--no-build-isolation", str(wheel)],

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from clix.analyzer.common.jsonout import rounded
 from clix.analyzer.duel.console import print_summary
 from clix.analyzer.play.runner import Matchup, game_rows, play_one, play_state, start_state
 from clix.analyzer.stats.duel import play_style
@@ -379,7 +380,7 @@ def test_duel_json_report_and_summary_show_how_the_ai_played(tmp_path):
         assert 0 <= play[side]["idle_share"]["rate"] <= 1 and play[side]["idle_share"]["n"] > 0
         assert set(play[side]["attacks_per_game"]) == {"close", "ranged", "frenzy", "total"}
     assert 0 <= play["no_attack_games_share"] <= 1
-    assert json.loads((out / "summary.json").read_text(encoding="utf-8"))["play"] == play
+    assert rounded(json.loads((out / "summary.json").read_text(encoding="utf-8"))["play"]) == play  # --json rounds
     games = pd.read_parquet(out / "games.parquet")
     assert {f"{name}_{side}" for name in (*COUNTED, "plot_twist_windows") for side in "ab"} <= set(games.columns)
     assert "How the AI played" in (out / "report.html").read_text(encoding="utf-8")
