@@ -105,3 +105,79 @@ def test_ladder_mistakes_on_heroclix_are_one_line(tmp_path, capsys, monkeypatch)
     assert code == 2 and err.strip().startswith("clix: error: --ruleset: no ruleset is called 'nope'")
     code, _, err = run_main([*base, "--ruleset", HEROCLIX, "--players", "random,genius"], capsys)
     assert code == 2 and len(err.strip().splitlines()) == 1 and "'genius'" in err
+
+
+# --- meta --------------------------------------------------------------------------------------------------------
+
+
+def test_a_heroclix_meta_of_three_forces_gives_a_three_by_three_table(tmp_path, capsys, monkeypatch):
+    """Three forces on one map: a 3x3 score matrix (mirror cells 50%, each pair's two cells summing to 1), the
+    kit's default style, knockouts and VP per force from the game rows, no plot twists and no victims."""
+    monkeypatch.chdir(tmp_path)
+    forces = ["dawn-patrol", "night-shift", "sky-lords"]
+    code, out, err = run_main(
+        ["meta", *forces, "--maps", "chemical-plant", "--games", "2", *FAST, "--json", "--out", "meta"], capsys
+    )
+    assert code == 0, err
+    result = json.loads(out)
+    scores = result["scores"]
+    assert len(scores) == 3 and all(len(row) == 3 for row in scores)
+    assert [scores[i][i] for i in range(3)] == [0.5] * 3
+    assert all(abs(scores[i][j] + scores[j][i] - 1) < 1e-9 for i in range(3) for j in range(3))
+    assert result["settings"]["players"] == [kit(HEROCLIX).default_style] and result["settings"]["cells"] == 3
+    assert result["settings"]["ruleset"] == ruleset_named(HEROCLIX).version and result["settings"]["games"] == 6
+    assert [r["army"] for r in result["knockouts"]] == forces and all(r["games"] == 4 for r in result["knockouts"])
+    assert all(r["vp"] is not None and r["kos"] is not None for r in result["knockouts"])
+    assert "plot_twists" not in result
+    folder = tmp_path / "meta"
+    html = (folder / "meta.html").read_text(encoding="utf-8")
+    assert "Knockouts and victory points" in html and "field of 3 forces" in html
+    _no_horror_words(html)
+    _no_horror_words(json.dumps(result))
+    games = pd.read_csv(folder / "games.csv")
+    assert len(games) == 6 and {"kos_a", "vp_b"} <= set(games.columns)
+    assert json.loads((folder / "field.json").read_text(encoding="utf-8"))["budget"] == 100
+    code, out, err = run_main(
+        ["meta", *forces, "--maps", "chemical-plant", "--games", "2", *FAST, "--out", "again"], capsys
+    )
+    assert code == 0, err
+    text = " ".join(out.split())  # the console wraps long lines
+    assert text.startswith("meta of 3 forces on chemical-plant") and "KOs" in text
+    assert "(0 played, 6 from the store)" in text
+    _no_horror_words(out)
+
+
+def test_a_heroclix_meta_by_budget_plays_the_forces_of_that_total(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    args = ["meta", "--ruleset", HEROCLIX, "--budget", "300", "--maps", "harbor-district", "--games", "2", *FAST]
+    code, out, err = run_main([*args, "--json", "--out", "meta", "--store", "s.duckdb"], capsys)
+    assert code == 0, err
+    library, _ = ruleset_named(HEROCLIX).load_library([HERO])
+    wanted = sorted(f for f, force in library.forces.items() if force.build_total == 300)
+    assert json.loads(out)["armies"] == wanted and len(wanted) >= 2
+
+
+def test_meta_mistakes_on_heroclix_are_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    base = ["--games", "2", "--turns", "3", "--rosters", str(ROSTERS), "--out", "meta"]
+    cases = [
+        (
+            ["dawn-patrol", "butcher-shop"],
+            f"ARMIES dawn-patrol is a {HEROCLIX} force, ARMIES butcher-shop a horrorclix army",
+        ),
+        (["dawn-patrol", "night-shift", "--maps", "graveyard"], "--maps graveyard a horrorclix map"),
+        (["dawn-patrol"], "a field needs at least two forces"),
+        (["dawn-patrol", "nite-shift"], f"no {HEROCLIX} force named 'nite-shift'; did you mean 'night-shift'?"),
+        (["dawn-patrol", "night-shift", "--players", "genius"], f"unknown {HEROCLIX} player style 'genius'"),
+        (["dawn-patrol", "night-shift", "--backend", "dask"], "--backend dask: a cluster plays HorrorClix armies only"),
+        (["--ruleset", HEROCLIX, "--budget", "1000"], "--budget 1000"),
+    ]
+    if len(kit(HEROCLIX).styles) == 1:
+        cases.append((["dawn-patrol", "night-shift", "--players", "sweep"], "has no player style to sweep yet"))
+    for args, line in cases:
+        jobs = [] if "dask" in args else ["--jobs", "1"]
+        code, out, err = run_main(["meta", *args, *base, *jobs], capsys)
+        lines = err.strip().splitlines()
+        assert code == 2 and out == "" and len(lines) == 1, (args, err)
+        assert lines[0].startswith("clix: error: ") and line in lines[0], (args, lines[0])
+    assert not (tmp_path / "meta").exists()
