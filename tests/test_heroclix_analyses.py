@@ -181,3 +181,74 @@ def test_meta_mistakes_on_heroclix_are_one_line(tmp_path, capsys, monkeypatch):
         assert code == 2 and out == "" and len(lines) == 1, (args, err)
         assert lines[0].startswith("clix: error: ") and line in lines[0], (args, lines[0])
     assert not (tmp_path / "meta").exists()
+
+
+# --- bench -------------------------------------------------------------------------------------------------------
+
+
+def test_bench_times_the_heroclix_reference_duel(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_main(["bench", "--ruleset", HEROCLIX, "--games", "2", "--rounds", "1", "--jobs", "1"], capsys)
+    assert code == 0, err
+    style = kit(HEROCLIX).default_style
+    assert out.startswith(f"{HEROCLIX} reference duel: dawn-patrol vs night-shift on chemical-plant, {style} players")
+    assert "games/s" in out and "results identical for 1 and 1 jobs: True" in out and "state copy" not in out
+
+
+def test_the_heroclix_reference_duel_goes_to_the_bench_worker():
+    from clix.analyzer.bench.against import worker_command
+    from clix.analyzer.bench.command import REFERENCE, reference_duel
+
+    reference = reference_duel(HEROCLIX)
+    assert reference == ("dawn-patrol", "night-shift", "chemical-plant", HEROCLIX, kit(HEROCLIX).default_style)
+    command = worker_command(reference, [HERO], 0, 2)
+    assert command[-2:] == [HEROCLIX, kit(HEROCLIX).default_style] and command[3:6] == list(reference[:3])
+    assert worker_command(REFERENCE[:3], [HERO], 0, 2)[-1].startswith("[")  # HorrorClix's: as before
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["--meta"], "--meta: times a HorrorClix field only so far"),
+        (["--ruleset", "nope"], "--ruleset: no ruleset is called 'nope'"),
+        (["--rosters", str(ROSTERS / "horrorclix" / "maps")], "heroclix-2005 force named 'dawn-patrol'"),
+    ],
+)
+def test_bench_mistakes_on_heroclix_are_one_line(args, line, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ruleset = [] if "--ruleset" in args else ["--ruleset", HEROCLIX]
+    code, out, err = run_main(["bench", *ruleset, *args, "--games", "2", "--rounds", "1", "--jobs", "1"], capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "" and len(lines) == 1 and line in lines[0], err
+
+
+# --- the Python API ----------------------------------------------------------------------------------------------
+
+
+def test_the_api_plays_heroclix_forces(tmp_path):
+    import clix
+
+    duel = clix.duel("dawn-patrol", "night-shift", games=2, turns=3, jobs=1)
+    style = kit(HEROCLIX).default_style
+    assert duel.settings["ruleset"] == ruleset_named(HEROCLIX).version and duel.settings["map"] == "chemical-plant"
+    assert duel.settings["players"] == f"{style},{style}" and len(duel.games) == 2 and "kos_a" in duel.games.columns
+    html = duel.report(tmp_path / "duel").read_text(encoding="utf-8")
+    assert "Stormwarden" in html
+    _no_horror_words(html)
+    meta = clix.meta(["dawn-patrol", "night-shift", "sky-lords"], maps="harbor-district", games=2, turns=3, jobs=1)
+    assert meta.matrix.shape == (3, 3) and meta.headline.startswith("meta of 3 forces")
+    assert [r["army"] for r in meta.summary["knockouts"]] == ["dawn-patrol", "night-shift", "sky-lords"]
+    _no_horror_words(meta.report(tmp_path / "meta").read_text(encoding="utf-8"))
+    styles = kit(HEROCLIX).styles
+    if len(styles) < 2:
+        with pytest.raises(clix.ClixError, match="a ladder needs at least two styles"):
+            clix.ladder(ruleset=HEROCLIX, armies="dawn-patrol", games=2, turns=3, jobs=1)
+    else:
+        ladder = clix.ladder(list(styles[:2]), armies="dawn-patrol", maps="chemical-plant", games=2, turns=3, jobs=1)
+        assert ladder.settings["players"] == list(styles[:2]) and len(ladder.games) == 2
+    with pytest.raises(clix.ClixError, match="army_b butcher-shop a horrorclix army"):
+        clix.duel("dawn-patrol", "butcher-shop", games=2, jobs=1)
+    with pytest.raises(clix.ClixError, match="armies butcher-shop a horrorclix army"):
+        clix.meta(["dawn-patrol", "butcher-shop"], games=2, jobs=1)
+    with pytest.raises(clix.ClixError, match="ruleset horrorclix: armies dawn-patrol is a heroclix-2005 force"):
+        clix.ladder(["random", "tuned"], armies="dawn-patrol", ruleset="horrorclix", games=2, jobs=1)
