@@ -252,3 +252,58 @@ def test_the_api_plays_heroclix_forces(tmp_path):
         clix.meta(["dawn-patrol", "butcher-shop"], games=2, jobs=1)
     with pytest.raises(clix.ClixError, match="ruleset horrorclix: armies dawn-patrol is a heroclix-2005 force"):
         clix.ladder(["random", "tuned"], armies="dawn-patrol", ruleset="horrorclix", games=2, jobs=1)
+
+
+# --- the random force builder ------------------------------------------------------------------------------------
+
+
+def test_random_forces_are_legal_within_budget_near_full_and_reproducible(tmp_path):
+    import numpy as np
+    import yaml
+    from clix.engine.heroclix.armybuilder import fits, force_points, random_force
+
+    library, _ = ruleset_named(HEROCLIX).load_library([HERO])
+    folder = tmp_path / "built" / "forces"
+    folder.mkdir(parents=True)
+    made = {}
+    for budget in (100, 200, 300):
+        rng = np.random.default_rng(budget)
+        for k in range(6):
+            force = random_force(library, budget, rng)
+            spent = force_points(library, force)
+            chosen = [library.characters[c] for c in force.characters]
+            assert force.build_total == budget and 0 < spent <= budget
+            assert fits(list(library.characters.values()), chosen, budget - spent) == []  # nothing more fits
+            assert spent >= budget - min(c.points for c in library.characters.values() if c.points <= budget)
+            made[f"random-{budget}-{k}"] = force
+            text = yaml.safe_dump(force.model_dump(mode="json", exclude_none=True), sort_keys=False)
+            (folder / f"random-{budget}-{k}.yaml").write_text(text, encoding="utf-8")
+        again = np.random.default_rng(budget)
+        assert [random_force(library, budget, again) for _ in range(6)] == [
+            made[f"random-{budget}-{k}"] for k in range(6)
+        ]
+    loaded, problems = ruleset_named(HEROCLIX).load_library([HERO, tmp_path / "built"])
+    assert [p for p in problems if "random-" in p.file] == []  # legal by the loader's own checks (HX-BUILD-08)
+    assert set(made) <= set(loaded.forces)
+
+
+def test_a_force_breaking_a_build_rule_is_refused():
+    from clix.engine.heroclix.armybuilder import IllegalForce, legal_force, random_force
+    from clix.engine.heroclix.library import archenemies
+
+    library, _ = ruleset_named(HEROCLIX).load_library([HERO])
+    characters = sorted(library.characters.values(), key=lambda c: c.id)
+    pair = next((a, b) for a in characters for b in characters if archenemies(a, b))
+    with pytest.raises(IllegalForce, match="archenemies"):
+        legal_force(library, "foes", 1000, list(pair))
+    unique = next(c for c in characters if c.unique)
+    with pytest.raises(IllegalForce, match="Unique"):
+        legal_force(library, "twice", 1000, [unique, unique])
+    with pytest.raises(IllegalForce, match="over the build total"):
+        legal_force(library, "dear", 100, [max(characters, key=lambda c: c.points)] * 2)
+    import numpy as np
+
+    cheapest = min(c.points for c in characters)
+    if cheapest > 1:
+        with pytest.raises(IllegalForce, match="no character fits"):
+            random_force(library, cheapest - 1, np.random.default_rng(0))
