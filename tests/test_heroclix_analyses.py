@@ -307,3 +307,53 @@ def test_a_force_breaking_a_build_rule_is_refused():
     if cheapest > 1:
         with pytest.raises(IllegalForce, match="no character fits"):
             random_force(library, cheapest - 1, np.random.default_rng(0))
+
+
+# --- value -------------------------------------------------------------------------------------------------------
+
+VALUE = ["value", "--ruleset", HEROCLIX, "--budget", "100", "--armies", "15", "--opponents", "2", "--games", "2"]
+
+
+def test_value_on_heroclix_gives_a_value_per_character(tmp_path, capsys, monkeypatch):
+    from clix.analyzer.value.heroclix import HeroDesign, design_forces
+
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_main([*VALUE, "--resamples", "20", "--jobs", "1", "--json", "--out", "value"], capsys)
+    assert code == 0, err
+    result = json.loads(out)
+    library, _ = ruleset_named(HEROCLIX).load_library([HERO])
+    style = kit(HEROCLIX).default_style
+    design = HeroDesign(HEROCLIX, 100, 15, 2, 2, ("chemical-plant",), (style,))
+    forces, parents = design_forces(library, design)
+    fielded = {c for force in forces.values() for c in force.characters}
+    assert {r["character"] for r in result["values"]} == fielded
+    assert all(r["low"] <= r["value"] <= r["high"] and r["cost"] == library.characters[r["character"]].points
+               for r in result["values"])  # fmt: skip
+    assert result["settings"]["ruleset"] == ruleset_named(HEROCLIX).version and result["settings"]["maps"] == [
+        "chemical-plant"
+    ]
+    assert len(parents) == sum(1 for f in forces.values() if not f.name.endswith("-less") and len(f.characters) > 1)
+    assert pd.read_csv(tmp_path / "value" / "value.csv")["character"].tolist() == [
+        r["character"] for r in result["values"]
+    ]
+    _no_horror_words(out)
+    code, again, _ = run_main([*VALUE, "--resamples", "20", "--jobs", "1", "--json", "--out", "again"], capsys)
+    assert code == 0 and json.loads(again)["values"] == result["values"]
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["--swap", "kestrel-r", "--in", "dawn-patrol"], "--swap: clix value --ruleset heroclix-2005 does not take it"),
+        (["--predict", "dawn-patrol", "night-shift"], "--predict: clix value --ruleset heroclix-2005 does not take"),
+        (["--pdf"], "--pdf: clix value --ruleset heroclix-2005 does not take it"),
+        (["--maps", "graveyard"], "--ruleset heroclix-2005: --maps graveyard is a horrorclix map"),
+        (["--players", "genius"], "unknown heroclix-2005 player style 'genius'"),
+        (["--armies", "2"], "--armies takes 3 or more"),
+    ],
+)
+def test_value_mistakes_on_heroclix_are_one_line(args, line, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_main([*VALUE, *args, "--jobs", "1", "--out", "value"], capsys)
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "" and len(lines) == 1 and line in lines[0], err
