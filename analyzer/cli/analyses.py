@@ -161,7 +161,7 @@ def value(
         if named:
             raise ClixError(f"{named[0]}: clix value --ruleset {ruleset} does not take it yet")
         _hero_value(ruleset, budget, armies, opponents, games, maps, players, resamples, seed, cores, turns,
-                    out, force, as_json, rosters)  # fmt: skip
+                    out, force, as_json, rosters, stop_on_error)  # fmt: skip
     map_names = list(split_names(maps)) or ["graveyard"]
     styles = tuple(split_names(players)) or ("tuned",)
     if swap is not None or army is not None:
@@ -268,6 +268,7 @@ def _hero_value(
     force: bool,
     as_json: bool,
     rosters: list[Path] | None,
+    stop_on_error: bool = False,
 ) -> None:
     """`clix value --ruleset R` for a ruleset other than HorrorClix (analyzer/value/heroclix.py)."""
     from clix.analyzer.meta.field import field_styles
@@ -294,6 +295,7 @@ def _hero_value(
             as_json=as_json,
             console=console,
             resamples=resamples,
+            stop_on_error=stop_on_error,
         )
     )
 

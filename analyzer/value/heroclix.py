@@ -121,6 +121,7 @@ def run_hero_value(
     as_json: bool,
     console: Console,
     resamples: int,
+    stop_on_error: bool = False,
 ) -> int:
     """Play the design, fit, print each character's value (or JSON) and write value.csv, value.json and games.csv
     to `out`; return the exit code."""
@@ -131,7 +132,7 @@ def run_hero_value(
     cells = design_cells(layers, forces, design)
     with claim_output(out) as folder:
         with progress_bar(console, f"value at {design.budget} points", len(cells) * design.games, as_json) as advance:
-            played = play_cells(library, cells, design.seed, jobs, progress=advance)
+            played = play_cells(library, cells, design.seed, jobs, progress=advance, stop_on_error=stop_on_error)
         rows = [{**row, "cell": number} for number, found in enumerate(played.games) for row in found]
         ended_early(len(rows), "games", played.interrupted, played.stopped, len(played.failed), played.crashed)
         if not rows:
