@@ -164,7 +164,7 @@ def write_meta(
         games.to_csv(written["games_csv"], index=False)
     with writing(written["games_parquet"]):
         games.to_parquet(written["games_parquet"], index=False)
-    written["heatmap"] = heatmap_png(summary, out / "heatmap.png")
+    written["heatmap"] = heatmap_png(summary, out / "heatmap.png", kind)
     written["nash_plot"] = nash_png(summary, out / "nash.png")
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
     html = env.get_template("meta.html.j2").render(

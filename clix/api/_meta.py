@@ -77,7 +77,7 @@ class MetaResult(Result):
         """The score matrix as a heatmap, hatched where a cell's interval holds 50% (the report's heatmap)."""
         from clix.analyzer.meta.plots import heatmap_figure
 
-        return heatmap_figure(self.summary)
+        return heatmap_figure(self.summary, common.army_kind(self.settings))
 
     def _write(self, folder: Path, pdf: bool) -> dict[str, Path]:
         from clix.analyzer.meta.report import write_meta
