@@ -97,9 +97,8 @@ def field_armies(
         armies += sorted(a for a, army in library.items() if army.build_total == budget and a not in armies)
         if not armies:
             totals = sorted({army.build_total for army in library.values()})
-            raise ClixError(
-                f"--budget {budget}: the library has no {kind} of that build total (it has {', '.join(map(str, totals))})"
-            )
+            has = f"it has {', '.join(map(str, totals))}" if totals else f"it has no {kind} at all"
+            raise ClixError(f"--budget {budget}: the library has no {kind} of that build total ({has})")
     if len(armies) < 2:
         raise ClixError(f"a field needs at least two {kinds}: name them, or pass --budget 100|200|300")
     return armies

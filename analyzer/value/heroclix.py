@@ -29,7 +29,7 @@ from clix.analyzer.value.design import pairings
 from clix.analyzer.value.model import Features, _interval, fit_values, game_table, verdict
 from clix.engine import compiled
 from clix.engine.core.ruleset import ruleset_named
-from clix.engine.heroclix.armybuilder import random_force
+from clix.engine.heroclix.armybuilder import IllegalForce, random_force
 from clix.engine.heroclix.library import Force, Library
 from rich.console import Console
 
@@ -64,9 +64,11 @@ def design_forces(library: Library, design: HeroDesign) -> tuple[dict[str, Force
     forces = {}
     for i in range(design.forces):
         name = f"random-{i + 1:0{width}d}"
-        forces[name] = random_force(library, design.budget, rng, name).model_copy(
-            update={"provenance": "random force (clix value)"}
-        )
+        try:
+            made = random_force(library, design.budget, rng, name)
+        except IllegalForce as exc:
+            raise ClixError(f"--budget {design.budget}: {exc}") from None
+        forces[name] = made.model_copy(update={"provenance": "random force (clix value)"})
     short, parents = {}, {}
     drop_rng = np.random.default_rng([design.seed, design.budget, 6])
     for name, force in forces.items():
