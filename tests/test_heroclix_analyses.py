@@ -357,3 +357,18 @@ def test_value_mistakes_on_heroclix_are_one_line(args, line, tmp_path, capsys, m
     code, out, err = run_main([*VALUE, *args, "--jobs", "1", "--out", "value"], capsys)
     lines = err.strip().splitlines()
     assert code == 2 and out == "" and len(lines) == 1 and line in lines[0], err
+
+
+def test_a_heroclix_library_without_forces_or_characters_is_one_line(tmp_path, capsys, monkeypatch):
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(HERO / "maps", tmp_path / "lib" / "maps")
+    base = ["--games", "2", "--jobs", "1", "--rosters", str(tmp_path / "lib")]
+    for args, line in [
+        (["value", "--ruleset", HEROCLIX, "--armies", "5", "--opponents", "2", "--out", "v"], "no HeroClix character"),
+        (["meta", "--ruleset", HEROCLIX, "--budget", "100", "--out", "m"], "it has no force at all"),
+    ]:
+        code, out, err = run_main([*args, *base], capsys)
+        lines = err.strip().splitlines()
+        assert code == 2 and out == "" and len(lines) == 1 and line in lines[0], err
