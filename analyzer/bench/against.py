@@ -42,7 +42,10 @@ from clix.engine import compiled
 
 army_a, army_b, map_name, warm_up, count, layers = sys.argv[1:7]
 library = tuple(__import__("pathlib").Path(p) for p in json.loads(layers))
-matchup = Matchup(library, army_a, army_b, map_name)
+if len(sys.argv) > 8:  # another ruleset's reference duel, and the style both sides play
+    matchup = Matchup(library, army_a, army_b, map_name, sys.argv[8], sys.argv[8], ruleset=sys.argv[7])
+else:
+    matchup = Matchup(library, army_a, army_b, map_name)
 OUTCOME = ("winner", "vp_a", "vp_b", "rounds", "victims_a", "victims_b", "end_reason")
 
 
@@ -118,9 +121,11 @@ def worker_environment(checkout: Path | None, counting: bool = False) -> dict[st
 
 
 def worker_command(reference: Sequence[str], library: Sequence[Path], warm_up: int, count: int) -> list[str]:
-    army_a, army_b, map_name = reference
+    """The worker's command line: the reference duel's armies and map (then, for a ruleset other than HorrorClix,
+    the ruleset and the style both sides play: `command.reference_duel`)."""
+    army_a, army_b, map_name = reference[:3]
     layers = json.dumps([str(Path(p).resolve()) for p in library])
-    return [sys.executable, "-c", WORKER, army_a, army_b, map_name, str(warm_up), str(count), layers]
+    return [sys.executable, "-c", WORKER, army_a, army_b, map_name, str(warm_up), str(count), layers, *reference[3:]]
 
 
 class Worker:
@@ -227,7 +232,7 @@ def run_timed(
 
 def _print_timed(builds: list[Build], reference: Sequence[str], games: int, rounds: int, console: Console) -> None:
     this, other = builds
-    army_a, army_b, map_name = reference
+    army_a, army_b, map_name = reference[:3]
     console.print(
         f"side by side: this build and {other.label}, the reference duel ({army_a} vs {army_b} on {map_name}), "
         f"{games} games a round, {rounds} round{'s' if rounds > 1 else ''}, the builds taking turns "
@@ -305,7 +310,7 @@ def run_counted(other: Path, library: Sequence[Path], reference: Sequence[str], 
     with ThreadPoolExecutor(max_workers=2) as pool:
         futures = [pool.submit(count_instructions, c, library, reference, games) for c in (None, other)]
         (this_count, this_digest), (other_count, other_digest) = (f.result() for f in futures)
-    army_a, army_b, map_name = reference
+    army_a, army_b, map_name = reference[:3]
     engine = "pure Python" if os.environ.get("CLIX_PURE") else "each build's engine as built"
     console.print(
         f"counted side by side (valgrind callgrind): {games} games of the reference duel ({army_a} vs {army_b} "

@@ -10,12 +10,14 @@ import statistics
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import library_text
-from clix.analyzer.play.runner import Matchup, play_one, run_matchup, start_state
+from clix.analyzer.play.runner import Matchup, kit, play_one, run_matchup, start_state
 from clix.engine import compiled
 from clix.engine.core.players import Decision
+from clix.engine.core.ruleset import DEFAULT_RULESET
 from clix.engine.horrorclix import game
 from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE
 from clix.engine.horrorclix.roster.loader import Roster
@@ -25,6 +27,18 @@ from rich.console import Console
 
 REFERENCE = ("butcher-shop", "firing-line", "graveyard", DEFAULT_STYLE, DEFAULT_STYLE)
 """Two sample 100-point armies, the default players, the graveyard map."""
+REFERENCES = {"heroclix-2005": ("dawn-patrol", "night-shift", "chemical-plant")}
+"""Another ruleset's reference duel: two sample forces of 100 points and a map (its kit's default players)."""
+
+
+def reference_duel(ruleset: str = DEFAULT_RULESET) -> tuple[str, ...]:
+    """The reference duel of `ruleset`: HorrorClix's `REFERENCE`; another's armies and map (`REFERENCES`), then
+    the ruleset and its kit's default style (what a bench worker is told, `against.worker_command`)."""
+    if ruleset == DEFAULT_RULESET:
+        return REFERENCE
+    if ruleset not in REFERENCES:
+        raise ClixError(f"--ruleset {ruleset}: clix has no reference duel of that ruleset to time")
+    return (*REFERENCES[ruleset], ruleset, str(kit(ruleset).default_style))
 
 
 WARM_UP_GAMES = 20
@@ -40,12 +54,20 @@ def run_bench(
     console: Console,
     rounds: int = 3,
     roster: Roster | None = None,
+    ruleset: str = DEFAULT_RULESET,
 ) -> int:
-    """Time the reference duel; print games/s on one core and on `jobs` (all) cores; return the exit code."""
-    army_a, army_b, map_name, style_a, style_b = REFERENCE
-    if roster is not None:
-        check_reference(library, roster)
-    matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b)
+    """Time the reference duel (of `ruleset`); print games/s on one core and on `jobs` (all) cores; return the exit
+    code."""
+    if ruleset == DEFAULT_RULESET:
+        army_a, army_b, map_name, style_a, style_b = REFERENCE
+        if roster is not None:
+            check_reference(library, roster)
+        heading = "reference duel"
+    else:
+        army_a, army_b, map_name, _, style_a = reference_duel(ruleset)
+        style_b = style_a
+        heading = f"{ruleset} reference duel"
+    matchup = Matchup(library, army_a, army_b, map_name, style_a, style_b, ruleset=ruleset)
     cores = jobs or os.cpu_count() or 1
     run_matchup(matchup, WARM_UP_GAMES, 0, jobs=1)
     run_matchup(matchup, WARM_UP_GAMES * cores, 0, jobs=cores, batch_size=WARM_UP_GAMES)  # the pool reuses workers
@@ -62,7 +84,7 @@ def run_bench(
         identical = identical and one.games == many.games
     efficiencies = [m / o / cores for o, m in zip(rates_one, rates_many, strict=True)]
     console.print(
-        f"reference duel: {army_a} vs {army_b} on {map_name}, {style_a} players, {games} games per run; "
+        f"{heading}: {army_a} vs {army_b} on {map_name}, {style_a} players, {games} games per run; "
         f"median of {rounds} rounds (lowest-highest)",
         markup=False,
     )
@@ -73,13 +95,14 @@ def run_bench(
         markup=False,
     )
     console.print(f"  results identical for 1 and {cores} jobs: {identical}", markup=False)
-    copy_cost = state_copy_cost(matchup)
-    console.print(
-        f"  state copy (search): {copy_cost['copy_us']:.1f} µs = {copy_cost['per_step']:.2f} actions between "
-        f"actions; {copy_cost['paused_copy_us']:.1f} µs = {copy_cost['paused_per_step']:.2f} actions paused at a "
-        f"question inside one (an action: {copy_cost['step_us']:.1f} µs), turn {copy_cost['turn']} of game 0",
-        markup=False,
-    )
+    copy_cost = state_copy_cost(matchup) if ruleset == DEFAULT_RULESET else None  # the search player's: HorrorClix
+    if copy_cost is not None:
+        console.print(
+            f"  state copy (search): {copy_cost['copy_us']:.1f} µs = {copy_cost['per_step']:.2f} actions between "
+            f"actions; {copy_cost['paused_copy_us']:.1f} µs = {copy_cost['paused_per_step']:.2f} actions paused at "
+            f"a question inside one (an action: {copy_cost['step_us']:.1f} µs), turn {copy_cost['turn']} of game 0",
+            markup=False,
+        )
     if cores > 1:
         ceiling = machine_efficiency(cores)
         console.print(
@@ -105,6 +128,16 @@ def check_reference(library: Path | tuple[Path, ...], roster: Roster) -> None:
     missing = next((name for name, known in needed if name not in known), None)
     if missing:
         raise ClixError(f"{library_text(library)}: the reference duel needs {missing}, which this roster library lacks")
+
+
+def check_ruleset_reference(library: Any, ruleset: str) -> None:
+    """A ClixError unless `library` (the data of `ruleset`) holds that ruleset's reference duel's armies and map."""
+    rules = kit(ruleset)
+    army_a, army_b, map_name = reference_duel(ruleset)[:3]
+    needed = ((army_a, rules.armies(library)), (army_b, rules.armies(library)), (map_name, rules.maps(library)))
+    missing = next((name for name, known in needed if name not in known), None)
+    if missing:
+        raise ClixError(f"the {ruleset} reference duel needs {missing}, which the library lacks")
 
 
 def state_copy_cost(matchup: Matchup, until_turn: int = 12, copies: int = 300) -> dict[str, float]:

@@ -16,6 +16,8 @@ from clix.analyzer.cli.common import (
     StopOption,
     StoreOption,
     TurnsOption,
+    analysis_library_for,
+    analysis_ruleset,
     console,
     did_you_mean_card,
     library_for,
@@ -28,6 +30,7 @@ from clix.analyzer.cli.common import (
 from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.value.numbers import MAX_RESAMPLES, MIN_RESAMPLES
+from clix.engine.core.ruleset import DEFAULT_RULESET
 
 if TYPE_CHECKING:
     from clix.engine.horrorclix.roster.loader import Roster
@@ -48,14 +51,18 @@ def value(
             "(default 200).",
         ),
     ] = None,
-    maps: Annotated[str, typer.Option("--maps", help="Maps to play on, comma-separated.")] = "graveyard",
+    maps: Annotated[
+        str | None,
+        typer.Option("--maps", help="Maps to play on, comma-separated (default: graveyard; HeroClix: chemical-plant)."),
+    ] = None,
     players: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--players",
-            help="Player style(s), comma-separated: with several, each figure's value is also given per style.",
+            help="Player style(s), comma-separated: with several, each figure's value is also given per style "
+            "(default: tuned; HeroClix: its default style).",
         ),
-    ] = "tuned",
+    ] = None,
     pool: Annotated[
         list[str] | None,
         typer.Option(
@@ -123,6 +130,14 @@ def value(
     pdf: PdfOption = False,
     stop_on_error: StopOption = False,
     rosters: RostersOption = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option(
+            "--ruleset",
+            help="heroclix-2005: what each HeroClix character is worth, from random legal forces of --budget "
+            "(value.csv, value.json, games.csv; no holdout, --predict, --pool, --swap or report yet).",
+        ),
+    ] = None,
 ) -> None:
     """What each figure and plot twist is worth in points, with 95% intervals: random legal armies of --budget
     play each other in seat-swapped pairs and an additive logistic model of army strength is fitted, calibrated
@@ -137,6 +152,16 @@ def value(
     checks.turns(turns)
     checks.seed(seed)
     cores = checks.jobs(jobs, stderr_console())
+    if ruleset is not None and ruleset != DEFAULT_RULESET:
+        given = {"--swap": swap, "--in": army, "--against": against, "--pool": pool, "--predict": predict,
+                 "--holdout-games": holdout_games, "--store": store}  # fmt: skip
+        named = [option for option, value in given.items() if value is not None] + ["--pdf"] * pdf
+        if holdout != 16:
+            named.append("--holdout")
+        if named:
+            raise ClixError(f"{named[0]}: clix value --ruleset {ruleset} does not take it yet")
+        _hero_value(ruleset, budget, armies, opponents, games, maps, players, resamples, seed, cores, turns,
+                    out, force, as_json, rosters, stop_on_error)  # fmt: skip
     map_names = list(split_names(maps)) or ["graveyard"]
     styles = tuple(split_names(players)) or ("tuned",)
     if swap is not None or army is not None:
@@ -223,6 +248,54 @@ def value(
             pdf=pdf,
             stop_on_error=stop_on_error,
             predict=None if predict is None else (library.id(predict[0]), library.id(predict[1])),
+        )
+    )
+
+
+def _hero_value(
+    ruleset: str,
+    budget: int,
+    armies: int,
+    opponents: int,
+    games: int | None,
+    maps: str | None,
+    players: str | None,
+    resamples: int,
+    seed: int,
+    cores: int,
+    turns: int,
+    out: Path | None,
+    force: bool,
+    as_json: bool,
+    rosters: list[Path] | None,
+    stop_on_error: bool = False,
+) -> None:
+    """`clix value --ruleset R` for a ruleset other than HorrorClix (analyzer/value/heroclix.py)."""
+    from clix.analyzer.meta.field import field_styles
+    from clix.analyzer.report.folder import Target
+    from clix.analyzer.value.command import value_numbers
+    from clix.analyzer.value.heroclix import HeroDesign, run_hero_value
+
+    ruleset = analysis_ruleset(rosters, [("--maps", m) for m in split_names(maps)], ruleset)
+    library = analysis_library_for(rosters, ruleset, [], split_names(maps))
+    map_names = tuple(library.id(m) for m in split_names(maps)) or (library.id(""),)
+    styles = tuple(field_styles(players, ruleset))
+    per_matchup, _ = value_numbers(
+        budget=budget, armies=armies, opponents=opponents, games=games, cells=len(map_names) * len(styles),
+        resamples=resamples, holdout=0, holdout_games=None, predict=False,
+    )  # fmt: skip
+    design = HeroDesign(ruleset, budget, armies, opponents + opponents % 2, per_matchup, map_names, styles, turns, seed)
+    raise typer.Exit(
+        run_hero_value(
+            library.data,
+            library.layers,
+            design,
+            jobs=cores,
+            out=Target(Path("clix-out/value"), new_run=True) if out is None else Target(out, force=force),
+            as_json=as_json,
+            console=console,
+            resamples=resamples,
+            stop_on_error=stop_on_error,
         )
     )
 

@@ -80,6 +80,41 @@ def matchup_library_for(
     )
 
 
+RulesetOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ruleset",
+        help="The ruleset to play when no army is named: horrorclix (the default) or heroclix-2005 (its sample "
+        "forces); named armies or forces say their ruleset themselves.",
+    ),
+]
+
+
+def analysis_ruleset(rosters: list[Path] | None, named: list[tuple[str, str]], ruleset: str | None) -> str:
+    """The ruleset of an analysis naming the armies and maps `named` (each (option, id or file)): theirs, else
+    `ruleset` (--ruleset), else HorrorClix; one line for two rulesets (analyzer/library/rulesets.py)."""
+    from clix.analyzer.library.rulesets import ARMIES, arguments_ruleset
+
+    arguments = [Argument(label, text, ARMIES if label != "--maps" else MAPS) for label, text in named]
+    return arguments_ruleset(rosters, arguments, ruleset)
+
+
+def analysis_library_for(
+    rosters: list[Path] | None, ruleset: str, armies: list[str], maps: list[str], label: str = "--armies"
+) -> RulesetLibrary:
+    """The library of an analysis in a ruleset other than HorrorClix's, the `armies` and `maps` it names resolved
+    to ids (`rulesets.analysis_library`); ClixError on problems in what it uses, a warning line for others."""
+    from clix.analyzer.library.rulesets import analysis_library
+
+    return analysis_library(
+        rosters,
+        ruleset,
+        [Argument(label, a) for a in armies],
+        [Argument("--maps", m, MAPS) for m in maps],
+        warn=lambda line: stderr_console().print(line, markup=False),
+    )
+
+
 ForceOption = Annotated[
     bool,
     typer.Option("--force", help="Replace the outputs of an earlier run in --out (refused without it)."),

@@ -12,8 +12,11 @@ from clix.analyzer.cli.common import (
     JsonOption,
     PdfOption,
     RostersOption,
+    RulesetOption,
     StopOption,
     TurnsOption,
+    analysis_library_for,
+    analysis_ruleset,
     console,
     library_for,
     of_total,
@@ -22,6 +25,7 @@ from clix.analyzer.cli.common import (
 )
 from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
+from clix.engine.core.ruleset import DEFAULT_RULESET
 
 if TYPE_CHECKING:
     pass
@@ -109,11 +113,14 @@ def meta(
     pdf: PdfOption = False,
     stop_on_error: StopOption = False,
     rosters: RostersOption = None,
+    ruleset: RulesetOption = None,
 ) -> None:
     """Balance across a field of armies: every pair plays on every map (the same seeds in every cell). Prints the
     score matrix, each army's score against the field, ratings, the Nash mixture of the matchup game, outliers,
     dominated armies, first-player, map and plot-twist balance; writes cells and games (CSV, Parquet), heatmap,
-    meta.html (meta.pdf with --pdf), summary.json and field.json (the Nash mixture) to --out."""
+    meta.html (meta.pdf with --pdf), summary.json and field.json (the Nash mixture) to --out. A field of HeroClix
+    forces (or --ruleset heroclix-2005 --budget N) plays HeroClix, its knockouts and victory points in place of
+    plot twists."""
     from clix.analyzer.meta.command import MetaOptions, expand_army_arguments, field_armies, field_styles, run_meta
     from clix.analyzer.play.store import DEFAULT_STORE, STORE_NAME
     from clix.analyzer.report.folder import Target
@@ -133,6 +140,48 @@ def meta(
     else:
         cores = checks.jobs(0 if jobs is None else jobs, stderr_console())
     named = expand_army_arguments(armies or [])
+    chosen = analysis_ruleset(
+        rosters, [("ARMIES", a) for a in named] + [("--maps", m) for m in split_names(maps)], ruleset
+    )
+    if chosen != DEFAULT_RULESET:
+        if backend == "dask":
+            raise ClixError(f"--backend dask: a cluster plays HorrorClix armies only so far, not {chosen} forces")
+        other = analysis_library_for(rosters, chosen, named, split_names(maps), label="ARMIES")
+        rules = other.kit
+        known = rules.armies(other.data)
+        field = field_armies(None, [other.id(a) for a in named], budget, known, rules.army_kind)
+        map_names = [other.id(m) for m in split_names(maps)] or sorted(rules.maps(other.data))
+        styles = field_styles(players, chosen)
+        checks.cells_games(games, len(field) * (len(field) - 1) // 2 * len(map_names) * len(styles))
+        target = Target(Path("clix-out/meta"), new_run=True) if out is None else Target(out, force=force)
+        options = MetaOptions(
+            games=games,
+            seed=seed,
+            jobs=cores,
+            turns=turns,
+            ties=ties,
+            target_ci=target_ci,
+            budget=budget,
+            resamples=resamples,
+            stop_on_error=stop_on_error,
+            pdf=pdf,
+            store=store or (DEFAULT_STORE if out is None else out.parent / STORE_NAME),
+            fresh=fresh,
+            ruleset=chosen,
+        )
+        raise typer.Exit(
+            run_meta(
+                other.data,
+                other.layers,
+                field,
+                map_names,
+                styles,
+                options,
+                out=target,
+                as_json=as_json,
+                console=console,
+            )
+        )
     library = library_for(
         rosters,
         armies=named,

@@ -13,9 +13,12 @@ from clix.analyzer.cli.common import (
     JsonOption,
     PdfOption,
     RostersOption,
+    RulesetOption,
     SeedOption,
     StopOption,
     TurnsOption,
+    analysis_library_for,
+    analysis_ruleset,
     console,
     library_for,
     matchup_library_for,
@@ -25,6 +28,7 @@ from clix.analyzer.cli.common import (
 from clix.analyzer.common import checks
 from clix.analyzer.common.checks import MAX_GAMES, MAX_TURNS
 from clix.analyzer.common.errors import ClixError
+from clix.engine.core.ruleset import DEFAULT_RULESET
 from rich.console import Console
 
 
@@ -177,11 +181,18 @@ def ladder(
     players: Annotated[
         str | None,
         typer.Option(
-            "--players", help="Player styles to rank, comma-separated (default: random and every heuristic style)."
+            "--players",
+            help="Player styles to rank, comma-separated (default: random and every heuristic style; HeroClix: "
+            "every style of its players).",
         ),
     ] = None,
     armies: Annotated[
-        str | None, typer.Option("--armies", help="Armies to play mirror matchups with (default: every army).")
+        str | None,
+        typer.Option(
+            "--armies",
+            help="Armies (or HeroClix forces) to play mirror matchups with, ids or files (default: every army of "
+            "the ruleset).",
+        ),
     ] = None,
     maps: Annotated[str | None, typer.Option("--maps", help="Maps to play on (default: every map).")] = None,
     games: Annotated[
@@ -207,11 +218,13 @@ def ladder(
     pdf: PdfOption = False,
     stop_on_error: StopOption = False,
     rosters: RostersOption = None,
+    ruleset: RulesetOption = None,
 ) -> None:
     """Round robin of player styles: every pair of styles plays mirror matchups (army X against army X) on
     every army and map. Prints each style's Bradley-Terry rating (Elo points) and its score against each other
     style with 95% intervals; writes ladder.csv, games.csv and ladder.html (and ladder.pdf with --pdf) to --out.
-    (A ladder does not use the result store: it plays every game.)"""
+    (A ladder does not use the result store: it plays every game.) HeroClix forces named in --armies, or
+    --ruleset heroclix-2005, rank the HeroClix players on every sample force and map."""
     from clix.analyzer.ladder.command import run_ladder
     from clix.analyzer.report.folder import Target
 
@@ -219,6 +232,30 @@ def ladder(
     checks.turns(turns)
     checks.seed(seed)
     cores = checks.jobs(jobs, stderr_console())
+    target = Target(Path("clix-out/ladder"), new_run=True) if out is None else Target(out, force=force)
+    named = [("--armies", a) for a in split_names(armies)] + [("--maps", m) for m in split_names(maps)]
+    chosen = analysis_ruleset(rosters, named, ruleset)
+    if chosen != DEFAULT_RULESET:
+        other = analysis_library_for(rosters, chosen, split_names(armies), split_names(maps))
+        raise typer.Exit(
+            run_ladder(
+                other.data,
+                other.layers,
+                players=players,
+                armies=",".join(other.id(a) for a in split_names(armies)) or None,
+                maps=",".join(other.id(m) for m in split_names(maps)) or None,
+                games=games,
+                seed=seed,
+                jobs=cores,
+                turns=turns,
+                out=target,
+                as_json=as_json,
+                console=console,
+                stop_on_error=stop_on_error,
+                pdf=pdf,
+                ruleset=chosen,
+            )
+        )
     library = library_for(
         rosters,
         armies=split_names(armies),
@@ -239,7 +276,7 @@ def ladder(
             seed=seed,
             jobs=cores,
             turns=turns,
-            out=Target(Path("clix-out/ladder"), new_run=True) if out is None else Target(out, force=force),
+            out=target,
             as_json=as_json,
             console=console,
             stop_on_error=stop_on_error,

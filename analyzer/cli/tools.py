@@ -13,6 +13,7 @@ from clix.analyzer.cli.common import (
     TurnsOption,
     console,
     library_for,
+    matchup_library_for,
     stderr_console,
 )
 from clix.analyzer.common import checks
@@ -69,14 +70,26 @@ def bench(
         ),
     ] = False,
     rosters: RostersOption = None,
+    ruleset: Annotated[
+        str | None,
+        typer.Option(
+            "--ruleset",
+            help="The ruleset whose reference duel to play: horrorclix (the default) or heroclix-2005 (two sample "
+            "100-point forces, dawn-patrol vs night-shift on chemical-plant, the default HeroClix players); with "
+            "--against and --instructions too.",
+        ),
+    ] = None,
 ) -> None:
     """Speed benchmark: the reference duel (two sample 100-point armies, default players, graveyard map) on
     one core and on all cores; prints games/s and the parallel efficiency (median of the rounds). With
-    --against, this build against another checkout instead, timed or counted."""
+    --against, this build against another checkout instead, timed or counted. --ruleset heroclix-2005 plays
+    HeroClix's reference duel instead."""
     from clix.analyzer.bench.command import REFERENCE, check_reference, run_bench
 
     if instructions and against is None:
         raise ClixError("--instructions counts side by side with another build: give --against CHECKOUT too")
+    if ruleset is not None and ruleset != DEFAULT_RULESET:
+        _bench_ruleset(ruleset, games, jobs, rounds, profile, meta, against, instructions, rosters)
     if against is not None:
         from clix.analyzer.bench import against as bench_against
 
@@ -101,6 +114,43 @@ def bench(
     raise typer.Exit(
         run_bench(library.layers, games if games is not None else 200, cores, profile, console, rounds, library.roster)
     )
+
+
+def _bench_ruleset(
+    ruleset: str,
+    games: int | None,
+    jobs: int,
+    rounds: int,
+    profile: bool,
+    meta: bool,
+    against: Path | None,
+    instructions: bool,
+    rosters: list[Path] | None,
+) -> None:
+    """`clix bench --ruleset R` for a ruleset other than HorrorClix: its reference duel timed (or, with --against,
+    timed or counted against another checkout); exits with the run's code."""
+    from clix.analyzer.bench.command import reference_duel, run_bench
+
+    if ruleset not in RULESETS:
+        raise ClixError(f"--ruleset: no ruleset is called {ruleset!r}; clix plays {', '.join(sorted(RULESETS))}")
+    if meta:
+        raise ClixError(f"--meta: times a HorrorClix field only so far, not {ruleset} (leave out --ruleset)")
+    reference = reference_duel(ruleset)
+    army_a, army_b, map_name = reference[:3]
+    library = matchup_library_for(rosters, [("reference", army_a), ("reference", army_b)], map_name, ruleset)
+    if against is not None:
+        from clix.analyzer.bench import against as bench_against
+
+        other = bench_against.checkout_path(against)
+        checks.rounds(rounds)
+        count = checks.games(games if games is not None else (8 if instructions else 200))
+        if instructions:
+            raise typer.Exit(bench_against.run_counted(other, library.layers, reference, count, console))
+        raise typer.Exit(bench_against.run_timed(other, library.layers, reference, count, rounds, console))
+    count = checks.games(games if games is not None else 200)
+    checks.rounds(rounds)
+    cores = checks.jobs(jobs, stderr_console())
+    raise typer.Exit(run_bench(library.layers, count, cores, profile, console, rounds, ruleset=ruleset))
 
 
 def compile_engine() -> None:

@@ -36,13 +36,16 @@ from clix.analyzer.play.runner import (
     Matchup,
     batch_size_for,
     game_seed_path,
+    kit,
     play_one,
+    player_factory,
     search_budget,
 )
 from clix.analyzer.report.folder import Interrupted, Target, claim_output
 from clix.analyzer.stats.scoring import percent
 from clix.engine import RULESET_VERSION, compiled
 from clix.engine.core.files.problems import did_you_mean
+from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
 from clix.engine.horrorclix.roster.loader import Roster
 from rich.console import Console
 
@@ -151,12 +154,17 @@ def _names(
 
 
 def ladder_matchups(
-    library: Path | tuple[Path, ...], styles: Sequence[str], armies: Sequence[str], maps: Sequence[str], turns: int
+    library: Path | tuple[Path, ...],
+    styles: Sequence[str],
+    armies: Sequence[str],
+    maps: Sequence[str],
+    turns: int,
+    ruleset: str = DEFAULT_RULESET,
 ) -> list[Matchup]:
     """Every cell of the ladder: army X (style s) vs army X (style t) for every unordered style pair, army
     and map. Ordered army, map, style pair, so that an interrupted run still covers every style pair."""
     return [
-        Matchup(library, army, army, map_name, s, t, turns)
+        Matchup(library, army, army, map_name, s, t, turns, ruleset=ruleset)
         for army in armies
         for map_name in maps
         for s, t in itertools.combinations(styles, 2)
@@ -164,7 +172,7 @@ def ladder_matchups(
 
 
 def run_ladder(
-    roster: Roster,
+    roster: Roster | Any,
     library: Path | tuple[Path, ...],
     *,
     players: str | None,
@@ -180,11 +188,13 @@ def run_ladder(
     resamples: int = 200,
     stop_on_error: bool = False,
     pdf: bool = False,
+    ruleset: str = DEFAULT_RULESET,
 ) -> int:
     """Play the ladder, print its table (or JSON) and write its outputs; return the exit code (as
     `run_duel`'s). `out` is claimed before the first game and replaced atomically after the last; `pdf` also
-    writes ladder.pdf."""
-    styles, army_names, map_names, matchups = ladder_plan(roster, library, players, armies, maps, games, turns)
+    writes ladder.pdf. `roster` is the library's data in `ruleset` (a HorrorClix `Roster`, a HeroClix `Library`),
+    read through the ruleset's matchup kit."""
+    styles, army_names, map_names, matchups = ladder_plan(roster, library, players, armies, maps, games, turns, ruleset)
     if pdf:
         from clix.analyzer.report.duel import check_pdf
 
@@ -212,39 +222,60 @@ def run_ladder(
             turns=turns,
             jobs=jobs,
             resamples=resamples,
+            ruleset=ruleset,
         )
         with folder.staged() as staging:
-            written = write_ladder(staging, summary, games_df, settings, pdf=pdf)
+            written = write_ladder(staging, summary, games_df, settings, pdf=pdf, kind=kit(ruleset).army_kind)
         written = {key: folder.final(path) for key, path in written.items()}
     if as_json:
         payload = {"settings": settings, **summary, "outputs": {k: str(v) for k, v in written.items()}}
         sys.stdout.write(json.dumps(payload, default=str) + "\n")
     else:
-        for line in ladder_lines(summary, settings):
+        for line in ladder_lines(summary, settings, kit(ruleset).army_kind):
             console.print(line, markup=False)
         print_lines(console, [wrote(written.values())])
     return run_exit_code(played.interrupted, bool(played.failed), played.stopped)
 
 
 def ladder_plan(
-    roster: Roster,
+    roster: Roster | Any,
     library: Path | tuple[Path, ...],
     players: str | None,
     armies: str | None,
     maps: str | None,
     games: int,
     turns: int,
+    ruleset: str = DEFAULT_RULESET,
 ) -> tuple[list[str], list[str], list[str], list[Matchup]]:
     """The ladder's styles, armies and maps (each named one checked; none named: every one) and its cells, all
-    its games within a run's limit (a ClixError naming the option if not)."""
-    styles = _names(players, PLAYER_STYLES, "player style", "--players", styles=True)
-    if len(styles) < 2:
-        raise ClixError("--players: a ladder needs at least two styles")
-    army_names = _names(armies, sorted(roster.armies), "army", "--armies", "`clix roster list armies` shows every army")
-    map_names = _names(maps, sorted(roster.maps), "map", "--maps")
-    matchups = ladder_matchups(library, styles, army_names, map_names, turns)
+    its games within a run's limit (a ClixError naming the option if not). The styles, armies and maps are those
+    of `ruleset`'s matchup kit (`roster` its data)."""
+    if ruleset == DEFAULT_RULESET:
+        styles = _names(players, PLAYER_STYLES, "player style", "--players", styles=True)
+        if len(styles) < 2:
+            raise ClixError("--players: a ladder needs at least two styles")
+        known_armies, known_maps, kind = sorted(roster.armies), sorted(roster.maps), "army"
+    else:
+        styles, known_armies, known_maps, kind = _ruleset_names(roster, players, ruleset)
+    listing = f"`clix roster list {_plural(kind)}` shows every {kind}"
+    army_names = _names(armies, known_armies, kind, "--armies", listing)
+    map_names = _names(maps, known_maps, "map", "--maps")
+    matchups = ladder_matchups(library, styles, army_names, map_names, turns, ruleset)
     checks.cells_games(games, len(matchups))
     return styles, army_names, map_names, matchups
+
+
+def _ruleset_names(data: Any, players: str | None, ruleset: str) -> tuple[list[str], list[str], list[str], str]:
+    """A ladder of `ruleset` (not HorrorClix): its styles (the kit's, each named one checked; at least two), its
+    armies and maps (the kit's, by id) and what it calls an army."""
+    rules = kit(ruleset)
+    styles = _names(players, list(rules.styles), f"{ruleset} player style", "--players")
+    for style in styles:
+        player_factory(style, ruleset)
+    if len(styles) < 2:
+        has = ", ".join(rules.styles)
+        raise ClixError(f"--players: a ladder needs at least two styles (the {ruleset} players are {has})")
+    return styles, sorted(rules.armies(data)), sorted(rules.maps(data)), str(rules.army_kind)
 
 
 def ladder_outcome(
@@ -259,6 +290,7 @@ def ladder_outcome(
     turns: int,
     jobs: int | None,
     resamples: int,
+    ruleset: str = DEFAULT_RULESET,
 ) -> tuple[pd.DataFrame, dict[str, Any], dict[str, Any]]:
     """The games of the finished cells, the ladder's summary (ratings, scores) and its settings; `games` per cell,
     in whole pairs."""
@@ -276,7 +308,7 @@ def ladder_outcome(
         "seed": seed,
         "turns": turns,
         "resamples": resamples,
-        "ruleset": RULESET_VERSION,
+        "ruleset": RULESET_VERSION if ruleset == DEFAULT_RULESET else ruleset_named(ruleset).version,
         "jobs": jobs or os.cpu_count(),
         "seconds": round(played.seconds, 2),
         "games_per_second": round(played_games / max(played.seconds, 1e-9), 2),
@@ -321,8 +353,9 @@ def _rating(r: dict[str, Any]) -> str:
     return f"{r['rating']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}]"
 
 
-def ladder_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]:
-    """The console report: a heading, the table of ratings and scores (within 100 columns), a legend."""
+def ladder_lines(summary: dict[str, Any], settings: dict[str, Any], kind: str = "army") -> list[str]:
+    """The console report: a heading, the table of ratings and scores (within 100 columns), a legend; `kind`:
+    what the ruleset calls an army ("army", "force")."""
     styles = summary["styles"]
     by_style = {r["style"]: r for r in summary["ratings"]}
     head = ["style", "rating [95%]", "vs field"]
@@ -331,7 +364,7 @@ def ladder_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]
         [s] + [percent(summary["matrix"][s][t]) if t in summary["matrix"][s] else "–" for t in styles] for s in styles
     ]
     lines = [
-        f"ladder of {len(styles)} styles on mirror matchups ({_count(settings['armies'], 'army', 'armies')} x "
+        f"ladder of {len(styles)} styles on mirror matchups ({_count(settings['armies'], kind, _plural(kind))} x "
         f"{_count(settings['maps'], 'map', 'maps')}): {settings['cells']} cells x {settings['games_per_cell']} games",
         f"  {settings['games']} games, seed {settings['seed']}, turns {settings['turns']}, "
         f"{settings['games_per_second']} games/s",
@@ -362,6 +395,10 @@ def ladder_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]
     return lines
 
 
+def _plural(kind: str) -> str:
+    return "armies" if kind == "army" else kind + "s"
+
+
 def _count(names: Sequence[str], one: str, many: str) -> str:
     return f"{len(names)} {one if len(names) == 1 else many}"
 
@@ -371,10 +408,15 @@ def _field(r: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_ladder(
-    out: Path, summary: dict[str, Any], games_df: pd.DataFrame, settings: dict[str, Any], pdf: bool = False
+    out: Path,
+    summary: dict[str, Any],
+    games_df: pd.DataFrame,
+    settings: dict[str, Any],
+    pdf: bool = False,
+    kind: str = "army",
 ) -> dict[str, Path]:
     """Write ladder.csv (one row per style pair), games.csv and ladder.html (and with `pdf` ladder.pdf) to `out`;
-    return the paths. A failed write names its file."""
+    return the paths. A failed write names its file. `kind`: what the ruleset calls an army."""
     from clix.analyzer.report.duel import TEMPLATES, write_pdf
     from clix.analyzer.report.folder import writing
     from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -387,7 +429,14 @@ def write_ladder(
     with writing(written["games_csv"]):
         games_df.to_csv(written["games_csv"], index=False)
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
-    html = env.get_template("ladder.html.j2").render(summary=summary, settings=settings, percent=percent)
+    html = env.get_template("ladder.html.j2").render(
+        summary=summary,
+        settings=settings,
+        percent=percent,
+        kind=kind,
+        kinds=_plural(kind),
+        some=f"{kind}(ies)" if kind == "army" else f"{kind}(s)",
+    )
     with writing(written["report"]):
         written["report"].write_text(html, encoding="utf-8")
     if pdf:

@@ -222,15 +222,17 @@ def matchup_library(
     *,
     ruleset: str | None = None,
     warn: Callable[[str], None] | None = None,
+    more_maps: Sequence[Argument] = (),
 ) -> RulesetLibrary:
     """The library for a command playing `armies` on the map `map_argument` (its text None: the ruleset's default
     map), in the ruleset they are of (`ruleset`, when the caller knows it: a recorded run), loaded with the
     command's safety (see the module). Every argument resolves to an id (`RulesetLibrary.id`); the default map's
-    id is under the key ""."""
+    id is under the key "". `more_maps`: other maps the command plays (an analysis's), resolved and checked as
+    the map is (not with HorrorClix's, whose commands load their own library)."""
     if map_argument is not None and map_argument.table != MAPS:
         map_argument = Argument(map_argument.label, map_argument.text, MAPS)
     map_given = map_argument is not None and map_argument.text is not None
-    arguments = [*armies, *([map_argument] if map_given and map_argument is not None else [])]
+    arguments = [*armies, *([map_argument] if map_given and map_argument is not None else []), *more_maps]
     files = check_files(arguments)
     layers = library_layers(rosters) + tuple(dict.fromkeys(files))
     libraries = _Libraries(layers)
@@ -256,7 +258,10 @@ def matchup_library(
         loaded.ids[""] = loaded.ids[map_text]
     else:
         loaded.ids[""] = default_map(ruleset, kit, data, problems, layers)
+    for argument in more_maps:
+        loaded.ids[argument.text] = _resolve(ruleset, kit, data, argument, problems, layers)
     needed = kit.needs(data, [loaded.id(a.text) for a in armies], loaded.ids[""])
+    needed += [("map", loaded.id(a.text)) for a in more_maps]
     for kind, name in needed:
         if kit.source(data, kind, name) is None:
             failed = _blocker(name, problems)
@@ -269,6 +274,47 @@ def matchup_library(
         if warn is not None:
             warn(line)
     return loaded
+
+
+def arguments_ruleset(
+    rosters: Path | Sequence[Path] | None, arguments: Sequence[Argument], ruleset: str | None = None
+) -> str:
+    """The ruleset of an analysis: the one its army (or force) and map `arguments` are of (`choose_ruleset`: two
+    rulesets are one line naming both), else `ruleset` (a --ruleset option), else HorrorClix. A --ruleset that the
+    arguments contradict is one line naming both."""
+    if ruleset is not None and ruleset not in RULESETS:
+        raise ClixError(f"--ruleset: no ruleset is called {ruleset!r}; clix plays {', '.join(ruleset_order())}")
+    if not arguments:
+        return ruleset or DEFAULT_RULESET
+    files = check_files(arguments)
+    libraries = _Libraries(library_layers(rosters) + tuple(dict.fromkeys(files)))
+    chosen = choose_ruleset(arguments, libraries)
+    if ruleset is None or chosen == ruleset:
+        return chosen
+    for argument in arguments:  # an id in no library fits any ruleset (its did-you-mean comes later)
+        theirs = _file_ruleset(Path(argument.text)) if argument.is_file else None
+        if theirs is None and not libraries.holds(ruleset, argument):
+            theirs = next((r for r in ruleset_order() if libraries.holds(r, argument)), None)
+        if theirs is not None and theirs != ruleset:
+            raise ClixError(
+                f"--ruleset {ruleset}: {argument.label} {argument.text} is a {theirs} "
+                f"{kind_of(theirs, argument.table)}; a command plays the armies and maps of one ruleset"
+            )
+    return ruleset
+
+
+def analysis_library(
+    rosters: Path | Sequence[Path] | None,
+    ruleset: str,
+    armies: Sequence[Argument],
+    maps: Sequence[Argument],
+    warn: Callable[[str], None] | None = None,
+) -> RulesetLibrary:
+    """The library of an analysis (ladder, meta...) in a ruleset other than HorrorClix's, with the `armies` and
+    `maps` it names resolved to ids (none named: the command plays every one, `kit.armies` and `kit.maps`); the
+    same checks as `matchup_library`'s, each map checked with the armies."""
+    more = [Argument(a.label, a.text, MAPS) for a in maps]
+    return matchup_library(rosters, armies, None, ruleset=ruleset, warn=warn, more_maps=more)
 
 
 def default_map(ruleset: str, kit: Any, data: Any, problems: list[Problem], layers: Layers) -> str:
@@ -307,7 +353,7 @@ def _resolve(ruleset: str, kit: Any, data: Any, argument: Argument, problems: li
             raise ClixError(
                 problem_line(failed, layers, f"; it may define {kind} '{argument.text}' that this command uses")
             )
-        label = "--map: " if argument.table == MAPS else ""
+        label = f"{argument.label}: " if argument.table == MAPS else ""
         raise ClixError(label + did_you_mean(f"{ruleset} {kind}", argument.text, items))
     return argument.text
 
@@ -337,6 +383,8 @@ __all__ = [
     "MAPS",
     "Argument",
     "RulesetLibrary",
+    "analysis_library",
+    "arguments_ruleset",
     "choose_ruleset",
     "kit_of",
     "library_views",

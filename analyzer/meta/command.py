@@ -38,6 +38,7 @@ from clix.analyzer.play.result import GameRows, ended_early, report_line, run_ex
 from clix.analyzer.play.runner import Matchup
 from clix.analyzer.report.folder import Interrupted, Target, claim_output
 from clix.engine import RULESET_VERSION, compiled
+from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
 from clix.engine.horrorclix.players.heuristic import STYLES
 from clix.engine.horrorclix.roster.loader import Roster
 from rich.console import Console
@@ -77,6 +78,8 @@ class MetaOptions:
     fresh: bool = False
     backend: str = "local"
     scheduler: str | None = None
+    ruleset: str = DEFAULT_RULESET
+    """The ruleset of the field's armies (HeroClix forces: its kit's data and rows, no plot twists)."""
 
 
 class _Progress:
@@ -113,7 +116,7 @@ class _Progress:
 
 
 def run_meta(
-    roster: Roster,
+    roster: Roster | Any,
     library: Path | tuple[Path, ...],
     armies: Sequence[str],
     maps: Sequence[str],
@@ -124,9 +127,10 @@ def run_meta(
     as_json: bool,
     console: Console,
 ) -> int:
-    """Play the meta, print its summary (or JSON) and write its outputs; return the exit code (as `run_duel`'s)."""
+    """Play the meta, print its summary (or JSON) and write its outputs; return the exit code (as `run_duel`'s).
+    `roster` is the library's data in `options.ruleset` (a HorrorClix `Roster`, a HeroClix `Library`)."""
     check_meta_options(options)
-    matchups = field_cells(library, armies, maps, styles, options.turns, options.ties)
+    matchups = field_cells(library, armies, maps, styles, options.turns, options.ties, options.ruleset)
     if options.pdf:
         from clix.analyzer.report.duel import check_pdf
 
@@ -154,16 +158,24 @@ def run_meta(
         summary, cells, settings, field_doc = meta_outcome(
             roster, library, armies, maps, styles, options, matchups, run, games
         )
+        kind = _kind(options.ruleset)
         with folder.staged() as staging:
-            written = write_meta(staging, summary, cells, games, settings, field_doc, pdf=options.pdf)
+            written = write_meta(staging, summary, cells, games, settings, field_doc, pdf=options.pdf, kind=kind)
         written = {key: folder.final(path) for key, path in written.items()}
     if as_json:
         payload = {"settings": settings, **summary, "outputs": {k: str(v) for k, v in written.items()}}
         sys.stdout.write(json.dumps(payload, default=str) + "\n")
     else:
-        print_lines(console, meta_lines(summary, settings))
+        print_lines(console, meta_lines(summary, settings, kind))
         print_lines(console, [wrote(written.values())])
     return run_exit_code(run.interrupted, bool(run.failed), run.stopped)
+
+
+def _kind(ruleset: str) -> str:
+    """What `ruleset` calls an army ("army", "force")."""
+    from clix.analyzer.play.runner import kit
+
+    return str(kit(ruleset).army_kind)
 
 
 def check_meta_options(options: MetaOptions) -> None:
@@ -221,12 +233,20 @@ def meta_outcome(
 ) -> tuple[dict[str, Any], pd.DataFrame, dict[str, Any], dict[str, Any]]:
     """The meta's summary, its cell table, its settings and field.json's document (the Nash mixture), from the
     games played (`games`: `field_games`, not empty)."""
-    summary, cells = meta_summary(armies, styles, matchups, run, games, roster, options.seed, options.resamples)
+    heroclix = options.ruleset != DEFAULT_RULESET
+    summary, cells = meta_summary(
+        armies, styles, matchups, run, games, roster, options.seed, options.resamples, heroclix=heroclix
+    )
     settings = _settings(armies, maps, styles, options, run, len(matchups), library)
-    return summary, cells, settings, field_document(summary, settings["command"], options.budget, roster)
+    if not heroclix:
+        return summary, cells, settings, field_document(summary, settings["command"], options.budget, roster)
+    from clix.analyzer.play.runner import kit
+
+    known = kit(options.ruleset).armies(roster)
+    return summary, cells, settings, field_document(summary, settings["command"], options.budget, None, known)
 
 
-def meta_runner(roster: Roster, options: MetaOptions) -> Runner:
+def meta_runner(roster: Roster | Any, options: MetaOptions) -> Runner:
     if options.backend == "local":
         if options.scheduler is not None:
             raise ClixError("--scheduler: only with --backend dask (the local backend plays on this machine)")
@@ -236,6 +256,8 @@ def meta_runner(roster: Roster, options: MetaOptions) -> Runner:
 
         if not options.scheduler:
             raise ClixError("--backend dask: give the cluster's scheduler, --scheduler tcp://HOST:8786")
+        if options.ruleset != DEFAULT_RULESET:
+            raise ClixError(f"--backend dask: a cluster plays HorrorClix armies only so far, not {options.ruleset}")
         return dask_runner(options.scheduler, roster, options.seed, stop_on_error=options.stop_on_error)
     raise ClixError(f"--backend takes local or dask (got {options.backend!r})")
 
@@ -249,7 +271,8 @@ def _settings(
     cells: int,
     library: Path | tuple[Path, ...],
 ) -> dict[str, Any]:
-    players = "sweep" if len(styles) > 1 and list(styles) == list(STYLES) else ",".join(styles)
+    swept = list(STYLES) if options.ruleset == DEFAULT_RULESET else _swept(options.ruleset)
+    players = "sweep" if len(styles) > 1 and list(styles) == swept else ",".join(styles)
     command = (  # the field by its army ids: the same cells even after the library gains an army of that budget
         f"clix meta {' '.join(armies)} --maps {','.join(maps)} --players {players} --games {options.games} "
         f"--seed {options.seed} --turns {options.turns}"
@@ -273,7 +296,7 @@ def _settings(
         "turns": options.turns,
         "ties": options.ties,
         "resamples": options.resamples,
-        "ruleset": RULESET_VERSION,
+        "ruleset": RULESET_VERSION if options.ruleset == DEFAULT_RULESET else ruleset_named(options.ruleset).version,
         "rosters": [str(p) for p in ((library,) if isinstance(library, Path) else library)],
         "backend": options.backend,
         "scheduler": options.scheduler,
@@ -290,6 +313,13 @@ def _settings(
     }
 
 
+def _swept(ruleset: str) -> list[str]:
+    """The styles a `--players sweep` of `ruleset` plays (its kit's, but random)."""
+    from clix.analyzer.play.runner import kit
+
+    return [style for style in kit(ruleset).styles if style != "random"]
+
+
 class MetaStore:
     """The meta's use of the result store: each cell's games (keyed as the duel keys them) read before the run
     and each game played written as it finishes (`StoreWriter`), as `clix duel` does: a killed run loses only
@@ -302,7 +332,7 @@ class MetaStore:
         self.writer = StoreWriter(store, report_line)
 
     @classmethod
-    def open(cls, path: Path, roster: Roster, matchups: Sequence[Matchup], options: MetaOptions) -> MetaStore:
+    def open(cls, path: Path, roster: Roster | Any, matchups: Sequence[Matchup], options: MetaOptions) -> MetaStore:
         from clix.analyzer.play.store import Store, game_key
 
         store = Store.open(path)

@@ -13,19 +13,19 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch, Rectangle
 
 
-def heatmap_png(summary: dict[str, Any], path: Path) -> Path:
+def heatmap_png(summary: dict[str, Any], path: Path, kind: str = "army") -> Path:
     """`heatmap_figure` saved to `path`."""
-    fig = heatmap_figure(summary)
+    fig = heatmap_figure(summary, kind)
     with writing(path):
         fig.savefig(path, dpi=130)
     return path
 
 
-def heatmap_figure(summary: dict[str, Any]) -> Figure:
+def heatmap_figure(summary: dict[str, Any], kind: str = "army") -> Figure:
     """The score matrix as a heatmap: each cell the row army's score with its 95% interval, hatched where the
     interval contains 50% (not shown to favour either army); rows ordered as the field. The intervals come from
     the cells' score intervals (`stats.pair_interval`), so a pair of armies whose pairs all went one way still
-    shows a width, and is hatched when that width reaches 50%."""
+    shows a width, and is hatched when that width reaches 50%. `kind`: what the ruleset calls an army."""
     armies = summary["armies"]
     n = len(armies)
     scores = np.full((n, n), np.nan)
@@ -57,9 +57,9 @@ def heatmap_figure(summary: dict[str, Any]) -> Figure:
             )
     ax.set_xticks(range(n), armies, rotation=45, ha="right", fontsize=8)
     ax.set_yticks(range(n), armies, fontsize=8)
-    ax.set_xlabel("opponent (column army)")
-    ax.set_ylabel("army (row)")
-    ax.set_title("Score of the row army against the column army, % [95% interval]", fontsize=9)
+    ax.set_xlabel(f"opponent (column {kind})")
+    ax.set_ylabel(f"{kind} (row)")
+    ax.set_title(f"Score of the row {kind} against the column {kind}, % [95% interval]", fontsize=9)
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04, label="score")
     ax.legend(
         handles=[Patch(fill=False, hatch="///", edgecolor="#777777", label="interval contains 50%")],

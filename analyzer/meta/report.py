@@ -27,16 +27,18 @@ def _points(d: dict[str, Any] | None) -> str:
     return f"{100 * d['difference']:+.0f} [{100 * d['low']:+.0f}, {100 * d['high']:+.0f}]"
 
 
-def meta_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]:
+def meta_lines(summary: dict[str, Any], settings: dict[str, Any], kind: str = "army") -> list[str]:
     """The console summary: the matrix, the field table (score, rating, Nash weight), outliers, dominated
     armies (saying whether the intervals show it or only the point estimates), first player, draws, maps, the
-    plot twists with the largest played-minus-held differences (an association), and the style range."""
+    plot twists with the largest played-minus-held differences (an association), and the style range. A HeroClix
+    field (`kind` "force") has its knockouts and victory points instead of plot twists."""
+    kinds = "armies" if kind == "army" else f"{kind}s"
     armies = summary["armies"]
     number = {a: str(i + 1) for i, a in enumerate(armies)}
     settled = summary["cells_settled"]
     how = ", ".join(f"{n} {k}" for k, n in sorted(settled.items()))
     lines = [
-        f"meta of {len(armies)} armies on {', '.join(settings['maps'])}, players {', '.join(settings['players'])}: "
+        f"meta of {len(armies)} {kinds} on {', '.join(settings['maps'])}, players {', '.join(settings['players'])}: "
         f"{settings['cells']} cells, {settings['games']} games ({settings['played']} played, "
         f"{settings['from_store']} from the store), seed {settings['seed']}, {settings['seconds']} s, engine {settings['engine']}",
         f"  cells: {how}"
@@ -45,7 +47,7 @@ def meta_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]:
             if settings["target_ci"]
             else ""
         ),
-        "  score of the row army against the column army (wins + ½ draws; 95% intervals in cells.csv and the report):",
+        f"  score of the row {kind} against the column {kind} (wins + ½ draws; 95% intervals in cells.csv and the report):",
     ]
     matrix = [["", *[number[a] for a in armies]]]
     for a in armies:
@@ -53,7 +55,7 @@ def meta_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]:
             [f"{number[a]} {a}", *("·" if b == a else f"{100 * summary['matrix'][a][b]['score']:.0f}" for b in armies)]
         )
     lines += ["  " + line for line in text_table(matrix, 1)]
-    head = ["army", "vs field [95%]", "rating [95%]", "Nash", "in support", "first-second"]
+    head = [kind, "vs field [95%]", "rating [95%]", "Nash", "in support", "first-second"]
     first = {r["army"]: r for r in summary["first_player"]["by_army"]}
     body = [
         [
@@ -67,6 +69,10 @@ def meta_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]:
         for r in sorted(summary["field"], key=lambda r: -r["rating"])
     ]
     lines += ["  " + line for line in text_table([head, *body])]
+    if "knockouts" in summary:
+        from clix.analyzer.meta.knockouts import knockout_lines
+
+        lines += knockout_lines(summary["knockouts"], number, kind)
     support = ", ".join(f"{s['army']} {s['weight']:.2f}" for s in summary["nash"]["support"])
     lines.append(
         f"  Nash mixture of the matchup game: {support} (in support: share of {settings['resamples']} bootstrap resamples)"
@@ -82,7 +88,7 @@ def meta_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]:
     guessed = [d for d in summary["dominated"] if not d["by_intervals"]]
     if shown:
         lines.append(
-            "  dominated (another army scores higher against every army, each 95% interval above 0): "
+            f"  dominated (another {kind} scores higher against every {kind}, each 95% interval above 0): "
             + ", ".join(f"{d['army']} (by {d['by']})" for d in shown)
         )
     if guessed:
@@ -98,7 +104,7 @@ def meta_lines(summary: dict[str, Any], settings: dict[str, Any]) -> list[str]:
     for m in summary["maps"]:
         areas = ", ".join(f"area {a['area']} {_pct(a)}" for a in m["areas"])
         lines.append(f"  map {m['map']}: first player {_pct(m['first_player'])}, {m['games']} games; {areas}")
-    cards = [c for c in summary["plot_twists"]["cards"] if c["effect"]["difference"] is not None]
+    cards = [c for c in summary.get("plot_twists", {"cards": []})["cards"] if c["effect"]["difference"] is not None]
     cards.sort(key=lambda c: -abs(c["effect"]["difference"]))
     if cards:
         lines.append(
@@ -127,9 +133,10 @@ def write_meta(
     settings: dict[str, Any],
     field_doc: dict[str, Any],
     pdf: bool = False,
+    kind: str = "army",
 ) -> dict[str, Path]:
     """Write summary.json, field.json, cells.csv/.parquet, games.csv/.parquet, heatmap.png and meta.html (and
-    meta.pdf with `pdf`) to `out`; return the paths."""
+    meta.pdf with `pdf`) to `out`; return the paths. `kind`: what the ruleset calls an army."""
     from clix.analyzer.meta.plots import heatmap_png, nash_png
     from clix.analyzer.report.duel import TEMPLATES, _data_uri, write_pdf
     from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -157,7 +164,7 @@ def write_meta(
         games.to_csv(written["games_csv"], index=False)
     with writing(written["games_parquet"]):
         games.to_parquet(written["games_parquet"], index=False)
-    written["heatmap"] = heatmap_png(summary, out / "heatmap.png")
+    written["heatmap"] = heatmap_png(summary, out / "heatmap.png", kind)
     written["nash_plot"] = nash_png(summary, out / "nash.png")
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
     html = env.get_template("meta.html.j2").render(
@@ -168,6 +175,8 @@ def write_meta(
         cells=_records(cells),
         heatmap=_data_uri(written["heatmap"]),
         nash_plot=_data_uri(written["nash_plot"]),
+        kind=kind,
+        kinds="armies" if kind == "army" else f"{kind}s",
     )
     written["report"] = out / "meta.html"
     with writing(written["report"]):

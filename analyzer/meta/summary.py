@@ -3,7 +3,7 @@ armies, first player, draws, maps, plot twists and styles; and field.json, the N
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -66,11 +66,13 @@ def meta_summary(
     matchups: Sequence[Matchup],
     run: FieldRun,
     games: pd.DataFrame,
-    roster: Roster,
+    roster: Roster | Any,
     seed: int,
     resamples: int = RESAMPLES,
+    heroclix: bool = False,
 ) -> tuple[dict[str, Any], pd.DataFrame]:
-    """Every summary of the meta, JSON-ready, and the cells table."""
+    """Every summary of the meta, JSON-ready, and the cells table. `heroclix`: a HeroClix field (`roster` a
+    HeroClix library), whose knockouts and victory points stand in place of plot twists."""
     cells = cell_table(matchups, run, games)
     scores, se = score_matrix(armies, cells)
     boot, counts = bootstrap_matrices(armies, games, resamples, seed)
@@ -131,18 +133,31 @@ def meta_summary(
             "tie_break_share": float(games["tie_break"].astype(bool).mean()),
         },
         "maps": map_balance(games, long, armies, cells)["maps"],
-        "plot_twists": plot_twist_balance(long, roster, armies),
+        "plot_twists": None if heroclix else plot_twist_balance(long, roster, armies),
         "styles_range": style_range(long, cells, armies, styles),
         "cells_settled": {k: int(v) for k, v in settled.items()},
     }
+    if heroclix:
+        from clix.analyzer.meta.knockouts import knockout_rows
+
+        del summary["plot_twists"]
+        summary["knockouts"] = knockout_rows(games, armies)
     return summary, cells
 
 
-def field_document(summary: dict[str, Any], command: str, budget: int | None, roster: Roster) -> dict[str, Any]:
-    """field.json: the Nash mixture's support as a field `clix build` can read (issue 19)."""
+def field_document(
+    summary: dict[str, Any],
+    command: str,
+    budget: int | None,
+    roster: Roster | None,
+    known: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """field.json: the Nash mixture's support as a field `clix build` can read (issue 19). `known`: the library's
+    armies by id (default: `roster.armies`)."""
     total = budget
     if total is None:
-        totals = {roster.armies[s["army"]].build_total for s in summary["nash"]["support"]}
+        armies = known if known is not None else roster.armies if roster is not None else {}
+        totals = {armies[s["army"]].build_total for s in summary["nash"]["support"]}
         total = totals.pop() if len(totals) == 1 else None
     return {
         "source": command,

@@ -178,6 +178,40 @@ def load(rosters: Source, arguments: Mapping[str, str], **wanted: Any) -> librar
         raise ClixError(message if parameter is None else f"{parameter}: {message}") from None
 
 
+def ruleset_of(rosters: Source, arguments: Sequence[tuple[str, str, bool]], ruleset: str | None = None) -> str:
+    """The ruleset of a run naming `arguments` (each (its parameter, an id or a file path, whether it is a map)):
+    theirs, else `ruleset`, else HorrorClix; a ClixError naming two of different rulesets
+    (analyzer/library/rulesets.py `arguments_ruleset`)."""
+    from clix.analyzer.library.rulesets import ARMIES, MAPS, Argument, arguments_ruleset
+
+    named = [Argument(label, text, MAPS if is_map else ARMIES) for label, text, is_map in arguments]
+    return arguments_ruleset(layers(rosters), named, ruleset)
+
+
+def ruleset_library(
+    rosters: Source, ruleset: str, armies: Sequence[tuple[str, str]], maps: Sequence[tuple[str, str]]
+) -> Any:
+    """The library of a run in a ruleset other than HorrorClix's (a `rulesets.RulesetLibrary`: `data`, `layers`,
+    `id(argument)`; the ruleset's default map's id under ""), the `armies` and `maps` (each (its parameter, an id or
+    a file path)) resolved to ids and checked as the command line checks them."""
+    from clix.analyzer.library.rulesets import MAPS, Argument, analysis_library
+
+    return analysis_library(
+        layers(rosters),
+        ruleset,
+        [Argument(label, text) for label, text in armies],
+        [Argument(label, text, MAPS) for label, text in maps],
+    )
+
+
+def army_kind(settings: Mapping[str, Any]) -> str:
+    """What the ruleset of a run's `settings` (its `ruleset` version) calls an army: "army", "force"."""
+    from clix.analyzer.library.rulesets import kit_of, ruleset_of_version
+
+    ruleset = ruleset_of_version(str(settings.get("ruleset", "")))
+    return "army" if ruleset is None else str(kit_of(ruleset).army_kind)
+
+
 MADE: dict[str, str] = {}
 """The army files written for `Army` objects (by `army_argument`), with their armies' names."""
 

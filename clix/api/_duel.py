@@ -43,6 +43,8 @@ class DuelResult(Result):
     """Where the numbers come from (sample data or not, powers the engine does not model)."""
     roster: Roster | None = field(default=None)
     """The library the duel was played with (for the report's army lists and map)."""
+    views: Any = field(default=None)
+    """A HeroClix duel's views of its data for the report (`duel.command.DuelViews`); None for HorrorClix."""
 
     @property
     def names(self) -> dict[str, str]:
@@ -93,6 +95,14 @@ class DuelResult(Result):
         from clix.analyzer.library.views import army_contents
         from clix.analyzer.report.duel import write_outputs
 
+        if self.views is not None:
+            written = write_outputs(
+                folder, self.games, self.figures, self.summary, self.settings, self.names, self.provenance,
+                armies=self.views.armies, draw_map=self.views.draw_map,
+            )  # fmt: skip
+            if pdf:
+                written["pdf"] = pdf_from(written["report"], folder / "report.pdf")
+            return written
         roster = self.roster if self.roster is not None else _library_of(self.settings)
         written = write_outputs(
             folder,
@@ -123,8 +133,8 @@ def duel(
     army_b: ArmyArgument,
     *,
     games: int = 1000,
-    map: str | Path = "graveyard",
-    players: str | Sequence[str] = "tuned,tuned",
+    map: str | Path | None = None,
+    players: str | Sequence[str] | None = None,
     seed: int = 0,
     turns: int = 15,
     ties: str = "break",
@@ -140,8 +150,10 @@ def duel(
     """Play `games` seeded games of army A against army B (seats swapped in pairs) and summarize them: the games
     `clix duel` plays with the same arguments, for any `jobs`.
 
-    An army is an id in the library, the path of an army file, or a `clix.Army`; the map an id or a path;
-    `players` the two styles ("tuned,rusher", or ("tuned", "rusher"), or one for both). `target_ci` plays pairs
+    An army is an id in the library, the path of an army file, or a `clix.Army`; the map an id or a path (default:
+    graveyard); `players` the two styles ("tuned,rusher", or ("tuned", "rusher"), or one for both; default: tuned
+    for both). Two HeroClix forces (ids or files) play HeroClix: on chemical-plant by default, with the HeroClix
+    players (default: its default style), knockouts and pushes in place of victims. `target_ci` plays pairs
     until A's score is known to ± that much (`games` is then the cap), `margin` adds the test of a balance within
     ± margin of 50%, `check_with` replays the first games with a stronger style (as "search:48") to check the
     verdict. `jobs`: worker processes, 0 for every core (the command line's default), 1 to play in this process.
@@ -152,18 +164,20 @@ def duel(
         check_duel_options,
         duel_matchup,
         duel_settings,
+        duel_views,
         play_duel,
         summarize_duel,
     )
     from clix.analyzer.duel.keeper import DuelKeeper
     from clix.analyzer.report.duel import provenance_line
+    from clix.engine.core.ruleset import DEFAULT_RULESET
 
     common.games(games)
     common.turns(turns)
     common.seed(seed)
     cores = common.jobs(jobs)
-    spec = common.players(players)
-    if spec.strip() == "sweep":
+    spec = None if players is None else common.players(players)
+    if spec is not None and spec.strip() == "sweep":
         raise ClixError(
             "players: 'sweep' is the command line's (clix duel --players sweep); call clix.duel per pairing"
         )
@@ -172,21 +186,30 @@ def duel(
         arguments = [
             common.army_argument(army, folder, name) for army, name in ((army_a, "army_a"), (army_b, "army_b"))
         ]
-        library = common.load(
-            rosters,
-            {arguments[0]: "army_a", arguments[1]: "army_b", str(map): "map"},
-            armies=arguments,
-            maps=[str(map)],
-        )
-        roster = library.roster
+        named = [("army_a", arguments[0], False), ("army_b", arguments[1], False)]
+        ruleset = common.ruleset_of(rosters, named + ([("map", str(map), True)] if map is not None else []))
+        if ruleset == DEFAULT_RULESET:
+            map_text = "graveyard" if map is None else str(map)
+            library = common.load(
+                rosters,
+                {arguments[0]: "army_a", arguments[1]: "army_b", map_text: "map"},
+                armies=arguments,
+                maps=[map_text],
+            )
+            roster, layers, ids = library.roster, library.layers, [library.id(a) for a in (*arguments, map_text)]
+        else:
+            other = common.ruleset_library(rosters, ruleset, named_pairs(named), [("map", str(map))] if map else [])
+            roster, layers = other.data, other.layers
+            ids = [other.id(arguments[0]), other.id(arguments[1]), other.id("" if map is None else str(map))]
         check_duel_options(ties, target_ci, margin)
         matchup, checker = duel_matchup(
             roster,
-            library.layers,
-            library.id(arguments[0]),
-            library.id(arguments[1]),
-            map_name=library.id(str(map)),
+            layers,
+            ids[0],
+            ids[1],
+            map_name=ids[2],
             players=spec,
+            ruleset=ruleset,
             turns=turns,
             ties=ties,
             check_with=check_with,
@@ -240,9 +263,19 @@ def duel(
             fresh=fresh,
             run=None if keeper is None else keeper.run_id,
         )
-        provenance = provenance_line(roster, [matchup.army_a, matchup.army_b])
+        views = None
+        if ruleset == DEFAULT_RULESET:
+            provenance = provenance_line(roster, [matchup.army_a, matchup.army_b])
+        else:
+            views = duel_views(ruleset, roster, matchup.army_a, matchup.army_b, matchup.map_name)
+            provenance = views.provenance
         if keeper is not None:
             keeper.record(result, {"settings": settings, "provenance": provenance, **summary}, Path(API_RUN))
     games_df = game_rows.frame.astype(game_rows.types.to_dict())
     figures_df = figure_rows.frame.astype(figure_rows.types.to_dict())
-    return DuelResult(games_df, figures_df, summary, settings, provenance, roster)
+    return DuelResult(games_df, figures_df, summary, settings, provenance, None if views else roster, views)
+
+
+def named_pairs(named: Sequence[tuple[str, str, bool]]) -> list[tuple[str, str]]:
+    """(parameter, argument) of each of `named` (`common.ruleset_of`'s arguments)."""
+    return [(label, text) for label, text, _ in named]

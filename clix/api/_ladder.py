@@ -15,7 +15,7 @@ from clix.api._common import Names, Progress, Result, Source
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-FLAGS = common.flags_of("players", "armies", "maps", "games", "seed", "turns", "jobs")
+FLAGS = common.flags_of("players", "armies", "maps", "games", "seed", "turns", "jobs", "ruleset")
 
 
 @dataclass(repr=False, eq=False)
@@ -79,7 +79,9 @@ class LadderResult(Result):
     def _write(self, folder: Path, pdf: bool) -> dict[str, Path]:
         from clix.analyzer.ladder.command import write_ladder
 
-        return write_ladder(folder, self.summary, self.games, self.settings, pdf=pdf)
+        return write_ladder(
+            folder, self.summary, self.games, self.settings, pdf=pdf, kind=common.army_kind(self.settings)
+        )
 
 
 def ladder(
@@ -93,12 +95,15 @@ def ladder(
     jobs: int = 0,
     rosters: Source = None,
     progress: Progress = None,
+    ruleset: str | None = None,
 ) -> LadderResult:
     """A round robin of player styles (default: random and every heuristic style): every pair of styles plays
     mirror matchups (army X against army X) on every army and map named (default: all), `games` per style pair,
     army and map, each cell with the same seed; the styles are rated (Bradley-Terry, Elo points) with 95%
-    intervals. As `clix ladder`; names are lists or comma-separated strings."""
+    intervals. As `clix ladder`; names are lists or comma-separated strings. HeroClix forces in `armies` (or
+    `ruleset="heroclix-2005"`: every sample force and map) rank the HeroClix players."""
     from clix.analyzer.ladder.command import ladder_outcome, ladder_plan, run_cells
+    from clix.engine.core.ruleset import DEFAULT_RULESET
 
     common.games(games)
     common.turns(turns)
@@ -106,6 +111,10 @@ def ladder(
     cores = common.jobs(jobs)
     with common.python_errors(FLAGS):
         army_names, map_names = common.names(armies, "armies"), common.names(maps, "maps")
+        named = [("armies", a, False) for a in army_names] + [("maps", m, True) for m in map_names]
+        chosen = common.ruleset_of(rosters, named, ruleset)
+        if chosen != DEFAULT_RULESET:
+            return _other_ladder(chosen, players, army_names, map_names, games, seed, turns, cores, rosters, progress)
         library = common.load(
             rosters,
             {name: "armies" for name in army_names} | {name: "maps" for name in map_names},
@@ -144,4 +153,46 @@ def ladder(
             jobs=cores,
             resamples=200,
         )
+    return LadderResult(pd.DataFrame(summary["ratings"]), pd.DataFrame(summary["pairs"]), games_df, summary, settings)
+
+
+def _other_ladder(
+    ruleset: str,
+    players: Names,
+    army_names: list[str],
+    map_names: list[str],
+    games: int,
+    seed: int,
+    turns: int,
+    cores: int,
+    rosters: Source,
+    progress: Progress,
+) -> LadderResult:
+    """`ladder` of a ruleset other than HorrorClix (its kit's styles, forces and maps)."""
+    from clix.analyzer.ladder.command import ladder_outcome, ladder_plan, run_cells
+
+    other = common.ruleset_library(
+        rosters, ruleset, [("armies", a) for a in army_names], [("maps", m) for m in map_names]
+    )
+    styles, armies_played, maps_played, matchups = ladder_plan(
+        other.data,
+        other.layers,
+        common.comma(players, "players"),
+        ",".join(other.id(a) for a in army_names) or None,
+        ",".join(other.id(m) for m in map_names) or None,
+        games,
+        turns,
+        ruleset,
+    )
+    per_cell = games + games % 2
+    counter = common.Counter(progress, per_cell * len(matchups))
+    played = run_cells(matchups, per_cell, seed, cores, progress=counter.step)
+    if played.interrupted:
+        raise KeyboardInterrupt
+    if not any(played.complete):
+        raise ClixError("no cell of the ladder finished: each had a failed game (named above)")
+    games_df, summary, settings = ladder_outcome(
+        matchups, played, styles, armies_played, maps_played,
+        games=per_cell, seed=seed, turns=turns, jobs=cores, resamples=200, ruleset=ruleset,
+    )  # fmt: skip
     return LadderResult(pd.DataFrame(summary["ratings"]), pd.DataFrame(summary["pairs"]), games_df, summary, settings)

@@ -17,8 +17,9 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 FLAGS = common.flags_of(
-    "budget", "maps", "players", "games", "target_ci", "seed", "turns", "ties", "resamples", "jobs", "store", "fresh"
-)
+    "budget", "maps", "players", "games", "target_ci", "seed", "turns", "ties", "resamples", "jobs", "store", "fresh",
+    "ruleset",
+)  # fmt: skip
 MAX_RESAMPLES = 10_000
 """`clix meta --resamples` at most."""
 
@@ -54,7 +55,7 @@ class MetaResult(Result):
         mixture = ", ".join(f"{s['army']} {s['weight']:.2f}" for s in self.summary["nash"]["support"])
         outliers = len(self.summary["outliers"])
         return (
-            f"meta of {len(rows)} armies ({self.settings['games']} games): {top['army']} scores "
+            f"meta of {len(rows)} {'armies' if common.army_kind(self.settings) == 'army' else 'forces'} ({self.settings['games']} games): {top['army']} scores "
             f"{common.percent(top)} against the field, {bottom['army']} {common.percent(bottom)}; "
             f"Nash mixture {mixture}; {outliers or 'no'} outlier{'s' if outliers != 1 else ''}"
         )
@@ -76,12 +77,15 @@ class MetaResult(Result):
         """The score matrix as a heatmap, hatched where a cell's interval holds 50% (the report's heatmap)."""
         from clix.analyzer.meta.plots import heatmap_figure
 
-        return heatmap_figure(self.summary)
+        return heatmap_figure(self.summary, common.army_kind(self.settings))
 
     def _write(self, folder: Path, pdf: bool) -> dict[str, Path]:
         from clix.analyzer.meta.report import write_meta
 
-        return write_meta(folder, self.summary, self.cells, self.games, self.settings, self.field_document, pdf=pdf)
+        kind = common.army_kind(self.settings)
+        return write_meta(
+            folder, self.summary, self.cells, self.games, self.settings, self.field_document, pdf=pdf, kind=kind
+        )
 
 
 def meta(
@@ -101,13 +105,15 @@ def meta(
     store: str | Path | None = None,
     fresh: bool = False,
     progress: Progress = None,
+    ruleset: str | None = None,
 ) -> MetaResult:
     """Every pair of the field's armies plays on every map (default: all) with each player style ("default", a
     style, several, or "sweep"), `games` per cell with the same seed in every cell: a cell's games are
     `clix.duel`'s with that seed. The field: `armies` (ids, army files, folders of army files or `clix.Army`
     objects) and, with `budget`, every library army of that build total. `target_ci` plays each cell in growing
     looks until its interval is that narrow or wholly off 50% (`games` is then the cap). As `clix meta`; the
-    `store`, `jobs` and `progress` as in `clix.duel`."""
+    `store`, `jobs` and `progress` as in `clix.duel`. A field of HeroClix forces (or `ruleset="heroclix-2005"`
+    with a `budget`) plays HeroClix: its summary has `knockouts` (KOs and VP per force) in place of plot twists."""
     from clix.analyzer.meta.command import (
         MetaOptions,
         MetaStore,
@@ -121,6 +127,7 @@ def meta(
     )
     from clix.analyzer.meta.field import field_cells
     from clix.analyzer.meta.play import field_games
+    from clix.engine.core.ruleset import DEFAULT_RULESET
 
     common.games(games)
     common.turns(turns)
@@ -135,6 +142,13 @@ def meta(
     with common.army_folder() as folder, common.python_errors(FLAGS):
         named = expand_army_arguments([common.army_argument(a, folder, "armies") for a in given])
         map_names = common.names(maps, "maps")
+        named_args = [("armies", a, False) for a in named] + [("maps", m, True) for m in map_names]
+        chosen = common.ruleset_of(rosters, named_args, ruleset)
+        if chosen != DEFAULT_RULESET:
+            return _other_meta(
+                chosen, named, map_names, budget, players, games, target_ci, seed, turns, ties, resamples, cores,
+                rosters, store, fresh, progress,
+            )  # fmt: skip
         library = common.load(
             rosters,
             {name: "armies" for name in named} | {name: "maps" for name in map_names},
@@ -180,7 +194,80 @@ def meta(
         summary, cell_table, settings, field_doc = meta_outcome(
             roster, library.layers, field, maps_played, styles, options, matchups, run, played
         )
+    return _result(field, summary, cell_table, played, settings, field_doc)
+
+
+def _result(
+    field: list[str],
+    summary: dict[str, Any],
+    cell_table: pd.DataFrame,
+    played: pd.DataFrame,
+    settings: dict[str, Any],
+    field_doc: dict[str, Any],
+) -> MetaResult:
     matrix = pd.DataFrame(
         {b: {a: summary["matrix"][a][b]["score"] if a != b else None for a in field} for b in field}, index=field
     )
     return MetaResult(pd.DataFrame(summary["field"]), matrix, cell_table, played, summary, settings, field_doc)
+
+
+def _other_meta(
+    ruleset: str,
+    named: list[str],
+    map_names: list[str],
+    budget: int | None,
+    players: Names,
+    games: int,
+    target_ci: float | None,
+    seed: int,
+    turns: int,
+    ties: str,
+    resamples: int,
+    cores: int,
+    rosters: Source,
+    store: str | Path | None,
+    fresh: bool,
+    progress: Progress,
+) -> MetaResult:
+    """`meta` of a ruleset other than HorrorClix (its kit's forces, maps and styles)."""
+    from clix.analyzer.common import checks
+    from clix.analyzer.meta.command import (
+        MetaOptions,
+        MetaStore,
+        check_meta_options,
+        field_armies,
+        field_styles,
+        meta_outcome,
+        meta_runner,
+        play_meta,
+    )
+    from clix.analyzer.meta.field import field_cells
+    from clix.analyzer.meta.play import field_games
+
+    other = common.ruleset_library(rosters, ruleset, [("armies", a) for a in named], [("maps", m) for m in map_names])
+    rules = other.kit
+    known = rules.armies(other.data)
+    field = field_armies(None, [other.id(a) for a in named], budget, known, rules.army_kind)
+    maps_played = [other.id(m) for m in map_names] or sorted(rules.maps(other.data))
+    styles = field_styles(common.comma(players, "players"), ruleset)
+    checks.cells_games(games, len(field) * (len(field) - 1) // 2 * len(maps_played) * len(styles))
+    kept = None if store is None else Path(store)
+    options = MetaOptions(
+        games=games, seed=seed, jobs=cores, turns=turns, ties=ties, target_ci=target_ci, budget=budget,
+        resamples=resamples, store=kept, fresh=fresh, ruleset=ruleset,
+    )  # fmt: skip
+    check_meta_options(options)
+    matchups = field_cells(other.layers, field, maps_played, styles, turns, ties, ruleset)
+    runner = meta_runner(other.data, options)
+    keeper = None if kept is None else MetaStore.open(kept, other.data, matchups, options)
+    counter = common.Counter(progress)
+    run = play_meta(matchups, options, runner, keeper, progress=counter.step, on_look=counter.plan)
+    if run.interrupted:
+        raise KeyboardInterrupt("interrupted: the games finished are kept in the store" if keeper else "")
+    played = field_games(matchups, run)
+    if played.empty:
+        raise ClixError("no game of the meta finished (each failure is named above)")
+    summary, cell_table, settings, field_doc = meta_outcome(
+        other.data, other.layers, field, maps_played, styles, options, matchups, run, played
+    )
+    return _result(field, summary, cell_table, played, settings, field_doc)
