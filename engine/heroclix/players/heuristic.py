@@ -95,7 +95,10 @@ class HeuristicAgent:
         if isinstance(action, Close | Ranged):
             return self.attack_value(ctx, actor, action) - pushed
         if isinstance(action, Telekinesis) and action.target is not None:
-            kind = next((o.kind for o in layout_of(state).objects if state.geometry.index(*o.at) == action.object_square), "light")
+            kind = next(
+                (o.kind for o in layout_of(state).objects if state.geometry.index(*o.at) == action.object_square),
+                "light",
+            )
             target = state.monsters[action.target]
             return ctx.attack_value(actor, target, action, THROWN_DAMAGE.get(kind, 2)) - pushed  # HX-OBJECT-14, -15
         if isinstance(action, PowerAction):

@@ -59,7 +59,9 @@ def attack_odds(state: HeroState, attacker: Figure, target: Figure, action: Atta
     bonus = expert - smoke_penalty(state, attacker) + perplexed(state, attacker, ATTACK)
     attack = max(0, attacker.attack + capped(bonus))
     defense = defense_value(state, target) + capped(
-        defense_bonus(target, close) + perplexed(state, target, DEFENSE) + cards.modifier(state, target, cards.DEFENSE, close)
+        defense_bonus(target, close)
+        + perplexed(state, target, DEFENSE)
+        + cards.modifier(state, target, cards.DEFENSE, close)
     )
     plain = hit_chance(defense - attack)
     kept = 1.0
@@ -208,7 +210,9 @@ class Context:
             if how:
                 value = self.plain_value(enemy, figure, how == 2)
             elif geo.distance(enemy.pos, square) <= self.speed(enemy) + max(1, enemy.stats.range):
-                value = self.w.reach * max(self.plain_value(enemy, figure, True), self.plain_value(enemy, figure, False))
+                value = self.w.reach * max(
+                    self.plain_value(enemy, figure, True), self.plain_value(enemy, figure, False)
+                )
             else:
                 continue
             dealt.append(value * (0.6 if enemy.tokens else 1.0))  # a push costs them too (HX-TURN-11)
