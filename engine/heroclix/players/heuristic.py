@@ -28,8 +28,9 @@ __all__ = ["DEFAULT_STYLE", "STYLES", "TUNED", "HeuristicAgent", "Weights", "dev
 HEALED = {power_actions.REGENERATION: 2.0, power_actions.SUPPORT: 2.0}
 """Expected clicks healed: Regeneration's half a d6 rounded up (HX-POWER-35); Support's d6 less 2, at least 1,
 on a success (HX-POWER-39)."""
-UNKNOWN = -0.05
-"""An option this player has no opinion on: a little worse than ending the turn, so it is never taken blindly."""
+UNKNOWN = -1.0
+"""An option this player has no opinion on: worse than ending the turn by more than the noise, so it is never
+taken blindly."""
 
 
 class HeuristicAgent:
@@ -181,8 +182,8 @@ class HeuristicAgent:
         then), its approach when it has none, less the threat it adds, less pushing now (HX-TURN-11)."""
         w = ctx.w
         pos = actor.pos
-        if end == pos and not acted:
-            return UNKNOWN  # a move that goes nowhere only spends an action and gives a token
+        if end == pos and not acted:  # a move that goes nowhere only gives a token, and may push (HX-TURN-09, -11)
+            return UNKNOWN - (ctx.push_cost(actor) if actor.tokens >= 1 and not free else 0.0)
         tokens = actor.tokens + (0 if free else 1)  # HX-TURN-09
         best = ctx.best_attack(actor)
         if tokens >= 2:
