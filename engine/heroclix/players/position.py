@@ -223,9 +223,10 @@ class Context:
     def pressure(self, figure: Figure, square: int) -> float:
         """The best attack `figure` could make next turn from `square` on an opponent where it stands now."""
         best = 0.0
-        for enemy in self.enemies:
-            how = self.can_hit(figure, square, enemy, enemy.pos)
-            if how:
+        hows = [self.can_hit(figure, square, enemy, enemy.pos) for enemy in self.enemies]
+        engaged = 2 in hows  # next to an opponent it shoots no other (HX-COMBAT-09)
+        for enemy, how in zip(self.enemies, hows, strict=True):
+            if how == 2 or (how and not engaged):
                 best = max(best, self.plain_value(figure, enemy, how == 2))
         return best
 
