@@ -3,6 +3,7 @@ games in every style on both sample maps, replays from a seed, pickles, and is t
 
 from __future__ import annotations
 
+import json
 import pickle
 from pathlib import Path
 
@@ -184,3 +185,20 @@ def test_an_unknown_decision_is_answered_from_the_players_own_generator():
     agent = HeuristicAgent(np.random.default_rng(0))
     picks = {agent.choose(state, Decision("something new", 1, ["a", "b", "c"])) for _ in range(30)}
     assert picks <= {0, 1, 2} and len(picks) > 1
+
+
+@pytest.mark.skipif(not (SAMPLE / "heroclix").exists(), reason="no HeroClix sample data")
+def test_a_duel_sweeps_the_heroclix_styles(tmp_path, capsys, monkeypatch):
+    """`clix duel A B --players sweep` on two HeroClix forces: every pairing of the four heuristic styles."""
+    from helpers import run_main
+
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_main(
+        ["duel", "dawn-patrol", "night-shift", "--players", "sweep", "--games", "2", "--turns", "2", "--jobs", "1",
+         "--rosters", str(SAMPLE / "heroclix"), "--out", "sweep", "--json"],
+        capsys,
+    )  # fmt: skip
+    assert code == 0, err
+    cells = json.loads(out)["cells"]
+    styles = {"tuned", "balanced", "brawler", "cautious"}
+    assert {(c["style_a"], c["style_b"]) for c in cells} == {(a, b) for a in styles for b in styles}
