@@ -98,8 +98,8 @@ class Context:
     # --- the score and the turns left (HX-END-07, -11, -14) --------------------------------------------
 
     def _score_scales(self) -> tuple[float, float]:
-        """(hunt, caution): a side behind in the last rounds values attacks more and threat less; one ahead the
-        other way round. Victory points as they would stand if the game ended now: KOs scored plus survivors
+        """(hunt, caution): a side behind or level in the last rounds values attacks more and threat less; one
+        ahead the other way round. Victory points as they would stand if the game ended now: KOs scored plus survivors
         (HX-END-05, -07); equal points go to the force built with fewer points (HX-END-11)."""
         state = self.state
         if state.turn_limit is None or not self.enemies:
@@ -120,11 +120,9 @@ class Context:
             other = sum(v for p, v in built.items() if p not in me)
             margin = other - own  # fewer points wins the tie
         shift = 1.0 + self.w.urgency * late
-        if margin < 0:
-            return shift, 1.0 / shift
         if margin > 0:
             return 1.0 / shift, shift
-        return 1.0, 1.0
+        return shift, 1.0 / shift  # behind, or level: a draw is half a win, so a level side plays for the win
 
     # --- attacks -----------------------------------------------------------------------------------------
 

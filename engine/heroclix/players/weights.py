@@ -48,7 +48,19 @@ class Weights:
         return (Weights, tuple(getattr(self, f.name) for f in fields(self)))
 
 
-TUNED = Weights()
+TUNED = Weights(
+    damage=1.473,
+    kills=0.604,
+    threat=1.91,
+    reach=0.184,
+    pressure=0.449,
+    approach=0.393,
+    close=1.614,
+    push=0.928,
+    tempo=0.36,
+    heal=0.987,
+    urgency=0.824,
+)
 """The weights found by self-play tuning (docs/tuning.md, "HeroClix": the commands, their budget and results)."""
 
 
