@@ -85,13 +85,14 @@ def test_it_prefers_the_target_worth_more():
 
 
 def test_it_does_not_push_a_character_on_its_last_click_for_a_small_gain():
-    """HX-TURN-11, -14, HX-END-08: a second token would click it to its KO (the opponents score it); an attack on
-    a hard target gains far less than that, so it ends the turn rather than act with that character."""
+    """HX-TURN-11, -14, HX-END-08: a second token would click it to its KO (the opponents score it); an attack (a
+    hit about as likely as not, one click of a three-click dial) gains far less than that, so it ends the turn rather
+    than act with that character; priced without the push (weight 0) it would act."""
     state, _ = _position(
         [
             {"id": "Spent", "player": 1, "dial": ["6 7 16 2", "6 6 15 1", "x"], "click": 1, "tokens": 1, "points": 70,
              "at": [5, 5]},
-            {"id": "Wall", "player": 2, "dial": ["6 8 19 2", "6 8 19 2", "6 8 19 2", "x"], "points": 50, "at": [6, 5]},
+            {"id": "Wall", "player": 2, "dial": ["6 8 15 2", "6 8 15 2", "6 8 15 2", "x"], "points": 50, "at": [6, 5]},
         ]
     )  # fmt: skip
     for choice in _choices(state):
