@@ -185,19 +185,18 @@ class HeuristicAgent:
         if end == pos and not acted:  # a move that goes nowhere only gives a token, and may push (HX-TURN-09, -11)
             return UNKNOWN - (ctx.push_cost(actor) if actor.tokens >= 1 and not free else 0.0)
         tokens = actor.tokens + (0 if free else 1)  # HX-TURN-09
-        best = ctx.best_attack(actor)
+        # staying put is the baseline: its tokens clear at the end of the turn (HX-TURN-10)
+        best, push, now, before, threat_here, speed = ctx.here(actor)
         if tokens >= 2:
             later = 0.0  # no action next turn (HX-TURN-13)
         else:
-            later = max(0.0, ctx.pressure(actor, end) - ctx.push_cost(actor)) if tokens else ctx.pressure(actor, end)
-        now = ctx.pressure(actor, pos)  # staying put, its tokens clear at the end of the turn (HX-TURN-10)
+            later = max(0.0, ctx.pressure(actor, end) - push) if tokens else ctx.pressure(actor, end)
         value = w.pressure * ctx.hunt * (later - now)
-        before, after = ctx.gap(actor, pos), ctx.gap(actor, end)
         if before > 0:
-            value += w.approach * ctx.hunt * best * (before - after) / max(1, ctx.speed(actor))
-        value -= w.threat * ctx.caution * (ctx.threat(actor, end) - ctx.threat(actor, pos))
+            value += w.approach * ctx.hunt * best * (before - ctx.gap(actor, end)) / max(1, speed)
+        value -= w.threat * ctx.caution * (ctx.threat(actor, end) - threat_here)
         if actor.tokens >= 1 and not free:
-            value -= ctx.push_cost(actor)
+            value -= push
         return value
 
     # --- the other decisions -----------------------------------------------------------------------------

@@ -6,6 +6,8 @@ option is computed here once, so an option (most are moves) is scored by lookups
 
 from __future__ import annotations
 
+from typing import Any
+
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import cards, combat, movement, sides
 from clix.engine.heroclix.damage_powers import exploits, floored, senses_handicap
@@ -93,6 +95,8 @@ class Context:
         self._threat: dict[tuple[int, int], float] = {}
         self._best: dict[int, float] = {}
         self._speed: dict[int, int] = {}
+        self._table: dict[int, list[tuple[Any, ...]]] = {}
+        self._here: dict[int, tuple[float, float, float, int, float, int]] = {}
         self.hunt, self.caution = self._score_scales()
 
     # --- the score and the turns left (HX-END-07, -11, -14) --------------------------------------------
@@ -200,22 +204,51 @@ class Context:
         if found is not None:
             return found
         dealt = []
-        geo = self.geo
-        for enemy in self.enemies:
-            if enemy.tokens >= 2:
+        width = self.geo.width
+        x, y = square % width, square // width
+        for enemy, ex, ey, reach, close, ranged, far in self._attackers(figure):
+            dx, dy = ex - x, ey - y
+            apart = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)  # as `Geometry.distance`, inlined: hot
+            if apart > reach:
                 continue
-            how = self.can_hit(enemy, enemy.pos, figure, square)
-            if how:
-                value = self.plain_value(enemy, figure, how == 2)
-            elif geo.distance(enemy.pos, square) <= self.speed(enemy) + max(1, enemy.stats.range):
-                value = self.w.reach * max(
-                    self.plain_value(enemy, figure, True), self.plain_value(enemy, figure, False)
-                )
-            else:
-                continue
+            how = self.can_hit(enemy, enemy.pos, figure, square) if apart <= max(1, enemy.stats.range) else 0
+            value = (close if how == 2 else ranged) if how else far
             dealt.append(value * (0.6 if enemy.tokens else 1.0))  # a push costs them too (HX-TURN-11)
         dealt.sort(reverse=True)
         self._threat[key] = found = sum(dealt[: self.enemy_actions])
+        return found
+
+    def _attackers(self, figure: Figure) -> list[tuple[Any, ...]]:
+        """Per opponent that may act next turn (HX-TURN-06): its square, its reach (speed plus range or
+        adjacency) and what its close, ranged and moved attacks on `figure` are worth (once per decision)."""
+        found = self._table.get(figure.uid)
+        if found is None:
+            found = []
+            for enemy in self.enemies:
+                if enemy.tokens >= 2:
+                    continue
+                close, ranged = self.plain_value(enemy, figure, True), self.plain_value(enemy, figure, False)
+                ex, ey = self.geo.xy(enemy.pos)
+                reach = self.speed(enemy) + max(1, enemy.stats.range)
+                found.append((enemy, ex, ey, reach, close, ranged, self.w.reach * max(close, ranged)))
+            self._table[figure.uid] = found
+        return found
+
+    def here(self, figure: Figure) -> tuple[float, float, float, int, float, int]:
+        """What a move of `figure` is measured against (once per decision): its best attack, the cost of pushing
+        it, its pressure, gap and threat where it stands, and its speed."""
+        found = self._here.get(figure.uid)
+        if found is None:
+            pos = figure.pos
+            found = (
+                self.best_attack(figure),
+                self.push_cost(figure),
+                self.pressure(figure, pos),
+                self.gap(figure, pos),
+                self.threat(figure, pos),
+                self.speed(figure),
+            )
+            self._here[figure.uid] = found
         return found
 
     def pressure(self, figure: Figure, square: int) -> float:
