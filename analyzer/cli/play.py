@@ -60,7 +60,7 @@ def duel(
             help="Player styles A,B: random, tuned (the default), balanced, rusher, hunter, search (search:N: N "
             "playouts a decision); or sweep: every pairing of the heuristic "
             "styles (A's style x B's style) with the same seed, A's score per pairing and whether the verdict "
-            "depends on play style. HeroClix forces: its styles (random so far).",
+            "depends on play style. HeroClix forces: tuned (the default), balanced, brawler, cautious, random.",
         ),
     ] = None,
     seed: SeedOption = 0,
@@ -306,7 +306,7 @@ def replay(
         typer.Option(
             "--players",
             help="Player styles A,B: random, tuned (the default), balanced, rusher, hunter; HeroClix forces: its "
-            "styles (random so far).",
+            "styles: tuned (the default), balanced, brawler, cautious, random.",
         ),
     ] = None,
     turns: Annotated[

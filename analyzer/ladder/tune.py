@@ -4,7 +4,9 @@ Candidates are the current default weights and random log-normal perturbations o
 plays the same games (common random numbers): each sample army's mirror on each map, seat-swapped pairs,
 against every style of the opponent pool. After each round the better half by score (wins + ½ draws)
 stays and plays twice as many pairs in the next. The winner is printed as a `Weights(...)` line to paste
-into engine/horrorclix/players/heuristic.py; docs/tuning.md records the run that gave the shipped default.
+into engine/horrorclix/players/weights.py; docs/tuning.md records the run that gave the shipped default.
+`--ruleset heroclix-2005` tunes the HeroClix heuristic the same way (the sample forces' mirrors on the sample
+maps, `tune_heroclix`; its weights go to engine/heroclix/players/weights.py).
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from clix.analyzer.ladder import tune_heroclix
 from clix.engine.core.dice import child_seed
 from clix.engine.core.players import RandomAgent
+from clix.engine.heroclix.players import weights as hero_weights
 from clix.engine.horrorclix.game import play_game
 from clix.engine.horrorclix.matchups import roster_at
 from clix.engine.horrorclix.players.heuristic import STYLES, HeuristicAgent, Weights
@@ -25,6 +29,17 @@ from joblib import Parallel, delayed
 
 TUNED_FIELDS = ("victims", "kills", "threat", "approach", "pressure", "tempo", "lockout", "urgency", "hold")
 """The weights the search varies (noise stays as it is: it only breaks ties)."""
+HORRORCLIX = "horrorclix"
+"""The ruleset tuned unless `--ruleset` names another (its own weights, styles and roster)."""
+
+
+def _fields(base: Any) -> tuple[str, ...]:
+    """The weights the search varies for `base`'s ruleset."""
+    return tune_heroclix.TUNED_FIELDS if isinstance(base, hero_weights.Weights) else TUNED_FIELDS
+
+
+def _weights_class(ruleset: str) -> type:
+    return hero_weights.Weights if ruleset == tune_heroclix.NAME else Weights
 
 
 @dataclass(frozen=True)
@@ -40,12 +55,12 @@ class Cell:
     """The game's seed index: the same for every candidate and opponent (common random numbers)."""
 
 
-def perturb(base: Weights, rng: np.random.Generator, spread: float) -> Weights:
+def perturb(base: Any, rng: np.random.Generator, spread: float) -> Any:
     """`base` with each tuned weight multiplied by exp(N(0, spread))."""
     values = asdict(base)
-    for name in TUNED_FIELDS:
+    for name in _fields(base):
         values[name] = round(float(values[name] * math.exp(rng.normal(0.0, spread))), 3)
-    return Weights(**values)
+    return type(base)(**values)
 
 
 def _agent_factory(style: str | Weights):  # type: ignore[no-untyped-def]
@@ -64,11 +79,14 @@ def play_cell(
     seed: int,
     turns: int,
     opponent: Weights | None = None,
+    ruleset: str = HORRORCLIX,
 ) -> float:
     """The candidate's score (1, ½, 0) in one game of the design (weights as a record or its fields: the
     compiled engine's records do not pickle, so workers get the fields)."""
     if isinstance(weights, dict):
-        weights = Weights(**weights)
+        weights = _weights_class(ruleset)(**weights)
+    if ruleset == tune_heroclix.NAME:
+        return tune_heroclix.play_cell(library, weights, cell, seed, opponent)  # type: ignore[arg-type]
     roster = roster_at(library)
     army = roster.armies[cell.army]
     factories = [_agent_factory(weights), _agent_factory(opponent if opponent is not None else cell.opponent)]
@@ -88,9 +106,10 @@ def _batch(
     seed: int,
     turns: int,
     base: dict[str, float] | None = None,
+    ruleset: str = HORRORCLIX,
 ) -> list[tuple[int, float]]:
-    opponent = Weights(**base) if base is not None else None
-    return [(index, play_cell(library, weights, cell, seed, turns, opponent)) for index, weights, cell in jobs]
+    opponent = _weights_class(ruleset)(**base) if base is not None else None
+    return [(index, play_cell(library, weights, cell, seed, turns, opponent, ruleset)) for index, weights, cell in jobs]
 
 
 def design(armies: list[str], maps: list[str], opponents: list[str], pairs: range) -> list[Cell]:
@@ -119,12 +138,17 @@ def tune(
     jobs: int = -1,
     log: Any = print,
     extra: list[Weights] | None = None,
+    ruleset: str = HORRORCLIX,
+    armies: list[str] | None = None,
 ) -> dict[str, Any]:
     """Successive halving over `candidates` weight sets (`base`, `extra` ones, random perturbations of `base`);
-    returns the winner and every round's scores."""
-    roster = roster_at(library)
-    armies = sorted(roster.armies)
-    maps = sorted(roster.maps)
+    returns the winner and every round's scores. `armies`: only these (every sample army or force if None)."""
+    if ruleset == tune_heroclix.NAME:
+        every, maps = tune_heroclix.armies_and_maps(library)
+    else:
+        roster = roster_at(library)
+        every, maps = sorted(roster.armies), sorted(roster.maps)
+    armies = every if not armies else [a for a in every if a in armies]
     rng = np.random.default_rng(seed)
     pool = [base, *(extra or [])]
     pool += [perturb(base, rng, spread) for _ in range(candidates - len(pool))]
@@ -140,7 +164,7 @@ def tune(
             work = [(i, asdict(pool[i]), cell) for i in alive for cell in cells]
             size = max(1, math.ceil(len(work) / (8 * max(1, jobs if jobs > 0 else 2))))
             batches = [work[k : k + size] for k in range(0, len(work), size)]
-            for results in parallel(delayed(_batch)(library, b, seed, turns) for b in batches):
+            for results in parallel(delayed(_batch)(library, b, seed, turns, None, ruleset) for b in batches):
                 for index, score in results:
                     totals[index][0] += score
                     totals[index][1] += 1
@@ -232,10 +256,10 @@ def climb(
 def toward(base: Weights, other: Weights, t: float) -> Weights:
     """`base` moved `t` of the way (geometrically) toward `other`: each weight times (other/base)**t."""
     values = asdict(base)
-    for name in TUNED_FIELDS:
+    for name in _fields(base):
         if values[name] > 0 and getattr(other, name) > 0:
             values[name] = round(values[name] * (getattr(other, name) / values[name]) ** t, 3)
-    return Weights(**values)
+    return type(base)(**values)
 
 
 def weights_source(weights: Weights) -> str:
@@ -266,18 +290,25 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=-1)
     parser.add_argument("--climb", type=int, default=0, help="Hill-climb this many steps instead (see `climb`).")
     parser.add_argument("--set", default="", help="Start from the base with these weights set: name=value,...")
+    parser.add_argument("--ruleset", default=HORRORCLIX, choices=(HORRORCLIX, tune_heroclix.NAME))
+    parser.add_argument("--armies", default="", help="Only these sample armies or forces (comma-separated).")
     args = parser.parse_args()
-    start = asdict(STYLES[args.base])
+    hero = args.ruleset == tune_heroclix.NAME
+    styles = hero_weights.STYLES if hero else STYLES
+    make = _weights_class(args.ruleset)
+    if hero and args.opponents == parser.get_default("opponents"):
+        args.opponents = "balanced,brawler,cautious"
+    start = asdict(styles[args.base])
     for item in filter(None, args.set.split(",")):
         name, value = item.split("=")
         start[name.strip()] = float(value)
-    if args.climb:
+    if args.climb and not hero:
         found, _ = climb(args.rosters, Weights(**start), iterations=args.climb, pairs=args.pairs, seed=args.seed)
         print(weights_source(found))
         return
     result = tune(
         args.rosters,
-        Weights(**start),
+        make(**start),
         candidates=args.candidates,
         rounds=args.rounds,
         first_pairs=args.pairs,
@@ -285,7 +316,9 @@ def main() -> None:
         seed=args.seed,
         spread=args.spread,
         jobs=args.jobs,
-        extra=[toward(STYLES[args.base], STYLES[name], t) for name in args.toward.split(",") if name for t in STEPS],
+        extra=[toward(styles[args.base], styles[name], t) for name in args.toward.split(",") if name for t in STEPS],
+        ruleset=args.ruleset,
+        armies=[a for a in args.armies.split(",") if a] or None,
     )
     print(f"winner #{result['winner_index']}: score {result['score']:.3f} over its games; {result['games']} games")
     print(f"in {result['seconds']:.0f} s")

@@ -1,11 +1,12 @@
 """How the analyzer plays HeroClix matchups (the core's `MatchupKit`, engine/core/matchups.py): two forces of the
 library on one of its maps, set up by the rules from a seed (every setup choice a player's), played by the core's
 driver, and read into flat rows: who won and why, victory points, knockouts, pushing, knockback and attacks per
-side. Its only player so far is `random` (a heuristic HeroClix player comes with the analyses, issue 36)."""
+side. Its players: the heuristic's styles (engine/heroclix/players, `tuned` by default) and `random`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from clix.engine.core.matchups import LibraryCache, UnknownStyle
 from clix.engine.core.players import Agent, RandomAgent
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.library import Force, Library, load_library
+from clix.engine.heroclix.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
 from clix.engine.heroclix.setup import new_game
 from clix.engine.heroclix.state import KNOCKBACK, PUSHING, HeroState
 
@@ -32,12 +34,14 @@ def library_at(layers: tuple[Path, ...]) -> Library:
 class HeroClixMatchups:
     """HeroClix's `MatchupKit` (see the module)."""
 
-    styles = ("random",)
-    default_style = "random"
+    styles = ("tuned", "balanced", "brawler", "cautious", "random")
+    default_style = DEFAULT_STYLE
 
     def player_factory(self, style: str) -> Callable[..., Agent]:
         if style == "random":
             return RandomAgent
+        if style in STYLES:
+            return style_factory(style)  # type: ignore[no-any-return]
         raise UnknownStyle(did_you_mean("HeroClix player style", style, self.styles))
 
     def library(self, layers: tuple[Path, ...]) -> Library:
@@ -113,7 +117,7 @@ class HeroClixMatchups:
         }
 
     def style_weights(self, style: str) -> dict[str, float] | None:
-        return None  # only the random player so far
+        return asdict(STYLES[style]) if style in STYLES else None
 
 
 MATCHUPS = HeroClixMatchups()

@@ -1,0 +1,274 @@
+"""What the HeroClix heuristic reads off a position, once per decision (`Context`): the exact 2d6 odds of an
+attack with the engine's own attack, defense and damage values (HX-COMBAT-02..05, HX-DAMAGE-01), what an attack
+is worth in victory points (clicks dealt, the chance of a KO, HX-END-05, -06), the threat the opponents pose to a
+square next turn and the pressure a character puts on them from a square. Everything that does not depend on the
+option is computed here once, so an option (most are moves) is scored by lookups."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clix.engine.core.pieces import Figure
+from clix.engine.heroclix import cards, combat, movement, sides
+from clix.engine.heroclix.damage_powers import exploits, floored, senses_handicap
+from clix.engine.heroclix.defenses import IMPERVIOUS, SUPER_SENSES, capped, defense_bonus, defense_value, reduced
+from clix.engine.heroclix.markers import smoke_penalty
+from clix.engine.heroclix.modifiers import ATTACK, DEFENSE
+from clix.engine.heroclix.modifiers import modifier as perplexed
+from clix.engine.heroclix.players.weights import Weights
+from clix.engine.heroclix.powers import PSYCHIC_BLAST
+from clix.engine.heroclix.state import Close, HeroState, Ranged, Telekinesis, Throw
+
+ROLLS = {total: 6 - abs(total - 7) for total in range(2, 13)}
+"""How many of the 36 rolls of 2d6 give each total."""
+CRITICAL = 1 / 36
+"""The chance of double 6 (a critical hit, HX-COMBAT-04), and of double 1 (a critical miss, HX-COMBAT-03)."""
+LATE_ROUNDS = 4
+"""The last rounds in which the score reshapes play (`Context.hunt`, `Context.caution`)."""
+
+Attack = Close | Ranged | Throw | Telekinesis
+
+
+def hit_chance(need: int) -> float:
+    """The chance that 2d6 reach `need` without doubles 1 or 6: a plain hit (HX-COMBAT-02, -03, -04)."""
+    return sum(n for total, n in ROLLS.items() if 3 <= total <= 11 and total >= need) / 36
+
+
+def clicks_left(figure: Figure) -> int:
+    """Clicks of damage that KO `figure` (HX-DAMAGE-06): to its first KO click, or off the end of its dial."""
+    killed = figure.stats.killed
+    for click in range(figure.click + 1, len(killed)):
+        if killed[click]:
+            return click - figure.click
+    return max(1, len(killed) - 1 - figure.click)
+
+
+def click_value(figure: Figure) -> float:
+    """What one click of damage to `figure` is worth: its points over the clicks it starts with."""
+    start = figure.start_line
+    killed = figure.stats.killed
+    live = next((c for c in range(start + 1, len(killed)) if killed[c]), len(killed)) - start
+    return figure.stats.points / max(1, live)
+
+
+def attack_odds(state: HeroState, attacker: Figure, target: Figure, action: Attack, damage: float) -> tuple[float, ...]:
+    """(chance of a plain hit, of a critical hit, damage taken on each, chance of a critical miss) of `attacker`'s
+    `action` on `target` dealing `damage` before the target's reducers, with the engine's values: the attack value
+    and its modifiers, the defense value (Defend), Combat Reflexes or Energy Shield, Perplex and the cards, under the
+    rule of 3 (HX-VALUE-05); Super Senses' evasion and Impervious' roll as chances. A hindered line is left out."""
+    close = isinstance(action, Close)
+    expert = combat.expert_bonus(attacker, action) + cards.modifier(state, attacker, cards.ATTACK, close)
+    bonus = expert - smoke_penalty(state, attacker) + perplexed(state, attacker, ATTACK)
+    attack = max(0, attacker.attack + capped(bonus))
+    defense = defense_value(state, target) + capped(
+        defense_bonus(target, close)
+        + perplexed(state, target, DEFENSE)
+        + cards.modifier(state, target, cards.DEFENSE, close)
+    )
+    plain = hit_chance(defense - attack)
+    kept = 1.0
+    if SUPER_SENSES in target.powers:  # HX-POWER-25: 5-6 evades
+        kept *= 1 - (2 - senses_handicap(attacker)) / 6
+    penetrating = (isinstance(action, Ranged | Throw) and PSYCHIC_BLAST in attacker.powers) or exploits(attacker, close)
+    if IMPERVIOUS in target.powers and not penetrating:  # HX-POWER-34: 5-6 takes none
+        kept *= 2 / 3
+    whole = int(damage)
+    normal = floored(attacker, whole, reduced(target, whole, penetrating))
+    critical = floored(attacker, whole + 1, reduced(target, whole + 1, penetrating))
+    return plain * kept, CRITICAL * kept, float(normal), float(critical), CRITICAL
+
+
+class Context:
+    """One decision's view of the position for `player` (see the module)."""
+
+    def __init__(self, state: HeroState, player: int, weights: Weights) -> None:
+        self.state = state
+        self.player = player
+        self.w = weights
+        self.geo = state.geometry
+        side = sides.team(state, player)
+        standing = state.standing()
+        self.mine = [c for c in standing if sides.team(state, c.controller) == side]
+        self.enemies = [c for c in standing if sides.team(state, c.controller) != side]
+        self.enemy_actions = max(1, state.build_total // sides.POINTS_PER_ACTION)
+        self._values: dict[tuple[int, int, bool], float] = {}
+        self._threat: dict[tuple[int, int], float] = {}
+        self._best: dict[int, float] = {}
+        self._speed: dict[int, int] = {}
+        self._table: dict[int, list[tuple[Any, ...]]] = {}
+        self._here: dict[int, tuple[float, float, float, int, float, int]] = {}
+        self.hunt, self.caution = self._score_scales()
+
+    # --- the score and the turns left (HX-END-07, -11, -14) --------------------------------------------
+
+    def _score_scales(self) -> tuple[float, float]:
+        """(hunt, caution): a side behind or level in the last rounds values attacks more and threat less; one
+        ahead the other way round. Victory points as they would stand if the game ended now: KOs scored plus survivors
+        (HX-END-05, -07); equal points go to the force built with fewer points (HX-END-11)."""
+        state = self.state
+        if state.turn_limit is None or not self.enemies:
+            return 1.0, 1.0
+        players = max(1, len(state.players))
+        round_now = (max(1, state.turn) - 1) // players + 1
+        left = state.turn_limit - round_now + 1
+        late = max(0.0, min(1.0, (LATE_ROUNDS + 1 - left) / LATE_ROUNDS))
+        if not late:
+            return 1.0, 1.0
+        me = {c.owner for c in self.mine} | {self.player}
+        mine = sum(state.points.get(p, 0.0) for p in me) + sum(c.stats.points for c in self.mine)
+        theirs = sum(v for p, v in state.points.items() if p not in me) + sum(c.stats.points for c in self.enemies)
+        margin = mine - theirs
+        if margin == 0:
+            built = {p.number: p.army_points for p in state.players}
+            own = sum(built.get(p, 0) for p in me)
+            other = sum(v for p, v in built.items() if p not in me)
+            margin = other - own  # fewer points wins the tie
+        shift = 1.0 + self.w.urgency * late
+        if margin > 0:
+            return 1.0 / shift, shift
+        return shift, 1.0 / shift  # behind, or level: a draw is half a win, so a level side plays for the win
+
+    # --- attacks -----------------------------------------------------------------------------------------
+
+    def worth(self, attacker: Figure, target: Figure, damage_taken: float) -> float:
+        """Victory points of dealing `damage_taken` clicks to `target`: clicks at their share of its points, a
+        KO at its points (double for `attacker`'s archenemy, HX-END-06) plus the threat it removes."""
+        w = self.w
+        left = clicks_left(target)
+        value = w.damage * min(damage_taken, left) * click_value(target)
+        if damage_taken >= left:
+            double = target.uid in self.state.archenemies.get(attacker.uid, frozenset())
+            value += w.kills * target.stats.points * (2 if double else 1)
+            if target in self.enemies:
+                value += w.threat * self.caution * self.best_attack(target) * 0.5
+        return value
+
+    def attack_value(self, attacker: Figure, target: Figure, action: Attack, damage: float) -> float:
+        """Expected victory points of one attack roll of `attacker` on `target` (HX-COMBAT-02..04), less the
+        chance of a critical miss clicking the attacker (HX-COMBAT-03)."""
+        plain, critical, normal, crit, miss = attack_odds(self.state, attacker, target, action, damage)
+        gain = plain * self.worth(attacker, target, normal) + critical * self.worth(attacker, target, crit)
+        cost = miss * (attacker.stats.points if clicks_left(attacker) <= 1 else click_value(attacker))
+        return gain - cost
+
+    def plain_value(self, attacker: Figure, target: Figure, close: bool) -> float:
+        """`attack_value` of a plain close or ranged attack (cached for the decision)."""
+        key = (attacker.uid, target.uid, close)
+        found = self._values.get(key)
+        if found is None:
+            action: Attack = Close(attacker.uid, target.uid) if close else Ranged(attacker.uid, (target.uid,))
+            damage = attacker.damage + combat.damage_modifier(self.state, attacker, action)
+            found = self.attack_value(attacker, target, action, damage)
+            if close:
+                found *= self.w.close if attacker in self.mine else 1.0
+            self._values[key] = found = max(0.0, found)
+        return found
+
+    def best_attack(self, attacker: Figure) -> float:
+        """The best plain attack `attacker` could make on any opponent, wherever it stands."""
+        found = self._best.get(attacker.uid)
+        if found is None:
+            targets = self.enemies if attacker in self.mine else self.mine
+            close = [self.plain_value(attacker, t, True) for t in targets]
+            ranged = [self.plain_value(attacker, t, False) for t in targets] if attacker.stats.range > 0 else []
+            self._best[attacker.uid] = found = max([0.0, *close, *ranged])
+        return found
+
+    def speed(self, figure: Figure) -> int:
+        found = self._speed.get(figure.uid)
+        if found is None:
+            self._speed[figure.uid] = found = movement.move_speed(self.state, figure)
+        return found
+
+    # --- squares -----------------------------------------------------------------------------------------
+
+    def can_hit(self, attacker: Figure, source: int, target: Figure, aim: int) -> int:
+        """2 when `attacker` on `source` could attack `target` on `aim` in close combat, 1 at range (within range
+        and a line of fire not blocked by walls or terrain; characters in the way are left out), 0 otherwise."""
+        geo = self.geo
+        apart = geo.distance(source, aim)
+        if apart == 1 and geo.adjacent(source, aim):
+            return 2
+        if 0 < apart <= attacker.stats.range:
+            ray = geo.ray(source, aim)
+            if not ray.walled and not ray.blocked_by_terrain:
+                return 1
+        return 0
+
+    def threat(self, figure: Figure, square: int) -> float:
+        """What the opponents can deal to `figure` on `square` next turn: each opponent that may act then (fewer
+        than two tokens, HX-TURN-06) attacking it from where it stands, and, at `reach`'s share, each that must move
+        first (speed plus range); the best as many as they have actions (HX-TURN-02)."""
+        key = (figure.uid, square)
+        found = self._threat.get(key)
+        if found is not None:
+            return found
+        dealt = []
+        width = self.geo.width
+        x, y = square % width, square // width
+        for enemy, ex, ey, reach, close, ranged, far in self._attackers(figure):
+            dx, dy = ex - x, ey - y
+            apart = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)  # as `Geometry.distance`, inlined: hot
+            if apart > reach:
+                continue
+            how = self.can_hit(enemy, enemy.pos, figure, square) if apart <= max(1, enemy.stats.range) else 0
+            value = (close if how == 2 else ranged) if how else far
+            dealt.append(value * (0.6 if enemy.tokens else 1.0))  # a push costs them too (HX-TURN-11)
+        dealt.sort(reverse=True)
+        self._threat[key] = found = sum(dealt[: self.enemy_actions])
+        return found
+
+    def _attackers(self, figure: Figure) -> list[tuple[Any, ...]]:
+        """Per opponent that may act next turn (HX-TURN-06): its square, its reach (speed plus range or
+        adjacency) and what its close, ranged and moved attacks on `figure` are worth (once per decision)."""
+        found = self._table.get(figure.uid)
+        if found is None:
+            found = []
+            for enemy in self.enemies:
+                if enemy.tokens >= 2:
+                    continue
+                close, ranged = self.plain_value(enemy, figure, True), self.plain_value(enemy, figure, False)
+                ex, ey = self.geo.xy(enemy.pos)
+                reach = self.speed(enemy) + max(1, enemy.stats.range)
+                found.append((enemy, ex, ey, reach, close, ranged, self.w.reach * max(close, ranged)))
+            self._table[figure.uid] = found
+        return found
+
+    def here(self, figure: Figure) -> tuple[float, float, float, int, float, int]:
+        """What a move of `figure` is measured against (once per decision): its best attack, the cost of pushing
+        it, its pressure, gap and threat where it stands, and its speed."""
+        found = self._here.get(figure.uid)
+        if found is None:
+            pos = figure.pos
+            found = (
+                self.best_attack(figure),
+                self.push_cost(figure),
+                self.pressure(figure, pos),
+                self.gap(figure, pos),
+                self.threat(figure, pos),
+                self.speed(figure),
+            )
+            self._here[figure.uid] = found
+        return found
+
+    def pressure(self, figure: Figure, square: int) -> float:
+        """The best attack `figure` could make next turn from `square` on an opponent where it stands now."""
+        best = 0.0
+        hows = [self.can_hit(figure, square, enemy, enemy.pos) for enemy in self.enemies]
+        engaged = 2 in hows  # next to an opponent it shoots no other (HX-COMBAT-09)
+        for enemy, how in zip(self.enemies, hows, strict=True):
+            if how == 2 or (how and not engaged):
+                best = max(best, self.plain_value(figure, enemy, how == 2))
+        return best
+
+    def gap(self, figure: Figure, square: int) -> int:
+        """Squares between `square` and the nearest square from which `figure` could attack an opponent."""
+        reach = max(1, figure.stats.range)
+        return min((max(0, self.geo.distance(square, e.pos) - reach) for e in self.enemies), default=0)
+
+    def push_cost(self, figure: Figure) -> float:
+        """Pushing `figure` (HX-TURN-11, -12, -14): its click of pushing damage, all of it on its last click (the
+        opponents score it, HX-END-08), and the action it cannot take next turn (HX-TURN-13)."""
+        w = self.w
+        lost = figure.stats.points * (1 + w.kills) if clicks_left(figure) <= 1 else click_value(figure)
+        return w.push * (lost + w.tempo * self.best_attack(figure))
