@@ -17,12 +17,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 from clix.analyzer.duel.replay import replay_seed
-from clix.analyzer.play.runner import PLAYER_STYLES
+from clix.analyzer.play.runner import kit
 from clix.engine.core.dice import Dice
+from clix.engine.core.ruleset import DEFAULT_RULESET
 from clix.engine.horrorclix.actions import EndTurn, Move
 from golden.record import (
     DICE,
     GOLDEN_DIR,
+    HEROCLIX,
     LIBRARY,
     DiceWatch,
     GoldenGame,
@@ -55,27 +57,31 @@ def test_golden_game_plays_identically(path: Path, game: GoldenGame) -> None:
 
 
 def test_the_files_hold_the_whole_selection() -> None:
-    """One file per sample map holding its games of `selection()` in order: a new army or map, or a changed
-    selection, needs a re-record (and an empty folder cannot pass as "every game replays")."""
+    """One file per ruleset and sample map holding its games of `selection()` in order: a new army or map, or a
+    changed selection, needs a re-record (and an empty folder cannot pass as "every game replays")."""
     recorded = [dataclasses.replace(game, lines=(), file_line=0) for _, game in GAMES]
-    assert recorded == selection()
-    assert {path.stem for path in FILES} == {game.map_name for game in recorded}
-    assert all(game.map_name == path.stem for path, game in GAMES)
+    in_order = {(game.ruleset, game.number): game for game in recorded}
+    assert len(in_order) == len(recorded)
+    assert [in_order[key] for key in sorted(in_order)] == sorted(selection(), key=lambda g: (g.ruleset, g.number))
+    assert {path.stem for path in FILES} == {game.file_stem for game in recorded}
+    assert all(game.file_stem == path.stem for path, game in GAMES)
 
 
-def test_every_pairing_map_and_style_is_covered() -> None:
-    games = [game for _, game in GAMES]
+@pytest.mark.parametrize(("ruleset", "armies"), [(DEFAULT_RULESET, 9), (HEROCLIX, 10)])
+def test_every_pairing_map_and_style_is_covered(ruleset: str, armies: int) -> None:
+    """Each ruleset's games: every pair of its sample armies (forces) on both its maps, every fast style of its
+    players in both seats, ties both ways."""
+    games = [game for _, game in GAMES if game.ruleset == ruleset]
     pairs = {(game.map_name, *sorted((game.army_a, game.army_b))) for game in games}
-    armies = {game.army_a for game in games}
     maps = {game.map_name for game in games}
-    assert len(armies) == 9 and len(maps) == 2
-    assert len(pairs) == len(games) == len(maps) * len(armies) * (len(armies) + 1) // 2
+    assert len({game.army_a for game in games} | {game.army_b for game in games}) == armies and len(maps) == 2
+    assert len(pairs) == len(games) == len(maps) * armies * (armies + 1) // 2
     seats: Counter[tuple[str, int]] = Counter()
     for game in games:
         first, second = (game.style_b, game.style_a) if game.number % 2 else (game.style_a, game.style_b)
         seats[first, 1] += 1
         seats[second, 2] += 1
-    for style in PLAYER_STYLES:
+    for style in kit(ruleset).styles:
         assert seats[style, 1] >= 3 and seats[style, 2] >= 3, (style, seats)
     assert {game.ties for game in games} == {"break", "draw"}
 
@@ -92,11 +98,16 @@ def test_the_records_hold_no_memory_addresses() -> None:
 
 
 def test_the_records_end_both_ways_and_roll_dice() -> None:
-    """The set is worth replaying: games end at the turn limit and with one side left, and most steps of play
-    that attack roll dice."""
-    ends = Counter(game.lines[-1].split('"reason": "')[1].split('"')[0] for _, game in GAMES)
+    """The set is worth replaying: HorrorClix's games end at the turn limit and with one side left, HeroClix's KO
+    characters, and steps of play roll dice in both."""
+    horrorclix = [game for _, game in GAMES if game.ruleset == DEFAULT_RULESET]
+    ends = Counter(game.lines[-1].split('"reason": "')[1].split('"')[0] for game in horrorclix)
     assert ends["turn limit"] > 0 and ends["one side left"] > 0
-    assert sum(DICE in line for _, game in GAMES for line in game.lines) > 1000
+    assert sum(DICE in line for game in horrorclix for line in game.lines) > 1000
+    heroclix = [game for _, game in GAMES if game.ruleset == HEROCLIX]
+    knocked_out = [game for game in heroclix if json.loads(game.lines[-1].removeprefix("end "))["kod"]]
+    assert len(knocked_out) >= len(heroclix) // 4, f"{len(knocked_out)} of {len(heroclix)} HeroClix games KO anyone"
+    assert sum(DICE in line for game in heroclix for line in game.lines) > 200
 
 
 # --- the comparison can fail ------------------------------------------------------------------------------------

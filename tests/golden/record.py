@@ -23,14 +23,20 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from clix.analyzer.play.runner import PLAYER_STYLES, Matchup, game_seed, game_seed_path, play_state
+from clix.analyzer.play.runner import Matchup, game_seed, game_seed_path, kit, play_state
 from clix.engine.core.dice import Dice, child_seed
 from clix.engine.core.players.base import Decision
-from clix.engine.horrorclix.matchups import roster_at
-from clix.engine.horrorclix.state import GameState
+from clix.engine.core.ruleset import DEFAULT_RULESET
+from clix.engine.core.state import State
 
 GOLDEN_DIR = Path(__file__).resolve().parent
-LIBRARY = GOLDEN_DIR.parent.parent / "rosters" / "horrorclix"
+ROSTERS = GOLDEN_DIR.parent.parent / "rosters"
+LIBRARY = ROSTERS / "horrorclix"
+HEROCLIX = "heroclix-2005"
+LIBRARIES = {DEFAULT_RULESET: LIBRARY, HEROCLIX: ROSTERS / "heroclix"}
+"""The sample library each ruleset's golden games are played from."""
+FILE_PREFIX = {DEFAULT_RULESET: "", HEROCLIX: "heroclix-"}
+"""A golden file is named after its map, with this prefix for the ruleset (HorrorClix's files kept their names)."""
 MASTER_SEED = 16
 """The duels' master seed (issue 16 asked for the golden games)."""
 TURNS = 10
@@ -41,7 +47,7 @@ DICE = " | dice "
 """Separates a step from the dice rolled after it."""
 
 HEADER = """\
-# Golden games on the {map} map: {count} seeded games of the sample library (rosters/), each played as
+# Golden games on the {map} map: {count} seeded games of the sample library ({library}), each played as
 # `clix duel` plays game "game" of the duel with these armies, players, turns, ties and master seed.
 # Written by tests/golden/record.py; tests/test_golden.py replays every game and names the first step that
 # differs. Do not edit by hand. Re-record with `{command}` (from the repository's top)
@@ -74,12 +80,26 @@ class GoldenGame:
     """The record, one step a line: the `game` line, start, victims, one line per decision, end."""
     file_line: int = 0
     """The line of its `game` line in its file (1-based; 0 when it was not read from a file)."""
+    ruleset: str = DEFAULT_RULESET
 
     @property
     def matchup(self) -> Matchup:
         return Matchup(
-            LIBRARY, self.army_a, self.army_b, self.map_name, self.style_a, self.style_b, self.turns, self.ties
+            LIBRARIES[self.ruleset],
+            self.army_a,
+            self.army_b,
+            self.map_name,
+            self.style_a,
+            self.style_b,
+            self.turns,
+            self.ties,
+            ruleset=self.ruleset,
         )
+
+    @property
+    def file_stem(self) -> str:
+        """The golden file it is recorded in: its map's name, with its ruleset's prefix."""
+        return FILE_PREFIX[self.ruleset] + self.map_name
 
     def header(self, seats: Sequence[str]) -> str:
         """The `game` line: the matchup, and the seed path and the seats (the armies of players 1 and 2) the
@@ -95,6 +115,8 @@ class GoldenGame:
             "seed_path": list(game_seed_path(self.matchup, self.number)),
             "seats": list(seats),
         }
+        if self.ruleset != DEFAULT_RULESET:  # HorrorClix's records say nothing of it (they were written before)
+            fields["ruleset"] = self.ruleset
         return "game " + json.dumps(fields)
 
     @property
@@ -106,7 +128,7 @@ class GoldenGame:
 
     @property
     def test_id(self) -> str:
-        return f"{self.map_name}-{self.number:02d}-{self.army_a}-{self.army_b}-{self.style_a}-{self.style_b}"
+        return f"{self.file_stem}-{self.number:02d}-{self.army_a}-{self.army_b}-{self.style_a}-{self.style_b}"
 
     @property
     def replay_command(self) -> str:
@@ -117,20 +139,30 @@ class GoldenGame:
         )
 
 
-def selection() -> list[GoldenGame]:
-    """The golden set: every unordered pair of sample armies (mirrors included) on every sample map, each game
-    with one ordered pairing of player styles, rotating through all of them (so every style plays both seats
-    several times); every fourth game plays equal VP as a draw."""
-    roster = roster_at(LIBRARY)
-    armies, maps = sorted(roster.armies), sorted(roster.maps)
-    pairings = list(itertools.product(PLAYER_STYLES, repeat=2))
+HEROCLIX_TURNS = 6
+"""Turns per player of HeroClix's golden games: its heuristic weighs hundreds of moves a decision in pure Python,
+and six turns each see forces meet, push, and KO characters."""
+
+
+def selection(ruleset: str | None = None) -> list[GoldenGame]:
+    """The golden set (of one ruleset, or of every ruleset with golden games: HorrorClix's, then HeroClix's): every
+    unordered pair of sample armies (mirrors included) on every sample map, each game with one ordered pairing of
+    the ruleset's fast player styles, rotating through all of them (so every style plays both seats several times);
+    every fourth game plays equal VP as a draw. Each ruleset's games are numbered from 0."""
+    if ruleset is None:
+        return [game for name in LIBRARIES for game in selection(name)]
+    matchups = kit(ruleset)
+    library = matchups.library((LIBRARIES[ruleset],))
+    armies, maps = sorted(matchups.armies(library)), sorted(matchups.maps(library))
+    pairings = list(itertools.product(matchups.styles, repeat=2))
+    turns = TURNS if ruleset == DEFAULT_RULESET else HEROCLIX_TURNS
     games = []
     for map_name in maps:
         for army_a, army_b in itertools.combinations_with_replacement(armies, 2):
             number = len(games)
             style_a, style_b = pairings[number % len(pairings)]
             ties = "draw" if number % 4 == 3 else "break"
-            games.append(GoldenGame(number, army_a, army_b, map_name, style_a, style_b, ties=ties))
+            games.append(GoldenGame(number, army_a, army_b, map_name, style_a, style_b, turns, ties, ruleset=ruleset))
     return games
 
 
@@ -207,12 +239,12 @@ class _Recorder:
         self.start: list[int] = []
         self.steps: list[tuple[str, list[int]]] = []
 
-    def roll_up(self, state: GameState) -> None:
+    def roll_up(self, state: State) -> None:
         """File the dice rolled since the last decision under it (or under `start`)."""
         rolled = self.dice.since(state.dice)
         (self.steps[-1][1] if self.steps else self.start).extend(rolled)
 
-    def decided(self, state: GameState, decision: Decision, choice: int) -> None:
+    def decided(self, state: State, decision: Decision, choice: int) -> None:
         self.roll_up(state)
         when = "setup" if state.phase == "setup" else f"t{state.turn}"
         option = describe(decision.options[choice])
@@ -232,17 +264,19 @@ def play(game: GoldenGame) -> list[str]:
     recorder = _Recorder(child_seed(game_seed(game.seed, path), 0))
     state, _ = play_state(matchup, game.seed, game.number, watch=recorder.decided)
     recorder.roll_up(state)
-    victims = ", ".join(f"{v.archetype} (P{v.owner})" for v in state.victims)
-    result = {
-        "turn": state.turn,
-        "reason": state.end_reason,
-        "winner": state.winner,
-        "vp": {f"P{p.number}": dict(state.vp[p.number]) for p in state.players},
-    }
+    result: dict[str, Any] = {"turn": state.turn, "reason": state.end_reason, "winner": state.winner}
+    if game.ruleset == DEFAULT_RULESET:
+        victims = ", ".join(f"{v.archetype} (P{v.owner})" for v in state.victims)
+        result["vp"] = {f"P{p.number}": dict(state.vp[p.number]) for p in state.players}
+        opening = [f"victims {victims}"]
+    else:  # HeroClix: victory points are the points of KO'd opponents (HX-END-04), and who was KO'd
+        result["vp"] = {f"P{p.number}": state.points.get(p.number, 0.0) for p in state.players}
+        result["kod"] = [c.label for c in state.monsters if not c.alive]
+        opening = []
     return [
         game.header([p.army_name for p in state.players]),
         with_dice("start", recorder.start),
-        f"victims {victims}",
+        *opening,
         *(with_dice(text, dice) for text, dice in recorder.steps),
         "end " + json.dumps(result),
     ]
@@ -283,13 +317,16 @@ def difference(game: GoldenGame, got: Sequence[str], source: str = "") -> str | 
 # --- files ---------------------------------------------------------------------------------------------------
 
 
-def golden_path(map_name: str) -> Path:
-    return GOLDEN_DIR / f"{map_name}.txt"
+def golden_path(file_stem: str) -> Path:
+    return GOLDEN_DIR / f"{file_stem}.txt"
 
 
-def render(map_name: str, games: Sequence[GoldenGame]) -> str:
+def render(file_stem: str, games: Sequence[GoldenGame]) -> str:
     """A golden file's text: the header, then each game's `game` line and record."""
-    out = [HEADER.format(map=map_name, count=len(games), command=RECORD_COMMAND)]
+    ruleset = games[0].ruleset if games else DEFAULT_RULESET
+    map_name = file_stem.removeprefix(FILE_PREFIX[ruleset])
+    library = LIBRARIES[ruleset].relative_to(ROSTERS.parent).as_posix() + "/"
+    out = [HEADER.format(map=map_name, count=len(games), command=RECORD_COMMAND, library=library)]
     for game in games:
         out.extend(line + "\n" for line in game.lines)
     return "".join(out)
@@ -324,6 +361,7 @@ def parse(path: Path) -> list[GoldenGame]:
                 "ties": fields["ties"],
                 "seed": fields["seed"],
                 "file_line": number,
+                "ruleset": fields.get("ruleset", DEFAULT_RULESET),
             }
             lines = [line]
         elif current is None:
@@ -339,11 +377,11 @@ def golden_files() -> list[Path]:
 
 
 def record_all(games: Sequence[GoldenGame]) -> dict[str, list[GoldenGame]]:
-    """Play every game; the recorded games by map, in order."""
-    by_map: dict[str, list[GoldenGame]] = {}
+    """Play every game; the recorded games by file (`file_stem`), in order."""
+    by_file: dict[str, list[GoldenGame]] = {}
     for game in games:
-        by_map.setdefault(game.map_name, []).append(recorded(game))
-    return by_map
+        by_file.setdefault(game.file_stem, []).append(recorded(game))
+    return by_file
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -361,7 +399,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for old in golden_files():
         if old.stem not in by_map:
             old.unlink()
-            print(f"removed {old.name}: no such map in the selection")
+            print(f"removed {old.name}: no such ruleset and map in the selection")
     for map_name, games in by_map.items():
         path = golden_path(map_name)
         before = {g.number: g for g in parse(path)} if path.exists() else {}
