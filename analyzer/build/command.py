@@ -63,7 +63,7 @@ MAX_CANDIDATES = 5_000
 MAX_ETA = 10
 """`--eta` at most: keeping less than a tenth of the candidates at each stage is no longer a race."""
 MAX_FINALISTS = 50
-"""`--finalists` at most (each is measured with --final-games games per field army and map)."""
+"""`--finalists` at most (each is measured with --games games per field army and map)."""
 
 
 # --- the command ----------------------------------------------------------------------------------------
@@ -102,7 +102,7 @@ def check_search(search: Search, field: int) -> None:
     if total > MAX_GAMES:
         raise ClixError(
             f"--candidates {search.candidates:,} with --first-games {search.first:,}, --eta {search.eta} and "
-            f"--final-games {search.final:,} against {field} field armies on {len(search.maps)} maps is up to "
+            f"--games {search.final:,} against {field} field armies on {len(search.maps)} maps is up to "
             f"{total:,} games; a run plays at most {MAX_GAMES:,}: race fewer candidates or play fewer games"
         )
 

@@ -47,6 +47,7 @@ def value(
         int | None,
         typer.Option(
             "--games",
+            "-n",
             help="Games per matchup, in seat-swapped pairs (default 2); with --swap, games per field army and map "
             "(default 200).",
         ),
@@ -59,6 +60,7 @@ def value(
         str | None,
         typer.Option(
             "--players",
+            "-p",
             help="Player style(s), comma-separated: with several, each figure's value is also given per style "
             "(default: tuned; HeroClix: its default style).",
         ),
@@ -122,7 +124,9 @@ def value(
     turns: TurnsOption = 15,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Output directory (default: a new folder clix-out/value/run-YYYYMMDD-HHMMSS)."),
+        typer.Option(
+            "--out", "-o", help="Output directory (default: a new folder clix-out/value/run-YYYYMMDD-HHMMSS)."
+        ),
     ] = None,
     force: ForceOption = False,
     store: StoreOption = None,
@@ -319,7 +323,12 @@ def build(
         list[str] | None, typer.Option("--exclude", metavar="FIGURES", help="Figures no build may field.")
     ] = None,
     cabal: Annotated[
-        list[str] | None, typer.Option("--cabal", metavar="CABAL", help="Only figures of this cabal (repeatable).")
+        list[str] | None,
+        typer.Option(
+            "--cabal",
+            metavar="CABAL",
+            help="Only figures of this cabal (repeat it, or comma-separate cabals, for several).",
+        ),
     ] = None,
     figure_class: Annotated[
         list[str] | None, typer.Option("--class", metavar="CLASS", help="Only figures of this class (repeatable).")
@@ -340,7 +349,7 @@ def build(
             "is compared with the field's armies over all of them).",
         ),
     ] = None,
-    players: Annotated[str, typer.Option("--players", help="The player style of both sides.")] = "tuned",
+    players: Annotated[str, typer.Option("--players", "-p", help="The player style of both sides.")] = "tuned",
     values: Annotated[
         Path | None,
         typer.Option("--values", help="A `clix value` run's value.json: half the candidates follow its estimates."),
@@ -366,14 +375,23 @@ def build(
         ),
     ] = "auto",
     final_games: Annotated[
-        int, typer.Option("--final-games", help="Games per field army and map for the finalists (fresh seeds).")
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            "--final-games",
+            help="Games per cell of the final measurement: each finalist against each field army on each map "
+            "(fresh seeds; --final-games is its former name).",
+        ),
     ] = 1000,
     seed: SeedOption = 0,
     jobs: JobsOption = 0,
     turns: TurnsOption = 15,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Output directory (default: a new folder clix-out/build/run-YYYYMMDD-HHMMSS)."),
+        typer.Option(
+            "--out", "-o", help="Output directory (default: a new folder clix-out/build/run-YYYYMMDD-HHMMSS)."
+        ),
     ] = None,
     force: ForceOption = False,
     store: StoreOption = None,
@@ -397,7 +415,7 @@ def build(
     checks.turns(turns)
     checks.seed(seed)
     checks.games(first_games, "--first-games")
-    checks.games(final_games, "--final-games")
+    checks.games(final_games, "--games")
     cores = checks.jobs(jobs, stderr_console())
     named_maps = split_names(maps)
 
@@ -429,7 +447,7 @@ def build(
         budget=budget,
         include=repeated_names(include),
         exclude=repeated_names(exclude),
-        cabals=tuple(c.strip() for c in cabal or () if c.strip()),
+        cabals=repeated_names(cabal),
         classes=repeated_names(figure_class),
         crypt=repeated_names([crypt] if crypt else None),
     )

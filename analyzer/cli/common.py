@@ -25,11 +25,11 @@ def stderr_console() -> Console:
 SEED_HELP = "Master seed, any integer 0 or more; every game's seed is derived from it."
 JOBS_HELP = "Worker processes (0: all cores; more than the machine's cores are capped to them)."
 TURNS_HELP = f"Turn limit per player, 1 to {MAX_TURNS}."
-SeedOption = Annotated[int, typer.Option("--seed", help=SEED_HELP)]
+SeedOption = Annotated[int, typer.Option("--seed", "-s", help=SEED_HELP)]
 CellSeedOption = Annotated[
-    int, typer.Option("--seed", help="Master seed, the same for every cell (common random numbers).")
+    int, typer.Option("--seed", "-s", help="Master seed, the same for every cell (common random numbers).")
 ]
-JobsOption = Annotated[int, typer.Option("--jobs", help=JOBS_HELP)]
+JobsOption = Annotated[int, typer.Option("--jobs", "-j", help=JOBS_HELP)]
 TurnsOption = Annotated[int, typer.Option("--turns", help=TURNS_HELP)]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the results as JSON instead of text.")]
 StopOption = Annotated[

@@ -48,6 +48,7 @@ def meta(
         str,
         typer.Option(
             "--players",
+            "-p",
             help="Player style of both sides: default (tuned), a style, styles comma-separated, or sweep (every "
             "heuristic style; the report shows each army's range over them).",
         ),
@@ -55,7 +56,9 @@ def meta(
     games: Annotated[
         int,
         typer.Option(
-            "--games", help="Games per cell (army pair, map, style), rounded up to pairs; the cap with --target-ci."
+            "--games",
+            "-n",
+            help="Games per cell (army pair, map, style), rounded up to pairs; the cap with --target-ci.",
         ),
     ] = 200,
     target_ci: Annotated[
@@ -71,6 +74,7 @@ def meta(
         int | None,
         typer.Option(
             "--jobs",
+            "-j",
             help="Worker processes (0: all cores, the default; more than the machine's cores are capped to them); "
             "not with --backend dask, whose workers are the cluster's.",
         ),
@@ -93,6 +97,7 @@ def meta(
         Path | None,
         typer.Option(
             "--out",
+            "-o",
             help="Output directory (default: a new folder clix-out/meta/run-YYYYMMDD-HHMMSS for each run); one "
             "holding an earlier run is refused unless --force.",
         ),

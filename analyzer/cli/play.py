@@ -43,7 +43,8 @@ def duel(
     ],
     army_b: Annotated[str, typer.Argument(metavar="ARMY_B", help="Army B: an army id or file (of A's ruleset).")],
     games: Annotated[
-        int, typer.Option("--games", help=f"Games to play, 2 to {MAX_GAMES:,} (rounded up to seat-swapped pairs).")
+        int,
+        typer.Option("--games", "-n", help=f"Games to play, 2 to {MAX_GAMES:,} (rounded up to seat-swapped pairs)."),
     ] = 1000,
     map_name: Annotated[
         str | None,
@@ -57,6 +58,7 @@ def duel(
         str | None,
         typer.Option(
             "--players",
+            "-p",
             help="Player styles A,B: random, tuned (the default), balanced, rusher, hunter, search (search:N: N "
             "playouts a decision); or sweep: every pairing of the heuristic "
             "styles (A's style x B's style) with the same seed, A's score per pairing and whether the verdict "
@@ -93,6 +95,7 @@ def duel(
         Path | None,
         typer.Option(
             "--out",
+            "-o",
             help="Output directory (default: a new folder clix-out/A-vs-B/run-YYYYMMDD-HHMMSS for each run); one "
             "holding an earlier run is refused unless --force.",
         ),
@@ -182,6 +185,7 @@ def ladder(
         str | None,
         typer.Option(
             "--players",
+            "-p",
             help="Player styles to rank, comma-separated (default: random and every heuristic style; HeroClix: "
             "every style of its players).",
         ),
@@ -199,6 +203,7 @@ def ladder(
         int,
         typer.Option(
             "--games",
+            "-n",
             help=f"Games per style pair, army and map (rounded up to seat-swapped pairs); {MAX_GAMES:,} in all at most.",
         ),
     ] = 40,
@@ -209,6 +214,7 @@ def ladder(
         Path | None,
         typer.Option(
             "--out",
+            "-o",
             help="Output directory (default: a new folder clix-out/ladder/run-YYYYMMDD-HHMMSS for each run); one "
             "holding an earlier run is refused unless --force.",
         ),
@@ -300,11 +306,12 @@ def replay(
         str | None,
         typer.Option("--map", help="Map id or file (default: graveyard; for HeroClix forces chemical-plant)."),
     ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="The duel's master seed (default: 0).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", "-s", help="The duel's master seed (default: 0).")] = None,
     players: Annotated[
         str | None,
         typer.Option(
             "--players",
+            "-p",
             help="Player styles A,B: random, tuned (the default), balanced, rusher, hunter; HeroClix forces: its "
             "styles: tuned (the default), balanced, brawler, cautious, random.",
         ),

@@ -215,7 +215,7 @@ def schema(
     ] = None,
     out: Annotated[
         Path | None,
-        typer.Option("--out", help="Write every format's schema into this folder as clix-KIND.schema.json."),
+        typer.Option("--out", "-o", help="Write every format's schema into this folder as clix-KIND.schema.json."),
     ] = None,
     rosters: Annotated[
         list[Path] | None,

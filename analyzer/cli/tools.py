@@ -28,12 +28,15 @@ def bench(
         int | None,
         typer.Option(
             "--games",
+            "-n",
             help=f"Games per measurement, 2 to {MAX_GAMES:,} (default 200; with --instructions 8, each counted twice).",
         ),
     ] = None,
     jobs: Annotated[
         int,
-        typer.Option("--jobs", help="Cores for the parallel measurement (0: all; more than the machine's are capped)."),
+        typer.Option(
+            "--jobs", "-j", help="Cores for the parallel measurement (0: all; more than the machine's are capped)."
+        ),
     ] = 0,
     rounds: Annotated[
         int,
@@ -164,9 +167,11 @@ def compile_engine() -> None:
 
 
 def selfcheck(
-    games: Annotated[int, typer.Option("--games", help=f"Number of random-play games, 1 to {MAX_GAMES:,}.")] = 1000,
+    games: Annotated[
+        int, typer.Option("--games", "-n", help=f"Number of random-play games, 1 to {MAX_GAMES:,}.")
+    ] = 1000,
     seed: Annotated[
-        int, typer.Option("--seed", help="Master seed (0 or more); per-game seeds are spawned from it.")
+        int, typer.Option("--seed", "-s", help="Master seed (0 or more); per-game seeds are spawned from it.")
     ] = 0,
     jobs: JobsOption = 0,
     turns: TurnsOption = 15,
@@ -221,7 +226,9 @@ def results_export(
     out: Annotated[
         Path,
         typer.Option(
-            "--out", help="The file to write: a new path, or a regular file it replaces (not a folder, FIFO or device)."
+            "--out",
+            "-o",
+            help="The file to write: a new path, or a regular file it replaces (not a folder, FIFO or device).",
         ),
     ],
     fmt: Annotated[
