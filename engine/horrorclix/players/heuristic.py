@@ -273,6 +273,7 @@ class HeuristicAgent:
         has_victims = bool(ctx.victim_positions)
         if has_victims:
             victims, victim_spaces = ctx.victim_spots, ctx.victim_spaces
+            victim_row = victims.row
             victim_value = 0.0 if free else ctx.taking_value(actor) * w.victims
             approach_weight = w.approach * ctx.state.victim_vp
             victim_before = victims.nearest(pos)
@@ -280,25 +281,42 @@ class HeuristicAgent:
         has_enemies = bool(ctx.enemies)
         if has_enemies:
             enemies = ctx.enemy_spots
+            enemy_row = enemies.row
             kill_weight = w.kills * w.approach * 0.3 * ctx.hunt_scale
             enemy_before = enemies.nearest(pos)
             enemy_scale = max(1, enemy_before)
+        width = ctx.geo.width
+        opponents = ctx.opponents
         values: list[float] = []
+        # `_Spots.nearest`, `threat_at` and `pressure_at` spelled out: this loop runs for every destination
         for end in ends:
+            x, y = end % width, end // width
             value = 0.0
             if has_victims:
                 if end in victim_spaces and end != pos:  # staying put slays nothing
                     value = victim_value
                 else:
-                    value = approach_weight * (victim_before - victims.nearest(end)) / victim_scale * 0.5
+                    near = victim_row[end]
+                    value = approach_weight * (victim_before - (near if near < 99 else 99)) / victim_scale * 0.5
             if has_enemies:
-                value += kill_weight * (enemy_before - enemies.nearest(end)) / enemy_scale
-            danger = ctx.threat_at(dangers, end) if dangers else 0.0
+                near = enemy_row[end]
+                value += kill_weight * (enemy_before - (near if near < 99 else 99)) / enemy_scale
+            danger = 0.0
+            if dangers:
+                total = 0.0
+                for d in dangers:
+                    if d.x_low <= x <= d.x_high and d.y_low <= y <= d.y_high:
+                        total += d.expected
+                danger = total / opponents
             value -= threat_weight * (danger - here)
             if second:  # it forgoes next turn's attack and is stuck through the next turn
                 value -= w.tempo * (1.0 + pressure_weight * pressure_here + 0.5 * threat_weight * danger) + lockout
             elif chances:
-                value += pressure_weight * (ctx.pressure_at(chances, end) - pressure_here)
+                best = 0.0
+                for c in chances:
+                    if c.expected > best and c.x_low <= x <= c.x_high and c.y_low <= y <= c.y_high:
+                        best = c.expected
+                value += pressure_weight * (best - pressure_here)
             values.append(value)
         return values
 
