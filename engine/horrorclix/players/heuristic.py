@@ -323,8 +323,12 @@ class HeuristicAgent:
     def _victim_move_values(self, ctx: _Context, ends: Sequence[int]) -> list[float]:
         """Pull the chosen victim toward my monsters and away from the opponents'."""
         weight = self.weights.victims * 0.1
-        enemies, mine = ctx.enemy_spots, ctx.my_spots
-        return [weight * (enemies.nearest(end) - mine.nearest(end)) for end in ends]
+        enemy_row, my_row = ctx.enemy_spots.row, ctx.my_spots.row
+        values: list[float] = []
+        for end in ends:  # `_Spots.nearest` spelled out: this runs for every space the victim may reach
+            enemy, mine = enemy_row[end], my_row[end]
+            values.append(weight * ((enemy if enemy < 99 else 99) - (mine if mine < 99 else 99)))
+        return values
 
     def _attack_value(
         self, state: GameState, ctx: _Context, actor: Monster, targets: list[int], kind: AttackKind
