@@ -79,7 +79,10 @@ class HeuristicAgent:
         scores = self._score_action(state, decision)
         noise = self.rng.random(len(scores))  # one draw per option, read or not, so the stream stays the same
         weight = self.weights.noise
-        top = max(scores)
+        top = scores[0]
+        for score in scores:  # not `max`: compiled, the builtin compares boxed floats one by one
+            if score > top:
+                top = score
         # Noise moves a score by less than `weight`: only options scored within it of the top can win. The margin keeps
         # rounding from ever excluding one that could; the winner is the first of equal best, as argmax.
         floor = top - abs(weight) - 1e-9 * (1.0 + abs(top))
@@ -272,8 +275,8 @@ class HeuristicAgent:
         pressure_here = ctx.pressure_at(chances, pos) if chances else 0.0
         has_victims = bool(ctx.victim_positions)
         if has_victims:
-            victims, victim_spaces = ctx.victim_spots, ctx.victim_spaces
-            victim_row = victims.row
+            victims = ctx.victim_spots
+            victim_row = victims.row  # 0 exactly where a victim stands
             victim_value = 0.0 if free else ctx.taking_value(actor) * w.victims
             approach_weight = w.approach * ctx.state.victim_vp
             victim_before = victims.nearest(pos)
@@ -293,10 +296,10 @@ class HeuristicAgent:
             x, y = end % width, end // width
             value = 0.0
             if has_victims:
-                if end in victim_spaces and end != pos:  # staying put slays nothing
+                near = victim_row[end]
+                if near == 0 and end != pos:  # staying put slays nothing
                     value = victim_value
                 else:
-                    near = victim_row[end]
                     value = approach_weight * (victim_before - (near if near < 99 else 99)) / victim_scale * 0.5
             if has_enemies:
                 near = enemy_row[end]
