@@ -79,7 +79,10 @@ class HeuristicAgent:
         scores = self._score_action(state, decision)
         noise = self.rng.random(len(scores))  # one draw per option, read or not, so the stream stays the same
         weight = self.weights.noise
-        top = max(scores)
+        top = scores[0]
+        for score in scores:  # not `max`: compiled, the builtin compares boxed floats one by one
+            if score > top:
+                top = score
         # Noise moves a score by less than `weight`: only options scored within it of the top can win. The margin keeps
         # rounding from ever excluding one that could; the winner is the first of equal best, as argmax.
         floor = top - abs(weight) - 1e-9 * (1.0 + abs(top))
@@ -272,7 +275,8 @@ class HeuristicAgent:
         pressure_here = ctx.pressure_at(chances, pos) if chances else 0.0
         has_victims = bool(ctx.victim_positions)
         if has_victims:
-            victims, victim_spaces = ctx.victim_spots, ctx.victim_spaces
+            victims = ctx.victim_spots
+            victim_row = victims.row  # 0 exactly where a victim stands
             victim_value = 0.0 if free else ctx.taking_value(actor) * w.victims
             approach_weight = w.approach * ctx.state.victim_vp
             victim_before = victims.nearest(pos)
@@ -280,33 +284,54 @@ class HeuristicAgent:
         has_enemies = bool(ctx.enemies)
         if has_enemies:
             enemies = ctx.enemy_spots
+            enemy_row = enemies.row
             kill_weight = w.kills * w.approach * 0.3 * ctx.hunt_scale
             enemy_before = enemies.nearest(pos)
             enemy_scale = max(1, enemy_before)
+        width = ctx.geo.width
+        opponents = ctx.opponents
         values: list[float] = []
+        # `_Spots.nearest`, `threat_at` and `pressure_at` spelled out: this loop runs for every destination
         for end in ends:
+            x, y = end % width, end // width
             value = 0.0
             if has_victims:
-                if end in victim_spaces and end != pos:  # staying put slays nothing
+                near = victim_row[end]
+                if near == 0 and end != pos:  # staying put slays nothing
                     value = victim_value
                 else:
-                    value = approach_weight * (victim_before - victims.nearest(end)) / victim_scale * 0.5
+                    value = approach_weight * (victim_before - (near if near < 99 else 99)) / victim_scale * 0.5
             if has_enemies:
-                value += kill_weight * (enemy_before - enemies.nearest(end)) / enemy_scale
-            danger = ctx.threat_at(dangers, end) if dangers else 0.0
+                near = enemy_row[end]
+                value += kill_weight * (enemy_before - (near if near < 99 else 99)) / enemy_scale
+            danger = 0.0
+            if dangers:
+                total = 0.0
+                for d in dangers:
+                    if d.x_low <= x <= d.x_high and d.y_low <= y <= d.y_high:
+                        total += d.expected
+                danger = total / opponents
             value -= threat_weight * (danger - here)
             if second:  # it forgoes next turn's attack and is stuck through the next turn
                 value -= w.tempo * (1.0 + pressure_weight * pressure_here + 0.5 * threat_weight * danger) + lockout
             elif chances:
-                value += pressure_weight * (ctx.pressure_at(chances, end) - pressure_here)
+                best = 0.0
+                for c in chances:
+                    if c.expected > best and c.x_low <= x <= c.x_high and c.y_low <= y <= c.y_high:
+                        best = c.expected
+                value += pressure_weight * (best - pressure_here)
             values.append(value)
         return values
 
     def _victim_move_values(self, ctx: _Context, ends: Sequence[int]) -> list[float]:
         """Pull the chosen victim toward my monsters and away from the opponents'."""
         weight = self.weights.victims * 0.1
-        enemies, mine = ctx.enemy_spots, ctx.my_spots
-        return [weight * (enemies.nearest(end) - mine.nearest(end)) for end in ends]
+        enemy_row, my_row = ctx.enemy_spots.row, ctx.my_spots.row
+        values: list[float] = []
+        for end in ends:  # `_Spots.nearest` spelled out: this runs for every space the victim may reach
+            enemy, mine = enemy_row[end], my_row[end]
+            values.append(weight * ((enemy if enemy < 99 else 99) - (mine if mine < 99 else 99)))
+        return values
 
     def _attack_value(
         self, state: GameState, ctx: _Context, actor: Monster, targets: list[int], kind: AttackKind

@@ -163,13 +163,18 @@ class _Danger:
     """An enemy able to act next turn, as one monster's threat reads it: where it stands (x, y), how far it
     reaches, and the expected victory points one of its attacks takes from that monster."""
 
-    __slots__ = ("expected", "reach", "x", "y")
+    __slots__ = ("expected", "reach", "x", "x_high", "x_low", "y", "y_high", "y_low")
 
     def __init__(self, x: int, y: int, reach: int, expected: float) -> None:
         self.x = x
         self.y = y
         self.reach = reach
         self.expected = expected
+        # the box of spaces it reaches, bounds included: the players test every destination against it
+        self.x_low = x - reach
+        self.x_high = x + reach
+        self.y_low = y - reach
+        self.y_high = y + reach
 
 
 class _Context:
@@ -401,8 +406,7 @@ class _Context:
         x, y = pos % width, pos // width
         best = 0.0
         for chance in chances:
-            reach = chance.reach
-            if chance.expected > best and -reach <= x - chance.x <= reach and -reach <= y - chance.y <= reach:
+            if chance.expected > best and chance.x_low <= x <= chance.x_high and chance.y_low <= y <= chance.y_high:
                 best = chance.expected
         return best
 
@@ -427,7 +431,6 @@ class _Context:
         x, y = pos % width, pos // width
         total = 0.0
         for danger in dangers:
-            reach = danger.reach
-            if -reach <= x - danger.x <= reach and -reach <= y - danger.y <= reach:
+            if danger.x_low <= x <= danger.x_high and danger.y_low <= y <= danger.y_high:
                 total += danger.expected
         return total / self.opponents
