@@ -28,10 +28,8 @@ for its Nash mixture. A candidate's score is the weighted mean of its scores aga
 
 from __future__ import annotations
 
-import json
 import math
 import os
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,6 +41,7 @@ from clix.analyzer.build.report import build_lines, document, write_build
 from clix.analyzer.build.summary import OBJECTIVES
 from clix.analyzer.common.checks import MAX_GAMES
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.common.text import print_lines
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.runner import PLAYER_STYLES
@@ -212,7 +211,7 @@ def run_build(
         written = {k: folder.final(p) for k, p in written.items()}
     if as_json:
         payload = document(result) | {"outputs": {k: str(v) for k, v in written.items()}}
-        sys.stdout.write(json.dumps(payload, default=str) + "\n")
+        print_json(payload)
     else:
         print_lines(console, build_lines(result))
         console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)

@@ -10,15 +10,14 @@ more is not a different plan.
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.common.progress import progress_bar
 from clix.analyzer.ladder.command import run_cells, text_table
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
@@ -280,7 +279,7 @@ def run_sweep(
             **result,
             "outputs": {k: str(v) for k, v in written.items()},
         }
-        sys.stdout.write(json.dumps(payload, default=str) + "\n")
+        print_json(payload)
     else:
         for line in sweep_lines(cells, result, settings):
             console.print(line, markup=False)

@@ -10,9 +10,7 @@ are the same for any number of jobs or batch size.
 from __future__ import annotations
 
 import itertools
-import json
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +21,7 @@ from typing import Any
 import pandas as pd
 from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.common.progress import progress_bar
 from clix.analyzer.common.text import print_lines, wrote
 from clix.analyzer.ladder.ratings import PAIR_KEY as PAIR_KEY
@@ -228,11 +227,17 @@ def run_ladder(
             written = write_ladder(staging, summary, games_df, settings, pdf=pdf, kind=kit(ruleset).army_kind)
         written = {key: folder.final(path) for key, path in written.items()}
     if as_json:
-        payload = {"settings": settings, **summary, "outputs": {k: str(v) for k, v in written.items()}}
-        sys.stdout.write(json.dumps(payload, default=str) + "\n")
+        verdict = ladder_headline(summary, settings)
+        payload = {
+            "settings": settings,
+            "verdict": verdict,
+            **summary,
+            "outputs": {k: str(v) for k, v in written.items()},
+        }
+        print_json(payload)
     else:
-        for line in ladder_lines(summary, settings, kit(ruleset).army_kind):
-            console.print(line, markup=False)
+        # the heading and the headline wrap to the terminal; the indented table and legend are printed whole
+        print_lines(console, ladder_lines(summary, settings, kit(ruleset).army_kind), keep=("  ",))
         print_lines(console, [wrote(written.values())])
     return run_exit_code(played.interrupted, bool(played.failed), played.stopped)
 
@@ -353,6 +358,26 @@ def _rating(r: dict[str, Any]) -> str:
     return f"{r['rating']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}]"
 
 
+def ladder_headline(summary: dict[str, Any], settings: dict[str, Any]) -> str:
+    """The run's answer in one sentence, with its size: the style with the highest rating and whether it beats the
+    next one head to head (its pair interval above 50%), with its score against the field."""
+    ranked = sorted(summary["ratings"], key=lambda r: r["rating"], reverse=True)
+    top, size = ranked[0], f"{settings['games']} games on {settings['cells']} cells"
+    field = _field(top)
+    against = f"{percent(field)} against the field"
+    if len(ranked) < 2:
+        return f"{top['style']} scores {against} ({size})."
+    second = ranked[1]["style"]
+    head = summary["matrix"].get(top["style"], {}).get(second)
+    if head is not None and head["low"] > 0.5:
+        return f"{top['style']} is the strongest style: {percent(head)} against {second}, the next, and {against} ({size})."
+    shown = percent(head) if head is not None else "not played"
+    return (
+        f"No style is shown the strongest: {top['style']} leads on rating but scores {shown} against {second}, the "
+        f"next ({against}; {size})."
+    )
+
+
 def ladder_lines(summary: dict[str, Any], settings: dict[str, Any], kind: str = "army") -> list[str]:
     """The console report: a heading, the table of ratings and scores (within 100 columns), a legend; `kind`:
     what the ruleset calls an army ("army", "force")."""
@@ -368,6 +393,7 @@ def ladder_lines(summary: dict[str, Any], settings: dict[str, Any], kind: str = 
         f"{_count(settings['maps'], 'map', 'maps')}): {settings['cells']} cells x {settings['games_per_cell']} games",
         f"  {settings['games']} games, seed {settings['seed']}, turns {settings['turns']}, "
         f"{settings['games_per_second']} games/s",
+        ladder_headline(summary, settings),
     ]
     for gap in (2, 1):
         table = text_table([head + styles] + [b + m[1:] for b, m in zip(body, matrix, strict=True)], gap)
@@ -430,6 +456,7 @@ def write_ladder(
         games_df.to_csv(written["games_csv"], index=False)
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
     html = env.get_template("ladder.html.j2").render(
+        headline=ladder_headline(summary, settings),
         summary=summary,
         settings=settings,
         percent=percent,

@@ -18,9 +18,7 @@ and tie-breaks, plot-twist balance, map balance and, with a style sweep, the ran
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -29,10 +27,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.common.text import print_lines, wrote
 from clix.analyzer.meta.field import expand_army_arguments, field_armies, field_cells, field_styles
 from clix.analyzer.meta.play import FieldRun, Runner, field_games, local_runner, play_field
-from clix.analyzer.meta.report import meta_lines, write_meta
+from clix.analyzer.meta.report import meta_headline, meta_lines, write_meta
 from clix.analyzer.meta.summary import RESAMPLES, field_document, meta_summary
 from clix.analyzer.play.result import GameRows, ended_early, report_line, run_exit_code
 from clix.analyzer.play.runner import Matchup
@@ -163,8 +162,14 @@ def run_meta(
             written = write_meta(staging, summary, cells, games, settings, field_doc, pdf=options.pdf, kind=kind)
         written = {key: folder.final(path) for key, path in written.items()}
     if as_json:
-        payload = {"settings": settings, **summary, "outputs": {k: str(v) for k, v in written.items()}}
-        sys.stdout.write(json.dumps(payload, default=str) + "\n")
+        verdict = meta_headline(summary, settings, kind)
+        payload = {
+            "settings": settings,
+            "verdict": verdict,
+            **summary,
+            "outputs": {k: str(v) for k, v in written.items()},
+        }
+        print_json(payload)
     else:
         print_lines(console, meta_lines(summary, settings, kind))
         print_lines(console, [wrote(written.values())])

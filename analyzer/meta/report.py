@@ -27,6 +27,19 @@ def _points(d: dict[str, Any] | None) -> str:
     return f"{100 * d['difference']:+.0f} [{100 * d['low']:+.0f}, {100 * d['high']:+.0f}]"
 
 
+def meta_headline(summary: dict[str, Any], settings: dict[str, Any], kind: str = "army") -> str:
+    """The run's answer in one sentence, with its size: the army that scores best against the field (or that none
+    stands out: its interval holds 50%), and the Nash mixture."""
+    kinds = "armies" if kind == "army" else f"{kind}s"
+    best = max(summary["field"], key=lambda row: row["score"])
+    shown = f"{best['army']}, {100 * best['score']:.0f}% [{100 * best['low']:.0f}–{100 * best['high']:.0f}]"
+    mixture = ", ".join(f"{row['army']} {row['weight']:.2f}" for row in summary["nash"]["support"])
+    size = f"{len(summary['armies'])} {kinds} on {len(settings['maps'])} maps, {settings['games']} games"
+    if best["low"] > 0.5:
+        return f"Best against the field: {shown}; the Nash mixture plays {mixture} ({size})."
+    return f"No {kind} stands out against the field: the best, {shown}, holds 50%; the Nash mixture plays {mixture} ({size})."
+
+
 def meta_lines(summary: dict[str, Any], settings: dict[str, Any], kind: str = "army") -> list[str]:
     """The console summary: the matrix, the field table (score, rating, Nash weight), outliers, dominated
     armies (saying whether the intervals show it or only the point estimates), first player, draws, maps, the
@@ -41,6 +54,7 @@ def meta_lines(summary: dict[str, Any], settings: dict[str, Any], kind: str = "a
         f"meta of {len(armies)} {kinds} on {', '.join(settings['maps'])}, players {', '.join(settings['players'])}: "
         f"{settings['cells']} cells, {settings['games']} games ({settings['played']} played, "
         f"{settings['from_store']} from the store), seed {settings['seed']}, {settings['seconds']} s, engine {settings['engine']}",
+        f"  {meta_headline(summary, settings, kind)}",
         f"  cells: {how}"
         + (
             f" (target ±{100 * settings['target_ci']:.1f} points, up to {settings['games_cap']} games a cell)"
@@ -168,6 +182,7 @@ def write_meta(
     written["nash_plot"] = nash_png(summary, out / "nash.png")
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
     html = env.get_template("meta.html.j2").render(
+        headline=meta_headline(summary, settings, kind),
         summary=summary,
         settings=settings,
         pct=_pct,

@@ -30,13 +30,12 @@ against a field, and the score change is reported with a paired interval.
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.common.text import print_lines, wrote
 from clix.analyzer.play.experiment import Played
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
@@ -120,7 +119,7 @@ def run_value(
             "prediction": result.prediction,
             "outputs": {k: str(v) for k, v in written.items()},
         }
-        sys.stdout.write(json.dumps(payload, default=str) + "\n")
+        print_json(payload)
     else:
         print_lines(console, value_lines(result))
         print_lines(console, [wrote(written.values())])

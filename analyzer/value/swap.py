@@ -4,14 +4,13 @@ equal points of alternatives play the same games against a field; the score chan
 from __future__ import annotations
 
 import itertools
-import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.play.experiment import Cell, given_matchup, play_cells
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.store import Store
@@ -162,7 +161,7 @@ def run_swap(
         "alternatives": results,
     }
     if as_json:
-        sys.stdout.write(json.dumps(summary, default=str) + "\n")
+        print_json(summary)
     else:
         sc: dict[str, Any] = summary["score"]  # type: ignore[assignment]
         console.print(
