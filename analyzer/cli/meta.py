@@ -22,6 +22,7 @@ from clix.analyzer.cli.common import (
     of_total,
     split_names,
     stderr_console,
+    store_for,
 )
 from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
@@ -127,7 +128,6 @@ def meta(
     forces (or --ruleset heroclix-2005 --budget N) plays HeroClix, its knockouts and victory points in place of
     plot twists."""
     from clix.analyzer.meta.command import MetaOptions, expand_army_arguments, field_armies, field_styles, run_meta
-    from clix.analyzer.play.store import DEFAULT_STORE, STORE_NAME
     from clix.analyzer.report.folder import Target
 
     checks.games(games, what="per cell")
@@ -148,6 +148,23 @@ def meta(
     chosen = analysis_ruleset(
         rosters, [("ARMIES", a) for a in named] + [("--maps", m) for m in split_names(maps)], ruleset
     )
+    options = MetaOptions(
+        games=games,
+        seed=seed,
+        jobs=cores,
+        turns=turns,
+        ties=ties,
+        target_ci=target_ci,
+        budget=budget,
+        resamples=resamples,
+        stop_on_error=stop_on_error,
+        pdf=pdf,
+        store=store_for(store, out),
+        fresh=fresh,
+        backend=backend,
+        scheduler=scheduler,
+        ruleset=chosen,
+    )
     if chosen != DEFAULT_RULESET:
         if backend == "dask":
             raise ClixError(f"--backend dask: a cluster plays HorrorClix armies only so far, not {chosen} forces")
@@ -159,21 +176,6 @@ def meta(
         styles = field_styles(players, chosen)
         checks.cells_games(games, len(field) * (len(field) - 1) // 2 * len(map_names) * len(styles))
         target = Target(Path("clix-out/meta"), new_run=True) if out is None else Target(out, force=force)
-        options = MetaOptions(
-            games=games,
-            seed=seed,
-            jobs=cores,
-            turns=turns,
-            ties=ties,
-            target_ci=target_ci,
-            budget=budget,
-            resamples=resamples,
-            stop_on_error=stop_on_error,
-            pdf=pdf,
-            store=store or (DEFAULT_STORE if out is None else out.parent / STORE_NAME),
-            fresh=fresh,
-            ruleset=chosen,
-        )
         raise typer.Exit(
             run_meta(
                 other.data,
@@ -201,22 +203,6 @@ def meta(
     styles = field_styles(players)
     cells = len(field) * (len(field) - 1) // 2 * len(map_names) * len(styles)
     checks.cells_games(games, cells)
-    options = MetaOptions(
-        games=games,
-        seed=seed,
-        jobs=cores,
-        turns=turns,
-        ties=ties,
-        target_ci=target_ci,
-        budget=budget,
-        resamples=resamples,
-        stop_on_error=stop_on_error,
-        pdf=pdf,
-        store=store or (DEFAULT_STORE if out is None else out.parent / STORE_NAME),
-        fresh=fresh,
-        backend=backend,
-        scheduler=scheduler,
-    )
     if backend == "dask" and scheduler:
         from clix.analyzer.play.cluster import check_scheduler
 

@@ -24,6 +24,7 @@ from clix.analyzer.cli.common import (
     matchup_library_for,
     split_names,
     stderr_console,
+    store_for,
 )
 from clix.analyzer.common import checks
 from clix.analyzer.common.checks import MAX_GAMES, MAX_TURNS
@@ -133,7 +134,6 @@ def duel(
     lacks. Two HeroClix forces play HeroClix (a force's file says `ruleset: heroclix-2005`): knockouts, pushing,
     knockback and healing in place of victims and plot twists."""
     from clix.analyzer.duel.command import run_duel
-    from clix.analyzer.play.store import DEFAULT_STORE, STORE_NAME
     from clix.analyzer.report.folder import Target
 
     checks.games(games)
@@ -151,7 +151,7 @@ def duel(
             raise ClixError("--store, --fresh: a --players sweep run does not use the result store (a duel does)")
         kept = None
     else:
-        kept = store or (DEFAULT_STORE if out is None else out.parent / STORE_NAME)
+        kept = store_for(store, out)
     raise typer.Exit(
         run_duel(
             library.data,
@@ -243,41 +243,25 @@ def ladder(
     chosen = analysis_ruleset(rosters, named, ruleset)
     if chosen != DEFAULT_RULESET:
         other = analysis_library_for(rosters, chosen, split_names(armies), split_names(maps))
-        raise typer.Exit(
-            run_ladder(
-                other.data,
-                other.layers,
-                players=players,
-                armies=",".join(other.id(a) for a in split_names(armies)) or None,
-                maps=",".join(other.id(m) for m in split_names(maps)) or None,
-                games=games,
-                seed=seed,
-                jobs=cores,
-                turns=turns,
-                out=target,
-                as_json=as_json,
-                console=console,
-                stop_on_error=stop_on_error,
-                pdf=pdf,
-                ruleset=chosen,
-            )
+        data, layers, ident = other.data, other.layers, other.id
+    else:
+        library = library_for(
+            rosters,
+            armies=split_names(armies),
+            maps=split_names(maps),
+            choose=lambda roster: {
+                "armies": [] if split_names(armies) else sorted(roster.armies),
+                "maps": [] if split_names(maps) else sorted(roster.maps),
+            },
         )
-    library = library_for(
-        rosters,
-        armies=split_names(armies),
-        maps=split_names(maps),
-        choose=lambda roster: {
-            "armies": [] if split_names(armies) else sorted(roster.armies),
-            "maps": [] if split_names(maps) else sorted(roster.maps),
-        },
-    )
+        data, layers, ident = library.roster, library.layers, library.id
     raise typer.Exit(
         run_ladder(
-            library.roster,
-            library.layers,
+            data,
+            layers,
             players=players,
-            armies=",".join(library.id(a) for a in split_names(armies)) or None,
-            maps=",".join(library.id(m) for m in split_names(maps)) or None,
+            armies=",".join(ident(a) for a in split_names(armies)) or None,
+            maps=",".join(ident(m) for m in split_names(maps)) or None,
             games=games,
             seed=seed,
             jobs=cores,
@@ -287,6 +271,7 @@ def ladder(
             console=console,
             stop_on_error=stop_on_error,
             pdf=pdf,
+            ruleset=chosen,
         )
     )
 
