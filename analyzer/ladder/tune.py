@@ -63,7 +63,8 @@ def perturb(base: Any, rng: np.random.Generator, spread: float) -> Any:
     return type(base)(**values)
 
 
-def _agent_factory(style: str | Weights):  # type: ignore[no-untyped-def]
+def _agent_factory(style: Any):  # type: ignore[no-untyped-def]
+    """The factory of a HorrorClix player: a style's name, or a candidate's weights."""
     if isinstance(style, Weights):
         return lambda rng: HeuristicAgent(rng, style, "candidate")
     if style == "random":
@@ -253,7 +254,7 @@ def climb(
     return current, history
 
 
-def toward(base: Weights, other: Weights, t: float) -> Weights:
+def toward(base: Any, other: Any, t: float) -> Any:
     """`base` moved `t` of the way (geometrically) toward `other`: each weight times (other/base)**t."""
     values = asdict(base)
     for name in _fields(base):
