@@ -1,7 +1,8 @@
 """How the analyzer plays HeroClix matchups (the core's `MatchupKit`, engine/core/matchups.py): two forces of the
 library on one of its maps, set up by the rules from a seed (every setup choice a player's), played by the core's
 driver, and read into flat rows: who won and why, victory points, knockouts, pushing, knockback and attacks per
-side. Its players: the heuristic's styles (engine/heroclix/players, `tuned` by default) and `random`."""
+side. Its players: the heuristic's styles (engine/heroclix/players, `tuned` by default), `random`, and the search
+player (`search`, `search:N`: N playouts a decision; not among `styles`, which are the fast ones)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ from clix.engine.core.driver import Watch, play, settle
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.core.matchups import LibraryCache, UnknownStyle
 from clix.engine.core.players import Agent, RandomAgent
+from clix.engine.core.players.search import SEARCH, is_search, search_budget
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.library import Force, Library, load_library
 from clix.engine.heroclix.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
+from clix.engine.heroclix.players.search import search_factory
 from clix.engine.heroclix.setup import new_game
 from clix.engine.heroclix.state import KNOCKBACK, PUSHING, HeroState
 
@@ -42,7 +45,12 @@ class HeroClixMatchups:
             return RandomAgent
         if style in STYLES:
             return style_factory(style)  # type: ignore[no-any-return]
-        raise UnknownStyle(did_you_mean("HeroClix player style", style, self.styles))
+        if is_search(style):
+            try:
+                return search_factory(search_budget(style), name=style)  # type: ignore[no-any-return]
+            except ValueError as exc:
+                raise UnknownStyle(str(exc)) from None
+        raise UnknownStyle(did_you_mean("HeroClix player style", style, (*self.styles, SEARCH)))
 
     def library(self, layers: tuple[Path, ...]) -> Library:
         return library_at(layers)
