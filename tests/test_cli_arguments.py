@@ -117,9 +117,9 @@ def refused(tmp: Path) -> list[tuple[str, list[str], str]]:
         ("heroclix duel map unknown", [*HERO_DUEL, "--map", "harbour", *out, *both], "no heroclix-2005 map named"),
         ("heroclix duel style unknown", [*HERO_DUEL, "--players", "genius", *out, *both], "no HeroClix player style"),
         (
-            "heroclix duel check-with",
-            [*HERO_DUEL, "--check-with", "search:9", *out, *both],
-            "--check-with: no HeroClix",
+            "heroclix duel check-with",  # HeroClix has a search player: a budget that is no number is the mistake
+            [*HERO_DUEL, "--check-with", "search:many", *out, *both],
+            "--check-with: 'search:many': a search budget is a number",
         ),
         ("heroclix duel store not a database", [*HERO_DUEL, *out, "--store", str(afile), *both], "cannot open the"),
         ("heroclix replay an army and a force", ["replay", "butcher-shop", force_file, *both], "a command plays the"),
