@@ -166,12 +166,6 @@ def test_a_wrong_force_id_is_a_did_you_mean_line(tmp_path, capsys, monkeypatch):
                             capsys)  # fmt: skip  # HeroClix has a search player now (issue 36): a bad budget is the error
     assert code == 2 and err.strip().startswith("clix: error: --check-with: 'search:many': a search budget")
     assert len(err.strip().splitlines()) == 1
-    if [style for style in kit(HEROCLIX).styles if style != "random"]:
-        pytest.skip("HeroClix has styles to sweep now: the sweep is tested with its player")
-    code, _, err = run_main(
-        ["duel", "dawn-patrol", "night-shift", "--players", "sweep", "--rosters", str(HERO)], capsys
-    )
-    assert code == 2 and "--players sweep: heroclix-2005 has no player style to sweep yet" in err
 
 
 def test_the_sample_forces_are_found_without_rosters(tmp_path, capsys, monkeypatch):
