@@ -94,3 +94,11 @@ def random_power_game(
             decisions.answer(state, int(rng.integers(len(state.waiting.options))))
         assert violations(state) == [], (seed, action, violations(state))
     return used
+
+
+def assert_replays(play: Callable[[], object]) -> None:
+    """A game played twice from the same seed is the same game, event for event, with the same result: every
+    choice and every die comes from the game's own seeded generators."""
+    one, two = play(), play()
+    assert [(e.kind, e.turn, e.detail) for e in one.log] == [(e.kind, e.turn, e.detail) for e in two.log]  # type: ignore[attr-defined]
+    assert one.points == two.points and one.winner == two.winner  # type: ignore[attr-defined]
