@@ -164,3 +164,14 @@ def renamed_force(folder: Path, old: str) -> Path:
     path = folder / "mine.yaml"
     path.write_text(text.replace(f"name: {old}", "name: Morning Watch", 1), encoding="utf-8")
     return path
+
+
+def test_a_ladder_report_lists_its_armies_by_name(here, capsys):
+    army = renamed(here, "x", "Night Butchers")
+    args = ["ladder", "--players", "random,tuned", "--armies", str(army), "--maps", "graveyard", *QUICK]
+    code, out, err = run_main([*args, "--out", "l", "--json"], capsys)
+    assert code == 0, err
+    settings = json.loads(out)["settings"]
+    assert settings["armies"] == ["x"] and settings["shown_armies"] == {"x": "Night Butchers"}
+    report = " ".join((here / "l" / "ladder.html").read_text(encoding="utf-8").split())
+    assert "(Night Butchers)" in report and "(x)" not in report
