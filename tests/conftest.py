@@ -12,6 +12,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,6 +119,23 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if left_out:
         config.hook.pytest_deselected(items=left_out)
         items[:] = kept
+
+
+PROJECT_STORE = Path("clix-out", "clix.duckdb").resolve()
+"""The store every command uses by default, in the folder the tests run from (analyzer/cli/common.py `store_for`)."""
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    return (path.stat().st_mtime_ns, path.stat().st_size) if path.exists() else None
+
+
+@pytest.fixture(autouse=True)
+def _leaves_the_project_store_alone() -> Any:
+    """A test that plays must keep its games to itself: `--store` (or a chdir to its tmp_path), never the store of
+    the folder the tests run from, which every command writes by default whatever its `--out` (issue 37)."""
+    before = _stamp(PROJECT_STORE)
+    yield
+    assert _stamp(PROJECT_STORE) == before, f"the test wrote {PROJECT_STORE}: give it --store or chdir to tmp_path"
 
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

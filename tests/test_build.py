@@ -57,8 +57,9 @@ def test_constraints_shape_the_candidates(library: Path) -> None:
 
 
 def test_the_build_command_reads_a_weighted_field_file(
-    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # its games go to the project's store, tmp_path/clix-out/clix.duckdb
     meta = tmp_path / "meta"
     meta.mkdir()
     (meta / "duds.yaml").write_text((library / "armies" / "two-duds.yaml").read_text().replace("Two Duds", "Dud Pair"))

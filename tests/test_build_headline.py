@@ -165,8 +165,9 @@ def two_map_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_a_small_build_run_names_builds_by_rank_and_writes_its_headline(
-    two_map_library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    two_map_library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # its games go to the project's store, tmp_path/clix-out/clix.duckdb
     out = tmp_path / "out"
     args = ["build", "--rosters", str(two_map_library), "--budget", "100", "--candidates", "3"]
     args += ["--first-games", "2", "--final-games", "2", "--turns", "2", "--jobs", "1", "--out", str(out)]

@@ -201,6 +201,7 @@ def test_a_mistake_in_a_real_process_has_no_traceback(tmp_path):
 
 
 def test_jobs_above_the_cores_are_capped_with_a_note(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # its games go to the project's store, tmp_path/clix-out/clix.duckdb
     monkeypatch.setattr(checks, "cores", lambda: 1)  # one core: the run stays in this process
     out = tmp_path / "out"
     args = [*DUEL, "--games", "2", "--turns", "3", "--jobs", "1000", "--out", str(out), "--json", "--rosters", ROSTERS]

@@ -29,7 +29,7 @@ from clix.analyzer import cli
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.play.pool import DIED, MARKER_PREFIX, run_items
 from clix.analyzer.play.runner import Matchup, play_one
-from clix.analyzer.play.store import STORE_NAME, Store
+from clix.analyzer.play.store import DEFAULT_STORE, Store
 from clix.analyzer.report.folder import OWN_FILES, Interrupted, claim_output
 from helpers import stored_games, until
 
@@ -106,9 +106,10 @@ def none_left(marker: str, within: float = 60.0) -> list[int]:
 
 
 def beside(folder: Path) -> list[str]:
-    """What is in `folder` (the parent of a run's --out), the result store aside: a duel keeps its games there
-    on purpose (and DuckDB's .wal file beside it lasts only while a write is under way, or after a kill)."""
-    return sorted(p.name for p in folder.iterdir() if not p.name.startswith(STORE_NAME))
+    """What is in `folder` (the parent of a run's --out, where the run starts), the project's result store aside:
+    a duel keeps its games in ./clix-out/clix.duckdb on purpose (and DuckDB's .wal file beside it lasts only while
+    a write is under way, or after a kill)."""
+    return sorted(p.name for p in folder.iterdir() if p.name != DEFAULT_STORE.parent.name)
 
 
 def complete(out: Path) -> dict:
@@ -139,7 +140,7 @@ def test_a_killed_worker_costs_nothing(tmp_path):
     assert json.loads(stdout)["outcome"]["games"] == 200
     assert complete(out)["settings"]["failed_games"] == []
     assert beside(tmp_path) == ["out", "stderr"]
-    assert [(r.played, r.games) for r in Store.existing(tmp_path / STORE_NAME).runs()] == [(200, 200)]
+    assert [(r.played, r.games) for r in Store.existing(tmp_path / DEFAULT_STORE).runs()] == [(200, 200)]
     rows = pd.read_csv(out / "games.csv")
     for index in map(int, re.findall(r"game (\d+) \(seed path", stderr)):  # the games played again
         row, _ = play_one(MATCHUP, 0, index)
@@ -245,7 +246,7 @@ def test_sigterm_stops_the_run_like_ctrl_c(tmp_path):
     assert summary["settings"]["interrupted"] is True and 0 < summary["outcome"]["games"] < 4000
     assert json.loads(stdout)["outcome"]["games"] == summary["outcome"]["games"]
     assert beside(tmp_path) == ["out", "stderr"]
-    kept = Store.existing(tmp_path / STORE_NAME)
+    kept = Store.existing(tmp_path / DEFAULT_STORE)
     with kept.connect() as connection:  # every game finished is in the store, for the next run to take
         assert connection.execute("SELECT count(*) FROM games").fetchone()[0] == summary["outcome"]["games"]
 
@@ -296,7 +297,7 @@ def test_a_second_run_into_the_same_folder_is_refused(tmp_path):
         "end or choose another --out"
     ]
     # a game finished first: stopped before any, a run has nothing to write (exit 130 and no folder, as it should)
-    until(lambda: stored_games(tmp_path / "clix.duckdb") > 0 or first.poll() is not None, timeout=120)
+    until(lambda: stored_games(tmp_path / DEFAULT_STORE) > 0 or first.poll() is not None, timeout=120)
     first.send_signal(signal.SIGTERM)
     first.communicate(timeout=60)
     assert first.returncode in (130, 2), err.read_text()
@@ -409,6 +410,7 @@ def test_a_signal_during_the_renames_is_held_until_they_are_done(tmp_path, monke
 
 
 def test_a_full_disk_names_the_file_and_keeps_the_old_outputs(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)  # its games go to the project's store, tmp_path/clix-out/clix.duckdb
     out = tmp_path / "out"
     old = _old_outputs(out)
 

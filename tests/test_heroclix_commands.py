@@ -259,19 +259,19 @@ def test_results_list_a_heroclix_run_and_a_rerun_plays_only_the_missing_games(tm
     monkeypatch.chdir(tmp_path)
     code, first, err = _duel(tmp_path, capsys, "--games", "4", "--out", "first")
     assert code == 0, err
-    assert "store: run 1 in clix.duckdb; 0 games from the store, 4 played" in first
+    assert "store: run 1 in clix-out/clix.duckdb; 0 games from the store, 4 played" in first
     code, again, err = _duel(tmp_path, capsys, "--games", "6", "--out", "again")
     assert code == 0, err
-    assert "store: run 2 in clix.duckdb; 4 games from the store, 2 played" in again
+    assert "store: run 2 in clix-out/clix.duckdb; 4 games from the store, 2 played" in again
     old, new = pd.read_csv(tmp_path / "first" / "games.csv"), pd.read_csv(tmp_path / "again" / "games.csv")
     pd.testing.assert_frame_equal(old, new.head(4))
-    code, listing, err = run_main(["results", "list", "--store", "clix.duckdb"], capsys)
+    code, listing, err = run_main(["results", "list"], capsys)  # the store every command uses
     assert code == 0, err
-    assert "2 runs in clix.duckdb" in listing and listing.count(f"({HEROCLIX})") == 2
-    code, shown, err = run_main(["results", "show", "last", "--store", "clix.duckdb"], capsys)
+    assert "2 runs in clix-out/clix.duckdb" in listing and listing.count(f"({HEROCLIX})") == 2
+    code, shown, err = run_main(["results", "show", "last"], capsys)
     assert code == 0, err
     assert "knockouts scored:" in shown and "victim" not in shown.lower()
-    code, said, err = run_main(["results", "export", "2", "--out", "g.csv", "--store", "clix.duckdb"], capsys)
+    code, said, err = run_main(["results", "export", "2", "--out", "g.csv"], capsys)
     assert code == 0 and said.strip() == "wrote 6 game rows to g.csv", err
     assert (tmp_path / "g.csv").read_bytes() == (tmp_path / "again" / "games.csv").read_bytes()
 
@@ -294,7 +294,7 @@ def test_a_horrorclix_army_and_a_heroclix_force_of_one_name_never_share_games(tm
     settings = json.loads(out)["settings"]
     assert settings["ruleset"] == ruleset_named(HEROCLIX).version and settings["from_store"] == 0
     assert (settings["army_a"], settings["army_b"]) == ("dawn-patrol", "night-shift")
-    runs = Store.existing(tmp_path / "clix.duckdb").runs()
+    runs = Store.existing(tmp_path / "clix-out" / "clix.duckdb").runs()
     assert len({run.key for run in runs}) == 2
     assert [ruleset_of_version(json.loads(r.document)["settings"]["ruleset"]) for r in runs] == ["horrorclix", HEROCLIX]
 

@@ -166,7 +166,10 @@ def test_favoured_side_of_a_score() -> None:
     assert favoured({"score": None, "low": None, "high": None}) == "none"
 
 
-def test_duel_check_with_search_reports_both_verdicts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_duel_check_with_search_reports_both_verdicts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # its games go to the project's store, tmp_path/clix-out/clix.duckdb
     args = ["duel", "butcher-shop", "firing-line", "--games", "2", "--turns", "2", "--jobs", "1"]
     code, out, err = run_main([*args, "--out", str(tmp_path / "a"), "--check-with", "search:2"], capsys)
     assert code == 0, err

@@ -300,10 +300,11 @@ def test_an_unusable_store_is_a_one_line_error(tmp_path, capsys, monkeypatch):
 # --- (e) run folders: never overwritten without --force -----------------------------------------------------------
 
 
-def test_out_holding_a_run_is_refused_without_force(tmp_path, capsys):
+def test_out_holding_a_run_is_refused_without_force(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     out = tmp_path / "out"
     duel(capsys, "--games", "4", "--out", str(out))
-    assert (tmp_path / "clix.duckdb").is_file()  # beside --out
+    assert (tmp_path / "clix-out" / "clix.duckdb").is_file() and not (tmp_path / "clix.duckdb").exists()
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     code, _, err = run_main(
         [*DUEL, "--games", "4", "--seed", "9", "--out", str(out), "--rosters", str(ROSTERS)], capsys

@@ -99,8 +99,9 @@ def test_an_army_given_as_data_plays_the_games_of_the_same_army_in_the_library(l
 
 
 def test_the_value_command_writes_its_table_and_report(
-    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # its games go to the project's store, tmp_path/clix-out/clix.duckdb
     out = tmp_path / "out"
     args = [
         "value",
@@ -162,7 +163,7 @@ def test_the_value_command_writes_its_table_and_report(
     assert (
         f"{payload['model']['verdicts_differ']} of {payload['model']['verdicts_compared']} verdicts contradict" in text
     )
-    # the games went to the result store beside --out: a second run plays none
+    # the games went to the project's result store, whatever --out: a second run plays none
     code, stdout, _ = run_main([*args[:-3], "--out", str(tmp_path / "again"), "--json"], capsys)
     assert code == 0
     assert json.loads(stdout)["settings"]["played"] == 0

@@ -26,6 +26,7 @@ from clix.analyzer.build.summary import (
     summarize_builds,
 )
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.names import army_names
 from clix.analyzer.play.experiment import Cell, Played, given_matchup, play_cells
 from clix.analyzer.play.store import Store
 from clix.analyzer.stats.scoring import game_scores
@@ -306,6 +307,7 @@ def search_builds(
     _mark_sidegrades(builds, result_games, field_armies, objective["objective"])
     result_games, ranked = name_by_rank(builds, result_games, armies, opponents)
     comparison = compare_with_field(builds, refs, result_games, field_armies, search.maps, objective)
+    shown = army_names(roster, [a for a, _ in field_armies])
     settings = {
         "budget": constraints.budget,
         "include": list(constraints.include),
@@ -315,7 +317,7 @@ def search_builds(
         "crypt": crypt[:6],
         "victims": victims,
         "objects": objects,
-        "field": [{"army": a, "weight": w} for a, w in field_armies],
+        "field": [{"army": a, "name": shown[a], "weight": w} for a, w in field_armies],
         "legal_space": space,
         "candidates": len(armies),
         "guided": bool(values),

@@ -22,7 +22,12 @@ def build_lines(result: BuildResult) -> list[str]:
     """The console report: the headline, the race, the top builds (named by rank) with their scores, figures and
     why they win (or fall short), the field's own armies."""
     s = result.settings
-    field_text = ", ".join(f"{f['army']} {100 * f['weight']:.0f}%" for f in s["field"])
+    shown = {f["army"]: f.get("name", f["army"]) for f in s["field"]}
+
+    def name(army: str) -> str:
+        return shown.get(army, army)
+
+    field_text = ", ".join(f"{name(f['army'])} {100 * f['weight']:.0f}%" for f in s["field"])
     space = f"{s['legal_space']:,} maximal legal builds" if s["legal_space"] is not None else "too many builds to list"
     lines = [
         result.comparison.get("headline", ""),
@@ -44,7 +49,7 @@ def build_lines(result: BuildResult) -> list[str]:
             + ", ".join(row["figures"])
         )
         if s.get("objective_used") == "maximin" and (worst := worst_case(row)) is not None:
-            lines.append(f"    worst head to head: {_pct(worst)} against {worst['opponent']}")
+            lines.append(f"    worst head to head: {_pct(worst)} against {name(worst['opponent'])}")
         if "behind_best" in row:
             d = row["behind_best"]
             against = f" against {d['against']}, the best build's worst opponent" if d.get("against") else ""
@@ -52,7 +57,7 @@ def build_lines(result: BuildResult) -> list[str]:
                 f"    behind the best by {100 * d['difference']:.1f} points [{100 * d['low']:.1f}, {100 * d['high']:.1f}]"
                 + against
             )
-        lines.append("    " + "; ".join(f"vs {v['opponent']} {_pct(v)}" for v in row["versus"]))
+        lines.append("    " + "; ".join(f"vs {name(v['opponent'])} {_pct(v)}" for v in row["versus"]))
         w = row["why"]
         first = (
             ""
@@ -67,8 +72,8 @@ def build_lines(result: BuildResult) -> list[str]:
         lines.append("  the field's own armies, measured the same way on the same seeds:")
         for row in sorted(result.references, key=lambda r: -r["score"]["score"]):
             worst = worst_case(row)
-            tail = f"; worst {_pct(worst)} against {worst['opponent']}" if worst is not None else ""
-            lines.append(f"    {row['name']}: {_pct(row['score'])}{tail}")
+            tail = f"; worst {_pct(worst)} against {name(worst['opponent'])}" if worst is not None else ""
+            lines.append(f"    {name(row['name'])}: {_pct(row['score'])}{tail}")
     lines.append(
         "  score: wins + ½ draws against the field (weighted), 95% interval over seat-swapped pairs; sidegrade: its "
         "paired difference from the best includes 0; a build wins when its interval is above 50%; worst: the lowest "

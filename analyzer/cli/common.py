@@ -121,7 +121,10 @@ ForceOption = Annotated[
 ]
 StoreOption = Annotated[
     Path | None,
-    typer.Option("--store", help="The result store, a DuckDB file (default: ./clix-out/clix.duckdb)."),
+    typer.Option(
+        "--store",
+        help="The result store, a DuckDB file (default: ./clix-out/clix.duckdb, whatever --out is).",
+    ),
 ]
 
 
@@ -130,11 +133,12 @@ def repeated_names(values: list[str] | None) -> tuple[str, ...]:
     return tuple(name for value in values or () for name in split_names(value))
 
 
-def store_for(store: Path | None, out: Path | None) -> Path:
-    """The result store a command uses: --store, else clix.duckdb beside the --out folder (or the default)."""
-    from clix.analyzer.play.store import DEFAULT_STORE, STORE_NAME
+def store_for(store: Path | None) -> Path:
+    """The result store a command uses: --store (or a configuration file's `store`), else the project's store
+    ./clix-out/clix.duckdb, the same for every command whatever its --out (so `clix results` sees every run)."""
+    from clix.analyzer.play.store import DEFAULT_STORE
 
-    return store or (DEFAULT_STORE if out is None else out.parent / STORE_NAME)
+    return store or DEFAULT_STORE
 
 
 def did_you_mean_card(kind: str, name: str, known: Any) -> str:

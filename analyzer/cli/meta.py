@@ -108,8 +108,8 @@ def meta(
         Path | None,
         typer.Option(
             "--store",
-            help="Result store (default: clix.duckdb beside the --out folder, clix-out/clix.duckdb for the default "
-            "--out): each cell's games are the duel's, read from it and added to it.",
+            help="Result store (a DuckDB file; default: ./clix-out/clix.duckdb, whatever --out is): each cell's "
+            "games are the duel's, read from it and added to it.",
         ),
     ] = None,
     fresh: Annotated[
@@ -159,7 +159,7 @@ def meta(
         resamples=resamples,
         stop_on_error=stop_on_error,
         pdf=pdf,
-        store=store_for(store, out),
+        store=store_for(store),
         fresh=fresh,
         backend=backend,
         scheduler=scheduler,

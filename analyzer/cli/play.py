@@ -106,9 +106,9 @@ def duel(
         Path | None,
         typer.Option(
             "--store",
-            help="Result store (a DuckDB file; default: clix.duckdb beside the --out folder, clix-out/clix.duckdb "
-            "for the default --out): games already there are read, not played, and every game played is added as "
-            "it finishes, so an interrupted run resumes. Not used by --players sweep.",
+            help="Result store (a DuckDB file; default: ./clix-out/clix.duckdb, whatever --out is): games already "
+            "there are read, not played, and every game played is added as it finishes, so an interrupted run "
+            "resumes. Not used by --players sweep.",
         ),
     ] = None,
     fresh: Annotated[
@@ -151,7 +151,7 @@ def duel(
             raise ClixError("--store, --fresh: a --players sweep run does not use the result store (a duel does)")
         kept = None
     else:
-        kept = store_for(store, out)
+        kept = store_for(store)
     raise typer.Exit(
         run_duel(
             library.data,

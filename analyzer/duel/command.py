@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.jsonout import print_json
+from clix.analyzer.common.names import side_names
 from clix.analyzer.common.progress import progress_bar, stage
 from clix.analyzer.duel.check import CHECK_GAMES, check_style, run_check
 from clix.analyzer.duel.check import summary_lines as check_summary_lines
@@ -135,6 +136,7 @@ def run_duel(
         from clix.analyzer.report.duel import check_pdf
 
         check_pdf()
+    names = side_names(roster, army_a, army_b)
     with claim_output(out) as folder:
         keeper = DuelKeeper.start(store, roster, matchup, seed, games + games % 2, fresh) if store is not None else None
         try:
@@ -147,6 +149,7 @@ def run_duel(
                 console=console,
                 target=target_ci,
                 stop_on_error=stop_on_error,
+                label=f"{names['a']} vs {names['b']}",
                 known=keeper.known if keeper else None,
                 on_result=keeper.writer.add if keeper else None,
                 on_batch=keeper.writer.tick if keeper else None,
@@ -178,9 +181,9 @@ def run_duel(
             quiet=as_json,
         )
         games_df, figures_df = game_rows.frame, figure_rows.frame
-        names = {"a": army_a, "b": army_b}
         settings = duel_settings(
             matchup,
+            names,
             result,
             games_df,
             games=games,
@@ -354,6 +357,7 @@ def summarize_duel(
 
 def duel_settings(
     matchup: Matchup,
+    names: Mapping[str, str],
     result: RunResult,
     games_df: Any,
     *,
@@ -367,7 +371,8 @@ def duel_settings(
     fresh: bool,
     run: int | None,
 ) -> dict[str, Any]:
-    """The settings of summary.json: what was asked, how it was played, and the command that plays it again."""
+    """The settings of summary.json: what was asked (the armies by id, and by name as shown: `names`, by side,
+    from `analyzer.common.names.side_names`), how it was played, and the command that plays it again."""
     army_a, army_b, map_name, library = matchup.army_a, matchup.army_b, matchup.map_name, matchup.library
     style_a, style_b, turns, ties = matchup.style_a, matchup.style_b, matchup.turn_limit, matchup.ties
     command = (
@@ -381,6 +386,8 @@ def duel_settings(
     return {
         "army_a": army_a,
         "army_b": army_b,
+        "army_a_name": names["a"],
+        "army_b_name": names["b"],
         "map": map_name,
         "players": f"{style_a},{style_b}",
         "games": len(games_df),
@@ -435,10 +442,11 @@ def play_duel(
     on_result: Callable[[int, GameRows], None] | None = None,
     on_batch: Callable[[], None] | None = None,
     progress: Callable[[int], None] | None = None,
+    label: str | None = None,
 ) -> tuple[RunResult, dict[str, Any] | None]:
-    """Play the duel (to `target` precision when given, `games` at most), with a progress bar unless quiet (else
-    `progress` is told of the games as they finish); games in `known` are taken from it, `on_result` is told of
-    each game played."""
+    """Play the duel (to `target` precision when given, `games` at most), with a progress bar headed `label` (by
+    default the armies' ids) unless quiet (else `progress` is told of the games as they finish); games in `known`
+    are taken from it, `on_result` is told of each game played."""
 
     def play(progress: Callable[[int], None] | None) -> tuple[RunResult, dict[str, Any] | None]:
         if target is None:
@@ -468,9 +476,8 @@ def play_duel(
         )
 
     total = games + games % 2
-    with progress_bar(
-        console, f"{matchup.army_a} vs {matchup.army_b}", total, quiet, done=0 if known is None else known.count
-    ) as advance:
+    heading = label or f"{matchup.army_a} vs {matchup.army_b}"
+    with progress_bar(console, heading, total, quiet, done=0 if known is None else known.count) as advance:
         result, precision = play(advance or progress)
     ended_early(result.count, "games", result.interrupted, result.stopped, len(result.failed), result.crashed)
     return result, precision

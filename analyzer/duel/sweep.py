@@ -18,6 +18,7 @@ import pandas as pd
 from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.jsonout import print_json
+from clix.analyzer.common.names import settings_names, side_names
 from clix.analyzer.common.progress import progress_bar
 from clix.analyzer.ladder.command import run_cells, text_table
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
@@ -203,9 +204,10 @@ def run_sweep(
     ]
     checks.cells_games(games, len(matchups), what="pairings", one="pairing")
     games += games % 2
+    names = side_names(roster, army_a, army_b)
     with claim_output(out) as folder:
         with progress_bar(
-            console, f"{army_a} vs {army_b}, {len(matchups)} pairings", len(matchups) * games, as_json
+            console, f"{names['a']} vs {names['b']}, {len(matchups)} pairings", len(matchups) * games, as_json
         ) as advance:
             played = run_cells(matchups, games, seed, jobs, progress=advance, stop_on_error=stop_on_error)
         finished = sum(played.complete)
@@ -234,6 +236,8 @@ def run_sweep(
         settings = {
             "army_a": army_a,
             "army_b": army_b,
+            "army_a_name": names["a"],
+            "army_b_name": names["b"],
             "map": map_name,
             "players": "sweep",
             "styles": styles,
@@ -296,7 +300,9 @@ def sweep_lines(cells: list[dict[str, Any]], result: dict[str, Any], settings: d
     """The console report: heading, A's score matrix (rows A's style, columns B's style), the verdict over the
     styles of comparable strength (naming its rule), the pairings against weaker play apart, and the ratings'
     source."""
-    a, b = settings["army_a"], settings["army_b"]
+    names = settings_names(settings)
+    a, b = names["a"], names["b"]
+    shown = {settings["army_a"]: a, settings["army_b"]: b}
     by_pairing = {(c["style_a"], c["style_b"]): c for c in cells}
     styles = settings["styles"]
     v = result["verdict"]
@@ -306,10 +312,11 @@ def sweep_lines(cells: list[dict[str, Any]], result: dict[str, Any], settings: d
     rows += [[mark[s], *(percent(by_pairing[s, t]) if (s, t) in by_pairing else "–" for t in styles)] for s in styles]
     default = settings["default_style"]
     every = f"{default} vs {default}"
+    favoured_name = shown.get(v["favoured"], v["favoured"])
     if v["label"] == ROBUST:
-        because = f"{v['favoured']} favoured in every such pairing"
+        because = f"{favoured_name} favoured in every such pairing"
     else:
-        favoured = f"{v['favoured']} favoured by {every}" if v["favoured"] else f"no army clearly favoured by {every}"
+        favoured = f"{favoured_name} favoured by {every}" if v["favoured"] else f"no army clearly favoured by {every}"
         because = f"{favoured}; disagreeing: {', '.join(v['disagreeing'])}"
     lines = [
         f"sweep {a} vs {b} on {settings['map']}: {len(cells)} pairings x {settings['games_per_pairing']} games "

@@ -20,6 +20,7 @@ from typing import Any
 
 import pandas as pd
 from clix.analyzer.common import checks
+from clix.analyzer.common import names as display
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.common.progress import progress_bar
@@ -222,6 +223,7 @@ def run_ladder(
             jobs=jobs,
             resamples=resamples,
             ruleset=ruleset,
+            data=roster,
         )
         with folder.staged() as staging:
             written = write_ladder(staging, summary, games_df, settings, pdf=pdf, kind=kit(ruleset).army_kind)
@@ -296,9 +298,10 @@ def ladder_outcome(
     jobs: int | None,
     resamples: int,
     ruleset: str = DEFAULT_RULESET,
+    data: Any = None,
 ) -> tuple[pd.DataFrame, dict[str, Any], dict[str, Any]]:
     """The games of the finished cells, the ladder's summary (ratings, scores) and its settings; `games` per cell,
-    in whole pairs."""
+    in whole pairs. `data` (the ruleset's library data) names the armies as shown (`analyzer.common.names`)."""
     games_df = ladder_games(matchups, played)
     summary = ladder_summary(games_df, styles, seed, resamples)
     played_games = len(games_df)
@@ -306,6 +309,7 @@ def ladder_outcome(
     settings = {
         "players": styles,
         "armies": army_names,
+        "shown_armies": display.army_names(data, army_names),
         "maps": map_names,
         "games_per_cell": games,
         "cells": finished,

@@ -42,8 +42,12 @@ def knockout_rows(games: pd.DataFrame, armies: Sequence[str]) -> list[dict[str, 
     return rows
 
 
-def knockout_lines(rows: list[dict[str, Any]], number: dict[str, str], kind: str = "force") -> list[str]:
-    """The console's table of `knockout_rows`: KOs, VP (from KOs, from survivors) and first KO round per game."""
+def knockout_lines(
+    rows: list[dict[str, Any]], number: dict[str, str], kind: str = "force", name: Any = None
+) -> list[str]:
+    """The console's table of `knockout_rows`: KOs, VP (from KOs, from survivors) and first KO round per game;
+    `name` shows an army's id (default: the id)."""
+    name = name or (lambda army: army)
     from clix.analyzer.ladder.command import text_table
 
     def cell(value: float | None, digits: int = 2) -> str:
@@ -52,7 +56,7 @@ def knockout_lines(rows: list[dict[str, Any]], number: dict[str, str], kind: str
     head = [kind, "KOs", "VP", "VP KOs", "VP left", "1st KO", "damage"]
     body = [
         [
-            f"{number.get(r['army'], '')} {r['army']}".strip(),
+            f"{number.get(r['army'], '')} {name(r['army'])}".strip(),
             cell(r["kos"]),
             cell(r["vp"], 1),
             cell(r["vp_kos"], 1),

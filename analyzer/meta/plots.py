@@ -55,8 +55,9 @@ def heatmap_figure(summary: dict[str, Any], kind: str = "army") -> Figure:
                 fontsize=7 if n > 6 else 8,
                 color=ink,
             )
-    ax.set_xticks(range(n), armies, rotation=45, ha="right", fontsize=8)
-    ax.set_yticks(range(n), armies, fontsize=8)
+    labels = [(summary.get("names") or {}).get(a, a) for a in armies]
+    ax.set_xticks(range(n), labels, rotation=45, ha="right", fontsize=8)
+    ax.set_yticks(range(n), labels, fontsize=8)
     ax.set_xlabel(f"opponent (column {kind})")
     ax.set_ylabel(f"{kind} (row)")
     ax.set_title(f"Score of the row {kind} against the column {kind}, % [95% interval]", fontsize=9)
@@ -75,7 +76,8 @@ def heatmap_figure(summary: dict[str, Any], kind: str = "army") -> Figure:
 def nash_png(summary: dict[str, Any], path: Path) -> Path:
     """Each army's Nash weight (bars) and how often it is in the support under the bootstrap (dots)."""
     field = sorted(summary["field"], key=lambda r: -r["nash_weight"])
-    names = [r["army"] for r in field]
+    shown = summary.get("names") or {}
+    names = [shown.get(r["army"], r["army"]) for r in field]
     fig = Figure(figsize=(max(4.5, 0.6 * len(names) + 2), 3.4))
     ax = fig.add_subplot()
     x = np.arange(len(names))

@@ -27,17 +27,25 @@ def _points(d: dict[str, Any] | None) -> str:
     return f"{100 * d['difference']:+.0f} [{100 * d['low']:+.0f}, {100 * d['high']:+.0f}]"
 
 
+def shown(summary: dict[str, Any]) -> Any:
+    """How the field's armies are shown: a function of an army's id (`summary["names"]`, from
+    `analyzer.common.names`; a summary without names shows ids)."""
+    names = summary.get("names") or {}
+    return lambda army: names.get(army, army)
+
+
 def meta_headline(summary: dict[str, Any], settings: dict[str, Any], kind: str = "army") -> str:
     """The run's answer in one sentence, with its size: the army that scores best against the field (or that none
     stands out: its interval holds 50%), and the Nash mixture."""
     kinds = "armies" if kind == "army" else f"{kind}s"
+    name = shown(summary)
     best = max(summary["field"], key=lambda row: row["score"])
-    shown = f"{best['army']}, {100 * best['score']:.0f}% [{100 * best['low']:.0f}–{100 * best['high']:.0f}]"
-    mixture = ", ".join(f"{row['army']} {row['weight']:.2f}" for row in summary["nash"]["support"])
+    text = f"{name(best['army'])}, {100 * best['score']:.0f}% [{100 * best['low']:.0f}–{100 * best['high']:.0f}]"
+    mixture = ", ".join(f"{name(row['army'])} {row['weight']:.2f}" for row in summary["nash"]["support"])
     size = f"{len(summary['armies'])} {kinds} on {len(settings['maps'])} maps, {settings['games']} games"
     if best["low"] > 0.5:
-        return f"Best against the field: {shown}; the Nash mixture plays {mixture} ({size})."
-    return f"No {kind} stands out against the field: the best, {shown}, holds 50%; the Nash mixture plays {mixture} ({size})."
+        return f"Best against the field: {text}; the Nash mixture plays {mixture} ({size})."
+    return f"No {kind} stands out against the field: the best, {text}, holds 50%; the Nash mixture plays {mixture} ({size})."
 
 
 def meta_lines(summary: dict[str, Any], settings: dict[str, Any], kind: str = "army") -> list[str]:
@@ -47,6 +55,7 @@ def meta_lines(summary: dict[str, Any], settings: dict[str, Any], kind: str = "a
     field (`kind` "force") has its knockouts and victory points instead of plot twists."""
     kinds = "armies" if kind == "army" else f"{kind}s"
     armies = summary["armies"]
+    name = shown(summary)
     number = {a: str(i + 1) for i, a in enumerate(armies)}
     settled = summary["cells_settled"]
     how = ", ".join(f"{n} {k}" for k, n in sorted(settled.items()))
@@ -66,14 +75,17 @@ def meta_lines(summary: dict[str, Any], settings: dict[str, Any], kind: str = "a
     matrix = [["", *[number[a] for a in armies]]]
     for a in armies:
         matrix.append(
-            [f"{number[a]} {a}", *("·" if b == a else f"{100 * summary['matrix'][a][b]['score']:.0f}" for b in armies)]
+            [
+                f"{number[a]} {name(a)}",
+                *("·" if b == a else f"{100 * summary['matrix'][a][b]['score']:.0f}" for b in armies),
+            ]
         )
     lines += ["  " + line for line in text_table(matrix, 1)]
     head = [kind, "vs field [95%]", "rating [95%]", "Nash", "in support", "first-second"]
     first = {r["army"]: r for r in summary["first_player"]["by_army"]}
     body = [
         [
-            f"{number[r['army']]} {r['army']}",
+            f"{number[r['army']]} {name(r['army'])}",
             _pct(r),
             f"{r['rating']:+.0f} [{r['rating_low']:+.0f}, {r['rating_high']:+.0f}]",
             f"{r['nash_weight']:.2f}",
@@ -86,29 +98,29 @@ def meta_lines(summary: dict[str, Any], settings: dict[str, Any], kind: str = "a
     if "knockouts" in summary:
         from clix.analyzer.meta.knockouts import knockout_lines
 
-        lines += knockout_lines(summary["knockouts"], number, kind)
-    support = ", ".join(f"{s['army']} {s['weight']:.2f}" for s in summary["nash"]["support"])
+        lines += knockout_lines(summary["knockouts"], number, kind, name)
+    support = ", ".join(f"{name(s['army'])} {s['weight']:.2f}" for s in summary["nash"]["support"])
     lines.append(
         f"  Nash mixture of the matchup game: {support} (in support: share of {settings['resamples']} bootstrap resamples)"
     )
     if summary["outliers"]:
         lines.append(
             "  outliers (field score interval wholly above 60% or below 40%): "
-            + ", ".join(f"{o['army']} {_pct(o)}" for o in summary["outliers"])
+            + ", ".join(f"{name(o['army'])} {_pct(o)}" for o in summary["outliers"])
         )
     else:
         lines.append("  outliers: none (no field score interval wholly above 60% or below 40%)")
-    shown = [d for d in summary["dominated"] if d["by_intervals"]]
+    proven = [d for d in summary["dominated"] if d["by_intervals"]]
     guessed = [d for d in summary["dominated"] if not d["by_intervals"]]
-    if shown:
+    if proven:
         lines.append(
             f"  dominated (another {kind} scores higher against every {kind}, each 95% interval above 0): "
-            + ", ".join(f"{d['army']} (by {d['by']})" for d in shown)
+            + ", ".join(f"{name(d['army'])} (by {name(d['by'])})" for d in proven)
         )
     if guessed:
         lines.append(
             "  dominated on point estimates (the intervals do not show it): "
-            + ", ".join(f"{d['army']} (by {d['by']})" for d in guessed)
+            + ", ".join(f"{name(d['army'])} (by {name(d['by'])})" for d in guessed)
         )
     fp = summary["first_player"]["overall"]
     lines.append(
@@ -133,7 +145,7 @@ def meta_lines(summary: dict[str, Any], settings: dict[str, Any], kind: str = "a
             )
     for r in summary["styles_range"]:
         by = ", ".join(f"{s} {_pct(v)}" for s, v in r["by_style"].items())
-        lines.append(f"  {r['army']} by style: {by}; range {100 * (r['range'] or 0):.0f} points")
+        lines.append(f"  {name(r['army'])} by style: {by}; range {100 * (r['range'] or 0):.0f} points")
     if settings["interrupted"]:
         lines.append("  the run was interrupted: these results cover only the games finished")
     return lines
@@ -187,6 +199,7 @@ def write_meta(
         settings=settings,
         pct=_pct,
         points=_points,
+        name=shown(summary),
         cells=_records(cells),
         heatmap=_data_uri(written["heatmap"]),
         nash_plot=_data_uri(written["nash_plot"]),

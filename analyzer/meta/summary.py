@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from clix.analyzer.common.names import army_names
 from clix.analyzer.meta import nash
 from clix.analyzer.meta.balance import (
     _games_interval,
@@ -112,6 +113,7 @@ def meta_summary(
     settled = cells["settled"].value_counts().to_dict()
     summary = {
         "armies": list(armies),
+        "names": army_names(roster, armies),
         "styles": list(styles),
         "matrix": matrix,
         "scores": scores.round(6).tolist(),

@@ -9,6 +9,7 @@ import stat
 from pathlib import Path
 
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.names import settings_names
 from clix.analyzer.library.rulesets import ruleset_of_version
 from clix.analyzer.play.result import RunResult
 from clix.analyzer.play.store import GameKey, RunRecord, Store, local_time
@@ -31,6 +32,16 @@ def run_ruleset(record: RunRecord) -> str:
     except (TypeError, ValueError, KeyError):
         return DEFAULT_RULESET
     return (ruleset_of_version(version) if isinstance(version, str) else None) or DEFAULT_RULESET
+
+
+def record_names(record: RunRecord) -> dict[str, str]:
+    """How a run's armies are shown, by side ("a", "b"): the names its summary recorded
+    (`analyzer.common.names`), else its ids (a run recorded before names were, or a damaged summary)."""
+    try:
+        settings = json.loads(record.document)["settings"]
+        return settings_names({**settings, "army_a": record.army_a, "army_b": record.army_b})
+    except (TypeError, ValueError, KeyError):
+        return {"a": record.army_a, "b": record.army_b}
 
 
 def find_run(store: Store, run: str) -> RunRecord:
@@ -60,10 +71,11 @@ def runs_table(runs: list[RunRecord]) -> Table:
     for record in runs:
         score = "–" if record.score is None else f"{100 * record.score:.1f}%"
         ruleset = run_ruleset(record)
+        names = record_names(record)
         table.add_row(
             str(record.id),
             f"{local_time(record.started):%Y-%m-%d %H:%M}",
-            f"{record.army_a} vs {record.army_b}" + ("" if ruleset == DEFAULT_RULESET else f" ({ruleset})"),
+            f"{names['a']} vs {names['b']}" + ("" if ruleset == DEFAULT_RULESET else f" ({ruleset})"),
             record.map,
             record.players.replace(",", ", "),
             f"{record.games}{'*' if record.interrupted else ''}",
@@ -101,7 +113,7 @@ def print_run(store: Store, run: str, console: Console) -> None:
             f"run {record.id}: its summary in {store.path} is damaged; its folder {record.out} has its report, and "
             f"`clix results export {record.id}` its games"
         ) from None
-    names = {"a": record.army_a, "b": record.army_b}
+    names = record_names(record)
     console.print(
         f"run {record.id}, started {local_time(record.started):%Y-%m-%d %H:%M:%S}: {record.command}"
         + (" (interrupted)" if record.interrupted else ""),

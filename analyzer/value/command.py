@@ -36,6 +36,7 @@ from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.jsonout import print_json
+from clix.analyzer.common.names import side_names
 from clix.analyzer.common.text import print_lines, wrote
 from clix.analyzer.play.experiment import Played
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
@@ -161,9 +162,12 @@ def predict_pair(roster: Roster, fit: Fit, holdout: dict[str, Any] | None, army_
     low, high = prediction_interval(
         score, float(found["low"][0]), float(found["high"][0]), float("nan") if error is None else error
     )
+    names = side_names(roster, army_a, army_b)
     return {
         "army_a": army_a,
         "army_b": army_b,
+        "army_a_name": names["a"],
+        "army_b_name": names["b"],
         "score": score,
         "low": low,
         "high": high,

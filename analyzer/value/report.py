@@ -108,8 +108,8 @@ def prediction_lines(prediction: dict[str, Any] | None) -> list[str]:
         else "the fit's bootstrap alone: the holdout measured too little to add the model's own error"
     )
     return [
-        f"  predicted: {p['army_a']} scores {100 * p['score']:.0f}% [95% {100 * p['low']:.0f}–{100 * p['high']:.0f}] "
-        f"against {p['army_b']} ({what}; cost alone: {100 * p['cost_alone']:.0f}%)"
+        f"  predicted: {p.get('army_a_name', p['army_a'])} scores {100 * p['score']:.0f}% [95% {100 * p['low']:.0f}–"
+        f"{100 * p['high']:.0f}] against {p.get('army_b_name', p['army_b'])} ({what}; cost alone: {100 * p['cost_alone']:.0f}%)"
     ]
 
 

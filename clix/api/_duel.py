@@ -48,7 +48,10 @@ class DuelResult(Result):
 
     @property
     def names(self) -> dict[str, str]:
-        return {"a": self.settings["army_a"], "b": self.settings["army_b"]}
+        """The sides' armies as shown (their `name:`), by side ("a", "b")."""
+        from clix.analyzer.common.names import settings_names
+
+        return settings_names(self.settings)
 
     @property
     def score(self) -> tuple[float, float, float]:
@@ -112,7 +115,7 @@ class DuelResult(Result):
             self.settings,
             self.names,
             self.provenance,
-            armies={side: army_contents(roster, army) for side, army in self.names.items()},
+            armies={side: army_contents(roster, self.settings[f"army_{side}"]) for side in ("a", "b")},
             layout=roster.maps.get(self.settings["map"]),
         )
         if pdf:
@@ -160,6 +163,7 @@ def duel(
     With a result `store` (a DuckDB file, as `clix duel --store`) its games for this duel are taken from it (unless
     `fresh`), the others added to it, and the run recorded (`clix.results`). `progress(done, planned)` is told of
     the games as they finish. Nothing is printed or written otherwise; mistakes raise `clix.ClixError`."""
+    from clix.analyzer.common.names import side_names
     from clix.analyzer.duel.command import (
         check_duel_options,
         duel_matchup,
@@ -251,6 +255,7 @@ def duel(
         )
         settings = duel_settings(
             matchup,
+            side_names(roster, matchup.army_a, matchup.army_b),
             result,
             game_rows.frame,
             games=games,

@@ -152,6 +152,7 @@ def ladder(
             turns=turns,
             jobs=cores,
             resamples=200,
+            data=library.roster,
         )
     return LadderResult(pd.DataFrame(summary["ratings"]), pd.DataFrame(summary["pairs"]), games_df, summary, settings)
 
@@ -193,6 +194,6 @@ def _other_ladder(
         raise ClixError("no cell of the ladder finished: each had a failed game (named above)")
     games_df, summary, settings = ladder_outcome(
         matchups, played, styles, armies_played, maps_played,
-        games=per_cell, seed=seed, turns=turns, jobs=cores, resamples=200, ruleset=ruleset,
+        games=per_cell, seed=seed, turns=turns, jobs=cores, resamples=200, ruleset=ruleset, data=other.data,
     )  # fmt: skip
     return LadderResult(pd.DataFrame(summary["ratings"]), pd.DataFrame(summary["pairs"]), games_df, summary, settings)

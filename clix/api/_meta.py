@@ -50,21 +50,27 @@ class MetaResult(Result):
 
     @property
     def headline(self) -> str:
+        from clix.analyzer.meta.report import shown
+
+        name = shown(self.summary)
         rows = sorted(self.summary["field"], key=lambda r: -r["score"])
         top, bottom = rows[0], rows[-1]
-        mixture = ", ".join(f"{s['army']} {s['weight']:.2f}" for s in self.summary["nash"]["support"])
+        mixture = ", ".join(f"{name(s['army'])} {s['weight']:.2f}" for s in self.summary["nash"]["support"])
         outliers = len(self.summary["outliers"])
         return (
-            f"meta of {len(rows)} {'armies' if common.army_kind(self.settings) == 'army' else 'forces'} ({self.settings['games']} games): {top['army']} scores "
-            f"{common.percent(top)} against the field, {bottom['army']} {common.percent(bottom)}; "
+            f"meta of {len(rows)} {'armies' if common.army_kind(self.settings) == 'army' else 'forces'} ({self.settings['games']} games): {name(top['army'])} scores "
+            f"{common.percent(top)} against the field, {name(bottom['army'])} {common.percent(bottom)}; "
             f"Nash mixture {mixture}; {outliers or 'no'} outlier{'s' if outliers != 1 else ''}"
         )
 
     def table(self) -> pd.DataFrame:
+        from clix.analyzer.meta.report import shown
+
+        name = shown(self.summary)
         return pd.DataFrame(
             [
                 {
-                    "army": r["army"],
+                    "army": name(r["army"]),
                     "vs field [95%]": common.percent(r),
                     "rating [95%]": f"{r['rating']:+.0f} [{r['rating_low']:+.0f}, {r['rating_high']:+.0f}]",
                     "Nash weight": round(r["nash_weight"], 2),

@@ -40,7 +40,7 @@ class Results(Result):
         score = "" if pd.isna(last["score"]) else f": A scores {100 * last['score']:.1f}%"
         return (
             f"{count} run{'s' if count > 1 else ''} in {self.store}; the last, #{last['id']}, "
-            f"{last['army_a']} vs {last['army_b']} on {last['map']} ({last['games']} games){score}"
+            f"{last['army_a_name']} vs {last['army_b_name']} on {last['map']} ({last['games']} games){score}"
         )
 
     def table(self) -> pd.DataFrame:
@@ -49,7 +49,7 @@ class Results(Result):
             {
                 "run": shown["id"],
                 "started": shown["started"].dt.strftime("%Y-%m-%d %H:%M"),
-                "duel": shown["army_a"] + " vs " + shown["army_b"],
+                "duel": shown["army_a_name"] + " vs " + shown["army_b_name"],
                 "map": shown["map"],
                 "players": shown["players"],
                 "games": shown["games"],
@@ -109,7 +109,7 @@ class Results(Result):
                 xerr = [[100 * (r["score"] - r["low"])], [100 * (r["high"] - r["score"])]]
                 ax.errorbar(100 * r["score"], y, xerr=xerr, fmt="o", color="#b23a48", capsize=4, lw=2)
         ax.axvline(50, color="#555555", ls="--", lw=1)
-        ax.set_yticks(range(len(rows)), [f"#{r['id']} {r['army_a']} vs {r['army_b']}" for r in rows])
+        ax.set_yticks(range(len(rows)), [f"#{r['id']} {r['army_a_name']} vs {r['army_b_name']}" for r in rows])
         ax.set_ylim(len(rows) - 0.5, -0.5)
         ax.set_xlim(0, 100)
         ax.set_xlabel("A's score (wins + ½ draws), %, 95% interval over pairs")
@@ -153,6 +153,7 @@ def results(store: str | Path | None = None) -> Results:
     """The runs recorded in the result store `store` (default: clix-out/clix.duckdb, where `clix duel` keeps its
     games), as `clix results list` lists them. A store that does not exist is a `clix.ClixError`."""
     from clix.analyzer.play.store import DEFAULT_STORE, Store, local_time
+    from clix.analyzer.results.command import record_names
 
     path = Path(store) if store is not None else DEFAULT_STORE
     with common.python_errors(FLAGS):
@@ -163,6 +164,8 @@ def results(store: str | Path | None = None) -> Results:
             "started": local_time(r.started).replace(tzinfo=None),
             "army_a": r.army_a,
             "army_b": r.army_b,
+            "army_a_name": record_names(r)["a"],
+            "army_b_name": record_names(r)["b"],
             "map": r.map,
             "players": r.players,
             "seed": r.seed,
@@ -179,7 +182,8 @@ def results(store: str | Path | None = None) -> Results:
         }
         for r in records
     ]
-    columns = ["id", "started", "army_a", "army_b", "map", "players", "seed", "turns", "ties", "games", "played"]
+    columns = ["id", "started", "army_a", "army_b", "army_a_name", "army_b_name", "map", "players", "seed", "turns"]
+    columns += ["ties", "games", "played"]
     columns += ["from_store", "interrupted", "score", "low", "high", "seconds", "command"]
     runs = pd.DataFrame(rows, columns=columns)
     runs["started"] = pd.to_datetime(runs["started"])
