@@ -5,7 +5,7 @@ picked up, thrown or destroyed (HX-OBJECT), markers laid and cleared, terrain an
 needs its geometry, whose tables (adjacency, lines of fire traced once and kept, levels, steps) are costly to make
 and to fill again; the same maps come back from game to game (the same forces place their objects the same way).
 `geometry_of` returns the geometry already made of a map with the same contents, while it is among the last
-`KEPT` maps made in this process. A geometry is never changed in play (a changed map is a new one), so sharing it
+`KEPT` maps used in this process. A geometry is never changed in play (a changed map is a new one), so sharing it
 changes no game."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 from clix.engine.core.geometry import Geometry
 from clix.engine.heroclix.maps import HeroMap
 
-KEPT = 16
-"""How many maps' geometries a process keeps (the oldest made goes first)."""
+KEPT = 32
+"""How many maps' geometries a process keeps (the one used longest ago goes first)."""
 
 _kept: dict[tuple[str, str], Geometry] = {}
 
@@ -22,8 +22,10 @@ _kept: dict[tuple[str, str], Geometry] = {}
 def geometry_of(layout: HeroMap) -> Geometry:
     """The geometry of `layout` (a HeroClix map), made once per contents while it is kept."""
     key = (type(layout).__qualname__, layout.model_dump_json())
-    found = _kept.get(key)
-    if found is None:
+    found = _kept.pop(key, None)
+    if found is not None:
+        _kept[key] = found  # the last used goes last
+    else:
         if len(_kept) >= KEPT:
             del _kept[next(iter(_kept))]
         found = _kept[key] = Geometry(layout)
