@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from clix.engine.core.files.problems import did_you_mean
-from clix.engine.core.geometry import Geometry
 from clix.engine.heroclix import battlefield, teams
 from clix.engine.heroclix.card_checks import assignable
 from clix.engine.heroclix.card_files import Cards, Condition, Feat, FeatCard, TeamAbility, copy_of
 from clix.engine.heroclix.declarations import Copy, Declared
+from clix.engine.heroclix.geometries import geometry_of
 from clix.engine.heroclix.library import Force, Library, MapFile, load_library
 from clix.engine.heroclix.maps import HeroMap
 from clix.engine.heroclix.powers import POWERS, power_named
@@ -193,7 +193,7 @@ def reveal(state: HeroState, library: Library, forces: tuple[Force, ...], layout
     battlefield.reveal(state)
     changed = battlefield.terrain(layout, [c for _, c in conditions])
     if changed is not layout:
-        state.geometry = Geometry(changed)
+        state.geometry = geometry_of(changed)
     return changed
 
 

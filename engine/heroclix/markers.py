@@ -6,10 +6,10 @@ debris goes with the others, HX-POWER-30 OPEN)."""
 
 from __future__ import annotations
 
-from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import double_base
 from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.geometries import geometry_of
 from clix.engine.heroclix.objects import layout_of
 from clix.engine.heroclix.sides import team
 from clix.engine.heroclix.state import HeroState
@@ -30,7 +30,7 @@ def lay(state: HeroState, user: Figure, squares: tuple[int, ...], kind: str) -> 
         x, y = state.geometry.xy(square)
         state.markers[square] = (user.controller, rows[y][x], kind)
         rows[y][x] = LEGEND[kind]
-    state.geometry = Geometry(layout.model_copy(update={"rows": ["".join(row) for row in rows]}))
+    state.geometry = geometry_of(layout.model_copy(update={"rows": ["".join(row) for row in rows]}))
     state.emit(EventKind.MARKERS, character=user.label, marker=kind, at=tuple(state.geometry.xy(s) for s in squares))
 
 
@@ -44,7 +44,7 @@ def clear(state: HeroState, player: int) -> None:
     for square in mine:
         x, y = state.geometry.xy(square)
         rows[y][x] = state.markers.pop(square)[1]
-    state.geometry = Geometry(layout.model_copy(update={"rows": ["".join(row) for row in rows]}))
+    state.geometry = geometry_of(layout.model_copy(update={"rows": ["".join(row) for row in rows]}))
     state.emit(EventKind.MARKERS, player=player, removed=tuple(state.geometry.xy(s) for s in mine))
 
 

@@ -4,8 +4,10 @@ change them are in movement_powers (Plasticity, Phasing/Teleport, Earthbound/Neu
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from clix.engine.core import decisions
-from clix.engine.core.geometry import BLOCKING, HINDERING, TERRAIN_CODES, WATER
+from clix.engine.core.geometry import BLOCKING, HINDERING, TERRAIN_CODES, WATER, Geometry
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import cards, double_base
 from clix.engine.heroclix.defenses import capped
@@ -244,6 +246,17 @@ def _terrain_stop(state: HeroState, here: int, square: int, swims: bool, lifted:
     )
 
 
+def closed_steps(geometry: Geometry) -> list[frozenset[int]]:
+    """Per square, the touching squares cut apart from it (`Geometry.separated`: a wall, or a corner shut both ways
+    round, HX-MOVE-03, HX-TERRAIN-16), worked out once per map: the search reads them at every step."""
+    found: Any = geometry.cached("heroclix closed steps", lambda: _closed_steps(geometry))
+    return cast(list[frozenset[int]], found)
+
+
+def _closed_steps(geometry: Geometry) -> list[frozenset[int]]:
+    return [frozenset(j for j in geometry.all_neighbours[i] if geometry.separated(i, j)) for i in range(geometry.size)]
+
+
 def reachable(
     state: HeroState, character: Figure, squares: int = -1, passing: bool = False
 ) -> dict[int, tuple[int, ...]]:
@@ -289,15 +302,15 @@ def reachable(
                     if adjacency(state, character, foe, square, False):
                         danger.add(square)
 
+    closed = closed_steps(geometry)
+
     def verdict(here: int, square: int) -> int:
         """0: the move may end on `square`; 1: it may only pass it; 2: it may not enter it."""
         if flier:
             if mode == SOARING and indoor[square]:
                 return 2
             indoors = mode == HOVERING and (indoor[here] or indoor[square]) and not phaser
-            if indoors and (
-                geometry.separated(here, square) or (indoor[square] and geometry.terrain[square] == BLOCKING)
-            ):
+            if indoors and (square in closed[here] or (indoor[square] and geometry.terrain[square] == BLOCKING)):
                 return 2
             if square in others or (mode == HOVERING and geometry.terrain[square] == BLOCKING):
                 return 1
@@ -310,7 +323,7 @@ def reachable(
             if square in foe_squares:
                 return 1 if leaper else 2
             return 1 if square in others or geometry.terrain[square] == BLOCKING else 0
-        if geometry.separated(here, square) or geometry.terrain[square] == BLOCKING:
+        if square in closed[here] or geometry.terrain[square] == BLOCKING:
             return 2
         if level[square] != level[here] and frozenset((here, square)) not in ladders and not huge:
             return 2
@@ -432,7 +445,8 @@ def move(
     moving = moves_at_all(state, character, path, mode)
     if break_away and moving and not leaps(character) and adjacent_opponents(state, character):
         roll = decisions.d6(state)
-        for respond in state.ruleset.roll_responders:  # HX-POWER-42: Probability Control may have it rerolled
+        responders: Any = state.ruleset.roll_responders  # one die here, where the core's type says two: Any
+        for respond in responders:  # HX-POWER-42: Probability Control may have it rerolled
             roll = respond(state, character, (), (roll,))[0]
         needed = break_away_at(state, character)
         state.emit(EventKind.BREAK_AWAY, character=character.label, roll=roll, broke=roll >= needed)

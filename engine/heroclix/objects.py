@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure
+from clix.engine.heroclix.geometries import geometry_of
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.maps import HeroMap, MapObject
 from clix.engine.heroclix.state import HeroState
@@ -50,7 +50,7 @@ def lift(state: HeroState, square: int) -> str:
     at = state.geometry.xy(square)
     found = next(o for o in layout.objects if o.at == at)
     kept = [o for o in layout.objects if o is not found]
-    state.geometry = Geometry(layout.model_copy(update={"objects": kept}))
+    state.geometry = geometry_of(layout.model_copy(update={"objects": kept}))
     return found.kind
 
 
@@ -58,4 +58,4 @@ def lay(state: HeroState, kind: str, square: int) -> None:
     """Put an object of `kind` on `square` (a KO'd holder's, HX-OBJECT-04, -07)."""
     layout = layout_of(state)
     placed = [*layout.objects, MapObject(kind=kind, at=state.geometry.xy(square))]  # type: ignore[arg-type]
-    state.geometry = Geometry(layout.model_copy(update={"objects": placed}))
+    state.geometry = geometry_of(layout.model_copy(update={"objects": placed}))

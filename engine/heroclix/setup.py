@@ -10,11 +10,12 @@ from dataclasses import replace
 import numpy as np
 from clix.engine.core import decisions
 from clix.engine.core.dice import Dice
-from clix.engine.core.geometry import BLOCKING, Geometry
+from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import card_play, double_base, rules
 from clix.engine.heroclix.card_checks import feat_points
 from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.geometries import geometry_of
 from clix.engine.heroclix.library import Character, Force, Library, MapFile, archenemies
 from clix.engine.heroclix.maps import MapObject
 from clix.engine.heroclix.movement_powers import earthbound
@@ -44,7 +45,7 @@ def new_game(
     build_total = max(force.build_total for force in forces)
     built = [sum(library.characters[c].points for c in f.characters) + feat_points(library, f) for f in forces]
     state = HeroState(
-        Geometry(layout),
+        geometry_of(layout),
         Dice(rng),
         [Player(n, n, built[n - 1], force.name) for n, force in enumerate(forces, 1)],
         build_total=build_total,
@@ -121,7 +122,7 @@ def _place_objects(
             break
         at = decisions.ask(state, "object", number, free, kind, always=True)
         placed.append(MapObject(kind=kind, at=at))
-    state.geometry = Geometry(layout.model_copy(update={"objects": placed}))
+    state.geometry = geometry_of(layout.model_copy(update={"objects": placed}))
 
 
 def _place_characters(state: HeroState, library: Library, force: Force, number: int, area: int) -> None:

@@ -195,7 +195,7 @@ class HeroState(State):
         return [c for c in self.monsters if c.alive]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)  # its own __init__: compiled (engine/compiled.py)
 class Move:
     """A move action along `path` (the squares entered, in order; HX-MOVE-01)."""
 
@@ -218,8 +218,32 @@ class Move:
     (HX-SPECIAL-04; -1: the engine's choice, `double_base.rear_square`). Its path begins with the square next to
     it that it counts from."""
 
+    def __init__(
+        self,
+        character: int,
+        path: tuple[int, ...],
+        mode: str | None = None,
+        pick_up: int | None = None,
+        pick_up_after: int = -1,
+        carry: int | None = None,
+        carry_to: int = -1,
+        attack: Close | Ranged | None = None,
+        attack_after: int = -1,
+        rear: int = -1,
+    ) -> None:
+        object.__setattr__(self, "character", character)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "mode", mode)
+        object.__setattr__(self, "pick_up", pick_up)
+        object.__setattr__(self, "pick_up_after", pick_up_after)
+        object.__setattr__(self, "carry", carry)
+        object.__setattr__(self, "carry_to", carry_to)
+        object.__setattr__(self, "attack", attack)
+        object.__setattr__(self, "attack_after", attack_after)
+        object.__setattr__(self, "rear", rear)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)  # its own __init__: compiled (engine/compiled.py)
 class Close:
     """A close combat action against an adjacent opposing character (HX-COMBAT-07). A Quake naming no target has
     the attacker itself as `target`: the power picks every adjacent opponent (HX-POWER-16)."""
@@ -233,8 +257,22 @@ class Close:
     use: str = ""
     """A power the attack activates (`use: NAME`: Blades/Claws/Fangs, Quake, Incapacitate), if any."""
 
+    def __init__(
+        self,
+        character: int,
+        target: int,
+        knockback: tuple[tuple[int, str], ...] = (),
+        then: tuple[int, ...] = (),
+        use: str = "",
+    ) -> None:
+        object.__setattr__(self, "character", character)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "knockback", knockback)
+        object.__setattr__(self, "then", then)
+        object.__setattr__(self, "use", use)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)  # its own __init__: compiled (engine/compiled.py)
 class Ranged:
     """A ranged combat action against up to `bolts` targets (HX-COMBAT-09, -21), damage divided by `split`."""
 
@@ -244,6 +282,20 @@ class Ranged:
     knockback: tuple[tuple[int, str], ...] = ()
     use: str = ""
     """A power the attack activates (`use: NAME`), if any."""
+
+    def __init__(
+        self,
+        character: int,
+        targets: tuple[int, ...],
+        split: tuple[tuple[int, int], ...] = (),
+        knockback: tuple[tuple[int, str], ...] = (),
+        use: str = "",
+    ) -> None:
+        object.__setattr__(self, "character", character)
+        object.__setattr__(self, "targets", targets)
+        object.__setattr__(self, "split", split)
+        object.__setattr__(self, "knockback", knockback)
+        object.__setattr__(self, "use", use)
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,14 @@ from __future__ import annotations
 from typing import cast
 
 from clix.engine.core.board import STEPS, Edge, side_edge, wall_edges
-from clix.engine.core.geometry import BLOCKING, Geometry
+from clix.engine.core.geometry import BLOCKING
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import double_base
 from clix.engine.heroclix.battle_fury import no_ranged
 from clix.engine.heroclix.damage_powers import boost
 from clix.engine.heroclix.defenses import capped
 from clix.engine.heroclix.events import EventKind
+from clix.engine.heroclix.geometries import geometry_of
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.maps import HeroMap, Wall
 from clix.engine.heroclix.objects import CLOSE_BONUS, lift, lying_at
@@ -140,7 +141,7 @@ def raze(state: HeroState, attacker: Figure, action: Raze) -> None:
         walls = [_wall(layout, edge) for edge in sorted(wall_edges(layout)) if tuple(sorted(edge)) != gone]
         lines = []
     changed = layout.model_copy(update={"rows": ["".join(row) for row in rows], "walls": walls, "wall_lines": lines})
-    state.geometry = Geometry(changed)
+    state.geometry = geometry_of(changed)
 
 
 def _wall(layout: HeroMap, edge: Edge) -> Wall:

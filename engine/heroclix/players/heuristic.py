@@ -125,7 +125,7 @@ class HeuristicAgent:
         if area_attacks.area(action):
             return self._area_value(ctx, actor, action)
         targets = [action.target, *action.then] if isinstance(action, Close) else list(action.targets)
-        damage: float = actor.damage + combat.damage_modifier(state, actor, action)
+        damage = float(actor.damage + combat.damage_modifier(state, actor, action))
         if action.use == BLADES:  # HX-POWER-13: a d6 in place of the damage value, at least the damage value less 1
             damage = max(3.5, damage - 1)
         value = 0.0

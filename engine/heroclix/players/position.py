@@ -6,8 +6,9 @@ option is computed here once, so an option (most are moves) is scored by lookups
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
+from clix.engine.core.geometry import BLOCKING, Geometry
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import cards, combat, movement, sides
 from clix.engine.heroclix.damage_powers import exploits, floored, senses_handicap
@@ -78,6 +79,64 @@ def attack_odds(state: HeroState, attacker: Figure, target: Figure, action: Atta
     return plain * kept, CRITICAL * kept, float(normal), float(critical), CRITICAL
 
 
+LINE_TABLES_KEPT = 8
+"""How many tables of `clear_lines` a process keeps (the oldest made goes first)."""
+
+_line_tables: dict[tuple[object, ...], list[list[int]]] = {}
+
+
+def clear_lines(geometry: Geometry) -> list[list[int]]:
+    """Per square, a row (filled on first use) of whether the line of fire from it to each square is free of walls
+    and blocking terrain (1), or not (0), -1 while not yet traced: kept with the map, read by lookup. Maps with the
+    same walls and blocking terrain share one table (objects and markers that only hinder change neither)."""
+    found: Any = geometry.cached("heroclix clear lines", lambda: _line_table(geometry))
+    return cast(list[list[int]], found)
+
+
+def _line_table(geometry: Geometry) -> list[list[int]]:
+    blocking = tuple(s for s in range(geometry.size) if geometry.terrain[s] == BLOCKING)
+    key = (geometry.width, geometry.height, geometry.walls, blocking)
+    found = _line_tables.get(key)
+    if found is None:
+        if len(_line_tables) >= LINE_TABLES_KEPT:
+            del _line_tables[next(iter(_line_tables))]
+        found = _line_tables[key] = [[] for _ in range(geometry.size)]
+    return found
+
+
+class Attacker:
+    """An opponent that may act next turn, as `Context.threat` reads it: its square (and x, y), how far it reaches
+    (speed plus range or adjacency), its range, and what its close, ranged and moved attacks are worth."""
+
+    def __init__(
+        self, pos: int, x: int, y: int, reach: int, shoots: int, range_: int, close: float, ranged: float, far: float,
+        pushed: float,
+    ) -> None:  # fmt: skip
+        self.pos = pos
+        self.x = x
+        self.y = y
+        self.reach = reach
+        self.shoots = shoots
+        """Its range, at least 1 (adjacency)."""
+        self.range = range_
+        self.close = close
+        self.ranged = ranged
+        self.far = far
+        """What its attack is worth after a move (`Weights.reach`'s share)."""
+        self.pushed = pushed
+        """0.6 when it already has a token (a push costs it too, HX-TURN-11), else 1."""
+
+
+class Target:
+    """An opponent as `Context.pressure` reads it: its square and what a plain close and ranged attack on it are
+    worth."""
+
+    def __init__(self, pos: int, close: float, ranged: float) -> None:
+        self.pos = pos
+        self.close = close
+        self.ranged = ranged
+
+
 class Context:
     """One decision's view of the position for `player` (see the module)."""
 
@@ -86,16 +145,18 @@ class Context:
         self.player = player
         self.w = weights
         self.geo = state.geometry
+        self._lines = clear_lines(state.geometry)
         side = sides.team(state, player)
         standing = state.standing()
         self.mine = [c for c in standing if sides.team(state, c.controller) == side]
         self.enemies = [c for c in standing if sides.team(state, c.controller) != side]
         self.enemy_actions = max(1, state.build_total // sides.POINTS_PER_ACTION)
         self._values: dict[tuple[int, int, bool], float] = {}
-        self._threat: dict[tuple[int, int], float] = {}
+        self._threat: dict[int, dict[int, float]] = {}
         self._best: dict[int, float] = {}
         self._speed: dict[int, int] = {}
-        self._table: dict[int, list[tuple[Any, ...]]] = {}
+        self._table: dict[int, list[Attacker]] = {}
+        self._aims: dict[int, list[Target]] = {}
         self._here: dict[int, tuple[float, float, float, int, float, int]] = {}
         self.hunt, self.caution = self._score_scales()
 
@@ -185,40 +246,49 @@ class Context:
     def can_hit(self, attacker: Figure, source: int, target: Figure, aim: int) -> int:
         """2 when `attacker` on `source` could attack `target` on `aim` in close combat, 1 at range (within range
         and a line of fire not blocked by walls or terrain; characters in the way are left out), 0 otherwise."""
-        geo = self.geo
-        apart = geo.distance(source, aim)
-        if apart == 1 and geo.adjacent(source, aim):
+        return self._how(source, aim, self.geo.distance(source, aim), attacker.stats.range)
+
+    def _how(self, source: int, aim: int, apart: int, reach: int) -> int:
+        """`can_hit` from `source` on `aim`, `apart` squares apart, for an attacker of range `reach`."""
+        if apart == 1 and aim in self.geo.neighbour_sets[source]:
             return 2
-        if 0 < apart <= attacker.stats.range:
-            ray = geo.ray(source, aim)
-            if not ray.walled and not ray.blocked_by_terrain:
-                return 1
+        if 0 < apart <= reach:
+            row = self._lines[source]
+            if not row:
+                row.extend([-1] * self.geo.size)
+            clear = row[aim]
+            if clear < 0:
+                ray = self.geo.ray(source, aim)
+                row[aim] = clear = 0 if ray.walled or ray.blocked_by_terrain else 1
+            return clear
         return 0
 
     def threat(self, figure: Figure, square: int) -> float:
         """What the opponents can deal to `figure` on `square` next turn: each opponent that may act then (fewer
         than two tokens, HX-TURN-06) attacking it from where it stands, and, at `reach`'s share, each that must move
         first (speed plus range); the best as many as they have actions (HX-TURN-02)."""
-        key = (figure.uid, square)
-        found = self._threat.get(key)
+        known = self._threat.get(figure.uid)
+        if known is None:
+            known = self._threat[figure.uid] = {}
+        found = known.get(square)
         if found is not None:
             return found
-        dealt = []
+        dealt: list[float] = []
         width = self.geo.width
         x, y = square % width, square // width
-        for enemy, ex, ey, reach, close, ranged, far in self._attackers(figure):
-            dx, dy = ex - x, ey - y
+        for foe in self._attackers(figure):
+            dx, dy = foe.x - x, foe.y - y
             apart = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)  # as `Geometry.distance`, inlined: hot
-            if apart > reach:
+            if apart > foe.reach:
                 continue
-            how = self.can_hit(enemy, enemy.pos, figure, square) if apart <= max(1, enemy.stats.range) else 0
-            value = (close if how == 2 else ranged) if how else far
-            dealt.append(value * (0.6 if enemy.tokens else 1.0))  # a push costs them too (HX-TURN-11)
+            how = self._how(foe.pos, square, apart, foe.range) if apart <= foe.shoots else 0
+            value = (foe.close if how == 2 else foe.ranged) if how else foe.far
+            dealt.append(value * foe.pushed)  # a push costs them too (HX-TURN-11)
         dealt.sort(reverse=True)
-        self._threat[key] = found = sum(dealt[: self.enemy_actions])
+        known[square] = found = sum(dealt[: self.enemy_actions])
         return found
 
-    def _attackers(self, figure: Figure) -> list[tuple[Any, ...]]:
+    def _attackers(self, figure: Figure) -> list[Attacker]:
         """Per opponent that may act next turn (HX-TURN-06): its square, its reach (speed plus range or
         adjacency) and what its close, ranged and moved attacks on `figure` are worth (once per decision)."""
         found = self._table.get(figure.uid)
@@ -229,8 +299,13 @@ class Context:
                     continue
                 close, ranged = self.plain_value(enemy, figure, True), self.plain_value(enemy, figure, False)
                 ex, ey = self.geo.xy(enemy.pos)
-                reach = self.speed(enemy) + max(1, enemy.stats.range)
-                found.append((enemy, ex, ey, reach, close, ranged, self.w.reach * max(close, ranged)))
+                shoots = max(1, enemy.stats.range)
+                found.append(
+                    Attacker(
+                        enemy.pos, ex, ey, self.speed(enemy) + shoots, shoots, enemy.stats.range, close, ranged,
+                        self.w.reach * max(close, ranged), 0.6 if enemy.tokens else 1.0,
+                    )
+                )  # fmt: skip
             self._table[figure.uid] = found
         return found
 
@@ -251,20 +326,50 @@ class Context:
             self._here[figure.uid] = found
         return found
 
+    def _targets(self, figure: Figure) -> list[Target]:
+        """Each opponent's square and what `figure`'s plain close and ranged attacks on it are worth (once per
+        decision; `best_attack` has worked them all out by then)."""
+        found = self._aims.get(figure.uid)
+        if found is None:
+            shoots = figure.stats.range > 0
+            found = self._aims[figure.uid] = [
+                Target(
+                    e.pos,
+                    self.plain_value(figure, e, True),
+                    self.plain_value(figure, e, False) if shoots else 0.0,
+                )
+                for e in self.enemies
+            ]
+        return found
+
     def pressure(self, figure: Figure, square: int) -> float:
-        """The best attack `figure` could make next turn from `square` on an opponent where it stands now."""
-        best = 0.0
-        hows = [self.can_hit(figure, square, enemy, enemy.pos) for enemy in self.enemies]
-        engaged = 2 in hows  # next to an opponent it shoots no other (HX-COMBAT-09)
-        for enemy, how in zip(self.enemies, hows, strict=True):
-            if how == 2 or (how and not engaged):
-                best = max(best, self.plain_value(figure, enemy, how == 2))
-        return best
+        """The best attack `figure` could make next turn from `square` on an opponent where it stands now: next to
+        an opponent it shoots no other (HX-COMBAT-09)."""
+        close = ranged = 0.0
+        engaged = False
+        geo = self.geo
+        reach = figure.stats.range
+        for aim in self._targets(figure):
+            how = self._how(square, aim.pos, geo.distance(square, aim.pos), reach)
+            if how == 2:
+                engaged = True
+                close = max(close, aim.close)
+            elif how == 1:
+                ranged = max(ranged, aim.ranged)
+        return close if engaged else ranged
 
     def gap(self, figure: Figure, square: int) -> int:
         """Squares between `square` and the nearest square from which `figure` could attack an opponent."""
         reach = max(1, figure.stats.range)
-        return min((max(0, self.geo.distance(square, e.pos) - reach) for e in self.enemies), default=0)
+        geo = self.geo
+        best = -1
+        for e in self.enemies:
+            apart = geo.distance(square, e.pos) - reach
+            if apart < 0:
+                apart = 0
+            if best < 0 or apart < best:
+                best = apart
+        return best if best >= 0 else 0
 
     def push_cost(self, figure: Figure) -> float:
         """Pushing `figure` (HX-TURN-11, -12, -14): its click of pushing damage, all of it on its last click (the

@@ -1,0 +1,92 @@
+"""The tables that make HeroClix games fast (issue 38) say what the engine's own calls say: a map's geometry is
+shared by maps of the same contents only (`geometries.geometry_of`), the walls and shut corners of a step are
+`Geometry.separated` (`movement.closed_steps`), and the heuristic's table of lines of fire agrees with the traced
+lines (`position.clear_lines`), shared by maps that differ only in what hinders. That the games stay the same is
+the golden games' part (tests/test_golden.py, on both engines)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from clix.engine.core.geometry import CLEAR, HINDERING
+from clix.engine.heroclix.geometries import geometry_of
+from clix.engine.heroclix.library import load_library
+from clix.engine.heroclix.maps import MapObject
+from clix.engine.heroclix.movement import closed_steps
+from clix.engine.heroclix.players.position import Context, clear_lines
+from clix.engine.heroclix.players.weights import TUNED
+from clix.engine.heroclix.setup import new_game
+
+SAMPLE = Path(__file__).resolve().parent.parent / "rosters" / "heroclix"
+MAPS = ["chemical-plant", "harbor-district"]
+
+pytestmark = pytest.mark.skipif(not SAMPLE.exists(), reason="no HeroClix sample data")
+
+
+def _library():  # type: ignore[no-untyped-def]
+    library, problems = load_library([SAMPLE])
+    assert problems == []
+    return library
+
+
+def _free(layout) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """A clear square of `layout` with nothing on it."""
+    taken = {o.at for o in layout.objects}
+    return next(
+        (x, y)
+        for y in range(layout.height)
+        for x in range(layout.width)
+        if layout.printed(x, y) == "clear" and (x, y) not in taken
+    )
+
+
+@pytest.mark.parametrize("map_name", MAPS)
+def test_a_map_of_the_same_contents_gets_the_same_geometry_and_a_changed_one_its_own(map_name):
+    layout = _library().maps[map_name]
+    geometry = geometry_of(layout)
+    assert geometry_of(layout.model_copy(update={"objects": list(layout.objects)})) is geometry
+    heavy = _free(layout)
+    placed = layout.model_copy(update={"objects": [*layout.objects, MapObject(kind="heavy", at=heavy)]})
+    other = geometry_of(placed)
+    assert other is not geometry and other.layout == placed
+    square = geometry.index(*heavy)
+    assert (geometry.terrain[square], other.terrain[square]) == (CLEAR, HINDERING)  # HX-OBJECT-03
+
+
+@pytest.mark.parametrize("map_name", MAPS)
+def test_the_closed_steps_are_the_steps_walls_and_corners_shut(map_name):
+    geometry = geometry_of(_library().maps[map_name])
+    closed = closed_steps(geometry)
+    for here in range(geometry.size):
+        for square in range(geometry.size):
+            assert (square in closed[here]) == geometry.separated(here, square)
+    assert closed_steps(geometry) is closed  # worked out once per map
+
+
+@pytest.mark.parametrize("map_name", MAPS)
+def test_the_lines_of_fire_table_agrees_with_the_traced_lines(map_name):
+    library = _library()
+    forces = [library.forces["dawn-patrol"], library.forces["night-shift"]]
+    state = new_game(library, forces, library.maps[map_name], np.random.default_rng(1), turn_limit=5)
+    geometry = state.geometry
+    ctx = Context(state, 1, TUNED)
+    reach = 8
+    for source in range(0, geometry.size, 3):
+        for aim in range(geometry.size):
+            apart = geometry.distance(source, aim)
+            ray = geometry.ray(source, aim)
+            expected = 0
+            if apart == 1 and geometry.adjacent(source, aim):
+                expected = 2
+            elif 0 < apart <= reach and not ray.walled and not ray.blocked_by_terrain:
+                expected = 1
+            assert ctx._how(source, aim, apart, reach) == expected, (source, aim)
+    layout = state.geometry.layout
+    hindered = layout.model_copy(update={"objects": [*layout.objects, MapObject(kind="heavy", at=_free(layout))]})
+    assert clear_lines(geometry_of(hindered)) is clear_lines(geometry)  # an object only hinders: the same lines
+    x, y = _free(layout)
+    rows = [row if r != y else row[:x] + "#" + row[x + 1 :] for r, row in enumerate(layout.rows)]
+    blocked = layout.model_copy(update={"rows": rows})
+    assert clear_lines(geometry_of(blocked)) is not clear_lines(geometry)
