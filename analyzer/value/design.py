@@ -7,10 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.play.experiment import Cell, given_matchup
+from clix.analyzer.play.experiment import Cell
+from clix.analyzer.value.pieces import HorrorPieces, pieces_of
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.armybuilder import draw_figure, random_army
 from clix.engine.horrorclix.roster.loader import Roster
@@ -42,6 +44,10 @@ class Design:
         for name in ("opponents", "games", "holdout_games"):
             count = getattr(self, name)
             object.__setattr__(self, name, count + count % 2)
+
+
+_HORROR = HorrorPieces(None)
+"""HorrorClix's matchups (`design_cells` and `holdout_cells` without pieces)."""
 
 
 def pool_roster(roster: Roster, pool: Sequence[str], budget: int) -> Roster:
@@ -91,40 +97,41 @@ def full_army(roster: Roster, budget: int, rng: np.random.Generator) -> Army:
     return army.model_copy(update={"figures": figures, "crypt": crypt})
 
 
-def random_armies(roster: Roster, design: Design, *, holdout: bool = False) -> dict[str, Army]:
-    """The design's random near-full legal armies (`full_army`), named random-0001 ..., drawn from a generator
-    seeded by the master seed (the same design gives the same armies); with `holdout`, the design.holdout armies
-    outside the design, named holdout-01 ..., from a seed stream of their own."""
-    view = pool_roster(roster, design.pool, design.budget)
+def random_armies(roster: Any, design: Design, *, holdout: bool = False) -> dict[str, Any]:
+    """The design's random near-full legal armies (`full_army`; HeroClix: `random_force`), named random-0001 ...,
+    drawn from a generator seeded by the master seed (the same design gives the same armies); with `holdout`, the
+    design.holdout armies outside the design, named holdout-01 ..., from a seed stream of their own. `roster`: a
+    ruleset's library data or its pieces (analyzer/value/pieces.py)."""
+    view = pieces_of(roster).pooled(design.pool, design.budget)
     count, prefix, stream = (design.holdout, "holdout", 5) if holdout else (design.armies, "random", 1)
     rng = np.random.default_rng([design.seed, design.budget, stream])
     width = max(2, len(str(count))) if holdout else len(str(count))
     armies = {}
     for i in range(count):
-        army = full_army(view, design.budget, rng)
+        army = view.random_army(design.budget, rng)
         name = f"{prefix}-{i + 1:0{width}d}"
-        armies[name] = army.model_copy(update={"name": name, "provenance": f"{prefix} army (clix value)"})
+        armies[name] = army.model_copy(update={"name": name, "provenance": f"{prefix} {view.army_kind} (clix value)"})
     return armies
 
 
-def handicap_armies(roster: Roster, armies: dict[str, Army], design: Design) -> dict[str, Army]:
+def handicap_armies(roster: Any, armies: dict[str, Any], design: Design) -> dict[str, Any]:
     """Each design army with one of its figures taken out (drawn at random, seeded; never one that grants plot
     twists, and never the last figure), named NAME-less. Near-full armies all spend about the budget, so their
     games alone cannot tell what a point of cost is worth; an army against itself a figure short measures that
     figure's worth directly, which ties the values to points."""
+    pieces = pieces_of(roster)
     rng = np.random.default_rng([design.seed, design.budget, 6])
     short = {}
     for name, army in armies.items():
-        removable = [k for k, e in enumerate(army.figures) if not roster.figures[e.figure].grants_plot_twists]
-        if len(army.figures) < 2 or not removable:
+        removable = pieces.removable(army)
+        if len(pieces.contents(army)) < 2 or not removable:
             continue
         drop = removable[int(rng.integers(len(removable)))]
-        figures = [e for k, e in enumerate(army.figures) if k != drop]
-        short[f"{name}-less"] = army.model_copy(update={"name": f"{name}-less", "figures": figures})
+        short[f"{name}-less"] = pieces.without(army, drop, f"{name}-less")
     return short
 
 
-def design_games(roster: Roster, design: Design) -> int:
+def design_games(roster: Any, design: Design) -> int:
     """The games the design and its holdout play: each army's ring matchups, its handicap matchup and the holdout's
     pairings, on every map and style."""
     short = handicap_armies(roster, random_armies(roster, design), design)
@@ -133,9 +140,10 @@ def design_games(roster: Roster, design: Design) -> int:
     return per_cell * (matchups * design.games + len(holdout_pairings(design.holdout)) * design.holdout_games)
 
 
-def least_spent(roster: Roster, armies: dict[str, Army]) -> int:
+def least_spent(roster: Any, armies: dict[str, Any]) -> int:
     """The fewest points any of `armies` spends."""
-    return min((sum(roster.figures[e.figure].points for e in a.figures) for a in armies.values()), default=0)
+    pieces = pieces_of(roster)
+    return min((sum(pieces.points(f) for f in pieces.contents(a)) for a in armies.values()), default=0)
 
 
 def pairings(count: int, opponents: int, seed: int) -> list[tuple[int, int]]:
@@ -152,9 +160,10 @@ def pairings(count: int, opponents: int, seed: int) -> list[tuple[int, int]]:
 
 def design_cells(
     library: Path | tuple[Path, ...],
-    armies: dict[str, Army],
+    armies: dict[str, Any],
     design: Design,
-    handicaps: dict[str, Army] | None = None,
+    handicaps: dict[str, Any] | None = None,
+    pieces: HorrorPieces | None = None,
 ) -> tuple[list[Cell], list[dict[str, str]]]:
     """The cells of the design (every pairing on every map and style), with each cell's labels; with
     `handicaps` (`handicap_armies`), each army against itself a figure short too."""
@@ -166,7 +175,7 @@ def design_cells(
     for a, b in matches:
         for map_name in design.maps:
             for style in design.styles:
-                matchup = given_matchup(library, (a, b), everyone, map_name, (style, style), design.turns)
+                matchup = (pieces or _HORROR).matchup(library, (a, b), everyone, map_name, (style, style), design.turns)
                 cells.append(Cell(matchup, 0, design.games))
                 labels.append({"map": map_name, "style": style})
     return cells, labels
@@ -183,7 +192,7 @@ def holdout_pairings(count: int) -> list[tuple[int, int]]:
 
 
 def holdout_cells(
-    library: Path | tuple[Path, ...], armies: dict[str, Army], design: Design
+    library: Path | tuple[Path, ...], armies: dict[str, Any], design: Design, pieces: HorrorPieces | None = None
 ) -> tuple[list[Cell], list[dict[str, str]]]:
     """The holdout's cells: every holdout pairing on every map and style, design.holdout_games games each."""
     names = list(armies)
@@ -191,7 +200,8 @@ def holdout_cells(
     for i, j in holdout_pairings(len(names)):
         for map_name in design.maps:
             for style in design.styles:
-                matchup = given_matchup(library, (names[i], names[j]), armies, map_name, (style, style), design.turns)
+                pair = (names[i], names[j])
+                matchup = (pieces or _HORROR).matchup(library, pair, armies, map_name, (style, style), design.turns)
                 cells.append(Cell(matchup, 0, design.holdout_games))
                 labels.append({"map": map_name, "style": style})
     return cells, labels

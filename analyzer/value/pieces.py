@@ -1,0 +1,264 @@
+"""A ruleset's armies as `clix value` and `clix build` handle them: the figures (HeroClix: characters) a random or
+built army may field, their costs, drawing a random near-full army, taking a figure out, checking a built army
+legal and the matchup of two armies given as data. The value model, its design, the swap test and the build race
+are written once against this; `pieces_of` gives a ruleset's pieces from its library's data (a HorrorClix
+`Roster`, a HeroClix `Library`), so both rulesets run the same code path.
+
+HorrorClix (`HorrorPieces`): armies of figures with a crypt of plot twists, victims and objects; random armies by
+engine/horrorclix/armybuilder.py. HeroClix (`HeroPieces`): forces of characters (no crypt: `cards` is empty),
+random and built forces by engine/heroclix/armybuilder.py (HX-BUILD-01/03/04); games with nobody defeated are draws
+(`HERO_TIES`)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from clix.analyzer.common.errors import ClixError
+from clix.analyzer.play.experiment import given_matchup
+from clix.analyzer.play.runner import Matchup
+from clix.engine.core.files.problems import did_you_mean
+from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
+
+HERO_TIES = "draw"
+"""How a HeroClix design game ends on equal VP or with nobody defeated: a draw. HX-END-11 gives such a game to the
+force built with fewer points, a rule against points by construction: in games with few knockouts it, not the
+characters, would decide most games and turn the cost line upside down."""
+
+
+class HorrorPieces:
+    """HorrorClix's armies (a `Roster`)."""
+
+    ruleset = DEFAULT_RULESET
+    army_kind = "army"
+    figure_word = "figure"
+    ties = "break"
+    has_cards = True
+    exclusive = False
+    """Whether figures may exclude each other beyond a unique figure once (HeroClix's archenemies)."""
+
+    def __init__(self, roster: Any) -> None:
+        self.data = roster
+
+    @property
+    def figures(self) -> Mapping[str, Any]:
+        """Every figure of the library by id (demo figures too)."""
+        return self.data.figures  # type: ignore[no-any-return]
+
+    @property
+    def armies(self) -> Mapping[str, Any]:
+        return self.data.armies  # type: ignore[no-any-return]
+
+    def playable(self, fid: str) -> bool:
+        """Whether an army may field the figure (a demo figure may not, HC-SETUP-01)."""
+        return bool(self.figures[fid].rank != "demo")
+
+    def not_fielded(self, fid: str) -> str | None:
+        """Why no army may field the figure, or None."""
+        return None if self.playable(fid) else "a demo figure, not legal in an army"
+
+    def points(self, fid: str) -> int:
+        return int(self.figures[fid].points)
+
+    def contents(self, army: Any) -> list[str]:
+        """The army's figures by id, a figure once per copy."""
+        return [e.figure for e in army.figures]
+
+    def cards(self, army: Any) -> list[str]:
+        return list(army.crypt)
+
+    def fits(self, figure: Any, chosen: Sequence[str]) -> bool:
+        """Whether `figure` may join an army fielding `chosen` (a unique figure once)."""
+        return not (figure.unique and figure.id in chosen)
+
+    def pooled(self, pool: Sequence[str], budget: int) -> HorrorPieces:
+        """The pieces whose figures are the pool's (`design.pool_roster`)."""
+        from clix.analyzer.value.design import pool_roster
+
+        return HorrorPieces(pool_roster(self.data, pool, budget))
+
+    def random_army(self, budget: int, rng: np.random.Generator) -> Any:
+        """A random near-full legal army (`design.full_army`)."""
+        from clix.analyzer.value.design import full_army
+
+        return full_army(self.data, budget, rng)
+
+    def removable(self, army: Any) -> list[int]:
+        """The figures a handicap variant may leave out: never one that grants plot twists."""
+        return [k for k, e in enumerate(army.figures) if not self.figures[e.figure].grants_plot_twists]
+
+    def without(self, army: Any, drop: int, name: str) -> Any:
+        figures = [e for k, e in enumerate(army.figures) if k != drop]
+        return army.model_copy(update={"name": name, "figures": figures})
+
+    def legal(self, name: str, budget: int, figures: Sequence[str], like: Any, provenance: str) -> Any:
+        """An army of `figures` with `like`'s crypt, victims and objects (a dict of those for a build), checked
+        legal; a ClixError naming the breach if not."""
+        from clix.engine.horrorclix.armybuilder import IllegalArmy, legal_army
+
+        extras = (
+            like if isinstance(like, dict) else {"crypt": like.crypt, "victims": like.victims, "objects": like.objects}
+        )
+        try:
+            return legal_army(
+                self.data,
+                name,
+                budget,
+                [self.figures[f] for f in figures],
+                extras["crypt"],
+                extras["victims"],
+                extras["objects"],
+                provenance,
+            )
+        except IllegalArmy as exc:
+            raise ClixError(str(exc)) from None
+
+    def matchup(
+        self,
+        library: Path | tuple[Path, ...],
+        names: tuple[str, str],
+        armies: Mapping[str, Any],
+        map_name: str,
+        styles: tuple[str, str],
+        turns: int,
+    ) -> Matchup:
+        return given_matchup(library, names, armies, map_name, styles, turns)
+
+    def with_armies(self, armies: Mapping[str, Any]) -> HorrorPieces:
+        """These pieces with `armies` added to the library's (replacing any of the same name)."""
+        from clix.engine.horrorclix.armybuilder import with_armies
+
+        return HorrorPieces(with_armies(self.data, armies))
+
+    def view(self, armies: Mapping[str, Any]) -> Any:
+        """The data `play_cells` reads, with `armies` added (their figures' rows need them)."""
+        return self.with_armies(armies).data
+
+    def version(self) -> str:
+        from clix.engine import RULESET_VERSION
+
+        return RULESET_VERSION
+
+
+class HeroPieces(HorrorPieces):
+    """HeroClix's forces (a `Library`): characters, no cards, draws when nobody is defeated."""
+
+    ruleset = "heroclix-2005"
+    army_kind = "force"
+    figure_word = "character"
+    ties = HERO_TIES
+    has_cards = False
+    exclusive = True
+
+    @property
+    def figures(self) -> Mapping[str, Any]:
+        return self.data.characters  # type: ignore[no-any-return]
+
+    @property
+    def armies(self) -> Mapping[str, Any]:
+        return self.data.forces  # type: ignore[no-any-return]
+
+    def playable(self, fid: str) -> bool:
+        return True
+
+    def contents(self, army: Any) -> list[str]:
+        return list(army.characters)
+
+    def cards(self, army: Any) -> list[str]:
+        return []
+
+    def fits(self, figure: Any, chosen: Sequence[str]) -> bool:
+        """A Unique once (HX-BUILD-03), no archenemy of one chosen (HX-BUILD-04)."""
+        from clix.engine.heroclix.armybuilder import fits
+
+        return bool(fits([figure], [self.figures[c] for c in chosen], figure.points))
+
+    def pooled(self, pool: Sequence[str], budget: int) -> HeroPieces:
+        """The pieces whose characters are the pool's (all when it is empty)."""
+        for name in pool:
+            if name not in self.figures:
+                raise ClixError("--pool: " + did_you_mean("character", name, self.figures))
+        if not pool:
+            return self
+        kept = {k: c for k, c in self.figures.items() if k in pool}
+        if not any(c.points <= budget for c in kept.values()):
+            raise ClixError(
+                f"--budget {budget}: no character of the pool costs {budget} points or less; raise --budget"
+            )
+        return HeroPieces(dataclasses.replace(self.data, characters=kept))
+
+    def random_army(self, budget: int, rng: np.random.Generator) -> Any:
+        """A random legal force spending its build total (engine/heroclix/armybuilder.py `random_force`)."""
+        from clix.engine.heroclix.armybuilder import IllegalForce, random_force
+
+        try:
+            return random_force(self.data, budget, rng)
+        except IllegalForce as exc:
+            raise ClixError(f"--budget {budget}: {exc}") from None
+
+    def removable(self, army: Any) -> list[int]:
+        return list(range(len(army.characters)))
+
+    def without(self, army: Any, drop: int, name: str) -> Any:
+        kept = [c for k, c in enumerate(army.characters) if k != drop]
+        return army.model_copy(update={"name": name, "characters": kept})
+
+    def legal(self, name: str, budget: int, figures: Sequence[str], like: Any, provenance: str) -> Any:
+        """A force of `figures` with `like`'s objects (a force, or a dict with "objects"), checked legal
+        (HX-BUILD-01/03/04); a ClixError naming the breach if not."""
+        from clix.engine.heroclix.armybuilder import IllegalForce, legal_force
+
+        objects = like.get("objects") if isinstance(like, dict) else like.objects
+        try:
+            return legal_force(
+                self.data,
+                name,
+                budget,
+                [self.figures[f] for f in figures],
+                objects or ("light", "light", "heavy"),
+                provenance,
+            )
+        except IllegalForce as exc:
+            raise ClixError(str(exc)) from None
+
+    def matchup(
+        self,
+        library: Path | tuple[Path, ...],
+        names: tuple[str, str],
+        armies: Mapping[str, Any],
+        map_name: str,
+        styles: tuple[str, str],
+        turns: int,
+    ) -> Matchup:
+        from clix.analyzer.play.experiment import army_data
+
+        given = tuple((n, army_data(armies[n])) for n in dict.fromkeys(names) if n in armies)
+        return Matchup(
+            library, names[0], names[1], map_name, styles[0], styles[1], turns, self.ties, given, self.ruleset
+        )
+
+    def with_armies(self, armies: Mapping[str, Any]) -> HorrorPieces:
+        return HeroPieces(dataclasses.replace(self.data, forces={**self.data.forces, **armies}))
+
+    def view(self, armies: Mapping[str, Any]) -> Any:
+        """The library as it is: a game reads given forces from its matchup."""
+        return self.data
+
+    def version(self) -> str:
+        return ruleset_named(self.ruleset).version
+
+
+Pieces = HorrorPieces
+"""Either ruleset's pieces (`HeroPieces` is a `HorrorPieces` with HeroClix's answers)."""
+
+
+def pieces_of(data: Any) -> HorrorPieces:
+    """The pieces of a ruleset's library data: a HorrorClix `Roster`, a HeroClix `Library`, or pieces already."""
+    if isinstance(data, HorrorPieces):
+        return data
+    from clix.engine.heroclix.library import Library
+
+    return HeroPieces(data) if isinstance(data, Library) else HorrorPieces(data)
