@@ -37,6 +37,9 @@ FINAL_SEED_KEY = 4
 REFERENCE_SEED_KEY = 5
 """The first stage's reference games (the field's armies against each other, for `--objective auto`) are seeded
 from the master seed with this key."""
+TIES = "break"
+"""How a build's games end on equal VP: by the rules (HC-END-09; HeroClix HX-END-11, the force of fewer points),
+as in `clix duel` and `clix meta`: a build is measured as it would play."""
 DEFAULT_OBJECTS = ("light", "light", "heavy")
 """A HeroClix candidate's object tokens when no field force brings any (HX-SETUP-05)."""
 REFERENCE_GAMES = 20
@@ -121,7 +124,7 @@ def reference_games(
     games += games % 2
     pieces = pieces_of(view)
     cells = [
-        Cell(pieces.matchup(library, (a, b), {}, m, (search.style, search.style), search.turns), 0, games)
+        Cell(pieces.matchup(library, (a, b), {}, m, (search.style, search.style), search.turns, TIES), 0, games)
         for a, b in _pairings(names, names, skip_mirrors=True)
         for m in search.maps
     ]
@@ -145,7 +148,9 @@ def _cells(
 ) -> list[Cell]:
     return [
         Cell(
-            pieces.matchup(library, (name, opponent), armies, map_name, (search.style, search.style), search.turns),
+            pieces.matchup(
+                library, (name, opponent), armies, map_name, (search.style, search.style), search.turns, TIES
+            ),
             first,
             end,
         )

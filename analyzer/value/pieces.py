@@ -124,8 +124,11 @@ class HorrorPieces:
         map_name: str,
         styles: tuple[str, str],
         turns: int,
+        ties: str | None = None,
     ) -> Matchup:
-        return given_matchup(library, names, armies, map_name, styles, turns)
+        """A matchup of two armies, each a library army or one of `armies` (given as data); `ties` (default the
+        pieces' own): how equal VP end ("break" by the rules, or "draw")."""
+        return given_matchup(library, names, armies, map_name, styles, turns, ties or self.ties)
 
     def with_armies(self, armies: Mapping[str, Any]) -> HorrorPieces:
         """These pieces with `armies` added to the library's (replacing any of the same name)."""
@@ -232,13 +235,13 @@ class HeroPieces(HorrorPieces):
         map_name: str,
         styles: tuple[str, str],
         turns: int,
+        ties: str | None = None,
     ) -> Matchup:
         from clix.analyzer.play.experiment import army_data
 
         given = tuple((n, army_data(armies[n])) for n in dict.fromkeys(names) if n in armies)
-        return Matchup(
-            library, names[0], names[1], map_name, styles[0], styles[1], turns, self.ties, given, self.ruleset
-        )
+        first, second = names
+        return Matchup(library, first, second, map_name, *styles, turns, ties or self.ties, given, self.ruleset)
 
     def with_armies(self, armies: Mapping[str, Any]) -> HorrorPieces:
         return HeroPieces(dataclasses.replace(self.data, forces={**self.data.forces, **armies}))
