@@ -124,7 +124,7 @@ def reference_games(
     games += games % 2
     pieces = pieces_of(view)
     cells = [
-        Cell(pieces.matchup(library, (a, b), {}, m, (search.style, search.style), search.turns, TIES), 0, games)
+        Cell(pieces.matchup(library, (a, b), {}, m, (search.style, search.style), search.turns, ties=TIES), 0, games)
         for a, b in _pairings(names, names, skip_mirrors=True)
         for m in search.maps
     ]
@@ -149,7 +149,7 @@ def _cells(
     return [
         Cell(
             pieces.matchup(
-                library, (name, opponent), armies, map_name, (search.style, search.style), search.turns, TIES
+                library, (name, opponent), armies, map_name, (search.style, search.style), search.turns, ties=TIES
             ),
             first,
             end,

@@ -393,67 +393,39 @@ def build(
     chosen = analysis_ruleset(
         rosters, [("--field", e.army) for e in entries] + [("--maps", m) for m in named_maps], ruleset
     )
-    if chosen != DEFAULT_RULESET:
+    if chosen != DEFAULT_RULESET:  # HeroClix: its library and forces (analyzer/value/pieces.py)
         given = {"--cabal": cabal, "--class": figure_class, "--crypt": crypt}
         for option, value in given.items():
             if value:
                 raise ClixError(f"{option}: {chosen} forces have no {_NO_SUCH[option]}; leave out {option}")
         other = analysis_library_for(rosters, chosen, [e.army for e in entries], named_maps, label="--field")
-        forces = other.kit.armies(other.data)
-        if entries:
-            field_armies = resolve_field(entries, other.id)
-        else:
-            found = sorted(a for a, f in forces.items() if f.build_total == budget)
-            if not found:
-                raise ClixError(f"--field: the library has no force of {budget} points; name the field with --field")
-            field_armies, source = [(a, 1 / len(found)) for a in found], f"the library's {budget}-point forces"
-        constraints = Constraints(budget=budget, include=repeated_names(include), exclude=repeated_names(exclude))
-        search = Search(
-            candidates=candidates, first=first_games, eta=eta, finalists=finalists, final=final_games,
-            maps=tuple(other.id(m) for m in named_maps) or tuple(sorted(other.kit.maps(other.data))),
-            style=players.strip(), turns=turns, seed=seed, objective=objective.strip(),
-        )  # fmt: skip
-        raise typer.Exit(
-            run_build(
-                other.data,
-                other.layers,
-                constraints,
-                field_armies,
-                search,
-                field_source=source,
-                jobs=cores,
-                out=Target(Path("clix-out/build"), new_run=True) if out is None else Target(out, force=force),
-                store=store_for(store, out),
-                values=values,
-                as_json=as_json,
-                console=console,
-                pdf=pdf,
-            )
-        )
+        data, layers, ident = other.data, other.layers, other.id
+        found = sorted(a for a, f in other.kit.armies(data).items() if f.build_total == budget)
+        kinds = "forces"
+    else:
 
-    def every_map(roster: Roster) -> list[str]:
-        """Every map of the library when --maps names none."""
-        return [] if named_maps else sorted(roster.maps)
+        def every_map(roster: Roster) -> list[str]:
+            """Every map of the library when --maps names none."""
+            return [] if named_maps else sorted(roster.maps)
 
-    if field:
         library = library_for(
             rosters,
             armies=[e.army for e in entries],
             maps=named_maps,
-            choose=lambda roster: {"maps": every_map(roster)},
+            choose=lambda roster: {"maps": every_map(roster)} | ({} if field else {"armies": of_total(roster, budget)}),
         )
-        field_armies = resolve_field(entries, library.id)
+        data, layers, ident = library.roster, library.layers, library.id
+        found, kinds = of_total(data, budget), "armies"
+    if field:
+        field_armies = resolve_field(entries, ident)
     else:
-        library = library_for(
-            rosters,
-            maps=named_maps,
-            choose=lambda roster: {"armies": of_total(roster, budget), "maps": every_map(roster)},
-        )
-        found = of_total(library.roster, budget)
         if not found:
-            raise ClixError(f"--field: the library has no army of {budget} points; name the field with --field")
+            raise ClixError(
+                f"--field: the library has no {kinds[:-1] if kinds == 'forces' else 'army'} of {budget} points; "
+                "name the field with --field"
+            )
         field_armies = [(a, 1 / len(found)) for a in found]
-        source = f"the library's {budget}-point armies"
+        source = f"the library's {budget}-point {kinds}"
     constraints = Constraints(
         budget=budget,
         include=repeated_names(include),
@@ -463,15 +435,15 @@ def build(
         crypt=repeated_names([crypt] if crypt else None),
     )
     for card in constraints.crypt:
-        if card not in library.roster.plot_twists:
-            raise ClixError("--crypt: " + did_you_mean_card("plot twist", card, library.roster.plot_twists))
+        if card not in data.plot_twists:
+            raise ClixError("--crypt: " + did_you_mean_card("plot twist", card, data.plot_twists))
     search = Search(
         candidates=candidates,
         first=first_games,
         eta=eta,
         finalists=finalists,
         final=final_games,
-        maps=tuple(library.id(m) for m in named_maps) or tuple(sorted(library.roster.maps)),
+        maps=tuple(ident(m) for m in named_maps) or tuple(sorted(data.maps)),
         style=players.strip(),
         turns=turns,
         seed=seed,
@@ -479,8 +451,8 @@ def build(
     )
     raise typer.Exit(
         run_build(
-            library.roster,
-            library.layers,
+            data,
+            layers,
             constraints,
             field_armies,
             search,

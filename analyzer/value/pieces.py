@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,17 +39,23 @@ class HorrorPieces:
     exclusive = False
     """Whether figures may exclude each other beyond a unique figure once (HeroClix's archenemies)."""
 
+    tables = ("figures", "armies")
+    """Where the library data keeps its figures and its armies."""
+    members = "figures"
+    """The army's field listing its figures."""
+
     def __init__(self, roster: Any) -> None:
         self.data = roster
 
     @property
     def figures(self) -> Mapping[str, Any]:
         """Every figure of the library by id (demo figures too)."""
-        return self.data.figures  # type: ignore[no-any-return]
+        return getattr(self.data, self.tables[0])  # type: ignore[no-any-return]
 
     @property
     def armies(self) -> Mapping[str, Any]:
-        return self.data.armies  # type: ignore[no-any-return]
+        """The library's armies by id."""
+        return getattr(self.data, self.tables[1])  # type: ignore[no-any-return]
 
     def playable(self, fid: str) -> bool:
         """Whether an army may field the figure (a demo figure may not, HC-SETUP-01)."""
@@ -91,8 +96,9 @@ class HorrorPieces:
         return [k for k, e in enumerate(army.figures) if not self.figures[e.figure].grants_plot_twists]
 
     def without(self, army: Any, drop: int, name: str) -> Any:
-        figures = [e for k, e in enumerate(army.figures) if k != drop]
-        return army.model_copy(update={"name": name, "figures": figures})
+        """A copy of `army` named `name` without its figure number `drop`."""
+        kept = [e for k, e in enumerate(getattr(army, self.members)) if k != drop]
+        return army.model_copy(update={"name": name, self.members: kept})
 
     def legal(self, name: str, budget: int, figures: Sequence[str], like: Any, provenance: str) -> Any:
         """An army of `figures` with `like`'s crypt, victims and objects (a dict of those for a build), checked
@@ -116,19 +122,11 @@ class HorrorPieces:
         except IllegalArmy as exc:
             raise ClixError(str(exc)) from None
 
-    def matchup(
-        self,
-        library: Path | tuple[Path, ...],
-        names: tuple[str, str],
-        armies: Mapping[str, Any],
-        map_name: str,
-        styles: tuple[str, str],
-        turns: int,
-        ties: str | None = None,
-    ) -> Matchup:
-        """A matchup of two armies, each a library army or one of `armies` (given as data); `ties` (default the
-        pieces' own): how equal VP end ("break" by the rules, or "draw")."""
-        return given_matchup(library, names, armies, map_name, styles, turns, ties or self.ties)
+    def matchup(self, *where: Any, ties: str | None = None) -> Matchup:
+        """`given_matchup(library, names, armies, map_name, styles, turns)` in the pieces' ruleset: two armies,
+        each a library army or one of `armies` (given as data); `ties` (default the pieces' own): how equal VP end
+        ("break" by the rules, or "draw")."""
+        return given_matchup(*where, ties or self.ties, self.ruleset)
 
     def with_armies(self, armies: Mapping[str, Any]) -> HorrorPieces:
         """These pieces with `armies` added to the library's (replacing any of the same name)."""
@@ -155,14 +153,8 @@ class HeroPieces(HorrorPieces):
     ties = HERO_TIES
     has_cards = False
     exclusive = True
-
-    @property
-    def figures(self) -> Mapping[str, Any]:
-        return self.data.characters  # type: ignore[no-any-return]
-
-    @property
-    def armies(self) -> Mapping[str, Any]:
-        return self.data.forces  # type: ignore[no-any-return]
+    tables = ("characters", "forces")
+    members = "characters"
 
     def playable(self, fid: str) -> bool:
         return True
@@ -205,43 +197,17 @@ class HeroPieces(HorrorPieces):
     def removable(self, army: Any) -> list[int]:
         return list(range(len(army.characters)))
 
-    def without(self, army: Any, drop: int, name: str) -> Any:
-        kept = [c for k, c in enumerate(army.characters) if k != drop]
-        return army.model_copy(update={"name": name, "characters": kept})
-
     def legal(self, name: str, budget: int, figures: Sequence[str], like: Any, provenance: str) -> Any:
         """A force of `figures` with `like`'s objects (a force, or a dict with "objects"), checked legal
         (HX-BUILD-01/03/04); a ClixError naming the breach if not."""
         from clix.engine.heroclix.armybuilder import IllegalForce, legal_force
 
-        objects = like.get("objects") if isinstance(like, dict) else like.objects
+        objects = (like.get("objects") if isinstance(like, dict) else like.objects) or ("light", "light", "heavy")
+        characters = [self.figures[f] for f in figures]
         try:
-            return legal_force(
-                self.data,
-                name,
-                budget,
-                [self.figures[f] for f in figures],
-                objects or ("light", "light", "heavy"),
-                provenance,
-            )
+            return legal_force(self.data, name, budget, characters, objects, provenance)
         except IllegalForce as exc:
             raise ClixError(str(exc)) from None
-
-    def matchup(
-        self,
-        library: Path | tuple[Path, ...],
-        names: tuple[str, str],
-        armies: Mapping[str, Any],
-        map_name: str,
-        styles: tuple[str, str],
-        turns: int,
-        ties: str | None = None,
-    ) -> Matchup:
-        from clix.analyzer.play.experiment import army_data
-
-        given = tuple((n, army_data(armies[n])) for n in dict.fromkeys(names) if n in armies)
-        first, second = names
-        return Matchup(library, first, second, map_name, *styles, turns, ties or self.ties, given, self.ruleset)
 
     def with_armies(self, armies: Mapping[str, Any]) -> HorrorPieces:
         return HeroPieces(dataclasses.replace(self.data, forces={**self.data.forces, **armies}))

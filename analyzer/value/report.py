@@ -37,7 +37,7 @@ def value_lines(result: ValueResult) -> list[str]:
             f"  stability: {m['verdicts_differ']} of {m['verdicts_compared']} verdicts contradict each other between "
             "two halves of the data (each half has half the games: a rerun of the whole changes fewer)"
         )
-    lines += holdout_lines(result.holdout)
+    lines += holdout_lines(result.holdout, plural(kind))
     lines += prediction_lines(result.prediction)
     styles = s["styles"] if len(s["styles"]) > 1 else []
     head = [word, "cost", "fielded", "value [95%]", "residual [95%]", "verdict"] + (["styles range"] if styles else [])
@@ -112,19 +112,19 @@ def value_headline(result: ValueResult) -> str:
     return found + check + size + "."
 
 
-def holdout_lines(holdout: dict[str, Any] | None) -> list[str]:
+def holdout_lines(holdout: dict[str, Any] | None, armies: str = "armies") -> list[str]:
     """The holdout check in two lines (none without a holdout)."""
     if not holdout:
         return []
     if not holdout["measured"]:
         return [
-            f"  holdout: {holdout['pairings']} pairings of {holdout['armies']} armies outside the design, none played"
+            f"  holdout: {holdout['pairings']} pairings of {holdout['armies']} {armies} outside the design, none played"
         ]
     return [
         f"  holdout: predicted vs measured, mean miss {holdout['mean_miss']:.1f} points (cost alone: "
         f"{holdout['cost_mean_miss']:.1f} points), {holdout['held']} of {holdout['measured']} measured intervals hold "
         "the prediction",
-        f"    ({holdout['measured']} pairings of {holdout['armies']} near-full armies outside the design, "
+        f"    ({holdout['measured']} pairings of {holdout['armies']} near-full {armies} outside the design, "
         f"{holdout['games_per_pairing']} games each; measurement noise alone would miss by about "
         f"{holdout['noise_miss']:.1f} points, largest miss {holdout['max_miss']:.1f})",
         *_prediction_line(holdout),
