@@ -160,3 +160,17 @@ def test_the_api_values_and_builds_heroclix_forces(tmp_path):
     assert '<p class="headline"><b>' in page and "What each character is worth" in page
     with pytest.raises(clix.ClixError, match="cabal: heroclix-2005 forces have no cabal"):
         clix.build(field=["dawn-patrol"], cabal="Guardians", seed=2)
+
+
+def test_a_force_file_and_an_army_file_in_one_run_are_one_line_naming_both(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    force, army = HERO / "forces" / "night-shift.yaml", ROOT / "rosters" / "horrorclix" / "armies" / "butcher-shop.yaml"
+    runs = {
+        "build": ["build", "--field", f"{force},{army}", "--jobs", "1"],
+        "value": ["value", "--predict", str(force), str(army), "--jobs", "1"],
+    }
+    for command, args in runs.items():
+        code, out, err = run_main(args, capsys)
+        lines = err.strip().splitlines()
+        assert code == 2 and out == "" and len(lines) == 1, (command, err)
+        assert "night-shift.yaml" in lines[0] and "butcher-shop.yaml" in lines[0] and HEROCLIX in lines[0], err
