@@ -54,7 +54,10 @@ def test_a_heroclix_build_races_legal_forces_and_names_them_by_rank(tmp_path, ca
         force = Force.model_validate(yaml.safe_load((folder / "armies" / f"{build['name']}.yaml").read_text()))
         assert force_breaches(library, force) == []  # HX-BUILD-01/03/04
         assert sorted(force.characters) == sorted(build["figures"]) and build["points"] <= 100
-        assert set(build["why"]) >= {"vp_kos", "vp_survivors", "kos", "first_ko_round"} and "crypt" not in build
+        assert (
+            set(build["why"]) >= {"vp_kos", "vp_survivors", "kos", "first_ko_round", "tie_break"}
+            and "crypt" not in build
+        )
     games = pd.read_csv(folder / "games.csv")
     assert set(games["build"]) == {"build-01", "build-02", "dawn-patrol", "night-shift"}
     assert payload["headline"].startswith(("build-01 ", "no build found beats"))

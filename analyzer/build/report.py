@@ -87,7 +87,8 @@ def why_text(w: dict[str, Any]) -> str:
     first = "none" if math.isnan(w["first_ko_round"]) else f"round {w['first_ko_round']:.1f}"
     return (
         f"VP from knockouts {w['vp_kos']:.1f}, survivors {w['vp_survivors']:.1f} (against {w['vp_against']:.1f}); "
-        f"knockouts {w['kos']:.2f} scored, {w['kos_against']:.2f} suffered a game; first knockout: {first}"
+        f"knockouts {w['kos']:.2f} scored, {w['kos_against']:.2f} suffered a game; first knockout: {first}; "
+        f"{100 * w['tie_break']:.0f}% of games decided by the tie-break (HX-END-11)"
     )
 
 

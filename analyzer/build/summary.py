@@ -90,7 +90,8 @@ def why_horror(sub: pd.DataFrame) -> dict[str, float]:
 
 def why_hero(sub: pd.DataFrame) -> dict[str, float]:
     """Where a HeroClix force's VP come from (HX-END-06): knockouts and its own survivors, the knockouts it scores
-    and suffers, the field's VP, the round of its first knockout (NaN: it never scored one)."""
+    and suffers, the field's VP, the round of its first knockout (NaN: it never scored one), and the share of its
+    games the tie-break decided (HX-END-11: equal VP or nobody defeated, the force of fewer points wins)."""
     return {
         "vp_kos": float(sub["vp_a_kos"].mean()),
         "vp_survivors": float(sub["vp_a_survivors"].mean()),
@@ -98,6 +99,7 @@ def why_hero(sub: pd.DataFrame) -> dict[str, float]:
         "kos_against": float(sub["kos_b"].mean()),
         "vp_against": float(sub["vp_b"].mean()),
         "first_ko_round": float(pd.to_numeric(sub["first_ko_a"], errors="coerce").mean()),
+        "tie_break": float(sub["tie_break"].astype(bool).mean()) if "tie_break" in sub else 0.0,
     }
 
 
