@@ -126,7 +126,8 @@ class HorrorPieces:
         """`given_matchup(library, names, armies, map_name, styles, turns)` in the pieces' ruleset: two armies,
         each a library army or one of `armies` (given as data); `ties` (default the pieces' own): how equal VP end
         ("break" by the rules, or "draw")."""
-        return given_matchup(*where, ties or self.ties, self.ruleset)
+        library, names, armies, map_name, styles, turns = where
+        return given_matchup(library, names, armies, map_name, styles, turns, ties or self.ties, self.ruleset)
 
     def with_armies(self, armies: Mapping[str, Any]) -> HorrorPieces:
         """These pieces with `armies` added to the library's (replacing any of the same name)."""
