@@ -1,6 +1,6 @@
 """`clix value`: what each figure and plot-twist card is worth, in points, from a designed experiment.
 
-Many random near-full legal armies of one budget (`value_design.full_army`: figures added while any still fits,
+Many random near-full legal armies of one budget (`pieces.full_army`: figures added while any still fits,
 over the library or a pool of figures) each play a few opponents among them, in seat-swapped pairs on every map and player style asked. An
 additive model of army strength is fitted to the games: a regularized logistic (Bradley-Terry) model,
 

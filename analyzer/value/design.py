@@ -4,7 +4,6 @@ armies outside the design, drawn from their own seed stream, that play each othe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,10 +12,6 @@ import numpy as np
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.play.experiment import Cell
 from clix.analyzer.value.pieces import HorrorPieces, pieces_of
-from clix.engine.core.files.problems import did_you_mean
-from clix.engine.horrorclix.armybuilder import draw_figure, random_army
-from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.models import Army
 
 
 @dataclass(frozen=True)
@@ -50,55 +45,8 @@ _HORROR = HorrorPieces(None)
 """HorrorClix's matchups (`design_cells` and `holdout_cells` without pieces)."""
 
 
-def pool_roster(roster: Roster, pool: Sequence[str], budget: int) -> Roster:
-    """The roster whose figures are the pool's (all legal ones when the pool is empty); a ClixError names an
-    unknown figure or a pool with no figure that fits the budget."""
-    for name in pool:
-        if name not in roster.figures:
-            raise ClixError(
-                "--pool: " + did_you_mean("figure", name, roster.figures, "`clix roster list` shows every figure")
-            )
-    figures = {k: f for k, f in roster.figures.items() if (not pool or k in pool) and f.rank != "demo"}
-    if not any(f.points <= budget for f in figures.values()):
-        raise ClixError(f"--budget {budget}: no figure of the pool costs {budget} points or less; raise --budget")
-    return Roster(
-        figures=figures,
-        plot_twists=roster.plot_twists,
-        victims=roster.victims,
-        maps=roster.maps,
-        armies=roster.armies,
-        sources=roster.sources,
-    )
-
-
-def full_army(roster: Roster, budget: int, rng: np.random.Generator) -> Army:
-    """A random legal army that spends its budget: `random_army`'s draw, then figures added (each chosen at
-    random among those that still fit, a unique figure once) until none fits, so it spends more than the budget
-    minus the cheapest figure it could still take. Cards granted by an added figure join the crypt (never a
-    second subplot)."""
-    army = random_army(roster, budget, rng)
-    figures = list(army.figures)
-    legal = sorted((f for f in roster.figures.values() if f.rank != "demo"), key=lambda f: f.id)
-    spent = sum(roster.figures[e.figure].points for e in figures)
-    uniques = {e.figure for e in figures if roster.figures[e.figure].unique}
-    crypt = list(army.crypt)
-    while True:
-        fits = [f for f in legal if f.points <= budget - spent and f.id not in uniques]
-        if not fits:
-            break
-        figure, entry = draw_figure(fits, rng)
-        figures.append(entry)
-        spent += figure.points
-        if figure.unique:
-            uniques.add(figure.id)
-        if figure.grants_plot_twists:
-            free = sorted(c.name for c in roster.plot_twists.values() if c.kind != "subplot" and c.name not in crypt)
-            crypt += [str(n) for n in rng.choice(free, size=min(figure.grants_plot_twists, len(free)), replace=False)]
-    return army.model_copy(update={"figures": figures, "crypt": crypt})
-
-
 def random_armies(roster: Any, design: Design, *, holdout: bool = False) -> dict[str, Any]:
-    """The design's random near-full legal armies (`full_army`; HeroClix: `random_force`), named random-0001 ...,
+    """The design's random near-full legal armies (`pieces.full_army`; HeroClix: `random_force`), named random-0001 ...,
     drawn from a generator seeded by the master seed (the same design gives the same armies); with `holdout`, the
     design.holdout armies outside the design, named holdout-01 ..., from a seed stream of their own. `roster`: a
     ruleset's library data or its pieces (analyzer/value/pieces.py)."""

@@ -21,11 +21,61 @@ from clix.analyzer.play.experiment import given_matchup
 from clix.analyzer.play.runner import Matchup
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
+from clix.engine.horrorclix.armybuilder import draw_figure, random_army
+from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.horrorclix.roster.models import Army
 
 HERO_TIES = "draw"
 """How a HeroClix design game ends on equal VP or with nobody defeated: a draw. HX-END-11 gives such a game to the
 force built with fewer points, a rule against points by construction: in games with few knockouts it, not the
 characters, would decide most games and turn the cost line upside down."""
+
+
+def pool_roster(roster: Roster, pool: Sequence[str], budget: int) -> Roster:
+    """The roster whose figures are the pool's (all legal ones when the pool is empty); a ClixError names an
+    unknown figure or a pool with no figure that fits the budget."""
+    for name in pool:
+        if name not in roster.figures:
+            raise ClixError(
+                "--pool: " + did_you_mean("figure", name, roster.figures, "`clix roster list` shows every figure")
+            )
+    figures = {k: f for k, f in roster.figures.items() if (not pool or k in pool) and f.rank != "demo"}
+    if not any(f.points <= budget for f in figures.values()):
+        raise ClixError(f"--budget {budget}: no figure of the pool costs {budget} points or less; raise --budget")
+    return Roster(
+        figures=figures,
+        plot_twists=roster.plot_twists,
+        victims=roster.victims,
+        maps=roster.maps,
+        armies=roster.armies,
+        sources=roster.sources,
+    )
+
+
+def full_army(roster: Roster, budget: int, rng: np.random.Generator) -> Army:
+    """A random legal army that spends its budget: `random_army`'s draw, then figures added (each chosen at
+    random among those that still fit, a unique figure once) until none fits, so it spends more than the budget
+    minus the cheapest figure it could still take. Cards granted by an added figure join the crypt (never a
+    second subplot)."""
+    army = random_army(roster, budget, rng)
+    figures = list(army.figures)
+    legal = sorted((f for f in roster.figures.values() if f.rank != "demo"), key=lambda f: f.id)
+    spent = sum(roster.figures[e.figure].points for e in figures)
+    uniques = {e.figure for e in figures if roster.figures[e.figure].unique}
+    crypt = list(army.crypt)
+    while True:
+        fits = [f for f in legal if f.points <= budget - spent and f.id not in uniques]
+        if not fits:
+            break
+        figure, entry = draw_figure(fits, rng)
+        figures.append(entry)
+        spent += figure.points
+        if figure.unique:
+            uniques.add(figure.id)
+        if figure.grants_plot_twists:
+            free = sorted(c.name for c in roster.plot_twists.values() if c.kind != "subplot" and c.name not in crypt)
+            crypt += [str(n) for n in rng.choice(free, size=min(figure.grants_plot_twists, len(free)), replace=False)]
+    return army.model_copy(update={"figures": figures, "crypt": crypt})
 
 
 class HorrorPieces:
@@ -80,15 +130,11 @@ class HorrorPieces:
         return not (figure.unique and figure.id in chosen)
 
     def pooled(self, pool: Sequence[str], budget: int) -> HorrorPieces:
-        """The pieces whose figures are the pool's (`design.pool_roster`)."""
-        from clix.analyzer.value.design import pool_roster
-
+        """The pieces whose figures are the pool's (`pool_roster`)."""
         return HorrorPieces(pool_roster(self.data, pool, budget))
 
     def random_army(self, budget: int, rng: np.random.Generator) -> Any:
-        """A random near-full legal army (`design.full_army`)."""
-        from clix.analyzer.value.design import full_army
-
+        """A random near-full legal army (`full_army`)."""
         return full_army(self.data, budget, rng)
 
     def removable(self, army: Any) -> list[int]:
