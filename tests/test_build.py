@@ -112,4 +112,8 @@ def test_the_build_command_reads_a_weighted_field_file(
         assert sum(roster.figures[e.figure].points for e in army.figures) <= 100
     for row in payload["builds"]:
         assert {v["opponent"] for v in row["versus"]} == {"dud-rats", "duds"}
-    assert (out / "build.html").read_text().count("<h3>") == 2
+    html = (out / "build.html").read_text()
+    assert html.count("<h3>") == 2
+    # issue 37 part 5: the report opens with the headline verdict and the run's size, before any section
+    size = f"{payload['settings']['played']:,} games played"
+    assert html.index(payload["headline"].split(".")[0]) < html.index(size) < html.index("<h2>")

@@ -311,11 +311,16 @@ def test_a_force_breaking_a_build_rule_is_refused():
 
 # --- value -------------------------------------------------------------------------------------------------------
 
-VALUE = ["value", "--ruleset", HEROCLIX, "--budget", "100", "--armies", "15", "--opponents", "2", "--games", "2"]
+VALUE = ["value", "--ruleset", HEROCLIX, "--budget", "100", "--armies", "7", "--opponents", "2", "--games", "2",
+         "--turns", "6", "--holdout", "3", "--holdout-games", "2", "--seed", "1"]  # fmt: skip
 
 
 def test_value_on_heroclix_gives_a_value_per_character(tmp_path, capsys, monkeypatch):
-    from clix.analyzer.value.heroclix import HeroDesign, design_forces
+    """`clix value --ruleset heroclix-2005` runs HorrorClix's design and model over random forces (HX-BUILD-01/03/04):
+    every character the forces fielded gets a value with its interval, the holdout checks the fit, and the same
+    seed gives the same values."""
+    from clix.analyzer.value.design import Design, handicap_armies, random_armies
+    from clix.analyzer.value.pieces import pieces_of
 
     monkeypatch.chdir(tmp_path)
     code, out, err = run_main([*VALUE, "--resamples", "20", "--jobs", "1", "--json", "--out", "value"], capsys)
@@ -323,20 +328,26 @@ def test_value_on_heroclix_gives_a_value_per_character(tmp_path, capsys, monkeyp
     result = json.loads(out)
     library, _ = ruleset_named(HEROCLIX).load_library([HERO])
     style = kit(HEROCLIX).default_style
-    design = HeroDesign(HEROCLIX, 100, 15, 2, 2, ("chemical-plant",), (style,))
-    forces, parents = design_forces(library, design)
+    design = Design(100, 7, 2, 2, ("chemical-plant",), (style,), 6, 1, holdout=3, holdout_games=2)
+    forces = random_armies(pieces_of(library), design)
     fielded = {c for force in forces.values() for c in force.characters}
-    assert {r["character"] for r in result["values"]} == fielded
-    assert all(r["low"] <= r["value"] <= r["high"] and r["cost"] == library.characters[r["character"]].points
-               for r in result["values"])  # fmt: skip
+    measured = [r for r in result["values"] if r["value"] is not None]
+    assert {r["name"] for r in measured} == fielded and all(r["kind"] == "figure" for r in result["values"])
+    assert all(r["low"] <= r["value"] <= r["high"] and r["cost"] == library.characters[r["name"]].points
+               for r in measured)  # fmt: skip
+    assert {r["name"] for r in result["values"]} == set(library.characters)  # the others say why not
     assert result["settings"]["ruleset"] == ruleset_named(HEROCLIX).version and result["settings"]["maps"] == [
         "chemical-plant"
     ]
-    assert len(parents) == sum(1 for f in forces.values() if not f.name.endswith("-less") and len(f.characters) > 1)
-    assert pd.read_csv(tmp_path / "value" / "value.csv")["character"].tolist() == [
-        r["character"] for r in result["values"]
-    ]
+    short = handicap_armies(pieces_of(library), forces, design)
+    assert result["settings"]["handicap_matchups"] == len(short) == sum(len(f.characters) > 1 for f in forces.values())
+    assert result["holdout"]["pairings"] == 3 and result["settings"]["ties"] == "draw"
+    assert "--ruleset heroclix-2005" in result["settings"]["command"]
+    assert pd.read_csv(tmp_path / "value" / "value.csv")["name"].tolist() == [r["name"] for r in result["values"]]
     _no_horror_words(out)
+    html = (tmp_path / "value" / "value.html").read_text()
+    _no_horror_words(html)
+    assert '<p class="headline"><b>' in html and "random forces at 100 points" in html
     code, again, _ = run_main([*VALUE, "--resamples", "20", "--jobs", "1", "--json", "--out", "again"], capsys)
     assert code == 0 and json.loads(again)["values"] == result["values"]
 
@@ -344,9 +355,10 @@ def test_value_on_heroclix_gives_a_value_per_character(tmp_path, capsys, monkeyp
 @pytest.mark.parametrize(
     ("args", "line"),
     [
-        (["--swap", "kestrel-r", "--in", "dawn-patrol"], "--swap: clix value --ruleset heroclix-2005 does not take it"),
-        (["--predict", "dawn-patrol", "night-shift"], "--predict: clix value --ruleset heroclix-2005 does not take"),
-        (["--pdf"], "--pdf: clix value --ruleset heroclix-2005 does not take it"),
+        (["--swap", "kestrel-r"], "--swap FIGURE and --in ARMY go together"),
+        (["--swap", "kestrel-q", "--in", "dawn-patrol"], "--swap: no character named 'kestrel-q'"),
+        (["--pool", "nobody"], "--pool: no character named 'nobody'"),
+        (["--predict", "dawn-patrol", "butcher-shop"], "dawn-patrol"),
         (["--maps", "graveyard"], "--ruleset heroclix-2005: --maps graveyard is a horrorclix map"),
         (["--players", "genius"], "unknown heroclix-2005 player style 'genius'"),
         (["--armies", "2"], "--armies takes 3 or more"),

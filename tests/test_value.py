@@ -159,6 +159,13 @@ def test_the_value_command_writes_its_table_and_report(
     assert "Residuals" in html and "data:image/png;base64," in html and "Holdout: predicted against measured" in html
     assert "Predicted: brawlers against pluses" in html and "95% prediction interval" in html
     text = " ".join(html.split())  # the report says how the intervals and the verdicts are made, as the console does
+    # issue 37 part 5: it opens with a one-sentence verdict and the run's size
+    first = text.split('<p class="headline"><b>')[1].split("</b>")[0]
+    measured = payload["values"]
+    counted = [r for r in measured if r["kind"] == "figure" and r["value"] is not None]
+    assert first.startswith(f"{sum('costed' in r['verdict'] for r in counted)} of {len(counted)} figures measured")
+    assert f"({payload['model']['games']:,} games of 15 random armies at 100 points, seed" in first
+    assert text.index('class="headline"') < text.index("<h2>")
     assert "bootstrap resamples of the random armies" in text and "3.5 standard errors from zero" in text
     assert (
         f"{payload['model']['verdicts_differ']} of {payload['model']['verdicts_compared']} verdicts contradict" in text

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.value.pieces import HorrorPieces, pieces_of
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.models import Figure
 
 ENUMERATE_LIMIT = 200_000
 """Maximal builds listed at most; beyond this the candidates are random fills."""
@@ -32,15 +32,22 @@ class Constraints:
     """The crypt every candidate plays (empty: chosen, see `choose_crypt`)."""
 
 
-def eligible(roster: Roster, constraints: Constraints) -> list[Figure]:
-    """The figures a build may add beyond its --include ones (a ClixError names an unknown id or filter)."""
+def eligible(roster: Any, constraints: Constraints) -> list[Any]:
+    """The figures a build may add beyond its --include ones (a ClixError names an unknown id or filter).
+    `roster`: a ruleset's library data or its pieces (analyzer/value/pieces.py; HeroClix: characters)."""
+    pieces = pieces_of(roster)
     for option, names in (("--include", constraints.include), ("--exclude", constraints.exclude)):
         for name in names:
-            if name not in roster.figures:
-                raise ClixError(
-                    f"{option}: "
-                    + did_you_mean("figure", name, roster.figures, "`clix roster list` shows every figure")
-                )
+            if name not in pieces.figures:
+                hint = "`clix roster list` shows every figure" if pieces.figure_word == "figure" else ""
+                raise ClixError(f"{option}: " + did_you_mean(pieces.figure_word, name, pieces.figures, hint))
+    if not pieces.has_cards:  # HeroClix: no cabals, classes or crypt (the command refuses them)
+        return [
+            c
+            for cid, c in sorted(pieces.figures.items())
+            if cid not in constraints.exclude and c.points <= constraints.budget
+        ]
+    roster = pieces.data
     cabals = {f.cabal.name for f in roster.figures.values() if f.cabal}
     for cabal in constraints.cabals:
         if cabal not in cabals:
@@ -61,17 +68,22 @@ def eligible(roster: Roster, constraints: Constraints) -> list[Figure]:
     return found
 
 
-def _required(roster: Roster, constraints: Constraints) -> list[Figure]:
-    eligible(roster, constraints)  # names checked first
-    required = [roster.figures[f] for f in constraints.include]
+def _required(roster: Any, constraints: Constraints) -> list[Any]:
+    pieces = pieces_of(roster)
+    eligible(pieces, constraints)  # names checked first
+    required = [pieces.figures[f] for f in constraints.include]
     cost = sum(f.points for f in required)
     if cost > constraints.budget:
-        raise ClixError(f"--include: those figures cost {cost} points, over --budget {constraints.budget}")
-    for figure in required:
-        if figure.rank == "demo":
+        raise ClixError(
+            f"--include: those {pieces.figure_word}s cost {cost} points, over --budget {constraints.budget}"
+        )
+    for n, figure in enumerate(required):
+        if not pieces.playable(figure.id):
             raise ClixError(f"--include {figure.id}: a demo figure is not legal in an army (HC-SETUP-01)")
         if figure.unique and constraints.include.count(figure.id) > 1:
             raise ClixError(f"--include {figure.id}: {figure.rank.replace('_', ' ')}, at most one copy per army")
+        if pieces.exclusive and not pieces.fits(figure, [f.id for f in required[:n]]):
+            raise ClixError(f"--include {figure.id}: an archenemy of another --include character (HX-BUILD-04)")
     return required
 
 
@@ -79,10 +91,11 @@ Build = tuple[str, ...]
 """A build's figures: sorted ids, a figure once per copy."""
 
 
-def enumerate_builds(roster: Roster, constraints: Constraints, limit: int = ENUMERATE_LIMIT) -> list[Build] | None:
+def enumerate_builds(roster: Any, constraints: Constraints, limit: int = ENUMERATE_LIMIT) -> list[Build] | None:
     """Every maximal legal build (no eligible figure fits the points left), or None beyond `limit`."""
-    required = _required(roster, constraints)
-    options = sorted(eligible(roster, constraints), key=lambda f: f.id)
+    pieces = pieces_of(roster)
+    required = _required(pieces, constraints)
+    options = sorted(eligible(pieces, constraints), key=lambda f: f.id)
     taken_uniques = {f.id for f in required if f.unique}
     options = [f for f in options if f.id not in taken_uniques]
     start = constraints.budget - sum(f.points for f in required)
@@ -93,13 +106,13 @@ def enumerate_builds(roster: Roster, constraints: Constraints, limit: int = ENUM
         extended = False
         for i in range(first, len(options)):
             figure = options[i]
-            if figure.points > left:
+            if figure.points > left or (pieces.exclusive and not pieces.fits(figure, base + chosen)):
                 continue
             extended = True
             if not grow(i + (1 if figure.unique else 0), left - figure.points, [*chosen, figure.id]):
                 return False
         # a leaf is maximal only when no eligible figure (before `first` too) still fits
-        if not extended and not any(f.points <= left and not (f.unique and f.id in chosen) for f in options):
+        if not extended and not any(f.points <= left and _fits(pieces, f, chosen, base) for f in options):
             builds.append(tuple(sorted(base + chosen)))
             if len(builds) > limit:
                 return False
@@ -111,8 +124,15 @@ def enumerate_builds(roster: Roster, constraints: Constraints, limit: int = ENUM
     return [b for b in unique if b] or None
 
 
+def _fits(pieces: HorrorPieces, figure: Any, chosen: list[str], base: list[str]) -> bool:
+    """Whether `figure` may join `chosen` (beyond the required `base`: HeroClix's archenemies, HX-BUILD-04)."""
+    if pieces.exclusive:
+        return pieces.fits(figure, base + chosen)
+    return not (figure.unique and figure.id in chosen)
+
+
 def random_builds(
-    roster: Roster,
+    roster: Any,
     constraints: Constraints,
     count: int,
     rng: np.random.Generator,
@@ -120,8 +140,9 @@ def random_builds(
 ) -> list[Build]:
     """Up to `count` distinct random maximal builds: figures added one at a time (uniformly, or in proportion
     to `weights`) until none fits."""
-    required = _required(roster, constraints)
-    options = eligible(roster, constraints)
+    pieces = pieces_of(roster)
+    required = _required(pieces, constraints)
+    options = eligible(pieces, constraints)
     found: set[Build] = set()
     for _ in range(count * 20):
         if len(found) >= count:
@@ -129,7 +150,7 @@ def random_builds(
         chosen = [f.id for f in required]
         left = constraints.budget - sum(f.points for f in required)
         while True:
-            fits = [f for f in options if f.points <= left and not (f.unique and f.id in chosen)]
+            fits = [f for f in options if f.points <= left and _fits(pieces, f, chosen, [])]
             if not fits:
                 break
             p = np.array([weights.get(f.id, 0.0) if weights else 1.0 for f in fits], dtype=float)
@@ -162,7 +183,7 @@ def value_estimates(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, fl
 
 
 def candidate_builds(
-    roster: Roster,
+    roster: Any,
     constraints: Constraints,
     count: int,
     seed: int,

@@ -44,11 +44,12 @@ from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.common.text import print_lines
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
-from clix.analyzer.play.runner import PLAYER_STYLES
+from clix.analyzer.play.runner import PLAYER_STYLES, kit
 from clix.analyzer.play.store import Store
-from clix.engine import RULESET_VERSION, compiled
+from clix.analyzer.value.pieces import pieces_of
+from clix.engine import compiled
 from clix.engine.core.files.problems import did_you_mean
-from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
 from rich.console import Console
 
 __all__ = ["Constraints", "Search", "field_entries", "resolve_field", "run_build"]
@@ -106,23 +107,30 @@ def check_search(search: Search, field: int) -> None:
         )
 
 
-def check_build(search: Search, field: int) -> None:
-    """The objective, the player style and the race's numbers against a field of `field` armies (a ClixError
-    naming the option if one is wrong)."""
+def check_build(search: Search, field: int, ruleset: str = DEFAULT_RULESET) -> None:
+    """The objective, the player style (of `ruleset`) and the race's numbers against a field of `field` armies (a
+    ClixError naming the option if one is wrong)."""
     if search.objective not in OBJECTIVES:
         raise ClixError(f"--objective takes {', '.join(OBJECTIVES)} (got {search.objective!r})")
-    if search.style not in PLAYER_STYLES:
-        raise ClixError("--players: " + did_you_mean("player style", search.style, PLAYER_STYLES))
+    known = PLAYER_STYLES if ruleset == DEFAULT_RULESET else kit(ruleset).styles
+    if search.style not in known:
+        raise ClixError("--players: " + did_you_mean("player style", search.style, known))
     check_search(search, field)
 
 
 def finish_build(
-    result: BuildResult, *, field_source: str, jobs: int | None, store: Path | None, values: Path | str | None
+    result: BuildResult,
+    *,
+    field_source: str,
+    jobs: int | None,
+    store: Path | None,
+    values: Path | str | None,
+    ruleset: str = DEFAULT_RULESET,
 ) -> None:
     """Add how the race was run to `result`'s settings (`values`: where the estimates came from, if any)."""
     result.settings |= {
         "field_source": field_source,
-        "ruleset": RULESET_VERSION,
+        "ruleset": ruleset_named(ruleset).version,
         "engine": compiled.status,
         "jobs": jobs or os.cpu_count(),
         "seconds": round(result.seconds, 1),
@@ -133,10 +141,12 @@ def finish_build(
         "interrupted": result.interrupted,
         "failed_games": result.failed,
     }
+    if ruleset != DEFAULT_RULESET:
+        result.settings["army_kind"] = kit(ruleset).army_kind
 
 
 def run_build(
-    roster: Roster,
+    roster: Any,
     library: Path | tuple[Path, ...],
     constraints: Constraints,
     field_armies: list[tuple[str, float]],
@@ -152,12 +162,14 @@ def run_build(
     pdf: bool = False,
 ) -> int:
     """`clix build`: race, print the top builds (or JSON) and write build.json, builds.csv, games.csv,
-    build.html (build.pdf with `pdf`) and each finalist's army file to `out`; return the exit code."""
+    build.html (build.pdf with `pdf`) and each finalist's army file to `out`; return the exit code. `roster`: a
+    ruleset's library data or its pieces (analyzer/value/pieces.py): a HeroClix `Library` builds forces."""
     from clix.analyzer.common.progress import progress_bar
     from clix.analyzer.duel.command import pdf_from
     from clix.analyzer.report.folder import Interrupted, claim_output
 
-    check_build(search, len(field_armies))
+    ruleset = pieces_of(roster).ruleset
+    check_build(search, len(field_armies), ruleset)
     estimates = read_values(values) if values is not None else None
     if pdf:
         from clix.analyzer.report.duel import check_pdf
@@ -203,7 +215,7 @@ def run_build(
                 if store is not None
                 else "interrupted before the final measurement finished; nothing to report"
             )
-        finish_build(result, field_source=field_source, jobs=jobs, store=store, values=values)
+        finish_build(result, field_source=field_source, jobs=jobs, store=store, values=values, ruleset=ruleset)
         with folder.staged() as staging:
             written = write_build(staging, result, False)
             if pdf:

@@ -27,18 +27,22 @@ from clix.analyzer.build.summary import (
 )
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.names import army_names
-from clix.analyzer.play.experiment import Cell, Played, given_matchup, play_cells
+from clix.analyzer.play.experiment import Cell, Played, play_cells
 from clix.analyzer.play.store import Store
 from clix.analyzer.stats.scoring import game_scores
-from clix.engine.horrorclix.armybuilder import IllegalArmy, default_victims, legal_army, with_armies
-from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.models import Army
+from clix.analyzer.value.pieces import HorrorPieces, pieces_of
+from clix.engine.horrorclix.armybuilder import default_victims
 
 FINAL_SEED_KEY = 4
 """The final measurement's master seed is derived from the master seed with this key (fresh games)."""
 REFERENCE_SEED_KEY = 5
 """The first stage's reference games (the field's armies against each other, for `--objective auto`) are seeded
 from the master seed with this key."""
+TIES = "break"
+"""How a build's games end on equal VP: by the rules (HC-END-09; HeroClix HX-END-11, the force of fewer points),
+as in `clix duel` and `clix meta`: a build is measured as it would play."""
+DEFAULT_OBJECTS = ("light", "light", "heavy")
+"""A HeroClix candidate's object tokens when no field force brings any (HX-SETUP-05)."""
 REFERENCE_GAMES = 20
 """Games per pair of field armies and map in the first stage's reference games (at least --first-games): enough
 to see an army that dominates the field (a 75% score has its interval above 60% over 3 opponents and 2 maps)."""
@@ -106,7 +110,7 @@ def _pairings(names: Sequence[str], opponents: Sequence[str], skip_mirrors: bool
 
 
 def reference_games(
-    view: Roster,
+    view: Any,
     library: Path | tuple[Path, ...],
     field_armies: Sequence[tuple[str, float]],
     search: Search,
@@ -119,8 +123,9 @@ def reference_games(
     names = [a for a, _ in field_armies]
     games = max(REFERENCE_GAMES, search.first)
     games += games % 2
+    pieces = pieces_of(view)
     cells = [
-        Cell(given_matchup(library, (a, b), {}, m, (search.style, search.style), search.turns), 0, games)
+        Cell(pieces.matchup(library, (a, b), {}, m, (search.style, search.style), search.turns, ties=TIES), 0, games)
         for a, b in _pairings(names, names, skip_mirrors=True)
         for m in search.maps
     ]
@@ -128,22 +133,25 @@ def reference_games(
         progress(f"reference: {len(names)} field armies against each other", len(cells) * games) if progress else None
     )
     seed = int(np.random.SeedSequence([search.seed, REFERENCE_SEED_KEY]).generate_state(1)[0])
-    played = play_cells(view, cells, seed, jobs, store, progress=tick)
+    played = play_cells(pieces.view({}), cells, seed, jobs, store, progress=tick)
     return _frames(played, names, names, search.maps, skip_mirrors=True), played
 
 
 def _cells(
     library: Path | tuple[Path, ...],
     names: Sequence[str],
-    armies: dict[str, Army],
+    armies: dict[str, Any],
     opponents: Sequence[str],
     search: Search,
     first: int,
     end: int,
+    pieces: HorrorPieces,
 ) -> list[Cell]:
     return [
         Cell(
-            given_matchup(library, (name, opponent), armies, map_name, (search.style, search.style), search.turns),
+            pieces.matchup(
+                library, (name, opponent), armies, map_name, (search.style, search.style), search.turns, ties=TIES
+            ),
             first,
             end,
         )
@@ -162,7 +170,7 @@ class BuildResult:
     stages: list[Stage]
     settings: dict[str, Any]
     games: pd.DataFrame
-    armies: dict[str, Army] = field(default_factory=dict)
+    armies: dict[str, Any] = field(default_factory=dict)
     """The measured builds' armies, by their names by rank (build-01 the best)."""
     comparison: dict[str, Any] = field(default_factory=dict)
     """The headline: the best build against the field's own armies on the same seeds (`compare_with_field`)."""
@@ -177,7 +185,7 @@ class BuildResult:
 
 
 def search_builds(
-    roster: Roster,
+    roster: Any,
     library: Path | tuple[Path, ...],
     constraints: Constraints,
     field_armies: Sequence[tuple[str, float]],
@@ -192,45 +200,31 @@ def search_builds(
     """Race the candidates against the field and measure the finalists (and the field's armies when
     `references`) on fresh seeds; `progress(label, total)` gives a stage's progress callback (the long
     preparations get one too: listing the candidates, checking each one's army). A game that raises stops the
-    race (`stopped`, `crashed`), without the final measurement."""
+    race (`stopped`, `crashed`), without the final measurement. `roster`: a ruleset's library data or its pieces
+    (analyzer/value/pieces.py): HeroClix forces carry no crypt, victims or objects of the field's."""
+    pieces = pieces_of(roster)
     listing = progress(f"listing up to {search.candidates} candidate builds", 1) if progress else None
     space_builds, space = candidate_builds(
-        roster, constraints, search.candidates, search.seed, (values or {}).get("figures")
+        pieces, constraints, search.candidates, search.seed, (values or {}).get("figures")
     )
     if listing is not None:
         listing(1)
     if not space_builds:
         raise ClixError("no legal build fits the constraints; loosen --include, --exclude, --cabal or --class")
-    crypt = list(constraints.crypt) or choose_crypt(roster, field_armies, (values or {}).get("cards"))
-    victims = _common(roster, field_armies, "victims", 6)
-    if len(victims) < 6:
-        victims = default_victims(roster)
-    objects = _common(roster, field_armies, "objects", 2)
+    extras = build_extras(pieces, constraints, field_armies, values)
     width = len(str(len(space_builds)))
     opponents = [a for a, _ in field_armies]
     # race names; the measured builds are renamed by rank at the end (build-01 the best)
     names = ("candidate", "race-candidate", "clix-candidate")
     prefix = next((p for p in names if not _taken(p, opponents)), "clix-build-candidate")
-    armies: dict[str, Army] = {}
+    armies: dict[str, Any] = {}
     checking = progress(f"checking {len(space_builds)} candidate armies", len(space_builds)) if progress else None
     for n, build in enumerate(space_builds):
         name = f"{prefix}-{n + 1:0{width}d}"
-        try:
-            armies[name] = legal_army(
-                roster,
-                name,
-                constraints.budget,
-                [roster.figures[f] for f in build],
-                crypt,
-                victims,
-                objects,
-                "candidate build (clix build)",
-            )
-        except IllegalArmy as exc:
-            raise ClixError(str(exc)) from None
+        armies[name] = pieces.legal(name, constraints.budget, build, extras, "candidate build (clix build)")
         if checking is not None:
             checking(1)
-    view = with_armies(roster, armies)
+    view = pieces.view(armies)
     weights = np.array([w for _, w in field_armies])
     per = len(opponents) * len(search.maps)
     alive = list(armies)
@@ -254,7 +248,7 @@ def search_builds(
     race_objective = choose_objective(search.objective, first_look, len(field_armies))["objective"]
     rank = _worst if race_objective == "maximin" else _score
     while not (interrupted or stopped):
-        cells = _cells(library, alive, armies, opponents, search, done, games)
+        cells = _cells(library, alive, armies, opponents, search, done, games, pieces)
         label = f"stage {len(stages) + 1}: {len(alive)} candidates"
         tick = progress(label, len(cells) * (games - done)) if progress else None
         played = play_cells(view, cells, search.seed, jobs, store, progress=tick)
@@ -282,7 +276,7 @@ def search_builds(
     rows_out: list[dict[str, Any]] = []
     if not (interrupted or stopped):
         final_games = search.final + search.final % 2
-        cells = _cells(library, measured, armies, opponents, search, 0, final_games)
+        cells = _cells(library, measured, armies, opponents, search, 0, final_games, pieces)
         tick = (
             progress(
                 f"final: {len(finalists)} builds and {len(measured) - len(finalists)} field armies",
@@ -296,7 +290,7 @@ def search_builds(
         failed += played.failed
         interrupted, stopped, crashed = played.interrupted, played.stopped, played.crashed
         result_games = _frames(played, measured, opponents, search.maps)
-        rows_out = summarize_builds(result_games, measured, field_armies, view, estimates)
+        rows_out = summarize_builds(result_games, measured, field_armies, pieces.with_armies(armies), estimates)
     builds = [r for r in rows_out if r["name"] in armies]
     refs = [r for r in rows_out if r["name"] not in armies]
     looks = list(first_look)
@@ -307,16 +301,15 @@ def search_builds(
     _mark_sidegrades(builds, result_games, field_armies, objective["objective"])
     result_games, ranked = name_by_rank(builds, result_games, armies, opponents)
     comparison = compare_with_field(builds, refs, result_games, field_armies, search.maps, objective)
-    shown = army_names(roster, [a for a, _ in field_armies])
+    shown = army_names(pieces.data, [a for a, _ in field_armies])
     settings = {
         "budget": constraints.budget,
         "include": list(constraints.include),
         "exclude": list(constraints.exclude),
         "cabals": list(constraints.cabals),
         "classes": list(constraints.classes),
-        "crypt": crypt[:6],
-        "victims": victims,
-        "objects": objects,
+        **({"crypt": extras["crypt"][:6], "victims": extras["victims"]} if pieces.has_cards else {}),
+        "objects": extras["objects"],
         "field": [{"army": a, "name": shown[a], "weight": w} for a, w in field_armies],
         "legal_space": space,
         "candidates": len(armies),
@@ -341,6 +334,25 @@ def search_builds(
         from_store=totals["from_store"],
         seconds=totals["seconds"],
     )
+
+
+def build_extras(
+    pieces: HorrorPieces,
+    constraints: Constraints,
+    field_armies: Sequence[tuple[str, float]],
+    values: dict[str, dict[str, float]] | None,
+) -> dict[str, Any]:
+    """What every candidate brings besides its figures: HorrorClix's crypt (--crypt, else `choose_crypt`), the
+    victims and objects the field brings most; HeroClix's objects, the field's most common tokens (HX-SETUP-05)."""
+    roster = pieces.data
+    if not pieces.has_cards:  # the objects of the field's force of most weight that brings any
+        brought = [pieces.armies[a].objects for a, _ in sorted(field_armies, key=lambda aw: (-aw[1], aw[0]))]
+        return {"crypt": [], "victims": [], "objects": list(next((o for o in brought if o), DEFAULT_OBJECTS))}
+    crypt = list(constraints.crypt) or choose_crypt(roster, field_armies, (values or {}).get("cards"))
+    victims = _common(roster, field_armies, "victims", 6)
+    if len(victims) < 6:
+        victims = default_victims(roster)
+    return {"crypt": crypt, "victims": victims, "objects": _common(roster, field_armies, "objects", 2)}
 
 
 def _taken(prefix: str, opponents: Sequence[str]) -> bool:

@@ -4,6 +4,7 @@ and each finalist's army file."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -34,8 +35,8 @@ def build_lines(result: BuildResult) -> list[str]:
         f"build at {s['budget']} points against {field_text} on {','.join(s['maps'])}, players {s['style']}, "
         f"seed {s['seed']} (engine {s['engine']}, {s['played']:,} games played, {s['from_store']:,} from the store, "
         f"{s['seconds']:.0f} s)",
-        f"  {space}; {s['candidates']} candidates raced{' (half chosen by --values)' if s['guided'] else ''}; "
-        f"crypt {', '.join(s['crypt'])}",
+        f"  {space}; {s['candidates']} candidates raced{' (half chosen by --values)' if s['guided'] else ''}"
+        + (f"; crypt {', '.join(s['crypt'])}" if "crypt" in s else ""),
     ]
     for n, stage in enumerate(result.stages, 1):
         lines.append(
@@ -64,12 +65,10 @@ def build_lines(result: BuildResult) -> list[str]:
             if w["score_first"] is None or w["score_second"] is None
             else (f", {100 * w['score_first']:.0f}% going first vs {100 * w['score_second']:.0f}% second")
         )
-        lines.append(
-            f"    {why_heading(row)}: VP from victims {w['vp_victims']:.1f}, kills {w['vp_kills']:.1f}, subplots {w['vp_subplots']:.1f} "
-            f"(against {w['vp_against']:.1f}); first slay in round {w['first_slay_round']:.1f}{first}"
-        )
+        lines.append(f"    {why_heading(row)}: {why_text(w)}{first}")
     if result.references:
-        lines.append("  the field's own armies, measured the same way on the same seeds:")
+        kinds = "forces" if s.get("army_kind") == "force" else "armies"
+        lines.append(f"  the field's own {kinds}, measured the same way on the same seeds:")
         for row in sorted(result.references, key=lambda r: -r["score"]["score"]):
             worst = worst_case(row)
             tail = f"; worst {_pct(worst)} against {name(worst['opponent'])}" if worst is not None else ""
@@ -80,6 +79,34 @@ def build_lines(result: BuildResult) -> list[str]:
         "head-to-head score over the field's armies (maximin ranks by it)"
     )
     return lines
+
+
+def why_text(w: dict[str, Any]) -> str:
+    """Where a build's VP come from: HorrorClix's victims, kills and subplots and its first slay; HeroClix's
+    knockouts and survivors (HX-END-06), the knockouts scored and suffered and its first knockout."""
+    if "vp_victims" in w:
+        return (
+            f"VP from victims {w['vp_victims']:.1f}, kills {w['vp_kills']:.1f}, subplots {w['vp_subplots']:.1f} "
+            f"(against {w['vp_against']:.1f}); first slay in round {w['first_slay_round']:.1f}"
+        )
+    first = "none" if math.isnan(w["first_ko_round"]) else f"round {w['first_ko_round']:.1f}"
+    return (
+        f"VP from knockouts {w['vp_kos']:.1f}, survivors {w['vp_survivors']:.1f} (against {w['vp_against']:.1f}); "
+        f"knockouts {w['kos']:.2f} scored, {w['kos_against']:.2f} suffered a game; first knockout: {first}; "
+        f"{100 * w['tie_break']:.0f}% of games decided by the tie-break (HX-END-11)"
+    )
+
+
+def build_size(result: BuildResult) -> str:
+    """The run's size in one sentence (the report's second line)."""
+    s = result.settings
+    kinds = "forces" if s.get("army_kind") == "force" else "armies"
+    return (
+        f"{s['played']:,} games played ({s['from_store']:,} more from the store) in {s['seconds']:.0f} s: "
+        f"{s['candidates']} candidates raced in {len(result.stages)} stage{'s' if len(result.stages) != 1 else ''}, "
+        f"{len(result.builds)} finalists and {len(result.references)} field {kinds} measured with {s['final']} games "
+        f"per field {kinds[:-1] if kinds == 'forces' else 'army'} and map on {', '.join(s['maps'])}."
+    )
 
 
 def why_heading(row: dict[str, Any]) -> str:
@@ -146,7 +173,16 @@ def write_build(out: Path, result: BuildResult, pdf: bool = False) -> dict[str, 
         with writing(path):
             path.write_text(yaml.safe_dump(army.model_dump(mode="json", exclude_none=True), sort_keys=False))
         written[f"army_{name}"] = path
-    html = _render("build.html.j2", result=result, lines=build_lines(result))
+    kind = "force" if result.settings.get("army_kind") == "force" else "army"
+    html = _render(
+        "build.html.j2",
+        result=result,
+        lines=build_lines(result),
+        size=build_size(result),
+        kind=kind,
+        kinds="forces" if kind == "force" else "armies",
+        why=why_text,
+    )
     with writing(written["report"]):
         written["report"].write_text(html, encoding="utf-8")
     if pdf:

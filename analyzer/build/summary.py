@@ -9,8 +9,7 @@ from typing import Any
 
 import pandas as pd
 from clix.analyzer.stats.scoring import game_scores, mean_interval
-from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.models import Army
+from clix.analyzer.value.pieces import pieces_of
 
 WINS_ABOVE = 0.5
 """A build "wins" (its report says why it wins) when its score against the field has its interval's low end
@@ -37,10 +36,12 @@ def summarize_builds(
     games: pd.DataFrame,
     names: Sequence[str],
     field_armies: Sequence[tuple[str, float]],
-    roster: Roster,
+    roster: Any,
     estimates: dict[str, float],
 ) -> list[dict[str, Any]]:
-    """Each measured army's score against the field and each field army, and why it wins."""
+    """Each measured army's score against the field and each field army, and why it wins (`why`). `roster`: a
+    ruleset's library data or its pieces holding the measured armies (analyzer/value/pieces.py)."""
+    pieces = pieces_of(roster)
     rows = []
     for name in names:
         sub = games[games["build"] == name]
@@ -54,29 +55,52 @@ def summarize_builds(
             versus.append({"opponent": opponent, "weight": weight, **mean_interval(pairs)})
         first = sub["first"] == "A"
         won = game_scores(sub, "A")
-        army = roster.armies[name]
+        army = pieces.armies[name]
+        figures = pieces.contents(army)
+        seats = {
+            "score_first": float(won[first].mean()) if first.any() else None,
+            "score_second": float(won[~first].mean()) if (~first).any() else None,
+        }
         rows.append(
             {
                 "name": name,
                 "wins": bool(overall["low"] > WINS_ABOVE),
-                "figures": [e.figure for e in army.figures],
-                "points": sum(roster.figures[e.figure].points for e in army.figures),
-                "crypt": list(army.crypt),
+                "figures": figures,
+                "points": sum(pieces.points(f) for f in figures),
+                **({"crypt": pieces.cards(army)} if pieces.has_cards else {}),
                 "score": overall,
                 "race_estimate": estimates.get(name),
                 "versus": versus,
-                "why": {
-                    "vp_victims": float(sub["vp_a_victims"].mean()),
-                    "vp_kills": float(sub["vp_a_kills"].mean()),
-                    "vp_subplots": float(sub["vp_a_subplots"].mean()),
-                    "vp_against": float(sub["vp_b"].mean()),
-                    "first_slay_round": float(pd.to_numeric(sub["first_slay_a"], errors="coerce").mean()),
-                    "score_first": float(won[first].mean()) if first.any() else None,
-                    "score_second": float(won[~first].mean()) if (~first).any() else None,
-                },
+                "why": (why_horror if pieces.has_cards else why_hero)(sub) | seats,
             }
         )
     return rows
+
+
+def why_horror(sub: pd.DataFrame) -> dict[str, float]:
+    """Where a HorrorClix army's VP come from: victims, kills, subplots, the field's VP, the first slay's round."""
+    return {
+        "vp_victims": float(sub["vp_a_victims"].mean()),
+        "vp_kills": float(sub["vp_a_kills"].mean()),
+        "vp_subplots": float(sub["vp_a_subplots"].mean()),
+        "vp_against": float(sub["vp_b"].mean()),
+        "first_slay_round": float(pd.to_numeric(sub["first_slay_a"], errors="coerce").mean()),
+    }
+
+
+def why_hero(sub: pd.DataFrame) -> dict[str, float]:
+    """Where a HeroClix force's VP come from (HX-END-06): knockouts and its own survivors, the knockouts it scores
+    and suffers, the field's VP, the round of its first knockout (NaN: it never scored one), and the share of its
+    games the tie-break decided (HX-END-11: equal VP or nobody defeated, the force of fewer points wins)."""
+    return {
+        "vp_kos": float(sub["vp_a_kos"].mean()),
+        "vp_survivors": float(sub["vp_a_survivors"].mean()),
+        "kos": float(sub["kos_a"].mean()),
+        "kos_against": float(sub["kos_b"].mean()),
+        "vp_against": float(sub["vp_b"].mean()),
+        "first_ko_round": float(pd.to_numeric(sub["first_ko_a"], errors="coerce").mean()),
+        "tie_break": float(sub["tie_break"].astype(bool).mean()) if "tie_break" in sub else 0.0,
+    }
 
 
 def worst_case(row: dict[str, Any]) -> dict[str, Any] | None:
@@ -206,8 +230,8 @@ def rank_names(taken: Sequence[str], count: int) -> list[str]:
 
 
 def name_by_rank(
-    builds: list[dict[str, Any]], games: pd.DataFrame, armies: dict[str, Army], taken: Sequence[str]
-) -> tuple[pd.DataFrame, dict[str, Army]]:
+    builds: list[dict[str, Any]], games: pd.DataFrame, armies: dict[str, Any], taken: Sequence[str]
+) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Rename the measured builds (sorted best first) by rank: build-01 is the best on the final seeds. Each row
     keeps its race name as `candidate`; returns the games and the armies under the new names."""
     names = dict(zip([row["name"] for row in builds], rank_names(taken, len(builds)), strict=True))

@@ -12,6 +12,7 @@ from clix.analyzer.cli.common import (
     JsonOption,
     PdfOption,
     RostersOption,
+    RulesetOption,
     SeedOption,
     StopOption,
     StoreOption,
@@ -35,6 +36,8 @@ from clix.engine.core.ruleset import DEFAULT_RULESET
 if TYPE_CHECKING:
     from clix.engine.horrorclix.roster.loader import Roster
 
+_NO_SUCH = {"--cabal": "cabals", "--class": "figure classes", "--crypt": "crypt of plot twists"}
+"""What `clix build`'s HorrorClix-only options name, for the one line refusing them on another ruleset."""
 MAX_ALTERNATIVES = 50
 """`clix value --swap --alternatives` at most: each replacement plays every field army on every map."""
 
@@ -139,7 +142,7 @@ def value(
         typer.Option(
             "--ruleset",
             help="heroclix-2005: what each HeroClix character is worth, from random legal forces of --budget "
-            "(value.csv, value.json, games.csv; no holdout, --predict, --pool, --swap or report yet).",
+            "(forces named by --in, --against or --predict say their ruleset themselves).",
         ),
     ] = None,
 ) -> None:
@@ -152,22 +155,25 @@ def value(
     change from replacing the figure by equal points of alternatives."""
     from clix.analyzer.report.folder import Target
     from clix.analyzer.value.command import Design, run_swap, run_value, value_numbers
+    from clix.analyzer.value.pieces import pieces_of
 
     checks.turns(turns)
     checks.seed(seed)
     cores = checks.jobs(jobs, stderr_console())
-    if ruleset is not None and ruleset != DEFAULT_RULESET:
-        given = {"--swap": swap, "--in": army, "--against": against, "--pool": pool, "--predict": predict,
-                 "--holdout-games": holdout_games, "--store": store}  # fmt: skip
-        named = [option for option, value in given.items() if value is not None] + ["--pdf"] * pdf
-        if holdout != 16:
-            named.append("--holdout")
-        if named:
-            raise ClixError(f"{named[0]}: clix value --ruleset {ruleset} does not take it yet")
-        _hero_value(ruleset, budget, armies, opponents, games, maps, players, resamples, seed, cores, turns,
-                    out, force, as_json, rosters, stop_on_error)  # fmt: skip
-    map_names = list(split_names(maps)) or ["graveyard"]
-    styles = tuple(split_names(players)) or ("tuned",)
+    named = [("--in", army)] if army else []
+    named += [("--against", a) for a in split_names(against)] + [("--predict", a) for a in predict or ()]
+    chosen = analysis_ruleset(rosters, named + [("--maps", m) for m in split_names(maps)], ruleset)
+    other = None
+    if chosen != DEFAULT_RULESET:  # HeroClix: its library, default map and styles (analyzer/value/pieces.py)
+        from clix.analyzer.meta.field import field_styles
+
+        label = named[0][0] if named else "--in"
+        other = analysis_library_for(rosters, chosen, [a for _, a in named], split_names(maps), label=label)
+        map_names = [other.id(m) for m in split_names(maps)] or [other.id("")]
+        styles = tuple(field_styles(players, chosen))
+    else:
+        map_names = list(split_names(maps)) or ["graveyard"]
+        styles = tuple(split_names(players)) or ("tuned",)
     if swap is not None or army is not None:
         if swap is None or army is None:
             raise ClixError("--swap FIGURE and --in ARMY go together")
@@ -181,12 +187,18 @@ def value(
             mine = roster.armies.get(army) if not split_names(against) else None
             return {"armies": [a for a, x in roster.armies.items() if mine and x.build_total == mine.build_total]}
 
-        library = library_for(
-            rosters, armies=[army, *split_names(against)], maps=map_names, figures=[swap], choose=same_total
-        )
-        army_id = library.id(army)
-        field = [library.id(a) for a in split_names(against)] or sorted(
-            a for a, x in library.roster.armies.items() if x.build_total == library.roster.armies[army_id].build_total
+        if other is None:
+            library = library_for(
+                rosters, armies=[army, *split_names(against)], maps=map_names, figures=[swap], choose=same_total
+            )
+            data, layers, ident = library.roster, library.layers, library.id
+        else:
+            data, layers, ident = other.data, other.layers, other.id
+        armies_of = pieces_of(data).armies
+        army_id = ident(army)
+        total = armies_of[army_id].build_total
+        field = [ident(a) for a in split_names(against)] or sorted(
+            a for a, x in armies_of.items() if x.build_total == total
         )
         checks.cells_games(
             swap_games,
@@ -196,14 +208,14 @@ def value(
         )
         raise typer.Exit(
             run_swap(
-                library.roster,
-                library.layers,
+                data,
+                layers,
                 army_id,
-                library.id(swap),
+                swap if other is not None else ident(swap),
                 opponents=field,
                 limit=alternatives,
                 games=swap_games,
-                maps=[library.id(m) for m in map_names],
+                maps=[ident(m) for m in map_names],
                 style=styles[0],
                 turns=turns,
                 seed=seed,
@@ -224,13 +236,17 @@ def value(
         holdout_games=holdout_games,
         predict=predict is not None,
     )
-    library = library_for(rosters, maps=map_names, armies=list(predict or ()))
+    if other is None:
+        library = library_for(rosters, maps=map_names, armies=list(predict or ()))
+        data, layers, ident = library.roster, library.layers, library.id
+    else:
+        data, layers, ident = other.data, other.layers, other.id
     design = Design(
         budget=budget,
         armies=armies,
         opponents=opponents,
         games=per_matchup,
-        maps=tuple(library.id(m) for m in map_names),
+        maps=tuple(ident(m) for m in map_names),
         styles=styles,
         turns=turns,
         seed=seed,
@@ -240,8 +256,8 @@ def value(
     )
     raise typer.Exit(
         run_value(
-            library.roster,
-            library.layers,
+            data,
+            layers,
             design,
             jobs=cores,
             out=Target(Path("clix-out/value"), new_run=True) if out is None else Target(out, force=force),
@@ -251,55 +267,7 @@ def value(
             resamples=resamples,
             pdf=pdf,
             stop_on_error=stop_on_error,
-            predict=None if predict is None else (library.id(predict[0]), library.id(predict[1])),
-        )
-    )
-
-
-def _hero_value(
-    ruleset: str,
-    budget: int,
-    armies: int,
-    opponents: int,
-    games: int | None,
-    maps: str | None,
-    players: str | None,
-    resamples: int,
-    seed: int,
-    cores: int,
-    turns: int,
-    out: Path | None,
-    force: bool,
-    as_json: bool,
-    rosters: list[Path] | None,
-    stop_on_error: bool = False,
-) -> None:
-    """`clix value --ruleset R` for a ruleset other than HorrorClix (analyzer/value/heroclix.py)."""
-    from clix.analyzer.meta.field import field_styles
-    from clix.analyzer.report.folder import Target
-    from clix.analyzer.value.command import value_numbers
-    from clix.analyzer.value.heroclix import HeroDesign, run_hero_value
-
-    ruleset = analysis_ruleset(rosters, [("--maps", m) for m in split_names(maps)], ruleset)
-    library = analysis_library_for(rosters, ruleset, [], split_names(maps))
-    map_names = tuple(library.id(m) for m in split_names(maps)) or (library.id(""),)
-    styles = tuple(field_styles(players, ruleset))
-    per_matchup, _ = value_numbers(
-        budget=budget, armies=armies, opponents=opponents, games=games, cells=len(map_names) * len(styles),
-        resamples=resamples, holdout=0, holdout_games=None, predict=False,
-    )  # fmt: skip
-    design = HeroDesign(ruleset, budget, armies, opponents + opponents % 2, per_matchup, map_names, styles, turns, seed)
-    raise typer.Exit(
-        run_hero_value(
-            library.data,
-            library.layers,
-            design,
-            jobs=cores,
-            out=Target(Path("clix-out/value"), new_run=True) if out is None else Target(out, force=force),
-            as_json=as_json,
-            console=console,
-            resamples=resamples,
-            stop_on_error=stop_on_error,
+            predict=None if predict is None else (ident(predict[0]), ident(predict[1])),
         )
     )
 
@@ -398,6 +366,7 @@ def build(
     as_json: JsonOption = False,
     pdf: PdfOption = False,
     rosters: RostersOption = None,
+    ruleset: RulesetOption = None,
 ) -> None:
     """The best legal army for --budget against a field: candidates from the legal space race in stages
     (successive halving with common random numbers), the finalists and the field's own armies are measured on
@@ -407,7 +376,9 @@ def build(
     (paired interval) and each field army head to head, or names the army no build was found to beat, and which objective ranked the builds (--objective: the score
     against the field, the worst head-to-head score, or auto: the worst case when a field army dominates the rest);
     writes build.json, builds.csv,
-    games.csv, build.html (build.pdf with --pdf) and each finalist's army file."""
+    games.csv, build.html (build.pdf with --pdf) and each finalist's army file. A field of HeroClix forces (or
+    --ruleset heroclix-2005) builds HeroClix forces: candidates are random legal forces (HX-BUILD-01/03/04), and why a
+    build wins is told in knockouts and survivors' VP."""
     from clix.analyzer.build.command import Constraints, Search, field_entries, resolve_field, run_build
     from clix.analyzer.report.folder import Target
 
@@ -418,31 +389,43 @@ def build(
     checks.games(final_games, "--games")
     cores = checks.jobs(jobs, stderr_console())
     named_maps = split_names(maps)
+    entries, source = field_entries(field) if field else ([], "")
+    chosen = analysis_ruleset(
+        rosters, [("--field", e.army) for e in entries] + [("--maps", m) for m in named_maps], ruleset
+    )
+    if chosen != DEFAULT_RULESET:  # HeroClix: its library and forces (analyzer/value/pieces.py)
+        given = {"--cabal": cabal, "--class": figure_class, "--crypt": crypt}
+        for option, value in given.items():
+            if value:
+                raise ClixError(f"{option}: {chosen} forces have no {_NO_SUCH[option]}; leave out {option}")
+        other = analysis_library_for(rosters, chosen, [e.army for e in entries], named_maps, label="--field")
+        data, layers, ident = other.data, other.layers, other.id
+        found = sorted(a for a, f in other.kit.armies(data).items() if f.build_total == budget)
+        kinds = "forces"
+    else:
 
-    def every_map(roster: Roster) -> list[str]:
-        """Every map of the library when --maps names none."""
-        return [] if named_maps else sorted(roster.maps)
+        def every_map(roster: Roster) -> list[str]:
+            """Every map of the library when --maps names none."""
+            return [] if named_maps else sorted(roster.maps)
 
-    if field:
-        entries, source = field_entries(field)
         library = library_for(
             rosters,
             armies=[e.army for e in entries],
             maps=named_maps,
-            choose=lambda roster: {"maps": every_map(roster)},
+            choose=lambda roster: {"maps": every_map(roster)} | ({} if field else {"armies": of_total(roster, budget)}),
         )
-        field_armies = resolve_field(entries, library.id)
+        data, layers, ident = library.roster, library.layers, library.id
+        found, kinds = of_total(data, budget), "armies"
+    if field:
+        field_armies = resolve_field(entries, ident)
     else:
-        library = library_for(
-            rosters,
-            maps=named_maps,
-            choose=lambda roster: {"armies": of_total(roster, budget), "maps": every_map(roster)},
-        )
-        found = of_total(library.roster, budget)
         if not found:
-            raise ClixError(f"--field: the library has no army of {budget} points; name the field with --field")
+            raise ClixError(
+                f"--field: the library has no {kinds[:-1] if kinds == 'forces' else 'army'} of {budget} points; "
+                "name the field with --field"
+            )
         field_armies = [(a, 1 / len(found)) for a in found]
-        source = f"the library's {budget}-point armies"
+        source = f"the library's {budget}-point {kinds}"
     constraints = Constraints(
         budget=budget,
         include=repeated_names(include),
@@ -452,15 +435,15 @@ def build(
         crypt=repeated_names([crypt] if crypt else None),
     )
     for card in constraints.crypt:
-        if card not in library.roster.plot_twists:
-            raise ClixError("--crypt: " + did_you_mean_card("plot twist", card, library.roster.plot_twists))
+        if card not in data.plot_twists:
+            raise ClixError("--crypt: " + did_you_mean_card("plot twist", card, data.plot_twists))
     search = Search(
         candidates=candidates,
         first=first_games,
         eta=eta,
         finalists=finalists,
         final=final_games,
-        maps=tuple(library.id(m) for m in named_maps) or tuple(sorted(library.roster.maps)),
+        maps=tuple(ident(m) for m in named_maps) or tuple(sorted(data.maps)),
         style=players.strip(),
         turns=turns,
         seed=seed,
@@ -468,8 +451,8 @@ def build(
     )
     raise typer.Exit(
         run_build(
-            library.roster,
-            library.layers,
+            data,
+            layers,
             constraints,
             field_armies,
             search,

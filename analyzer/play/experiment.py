@@ -26,6 +26,7 @@ from clix.analyzer.play.result import report_line
 from clix.analyzer.play.runner import Matchup, batch_size_for, game_seed_path, play_one
 from clix.analyzer.play.store import GameKey, Store, StoreBusy, _text, code_fields, game_key, stored_game
 from clix.analyzer.play.writer import FLUSH_GAMES, FLUSH_SECONDS
+from clix.engine.core.ruleset import DEFAULT_RULESET
 from pydantic import BaseModel
 
 GameRows = tuple[dict[str, Any], list[dict[str, Any]]]
@@ -47,10 +48,11 @@ def given_matchup(
     style: tuple[str, str],
     turns: int,
     ties: str = "break",
+    ruleset: str = DEFAULT_RULESET,
 ) -> Matchup:
-    """A matchup of two armies, each either a library army or one of `armies` (given as data)."""
+    """A matchup of two armies (of `ruleset`), each either a library army or one of `armies` (given as data)."""
     given = tuple((name, army_data(armies[name])) for name in dict.fromkeys(names) if name in armies)
-    return Matchup(library, names[0], names[1], map_name, style[0], style[1], turns, ties, given)
+    return Matchup(library, names[0], names[1], map_name, style[0], style[1], turns, ties, given, ruleset)
 
 
 # --- the store's keys -----------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """`clix value`: what each figure and plot-twist card is worth, in points, from a designed experiment.
 
-Many random near-full legal armies of one budget (`value_design.full_army`: figures added while any still fits,
+Many random near-full legal armies of one budget (`pieces.full_army`: figures added while any still fits,
 over the library or a pool of figures) each play a few opponents among them, in seat-swapped pairs on every map and player style asked. An
 additive model of army strength is fitted to the games: a regularized logistic (Bradley-Terry) model,
 
@@ -40,17 +40,18 @@ from clix.analyzer.common.names import side_names
 from clix.analyzer.common.text import print_lines, wrote
 from clix.analyzer.play.experiment import Played
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
-from clix.analyzer.play.runner import PLAYER_STYLES
+from clix.analyzer.play.runner import PLAYER_STYLES, kit
 from clix.analyzer.play.store import Store
 from clix.analyzer.value.design import Design, design_games
 from clix.analyzer.value.measure import ValueResult, measure_values
 from clix.analyzer.value.model import RESAMPLES, Fit, predict_scores, prediction_interval
 from clix.analyzer.value.numbers import value_numbers
+from clix.analyzer.value.pieces import pieces_of
 from clix.analyzer.value.report import value_lines, write_value
 from clix.analyzer.value.swap import run_swap
-from clix.engine import RULESET_VERSION, compiled
+from clix.engine import compiled
 from clix.engine.core.files.problems import did_you_mean
-from clix.engine.horrorclix.roster.loader import Roster
+from clix.engine.core.ruleset import DEFAULT_RULESET
 from rich.console import Console
 
 __all__ = ["Design", "run_swap", "run_value", "value_numbers"]
@@ -62,7 +63,7 @@ swap test live in value_design, value_model, value_measure, value_report and val
 
 
 def run_value(
-    roster: Roster,
+    roster: Any,
     library: Path | tuple[Path, ...],
     design: Design,
     *,
@@ -78,11 +79,13 @@ def run_value(
 ) -> int:
     """`clix value`: play the design, fit, print the table (or JSON), write value.csv, value.json, games.csv and
     value.html (value.pdf with `pdf`) to `out`; return the exit code. `predict`, two of the roster's armies: also
-    the first's predicted score against the second (`predict_pair`)."""
+    the first's predicted score against the second (`predict_pair`). `roster`: a ruleset's library data or its
+    pieces (analyzer/value/pieces.py): a HeroClix `Library` values characters."""
     from clix.analyzer.common.progress import progress_bar
     from clix.analyzer.report.folder import claim_output
 
-    check_styles(design)
+    roster = pieces_of(roster)
+    check_styles(design, roster.ruleset)
     if pdf:
         from clix.analyzer.report.duel import check_pdf
 
@@ -127,15 +130,16 @@ def run_value(
     return run_exit_code(played.interrupted, bool(played.failed), played.stopped)
 
 
-def check_styles(design: Design) -> None:
-    """The design's player styles are known (a ClixError naming --players if not)."""
+def check_styles(design: Design, ruleset: str = DEFAULT_RULESET) -> None:
+    """The design's player styles are known to the ruleset (a ClixError naming --players if not)."""
+    known = PLAYER_STYLES if ruleset == DEFAULT_RULESET else kit(ruleset).styles
     for style in design.styles:
-        if style not in PLAYER_STYLES:
-            raise ClixError("--players: " + did_you_mean("player style", style, PLAYER_STYLES))
+        if style not in known:
+            raise ClixError("--players: " + did_you_mean("player style", style, known))
 
 
 def finish_value(
-    roster: Roster,
+    roster: Any,
     result: ValueResult,
     design: Design,
     *,
@@ -146,17 +150,23 @@ def finish_value(
     """Complete a measured `result`: the prediction for `predict` (two of the roster's armies) and the run's
     settings (how it was played, the command that plays it again)."""
     assert result.played is not None
+    pieces = pieces_of(roster)
     if predict is not None and result.fit is not None:
-        result.prediction = predict_pair(roster, result.fit, result.holdout, *predict)
-    result.settings |= _run_settings(result.played, jobs, store)
-    result.settings["command"] = value_command(design) + (f" --predict {predict[0]} {predict[1]}" if predict else "")
+        result.prediction = predict_pair(pieces, result.fit, result.holdout, *predict)
+    result.settings |= _run_settings(result.played, jobs, store, pieces.version())
+    if pieces.ruleset != DEFAULT_RULESET:
+        result.settings |= {"army_kind": pieces.army_kind, "figure_word": pieces.figure_word, "ties": pieces.ties}
+    result.settings["command"] = value_command(design, pieces.ruleset) + (
+        f" --predict {predict[0]} {predict[1]}" if predict else ""
+    )
 
 
-def predict_pair(roster: Roster, fit: Fit, holdout: dict[str, Any] | None, army_a: str, army_b: str) -> dict[str, Any]:
+def predict_pair(roster: Any, fit: Fit, holdout: dict[str, Any] | None, army_a: str, army_b: str) -> dict[str, Any]:
     """`army_a`'s predicted score against `army_b` (over seat-swapped pairs, many games) from the fitted values,
     with a 95% interval of the fit's bootstrap and the model's own error on the holdout (`model_error`; without a
     measured holdout, the bootstrap alone, and `model_error` is None), and cost alone's prediction."""
-    found = predict_scores(roster, fit, [(roster.armies[army_a], roster.armies[army_b])])
+    armies = pieces_of(roster).armies
+    found = predict_scores(roster, fit, [(armies[army_a], armies[army_b])])
     score = float(found["score"][0])
     error = None if not holdout or holdout.get("model_error") is None else holdout["model_error"] / 100
     low, high = prediction_interval(
@@ -178,9 +188,9 @@ def predict_pair(roster: Roster, fit: Fit, holdout: dict[str, Any] | None, army_
     }
 
 
-def _run_settings(played: Played, jobs: int | None, store: Path | None) -> dict[str, Any]:
+def _run_settings(played: Played, jobs: int | None, store: Path | None, version: str) -> dict[str, Any]:
     return {
-        "ruleset": RULESET_VERSION,
+        "ruleset": version,
         "engine": compiled.status,
         "jobs": jobs or os.cpu_count(),
         "seconds": round(played.seconds, 2),
@@ -194,10 +204,11 @@ def _run_settings(played: Played, jobs: int | None, store: Path | None) -> dict[
     }
 
 
-def value_command(design: Design) -> str:
+def value_command(design: Design, ruleset: str = DEFAULT_RULESET) -> str:
     """The command line that plays this design again."""
     text = (
-        f"clix value --budget {design.budget} --armies {design.armies} --opponents {design.opponents} "
+        ("clix value " if ruleset == DEFAULT_RULESET else f"clix value --ruleset {ruleset} ")
+        + f"--budget {design.budget} --armies {design.armies} --opponents {design.opponents} "
         f"--games {design.games} --maps {','.join(design.maps)} --players {','.join(design.styles)} "
         f"--seed {design.seed} --turns {design.turns}"
     )

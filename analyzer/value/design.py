@@ -4,17 +4,14 @@ armies outside the design, drawn from their own seed stream, that play each othe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.play.experiment import Cell, given_matchup
-from clix.engine.core.files.problems import did_you_mean
-from clix.engine.horrorclix.armybuilder import draw_figure, random_army
-from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.models import Army
+from clix.analyzer.play.experiment import Cell
+from clix.analyzer.value.pieces import HorrorPieces, pieces_of
 
 
 @dataclass(frozen=True)
@@ -44,87 +41,45 @@ class Design:
             object.__setattr__(self, name, count + count % 2)
 
 
-def pool_roster(roster: Roster, pool: Sequence[str], budget: int) -> Roster:
-    """The roster whose figures are the pool's (all legal ones when the pool is empty); a ClixError names an
-    unknown figure or a pool with no figure that fits the budget."""
-    for name in pool:
-        if name not in roster.figures:
-            raise ClixError(
-                "--pool: " + did_you_mean("figure", name, roster.figures, "`clix roster list` shows every figure")
-            )
-    figures = {k: f for k, f in roster.figures.items() if (not pool or k in pool) and f.rank != "demo"}
-    if not any(f.points <= budget for f in figures.values()):
-        raise ClixError(f"--budget {budget}: no figure of the pool costs {budget} points or less; raise --budget")
-    return Roster(
-        figures=figures,
-        plot_twists=roster.plot_twists,
-        victims=roster.victims,
-        maps=roster.maps,
-        armies=roster.armies,
-        sources=roster.sources,
-    )
+_HORROR = HorrorPieces(None)
+"""HorrorClix's matchups (`design_cells` and `holdout_cells` without pieces)."""
 
 
-def full_army(roster: Roster, budget: int, rng: np.random.Generator) -> Army:
-    """A random legal army that spends its budget: `random_army`'s draw, then figures added (each chosen at
-    random among those that still fit, a unique figure once) until none fits, so it spends more than the budget
-    minus the cheapest figure it could still take. Cards granted by an added figure join the crypt (never a
-    second subplot)."""
-    army = random_army(roster, budget, rng)
-    figures = list(army.figures)
-    legal = sorted((f for f in roster.figures.values() if f.rank != "demo"), key=lambda f: f.id)
-    spent = sum(roster.figures[e.figure].points for e in figures)
-    uniques = {e.figure for e in figures if roster.figures[e.figure].unique}
-    crypt = list(army.crypt)
-    while True:
-        fits = [f for f in legal if f.points <= budget - spent and f.id not in uniques]
-        if not fits:
-            break
-        figure, entry = draw_figure(fits, rng)
-        figures.append(entry)
-        spent += figure.points
-        if figure.unique:
-            uniques.add(figure.id)
-        if figure.grants_plot_twists:
-            free = sorted(c.name for c in roster.plot_twists.values() if c.kind != "subplot" and c.name not in crypt)
-            crypt += [str(n) for n in rng.choice(free, size=min(figure.grants_plot_twists, len(free)), replace=False)]
-    return army.model_copy(update={"figures": figures, "crypt": crypt})
-
-
-def random_armies(roster: Roster, design: Design, *, holdout: bool = False) -> dict[str, Army]:
-    """The design's random near-full legal armies (`full_army`), named random-0001 ..., drawn from a generator
-    seeded by the master seed (the same design gives the same armies); with `holdout`, the design.holdout armies
-    outside the design, named holdout-01 ..., from a seed stream of their own."""
-    view = pool_roster(roster, design.pool, design.budget)
+def random_armies(roster: Any, design: Design, *, holdout: bool = False) -> dict[str, Any]:
+    """The design's random near-full legal armies (`pieces.full_army`; HeroClix: `random_force`), named random-0001 ...,
+    drawn from a generator seeded by the master seed (the same design gives the same armies); with `holdout`, the
+    design.holdout armies outside the design, named holdout-01 ..., from a seed stream of their own. `roster`: a
+    ruleset's library data or its pieces (analyzer/value/pieces.py)."""
+    view = pieces_of(roster).pooled(design.pool, design.budget)
     count, prefix, stream = (design.holdout, "holdout", 5) if holdout else (design.armies, "random", 1)
     rng = np.random.default_rng([design.seed, design.budget, stream])
     width = max(2, len(str(count))) if holdout else len(str(count))
     armies = {}
     for i in range(count):
-        army = full_army(view, design.budget, rng)
+        army = view.random_army(design.budget, rng)
         name = f"{prefix}-{i + 1:0{width}d}"
-        armies[name] = army.model_copy(update={"name": name, "provenance": f"{prefix} army (clix value)"})
+        armies[name] = army.model_copy(update={"name": name, "provenance": f"{prefix} {view.army_kind} (clix value)"})
     return armies
 
 
-def handicap_armies(roster: Roster, armies: dict[str, Army], design: Design) -> dict[str, Army]:
+def handicap_armies(roster: Any, armies: dict[str, Any], design: Design) -> dict[str, Any]:
     """Each design army with one of its figures taken out (drawn at random, seeded; never one that grants plot
     twists, and never the last figure), named NAME-less. Near-full armies all spend about the budget, so their
     games alone cannot tell what a point of cost is worth; an army against itself a figure short measures that
     figure's worth directly, which ties the values to points."""
+    pieces = pieces_of(roster)
     rng = np.random.default_rng([design.seed, design.budget, 6])
     short = {}
     for name, army in armies.items():
-        removable = [k for k, e in enumerate(army.figures) if not roster.figures[e.figure].grants_plot_twists]
-        if len(army.figures) < 2 or not removable:
+        removable = pieces.removable(army)
+        if len(pieces.contents(army)) < 2 or not removable:
             continue
         drop = removable[int(rng.integers(len(removable)))]
-        figures = [e for k, e in enumerate(army.figures) if k != drop]
-        short[f"{name}-less"] = army.model_copy(update={"name": f"{name}-less", "figures": figures})
+        short[f"{name}-less"] = pieces.without(army, drop, f"{name}-less")
     return short
 
 
-def design_games(roster: Roster, design: Design) -> int:
+def design_games(roster: Any, design: Design) -> int:
     """The games the design and its holdout play: each army's ring matchups, its handicap matchup and the holdout's
     pairings, on every map and style."""
     short = handicap_armies(roster, random_armies(roster, design), design)
@@ -133,9 +88,10 @@ def design_games(roster: Roster, design: Design) -> int:
     return per_cell * (matchups * design.games + len(holdout_pairings(design.holdout)) * design.holdout_games)
 
 
-def least_spent(roster: Roster, armies: dict[str, Army]) -> int:
+def least_spent(roster: Any, armies: dict[str, Any]) -> int:
     """The fewest points any of `armies` spends."""
-    return min((sum(roster.figures[e.figure].points for e in a.figures) for a in armies.values()), default=0)
+    pieces = pieces_of(roster)
+    return min((sum(pieces.points(f) for f in pieces.contents(a)) for a in armies.values()), default=0)
 
 
 def pairings(count: int, opponents: int, seed: int) -> list[tuple[int, int]]:
@@ -152,9 +108,10 @@ def pairings(count: int, opponents: int, seed: int) -> list[tuple[int, int]]:
 
 def design_cells(
     library: Path | tuple[Path, ...],
-    armies: dict[str, Army],
+    armies: dict[str, Any],
     design: Design,
-    handicaps: dict[str, Army] | None = None,
+    handicaps: dict[str, Any] | None = None,
+    pieces: HorrorPieces | None = None,
 ) -> tuple[list[Cell], list[dict[str, str]]]:
     """The cells of the design (every pairing on every map and style), with each cell's labels; with
     `handicaps` (`handicap_armies`), each army against itself a figure short too."""
@@ -166,7 +123,7 @@ def design_cells(
     for a, b in matches:
         for map_name in design.maps:
             for style in design.styles:
-                matchup = given_matchup(library, (a, b), everyone, map_name, (style, style), design.turns)
+                matchup = (pieces or _HORROR).matchup(library, (a, b), everyone, map_name, (style, style), design.turns)
                 cells.append(Cell(matchup, 0, design.games))
                 labels.append({"map": map_name, "style": style})
     return cells, labels
@@ -183,7 +140,7 @@ def holdout_pairings(count: int) -> list[tuple[int, int]]:
 
 
 def holdout_cells(
-    library: Path | tuple[Path, ...], armies: dict[str, Army], design: Design
+    library: Path | tuple[Path, ...], armies: dict[str, Any], design: Design, pieces: HorrorPieces | None = None
 ) -> tuple[list[Cell], list[dict[str, str]]]:
     """The holdout's cells: every holdout pairing on every map and style, design.holdout_games games each."""
     names = list(armies)
@@ -191,7 +148,8 @@ def holdout_cells(
     for i, j in holdout_pairings(len(names)):
         for map_name in design.maps:
             for style in design.styles:
-                matchup = given_matchup(library, (names[i], names[j]), armies, map_name, (style, style), design.turns)
+                pair = (names[i], names[j])
+                matchup = (pieces or _HORROR).matchup(library, pair, armies, map_name, (style, style), design.turns)
                 cells.append(Cell(matchup, 0, design.holdout_games))
                 labels.append({"map": map_name, "style": style})
     return cells, labels

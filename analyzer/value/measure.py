@@ -41,10 +41,8 @@ from clix.analyzer.value.model import (
     prediction_interval,
     value_rows,
 )
+from clix.analyzer.value.pieces import HorrorPieces, pieces_of
 from clix.engine import compiled
-from clix.engine.horrorclix.armybuilder import with_armies
-from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.models import Army
 
 
 @dataclass
@@ -66,7 +64,7 @@ class ValueResult:
 
 
 def measure_values(
-    roster: Roster,
+    roster: Any,
     library: Path | tuple[Path, ...],
     design: Design,
     *,
@@ -78,13 +76,15 @@ def measure_values(
 ) -> ValueResult:
     """Play the design and fit the value model (pooled over maps and styles; per style too when several). After
     a game that raised (`played.crashed`: the run stopped there) the fit is tried on the games finished; when
-    there are too few, the result has no rows (the caller reports the crash, exit 1)."""
+    there are too few, the result has no rows (the caller reports the crash, exit 1). `roster`: a ruleset's library
+    data or its pieces (analyzer/value/pieces.py)."""
+    roster = pieces_of(roster)
     armies = random_armies(roster, design)
     short = handicap_armies(roster, armies, design)
     extra = random_armies(roster, design, holdout=True) if design.holdout >= 2 else {}
-    cells, labels = design_cells(library, armies, design, short)
-    more, more_labels = holdout_cells(library, extra, design)
-    view = with_armies(roster, armies | short | extra)
+    cells, labels = design_cells(library, armies, design, short, roster)
+    more, more_labels = holdout_cells(library, extra, design, roster)
+    view = roster.view(armies | short | extra)
     played = play_cells(view, cells + more, design.seed, jobs, store, progress=progress, stop_on_error=stop_on_error)
     rows = [
         {"cell": n, **labels[n], **row} for n, cell_rows in enumerate(played.games[: len(cells)]) for row in cell_rows
@@ -146,7 +146,8 @@ def measure_values(
         "matchups": len(cells) // (len(design.maps) * len(design.styles)) - len(short),
         "handicap_matchups": len(short),
         "least_spent": spend,
-        "near_full": f"armies spend at least {spend} of {design.budget} points",
+        "near_full": f"{'armies' if roster.army_kind == 'army' else 'forces'} spend at least {spend} of "
+        f"{design.budget} points",
     }
     holdout_rows = [
         {"cell": n, **more_labels[n], **row}
@@ -158,12 +159,13 @@ def measure_values(
 
 
 def check_holdout(
-    roster: Roster, fit: Fit, armies: dict[str, Army], rows: list[dict[str, Any]], design: Design
+    roster: Any, fit: Fit, armies: dict[str, Any], rows: list[dict[str, Any]], design: Design
 ) -> dict[str, Any]:
     """The holdout check: each holdout pairing's measured score (pooled over maps and styles, with its pair
     interval) against the fit's prediction (with its bootstrap interval) and cost alone's; the mean miss of
     each in points, how many measured intervals hold the prediction, and the miss that measurement noise alone
     would give (the mean absolute error of a perfect prediction, from each pairing's standard error)."""
+    pieces = pieces_of(roster)
     names = list(armies)
     order = holdout_pairings(len(names))
     games = pd.DataFrame(rows)
@@ -181,8 +183,8 @@ def check_holdout(
             {
                 "army_a": names[i],
                 "army_b": names[j],
-                "figures_a": [e.figure for e in armies[names[i]].figures],
-                "figures_b": [e.figure for e in armies[names[j]].figures],
+                "figures_a": pieces.contents(armies[names[i]]),
+                "figures_b": pieces.contents(armies[names[j]]),
                 "predicted": float(predicted["score"][k]),
                 "predicted_low": float(predicted["low"][k]),
                 "predicted_high": float(predicted["high"][k]),
@@ -237,6 +239,6 @@ def _prediction_intervals(pairs: list[dict[str, Any]]) -> None:
         )
 
 
-def _spent(roster: Roster, armies: dict[str, Army]) -> dict[str, float]:
-    spent = np.array([sum(roster.figures[e.figure].points for e in a.figures) for a in armies.values()], dtype=float)
+def _spent(pieces: HorrorPieces, armies: dict[str, Any]) -> dict[str, float]:
+    spent = np.array([sum(pieces.points(f) for f in pieces.contents(a)) for a in armies.values()], dtype=float)
     return {"mean": float(spent.mean()), "min": float(spent.min()), "max": float(spent.max())}

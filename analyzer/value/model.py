@@ -12,8 +12,7 @@ import numpy as np
 import pandas as pd
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.stats.scoring import game_scores
-from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.models import Army
+from clix.analyzer.value.pieces import pieces_of
 from scipy.optimize import minimize
 
 FIGURE_PRIOR = 1.0
@@ -45,22 +44,22 @@ class Features:
         return {name: i for i, name in enumerate(self.names)}
 
 
-def army_features(roster: Roster, armies: dict[str, Army], parents: Mapping[str, str] | None = None) -> Features:
+def army_features(roster: Any, armies: Mapping[str, Any], parents: Mapping[str, str] | None = None) -> Features:
     """The features of `armies`: every figure one of them fields, every card one holds; `parents` names the army a
-    variant was made from (the bootstrap draws it with its parent)."""
-    figures = sorted(
-        {e.figure for a in armies.values() for e in a.figures}, key=lambda f: (roster.figures[f].points, f)
-    )
-    cards = sorted({c for a in armies.values() for c in a.crypt})
+    variant was made from (the bootstrap draws it with its parent). `roster`: a ruleset's library data or its
+    pieces (analyzer/value/pieces.py; a HeroClix force holds characters and no cards)."""
+    pieces = pieces_of(roster)
+    figures = sorted({f for a in armies.values() for f in pieces.contents(a)}, key=lambda f: (pieces.points(f), f))
+    cards = sorted({c for a in armies.values() for c in pieces.cards(a)})
     fi, ci = {f: i for i, f in enumerate(figures)}, {c: i for i, c in enumerate(cards)}
     counts = np.zeros((len(armies), len(figures)))
     crypts = np.zeros((len(armies), len(cards)))
     for row, army in enumerate(armies.values()):
-        for entry in army.figures:
-            counts[row, fi[entry.figure]] += 1
-        for card in army.crypt:
+        for figure in pieces.contents(army):
+            counts[row, fi[figure]] += 1
+        for card in pieces.cards(army):
             crypts[row, ci[card]] = 1
-    costs = np.array([roster.figures[f].points for f in figures], dtype=float)
+    costs = np.array([pieces.points(f) for f in figures], dtype=float)
     names = list(armies)
     groups = pd.factorize(pd.Series([(parents or {}).get(n, n) for n in names], dtype=object))[0]
     return Features(names, figures, cards, costs, counts, crypts, np.asarray(groups))
@@ -216,27 +215,28 @@ def pair_score(difference: np.ndarray | float, seat: float) -> np.ndarray:
     return 0.5 * (1 / (1 + np.exp(-(d + seat))) + 1 / (1 + np.exp(-(d - seat))))
 
 
-def army_columns(roster: Roster, fit: Fit, armies: Sequence[Army]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def army_columns(roster: Any, fit: Fit, armies: Sequence[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`armies` as the fit's columns: figure counts, card indicators, and each army's cost of the figures the
     fit never saw (worth their cost, on the cost line)."""
+    pieces = pieces_of(roster)
     fi = {f: i for i, f in enumerate(fit.features.figures)}
     ci = {c: i for i, c in enumerate(fit.features.cards)}
     counts = np.zeros((len(armies), len(fi)))
     crypts = np.zeros((len(armies), len(ci)))
     unseen = np.zeros(len(armies))
     for row, army in enumerate(armies):
-        for entry in army.figures:
-            if entry.figure in fi:
-                counts[row, fi[entry.figure]] += 1
+        for figure in pieces.contents(army):
+            if figure in fi:
+                counts[row, fi[figure]] += 1
             else:
-                unseen[row] += roster.figures[entry.figure].points
-        for card in army.crypt:
+                unseen[row] += pieces.points(figure)
+        for card in pieces.cards(army):
             if card in ci:
                 crypts[row, ci[card]] = 1
     return counts, crypts, unseen
 
 
-def predict_scores(roster: Roster, fit: Fit, pairs: Sequence[tuple[Army, Army]]) -> dict[str, np.ndarray]:
+def predict_scores(roster: Any, fit: Fit, pairs: Sequence[tuple[Any, Any]]) -> dict[str, np.ndarray]:
     """A's predicted score in each pair of armies, by the model's own link (seat-swapped pairs): "score", its
     95% interval over the bootstrap resamples ("low", "high"), and "cost": the prediction by cost alone (every
     figure worth its cost, every card nothing, one point = the fit's logits per point)."""
@@ -294,6 +294,8 @@ def prediction_interval(
 
 
 def _interval(draws: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    if draws.ndim == 2 and draws.shape[1] == 0:  # no column (a HeroClix force holds no cards)
+        return np.empty(0), np.empty(0)
     with np.errstate(invalid="ignore"):
         finite = np.where(np.isfinite(draws), draws, np.nan)
         low, high = np.nanpercentile(finite, [2.5, 97.5], axis=0) if len(draws) else (np.nan, np.nan)
@@ -409,7 +411,7 @@ def half_verdicts(features: Features, table: GameTable, resamples: int, seed: in
 
 
 def value_rows(
-    roster: Roster, fit: Fit, budget: int, pool: Sequence[str], stability: Stability | None = None
+    roster: Any, fit: Fit, budget: int, pool: Sequence[str], stability: Stability | None = None
 ) -> list[dict[str, Any]]:
     """One row per figure of the library (those the armies never fielded say why) and one per plot twist; with
     `stability`, each row also gives the two halves' verdicts ("verdict_halves")."""
@@ -427,18 +429,19 @@ def value_rows(
         return {"verdict": full, "verdict_halves": [None if h is None else h[name] for h in stability.halves]}
 
     rows: list[dict[str, Any]] = []
-    for fid, figure in sorted(roster.figures.items(), key=lambda kv: (kv[1].points, kv[0])):
+    pieces = pieces_of(roster)
+    for fid, figure in sorted(pieces.figures.items(), key=lambda kv: (kv[1].points, kv[0])):
         row: dict[str, Any] = {"kind": "figure", "name": fid, "cost": figure.points}
         i = at.get(fid)
         if i is None:
-            if figure.rank == "demo":
-                why = "a demo figure, not legal in an army"
+            if (illegal := pieces.not_fielded(fid)) is not None:
+                why = illegal
             elif figure.points > budget:
                 why = f"costs more than --budget {budget}"
             elif pool and fid not in pool:
                 why = "not in --pool"
             else:
-                why = "no random army drew it"
+                why = f"no random {pieces.army_kind} drew it"
             rows.append(
                 row
                 | {

@@ -19,8 +19,9 @@ def _num(x: float | None, form: str = "{:+.0f}") -> str:
 def value_lines(result: ValueResult) -> list[str]:
     """The console report: heading, the figures' table, the cards' table, a legend."""
     s, m = result.settings, result.model
+    word, kind = words(s)
     lines = [
-        f"value of figures at {s['budget']} points: {s['armies_played']} random armies, {s['matchups']} matchups x "
+        f"value of {word}s at {s['budget']} points: {s['armies_played']} random {plural(kind)}, {s['matchups']} matchups x "
         f"{s['games']} games on {','.join(s['maps'])}, players {','.join(s['styles'])} ({m['games']} games, "
         f"seed {s['seed']}, engine {s['engine']})",
         f"  one point of cost = {m['logits_per_point']:.4f} logits [{m['logits_per_point_low']:.4f}, "
@@ -28,7 +29,7 @@ def value_lines(result: ValueResult) -> list[str]:
     ]
     if s.get("near_full"):
         lines.append(
-            f"  near-full armies: {s['near_full']} (figures are added while any still fits; spent "
+            f"  near-full {plural(kind)}: {s['near_full']} ({word}s are added while any still fits; spent "
             f"{m['armies_spent']['min']:.0f}-{m['armies_spent']['max']:.0f}, mean {m['armies_spent']['mean']:.0f})"
         )
     if m.get("verdicts_compared"):
@@ -36,12 +37,10 @@ def value_lines(result: ValueResult) -> list[str]:
             f"  stability: {m['verdicts_differ']} of {m['verdicts_compared']} verdicts contradict each other between "
             "two halves of the data (each half has half the games: a rerun of the whole changes fewer)"
         )
-    lines += holdout_lines(result.holdout)
+    lines += holdout_lines(result.holdout, plural(kind))
     lines += prediction_lines(result.prediction)
     styles = s["styles"] if len(s["styles"]) > 1 else []
-    head = ["figure", "cost", "fielded", "value [95%]", "residual [95%]", "verdict"] + (
-        ["styles range"] if styles else []
-    )
+    head = [word, "cost", "fielded", "value [95%]", "residual [95%]", "verdict"] + (["styles range"] if styles else [])
     body = []
     for r in result.rows:
         if r["kind"] != "figure":
@@ -70,27 +69,62 @@ def value_lines(result: ValueResult) -> list[str]:
         ]
         lines += ["  " + line for line in _table(table)]
     lines += [
-        "  value: a figure's worth in points (one point of cost is worth one point on average); residual: value -",
-        "  cost (over 0: under-costed); 95% intervals from a bootstrap over the random armies (another draw of armies",
+        f"  value: a {word}'s worth in points (one point of cost is worth one point on average); residual: value -",
+        f"  cost (over 0: under-costed); 95% intervals from a bootstrap over the random {plural(kind)} (another draw of "
+        f"{plural(kind)}",
         f"  moves the values too); a verdict needs the estimate {m.get('strong_at', 3):g} standard errors from 0, "
         "'leans' only the 95% interval",
     ]
     return lines
 
 
-def holdout_lines(holdout: dict[str, Any] | None) -> list[str]:
+def words(settings: dict[str, Any]) -> tuple[str, str]:
+    """What the run's ruleset calls a figure and an army: ("figure", "army"), HeroClix ("character", "force")."""
+    return str(settings.get("figure_word", "figure")), str(settings.get("army_kind", "army"))
+
+
+def plural(word: str) -> str:
+    return "armies" if word == "army" else f"{word}s"
+
+
+def value_headline(result: ValueResult) -> str:
+    """The report's one-sentence verdict and the run's size: how many figures measured are under- or over-costed
+    (or lean so), how well the fit predicted the holdout, from how many games of how many armies."""
+    s, m = result.settings, result.model
+    word, kind = words(s)
+    measured = [r for r in result.rows if r["kind"] == "figure" and r["value"] is not None]
+    costed = [r["name"] for r in measured if "costed" in r["verdict"]]
+    found = (
+        f"{len(costed)} of {len(measured)} {word}s measured {'is' if len(costed) == 1 else 'are'} under- or "
+        f"over-costed (or lean{'s' if len(costed) == 1 else ''} so)"
+        + (f": {', '.join(costed[:5])}{' ...' if len(costed) > 5 else ''}" if costed else "")
+    )
+    h = result.holdout
+    check = (
+        f"; on the holdout the fit misses by {h['mean_miss']:.1f} points (cost alone {h['cost_mean_miss']:.1f})"
+        if h and h.get("mean_miss") is not None
+        else ""
+    )
+    size = (
+        f" ({m['games']:,} games of {s['armies_played']} random {plural(kind)} at {s['budget']} points, "
+        f"seed {s['seed']})"
+    )
+    return found + check + size + "."
+
+
+def holdout_lines(holdout: dict[str, Any] | None, armies: str = "armies") -> list[str]:
     """The holdout check in two lines (none without a holdout)."""
     if not holdout:
         return []
     if not holdout["measured"]:
         return [
-            f"  holdout: {holdout['pairings']} pairings of {holdout['armies']} armies outside the design, none played"
+            f"  holdout: {holdout['pairings']} pairings of {holdout['armies']} {armies} outside the design, none played"
         ]
     return [
         f"  holdout: predicted vs measured, mean miss {holdout['mean_miss']:.1f} points (cost alone: "
         f"{holdout['cost_mean_miss']:.1f} points), {holdout['held']} of {holdout['measured']} measured intervals hold "
         "the prediction",
-        f"    ({holdout['measured']} pairings of {holdout['armies']} near-full armies outside the design, "
+        f"    ({holdout['measured']} pairings of {holdout['armies']} near-full {armies} outside the design, "
         f"{holdout['games_per_pairing']} games each; measurement noise alone would miss by about "
         f"{holdout['noise_miss']:.1f} points, largest miss {holdout['max_miss']:.1f})",
         *_prediction_line(holdout),
@@ -165,8 +199,16 @@ def write_value(out: Path, result: ValueResult, pdf: bool = False) -> dict[str, 
         "scatter": value_plot(result.rows, out / "value-vs-cost.png"),
         "residuals": residual_plot(result.rows, out / "residuals.png"),
     }
+    word, kind = words(result.settings)
     html = _render(
-        "value.html.j2", result=result, plots={k: _data_uri(p) for k, p in plots.items()}, lines=value_lines(result)
+        "value.html.j2",
+        result=result,
+        plots={k: _data_uri(p) for k, p in plots.items()},
+        lines=value_lines(result),
+        headline=value_headline(result),
+        word=word,
+        kind=kind,
+        kinds=plural(kind),
     )
     with writing(written["report"]):
         written["report"].write_text(html, encoding="utf-8")

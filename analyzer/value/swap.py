@@ -11,48 +11,45 @@ from typing import Any
 import pandas as pd
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.jsonout import print_json
-from clix.analyzer.play.experiment import Cell, given_matchup, play_cells
+from clix.analyzer.play.experiment import Cell, play_cells
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.store import Store
 from clix.analyzer.stats.scoring import game_scores, mean_interval
+from clix.analyzer.value.pieces import pieces_of
 from clix.analyzer.value.report import _table
 from clix.engine.core.files.problems import did_you_mean
-from clix.engine.horrorclix.armybuilder import IllegalArmy, legal_army, with_armies
-from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.models import Army, Figure
 from rich.console import Console
 
 
-def alternatives(
-    roster: Roster, army: Army, figure_id: str, limit: int, pool: Sequence[str] = ()
-) -> list[list[Figure]]:
+def alternatives(roster: Any, army: Any, figure_id: str, limit: int, pool: Sequence[str] = ()) -> list[list[Any]]:
     """Replacements of one copy of `figure_id` in `army` by equal points of other figures: single figures and
-    pairs that fit the points it frees (its cost plus the army's unspent points), closest to its cost first."""
-    cost = roster.figures[figure_id].points
-    spent = sum(roster.figures[e.figure].points for e in army.figures)
+    pairs that fit the points it frees (its cost plus the army's unspent points), closest to its cost first
+    (HeroClix: characters that may join the rest, HX-BUILD-03/04)."""
+    pieces = pieces_of(roster)
+    cost = pieces.points(figure_id)
+    rest = pieces.contents(army)
+    spent = sum(pieces.points(f) for f in rest)
     free = cost + army.build_total - spent
-    rest = [e.figure for e in army.figures]
     rest.remove(figure_id)
-    taken_uniques = {f for f in rest if roster.figures[f].unique}
     legal = [
         f
-        for k, f in sorted(roster.figures.items())
+        for k, f in sorted(pieces.figures.items())
         if k != figure_id
-        and f.rank != "demo"
-        and k not in taken_uniques
+        and pieces.playable(k)
+        and pieces.fits(f, rest)
         and (not pool or k in pool)
         and f.points <= free
     ]
-    options: list[list[Figure]] = [[f] for f in legal]
+    options: list[list[Any]] = [[f] for f in legal]
     for f, g in itertools.combinations_with_replacement(legal, 2):
-        if f.points + g.points <= free and not (f.id == g.id and f.unique):
+        if f.points + g.points <= free and pieces.fits(g, [*rest, f.id]):
             options.append([f, g])
     options.sort(key=lambda fs: (abs(sum(f.points for f in fs) - cost), len(fs), [f.id for f in fs]))
     return options[:limit]
 
 
 def run_swap(
-    roster: Roster,
+    roster: Any,
     library: Path | tuple[Path, ...],
     army_id: str,
     figure_id: str,
@@ -71,46 +68,35 @@ def run_swap(
 ) -> int:
     """`clix value --swap FIGURE --in ARMY`: the army and its variants with FIGURE replaced by equal points of
     alternatives play the same games against `opponents`; print each variant's score change with a paired
-    interval (army minus variant: above 0, the figure is worth more than what replaces it)."""
-    army = roster.armies[army_id]
-    if figure_id not in roster.figures:
-        raise ClixError(
-            "--swap: " + did_you_mean("figure", figure_id, roster.figures, "`clix roster list` shows every figure")
-        )
-    if figure_id not in [e.figure for e in army.figures]:
-        fielded = ", ".join(e.figure for e in army.figures)
+    interval (army minus variant: above 0, the figure is worth more than what replaces it). `roster`: a ruleset's
+    library data or its pieces (analyzer/value/pieces.py)."""
+    pieces = pieces_of(roster)
+    army = pieces.armies[army_id]
+    word = pieces.figure_word
+    if figure_id not in pieces.figures:
+        hint = "`clix roster list` shows every figure" if word == "figure" else ""
+        raise ClixError("--swap: " + did_you_mean(word, figure_id, pieces.figures, hint))
+    if figure_id not in pieces.contents(army):
+        fielded = ", ".join(pieces.contents(army))
         raise ClixError(f"--swap {figure_id}: {army_id} does not field it (it fields {fielded})")
-    options = alternatives(roster, army, figure_id, limit)
+    options = alternatives(pieces, army, figure_id, limit)
     if not options:
-        raise ClixError(
-            f"--swap {figure_id}: no other figure fits the {roster.figures[figure_id].points} points it frees"
-        )
-    rest = [roster.figures[e.figure] for e in army.figures]
-    rest.remove(roster.figures[figure_id])
+        raise ClixError(f"--swap {figure_id}: no other {word} fits the {pieces.points(figure_id)} points it frees")
+    rest = pieces.contents(army)
+    rest.remove(figure_id)
     variants = {}
     for option in options:
         name = f"{army_id}-without-{figure_id}-with-" + "-".join(f.id for f in option)
-        try:
-            variants[name] = legal_army(
-                roster,
-                name,
-                army.build_total,
-                rest + option,
-                army.crypt,
-                army.victims,
-                army.objects,
-                "swap test (clix value)",
-            )
-        except IllegalArmy as exc:
-            raise ClixError(str(exc)) from None
+        figures = rest + [f.id for f in option]
+        variants[name] = pieces.legal(name, army.build_total, figures, army, "swap test (clix value)")
     armies = {army_id: army, **variants}
     cells = []
     for name in armies:
         for opponent in opponents:
             for map_name in maps:
-                matchup = given_matchup(library, (name, opponent), variants, map_name, (style, style), turns)
+                matchup = pieces.matchup(library, (name, opponent), variants, map_name, (style, style), turns)
                 cells.append(Cell(matchup, 0, games + games % 2))
-    view = with_armies(roster, variants)
+    view = pieces.view(variants)
     opened = Store.open(store) if store is not None else None
     played = play_cells(view, cells, seed, jobs, opened)
     if played.crashed:  # the variants no longer played the same games: nothing to compare
@@ -150,7 +136,7 @@ def run_swap(
     summary = {
         "army": army_id,
         "figure": figure_id,
-        "cost": roster.figures[figure_id].points,
+        "cost": pieces.points(figure_id),
         "opponents": list(opponents),
         "maps": list(maps),
         "players": style,

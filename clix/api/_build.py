@@ -29,6 +29,7 @@ FLAGS = common.flags_of(
     "exclude",
     "cabal",
     "crypt",
+    "ruleset",
     "maps",
     "players",
     "values",
@@ -57,8 +58,9 @@ class BuildResult(Result):
 
     builds: pd.DataFrame
     """One row per measured build and field army (builds.csv): its score against the field with its interval."""
-    armies: dict[str, Army]
-    """The measured builds' armies by name (build-01 the best), to play or to change."""
+    armies: dict[str, Any]
+    """The measured builds' armies by name (build-01 the best), to play or to change: `Army` objects (HeroClix: its
+    `Force` models, as a force file holds them)."""
     games: pd.DataFrame
     """The final measurement's games (games.csv)."""
     comparison: dict[str, Any]
@@ -68,7 +70,7 @@ class BuildResult(Result):
     """What `clix build` writes its outputs from (the stages of the race, each build's why, ...)."""
 
     @property
-    def best(self) -> Army:
+    def best(self) -> Any:
         """The best build (build-01)."""
         return self.armies[min(self.armies)]
 
@@ -154,6 +156,7 @@ def build(
     rosters: Source = None,
     store: str | Path | None = None,
     progress: Progress = None,
+    ruleset: str | None = None,
 ) -> BuildResult:
     """The best legal army of `budget` points against `field` (default: the library's armies of that budget):
     `candidates` builds race in stages (`first_games` per field army and map, the best 1/`eta` going on with `eta`
@@ -161,12 +164,15 @@ def build(
     must field `include` and not `exclude`, only of `cabal` and `figure_class` when given, and play `crypt`;
     `values` (a `clix.value` result or a value.json) guides half the candidates; `objective` ranks by the score
     against the field ("field"), the worst head to head ("maximin") or "auto". As `clix build`; `store`, `jobs`,
-    `progress` as in `clix.duel`."""
+    `progress` as in `clix.duel`. A field of HeroClix forces (or `ruleset="heroclix-2005"`) builds HeroClix forces
+    (random legal forces, HX-BUILD-01/03/04; no `cabal`, `figure_class` or `crypt`)."""
     from clix.analyzer.build.candidates import Constraints, read_values, value_estimates
     from clix.analyzer.build.command import Search, check_build, finish_build, planned_games, resolve_field
     from clix.analyzer.build.race import search_builds
     from clix.analyzer.play.store import Store
+    from clix.analyzer.value.pieces import pieces_of
     from clix.api._value import ValueResult
+    from clix.engine.core.ruleset import DEFAULT_RULESET
 
     common.budget(budget)
     common.turns(turns)
@@ -178,28 +184,38 @@ def build(
     cores = common.jobs(jobs)
     map_names = common.names(maps, "maps")
     with common.army_folder() as folder, common.python_errors(FLAGS):
-        if field is None:
-            entries, source = None, f"the library's {budget}-point armies"
+        entries, source = (None, "") if field is None else _field(field, folder)
+        named = [("field", e.army, False) for e in entries or ()] + [("maps", m, True) for m in map_names]
+        chosen = common.ruleset_of(rosters, named, ruleset)
+        if chosen != DEFAULT_RULESET:  # HeroClix: its library (analyzer/value/pieces.py), no cabal, class or crypt
+            for given, name in ((cabal, "cabal"), (figure_class, "figure_class"), (crypt, "crypt")):
+                if common.names(given, name):
+                    raise ClixError(f"{name}: {chosen} forces have no {name.replace('figure_', '')}; leave it out")
+            other = common.ruleset_library(
+                rosters, chosen, [("field", e.army) for e in entries or ()], [("maps", m) for m in map_names]
+            )
+            data, layers, ident = other.data, other.layers, other.id
         else:
-            entries, source = _field(field, folder)
-        library = common.load(
-            rosters,
-            {e.army: "field" for e in entries or ()} | {m: "maps" for m in map_names},
-            armies=[e.army for e in entries or ()],
-            maps=map_names,
-            choose=lambda roster: {
-                "armies": [] if entries else sorted(a for a, x in roster.armies.items() if x.build_total == budget),
-                "maps": [] if map_names else sorted(roster.maps),
-            },
-        )
-        roster = library.roster
+            library = common.load(
+                rosters,
+                {e.army: "field" for e in entries or ()} | {m: "maps" for m in map_names},
+                armies=[e.army for e in entries or ()],
+                maps=map_names,
+                choose=lambda roster: {
+                    "armies": [] if entries else sorted(a for a, x in roster.armies.items() if x.build_total == budget),
+                    "maps": [] if map_names else sorted(roster.maps),
+                },
+            )
+            data, layers, ident = library.roster, library.layers, library.id
+        pieces = pieces_of(data)
+        kinds = "armies" if pieces.army_kind == "army" else "forces"
         if entries is None:
-            found = sorted(a for a, x in roster.armies.items() if x.build_total == budget)
+            found = sorted(a for a, x in pieces.armies.items() if x.build_total == budget)
             if not found:
-                raise ClixError(f"field: the library has no army of {budget} points; name the field")
-            field_armies = [(a, 1 / len(found)) for a in found]
+                raise ClixError(f"field: the library has no {pieces.army_kind} of {budget} points; name the field")
+            field_armies, source = [(a, 1 / len(found)) for a in found], f"the library's {budget}-point {kinds}"
         else:
-            field_armies = resolve_field(entries, library.id)
+            field_armies = resolve_field(entries, ident)
         constraints = Constraints(
             budget=budget,
             include=tuple(common.names(include, "include")),
@@ -209,23 +225,23 @@ def build(
             crypt=tuple(common.names(crypt, "crypt")),
         )
         for card in constraints.crypt:
-            if card not in roster.plot_twists:
+            if card not in data.plot_twists:
                 from clix.engine.core.files.problems import did_you_mean
 
-                raise ClixError("crypt: " + did_you_mean("plot twist", card, roster.plot_twists))
+                raise ClixError("crypt: " + did_you_mean("plot twist", card, data.plot_twists))
         search = Search(
             candidates=candidates,
             first=first_games,
             eta=eta,
             finalists=finalists,
             final=final_games,
-            maps=tuple(library.id(m) for m in map_names) or tuple(sorted(roster.maps)),
+            maps=tuple(ident(m) for m in map_names) or tuple(sorted(data.maps)),
             style=players.strip(),
             turns=turns,
             seed=seed,
             objective=objective.strip(),
         )
-        check_build(search, len(field_armies))
+        check_build(search, len(field_armies), chosen)
         estimates: dict[str, dict[str, float]] | None
         values_source: str | None
         if isinstance(values, ValueResult):
@@ -236,8 +252,8 @@ def build(
         kept = None if store is None else Path(store)
         counter = common.Counter(progress, planned_games(search, len(field_armies)))
         raced = search_builds(
-            roster,
-            library.layers,
+            data,
+            layers,
             constraints,
             field_armies,
             search,
@@ -252,8 +268,8 @@ def build(
             raise KeyboardInterrupt
         if raced.games.empty:
             raise ClixError("stopped before the final measurement finished (each failure is named above)")
-        finish_build(raced, field_source=source, jobs=cores, store=kept, values=values_source)
+        finish_build(raced, field_source=source, jobs=cores, store=kept, values=values_source, ruleset=chosen)
     from clix.analyzer.build.report import builds_table
 
-    armies = {name: Army.of(army) for name, army in raced.armies.items()}
+    armies = {name: Army.of(army) if chosen == DEFAULT_RULESET else army for name, army in raced.armies.items()}
     return BuildResult(builds_table(raced), armies, raced.games, raced.comparison, raced.settings, raced)

@@ -33,6 +33,7 @@ FLAGS = common.flags_of(
     "turns",
     "jobs",
     "store",
+    "ruleset",
 )
 
 
@@ -58,13 +59,14 @@ class ValueResult(Result):
 
     @property
     def headline(self) -> str:
-        from clix.analyzer.value.report import value_lines
+        from clix.analyzer.value.report import value_lines, words
 
         verdicts = self.values.loc[self.values["kind"] == "figure", "verdict"].astype(str)
         measured = verdicts[~verdicts.str.startswith("not measured")]
         costed = measured[measured.str.contains("costed")]
         return (
-            f"{value_lines(self.measured)[0]}; {len(costed)} of {len(measured)} figures measured are under- or "
+            f"{value_lines(self.measured)[0]}; {len(costed)} of {len(measured)} {words(self.settings)[0]}s measured are "
+            "under- or "
             "over-costed (or lean so)"
         )
 
@@ -109,8 +111,8 @@ def value(
     armies: int = 1500,
     opponents: int = 6,
     games: int = 2,
-    maps: Names = "graveyard",
-    players: Names = "tuned",
+    maps: Names = None,
+    players: Names = None,
     pool: Names = None,
     resamples: int = 200,
     holdout: int = 16,
@@ -122,6 +124,7 @@ def value(
     rosters: Source = None,
     store: str | Path | None = None,
     progress: Progress = None,
+    ruleset: str | None = None,
 ) -> ValueResult:
     """`armies` random near-full legal armies of `budget` points (from the figures of `pool`, default all) each
     play `opponents` others, `games` per matchup (in seat-swapped pairs) on each map and player style; an additive
@@ -129,12 +132,14 @@ def value(
     value has a bootstrap interval over `resamples` resamples; `holdout` armies outside the design check the fit
     (`holdout_games` per pairing; 0: no check); `predict=(A, B)` also predicts A's score against B. As
     `clix value` (its swap test, `--swap`, is the command line's only); `store`, `jobs`, `progress` as in
-    `clix.duel`."""
+    `clix.duel`. `maps` and `players` default to the ruleset's (HorrorClix: graveyard, tuned). HeroClix forces in
+    `predict` (or `ruleset="heroclix-2005"`) value HeroClix characters over random legal forces."""
     from clix.analyzer.play.store import Store
     from clix.analyzer.value.command import Design, check_styles, finish_value, value_numbers
     from clix.analyzer.value.design import design_games
     from clix.analyzer.value.measure import measure_values
     from clix.analyzer.value.report import value_table
+    from clix.engine.core.ruleset import DEFAULT_RULESET
 
     common.turns(turns)
     common.seed(seed)
@@ -142,11 +147,24 @@ def value(
     for number, name in ((armies, "armies"), (opponents, "opponents"), (resamples, "resamples"), (holdout, "holdout")):
         common.whole(number, name)
     cores = common.jobs(jobs)
-    map_names = common.names(maps, "maps") or ["graveyard"]
-    styles = tuple(common.names(players, "players")) or ("tuned",)
+    map_names = common.names(maps, "maps")
+    styles = tuple(common.names(players, "players"))
     if predict is not None and (isinstance(predict, str) or len(predict) != 2):
         raise ClixError(f"predict must be two armies, (A, B) (got {predict!r})")
     with common.army_folder() as folder, common.python_errors(FLAGS):
+        pair = [common.army_argument(a, folder, "predict") for a in predict or ()]
+        named = [("predict", a, False) for a in pair] + [("maps", m, True) for m in map_names]
+        chosen = common.ruleset_of(rosters, named, ruleset)
+        if chosen != DEFAULT_RULESET:
+            other = common.ruleset_library(
+                rosters, chosen, [("predict", a) for a in pair], [("maps", m) for m in map_names]
+            )
+            data, layers, ident = other.data, other.layers, other.id
+            map_names = map_names or [""]  # "": the ruleset's default map
+            styles = styles or (other.kit.default_style,)
+        else:
+            map_names = map_names or ["graveyard"]
+            styles = styles or ("tuned",)
         per_matchup, per_holdout = value_numbers(
             budget=budget,
             armies=armies,
@@ -158,16 +176,20 @@ def value(
             holdout_games=holdout_games,
             predict=predict is not None,
         )
-        pair = [common.army_argument(a, folder, "predict") for a in predict or ()]
-        library = common.load(
-            rosters, {name: "maps" for name in map_names} | {a: "predict" for a in pair}, maps=map_names, armies=pair
-        )
+        if chosen == DEFAULT_RULESET:
+            library = common.load(
+                rosters,
+                {name: "maps" for name in map_names} | {a: "predict" for a in pair},
+                maps=map_names,
+                armies=pair,
+            )
+            data, layers, ident = library.roster, library.layers, library.id
         design = Design(
             budget=budget,
             armies=armies,
             opponents=opponents,
             games=per_matchup,
-            maps=tuple(library.id(m) for m in map_names),
+            maps=tuple(ident(m) for m in map_names),
             styles=styles,
             turns=turns,
             seed=seed,
@@ -175,12 +197,12 @@ def value(
             holdout=holdout,
             holdout_games=per_holdout,
         )
-        check_styles(design)
+        check_styles(design, chosen)
         kept = None if store is None else Path(store)
-        counter = common.Counter(progress, design_games(library.roster, design))
+        counter = common.Counter(progress, design_games(data, design))
         measured = measure_values(
-            library.roster,
-            library.layers,
+            data,
+            layers,
             design,
             jobs=cores,
             store=None if kept is None else Store.open(kept),
@@ -192,8 +214,8 @@ def value(
             raise KeyboardInterrupt
         if not measured.rows:
             raise ClixError("too few games finished to fit the values (each failure is named above)")
-        ids = (library.id(pair[0]), library.id(pair[1])) if pair else None
-        finish_value(library.roster, measured, design, jobs=cores, store=kept, predict=ids)
+        ids = (ident(pair[0]), ident(pair[1])) if pair else None
+        finish_value(data, measured, design, jobs=cores, store=kept, predict=ids)
     return ValueResult(
         value_table(measured),
         measured.games,
