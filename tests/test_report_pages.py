@@ -1,7 +1,9 @@
 """Every report's pages as a reader sees them (issue 37, item 5, "Done when"): for duel, ladder, meta, value and
 build, page 1 of the PDF (the print rendering of the HTML, by WeasyPrint) and the HTML open with the report's
 one-sentence headline and state the run's size beside it; no text is cut (off the page, a table's last column
-missing, an id or option broken at a hyphen), no line of text overlaps another, and every plot is drawn.
+missing, an id or option broken at a hyphen), no line of text overlaps another, and every plot is drawn; the
+HTML as a browser window shows it (its screen styles, rendered by WeasyPrint) opens the same way, with no id
+broken and no overlapping text.
 
 One tiny run per command, in a folder of its own (the project's store is not touched)."""
 
@@ -24,6 +26,7 @@ from pdf_checks import (
     overlapping_lines,
     pdf_facts,
     plot_pages,
+    screen_pdf,
     squeeze,
 )
 
@@ -109,6 +112,22 @@ def test_no_text_overlaps_and_every_plot_is_drawn(report: Report) -> None:
     assert not overlaps, f"{len(overlaps)} lines of text overlap, e.g. {overlaps[:3]}"
     assert plot_pages(report.pdf) >= PLOTS[report.name]
     assert not blank_plots(report.pdf)
+
+
+def test_the_html_on_a_screen_opens_with_the_headline_with_no_broken_or_overlapping_text(
+    report: Report, tmp_path: Path
+) -> None:
+    """The HTML as a browser window 1280 pixels wide shows it (the screen styles; a wide table scrolls there, so
+    text beyond the window's edge is not counted)."""
+    screen = screen_pdf(report.html, tmp_path / "screen.pdf")
+    title, _ = html_opening(report.html)
+    first_page = pdfium.PdfDocument(screen)[0].get_textpage().get_text_range()
+    assert squeeze(first_page).startswith(squeeze(title) + squeeze(report.headline)), first_page[:300]
+    _, text, _ = pdf_facts(screen, tmp_path / "screen")
+    ids = ids_in(report.data)
+    assert not broken_at_hyphens(text, ids), broken_at_hyphens(text, ids)[:5]
+    overlaps = overlapping_lines(screen)
+    assert not overlaps, f"{len(overlaps)} lines of text overlap, e.g. {overlaps[:3]}"
 
 
 def test_the_overlap_check_finds_text_drawn_over_text(tmp_path: Path) -> None:
