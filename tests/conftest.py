@@ -46,6 +46,7 @@ PLUMBING = frozenset(
         "test_plots.py",
         "test_readme.py",
         "test_report_parts.py",
+        "test_report_pages.py",
         "test_report_pdf.py",
         "test_roster_cli.py",
         "test_roster_views.py",

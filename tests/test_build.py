@@ -13,6 +13,7 @@ from clix.analyzer.library.load import load_library
 from clix.engine.horrorclix.legality import army_problems
 from clix.engine.horrorclix.roster.models import Army
 from helpers import run_main
+from pdf_checks import html_opening
 from value_library import planted_library
 
 
@@ -116,4 +117,5 @@ def test_the_build_command_reads_a_weighted_field_file(
     assert html.count("<h3>") == 2
     # issue 37 part 5: the report opens with the headline verdict and the run's size, before any section
     size = f"{payload['settings']['played']:,} games played"
-    assert html.index(payload["headline"].split(".")[0]) < html.index(size) < html.index("<h2>")
+    text = html_opening(html)[1]
+    assert text.index(payload["headline"].split(".")[0]) < text.index(size) < text.index("The race")

@@ -118,6 +118,7 @@ def why_heading(row: dict[str, Any]) -> str:
 def document(result: BuildResult) -> dict[str, Any]:
     """build.json (and `--json`'s payload without the outputs): the headline first."""
     return {
+        "verdict": result.comparison.get("headline"),
         "headline": result.comparison.get("headline"),
         "comparison": result.comparison,
         "settings": result.settings,

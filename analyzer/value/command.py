@@ -47,7 +47,7 @@ from clix.analyzer.value.measure import ValueResult, measure_values
 from clix.analyzer.value.model import RESAMPLES, Fit, predict_scores, prediction_interval
 from clix.analyzer.value.numbers import value_numbers
 from clix.analyzer.value.pieces import pieces_of
-from clix.analyzer.value.report import value_lines, write_value
+from clix.analyzer.value.report import value_headline, value_lines, write_value
 from clix.analyzer.value.swap import run_swap
 from clix.engine import compiled
 from clix.engine.core.files.problems import did_you_mean
@@ -116,6 +116,7 @@ def run_value(
         written = {k: folder.final(p) for k, p in written.items()}
     if as_json:
         payload = {
+            "verdict": value_headline(result),
             "settings": result.settings,
             "model": result.model,
             "values": result.rows,

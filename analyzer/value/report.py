@@ -17,10 +17,11 @@ def _num(x: float | None, form: str = "{:+.0f}") -> str:
 
 
 def value_lines(result: ValueResult) -> list[str]:
-    """The console report: heading, the figures' table, the cards' table, a legend."""
+    """The console report: the headline, heading, the figures' table, the cards' table, a legend."""
     s, m = result.settings, result.model
     word, kind = words(s)
     lines = [
+        value_headline(result),
         f"value of {word}s at {s['budget']} points: {s['armies_played']} random {plural(kind)}, {s['matchups']} matchups x "
         f"{s['games']} games on {','.join(s['maps'])}, players {','.join(s['styles'])} ({m['games']} games, "
         f"seed {s['seed']}, engine {s['engine']})",

@@ -59,16 +59,10 @@ class ValueResult(Result):
 
     @property
     def headline(self) -> str:
-        from clix.analyzer.value.report import value_lines, words
+        """The report's one-sentence verdict with the run's size (as `clix value` and value.html open)."""
+        from clix.analyzer.value.report import value_headline
 
-        verdicts = self.values.loc[self.values["kind"] == "figure", "verdict"].astype(str)
-        measured = verdicts[~verdicts.str.startswith("not measured")]
-        costed = measured[measured.str.contains("costed")]
-        return (
-            f"{value_lines(self.measured)[0]}; {len(costed)} of {len(measured)} {words(self.settings)[0]}s measured are "
-            "under- or "
-            "over-costed (or lean so)"
-        )
+        return value_headline(self.measured)
 
     def table(self) -> pd.DataFrame:
         """The figures by residual (value - cost), most under-costed first."""
