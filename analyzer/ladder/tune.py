@@ -20,11 +20,11 @@ from typing import Any
 import numpy as np
 from clix.analyzer.ladder import tune_heroclix
 from clix.engine.core.dice import child_seed
-from clix.engine.core.players import RandomAgent
 from clix.engine.heroclix.players import weights as hero_weights
 from clix.engine.horrorclix.game import play_game
+from clix.engine.horrorclix.matchups import MATCHUPS as HORRORCLIX_MATCHUPS
 from clix.engine.horrorclix.matchups import roster_at
-from clix.engine.horrorclix.players.heuristic import STYLES, HeuristicAgent, Weights
+from clix.engine.horrorclix.players.heuristic import STYLES, Weights, style_factory
 from joblib import Parallel, delayed
 
 TUNED_FIELDS = ("victims", "kills", "threat", "approach", "pressure", "tempo", "lockout", "urgency", "hold")
@@ -66,11 +66,8 @@ def perturb(base: Any, rng: np.random.Generator, spread: float) -> Any:
 def _agent_factory(style: Any):  # type: ignore[no-untyped-def]
     """The factory of a HorrorClix player: a style's name, or a candidate's weights."""
     if isinstance(style, Weights):
-        return lambda rng: HeuristicAgent(rng, style, "candidate")
-    if style == "random":
-        return RandomAgent
-    weights = STYLES[style]
-    return lambda rng: HeuristicAgent(rng, weights, style)
+        return style_factory("candidate", style)
+    return HORRORCLIX_MATCHUPS.player_factory(style)
 
 
 def play_cell(

@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from clix.engine.core.dice import child_seed
-from clix.engine.core.players import RandomAgent
 from clix.engine.heroclix.matchups import MATCHUPS, library_at
-from clix.engine.heroclix.players.heuristic import STYLES, HeuristicAgent, Weights
+from clix.engine.heroclix.players.heuristic import Weights, style_factory
 
 NAME = "heroclix-2005"
 TUNED_FIELDS = (
@@ -43,12 +42,10 @@ def armies_and_maps(rosters: Path) -> tuple[list[str], list[str]]:
 
 
 def _factory(style: str | Weights):  # type: ignore[no-untyped-def]
+    """The factory of a HeroClix player: a style's name, or a candidate's weights."""
     if isinstance(style, Weights):
-        return lambda rng: HeuristicAgent(rng, style, "candidate")
-    if style == "random":
-        return RandomAgent
-    weights = STYLES[style]
-    return lambda rng: HeuristicAgent(rng, weights, style)
+        return style_factory("candidate", style)
+    return MATCHUPS.player_factory(style)
 
 
 def play_cell(rosters: Path, weights: Weights, cell: Any, seed: int, opponent: Weights | None = None) -> float:

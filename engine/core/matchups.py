@@ -10,11 +10,37 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from clix.engine.core.files.problems import did_you_mean
+from clix.engine.core.players import RandomAgent
+from clix.engine.core.players.search import SEARCH, is_search, search_budget
+
 LibraryT = TypeVar("LibraryT")
 
 
 class UnknownStyle(ValueError):
     """A player style the ruleset has no player for, or a malformed one (the message says which and why)."""
+
+
+def heuristic_player(
+    style: str,
+    styles: Sequence[str],
+    weighted: Mapping[str, Any],
+    style_factory: Callable[[str], Callable[..., Any]],
+    search_factory: Callable[..., Callable[..., Any]],
+    what: str = "player style",
+) -> Callable[..., Any]:
+    """The factory `rng -> agent` of a style of a ruleset that plays a weighted heuristic: `random`, one of its
+    `weighted` styles, or `search`/`search:N` (its search player); UnknownStyle naming the styles otherwise."""
+    if style == "random":
+        return RandomAgent
+    if style in weighted:
+        return style_factory(style)
+    if is_search(style):
+        try:
+            return search_factory(search_budget(style), name=style)
+        except ValueError as exc:
+            raise UnknownStyle(str(exc)) from None
+    raise UnknownStyle(did_you_mean(what, style, (*styles, SEARCH)))
 
 
 class MatchupKit(Protocol):

@@ -14,10 +14,8 @@ from typing import Any
 import numpy as np
 from clix.engine.core.dice import child_seeds
 from clix.engine.core.driver import Watch, play, settle
-from clix.engine.core.files.problems import did_you_mean
-from clix.engine.core.matchups import LibraryCache, UnknownStyle
-from clix.engine.core.players import Agent, RandomAgent
-from clix.engine.core.players.search import SEARCH, is_search, search_budget
+from clix.engine.core.matchups import LibraryCache, heuristic_player
+from clix.engine.core.players import Agent
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.library import Force, Library, load_library
 from clix.engine.heroclix.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
@@ -41,16 +39,7 @@ class HeroClixMatchups:
     default_style = DEFAULT_STYLE
 
     def player_factory(self, style: str) -> Callable[..., Agent]:
-        if style == "random":
-            return RandomAgent
-        if style in STYLES:
-            return style_factory(style)  # type: ignore[no-any-return]
-        if is_search(style):
-            try:
-                return search_factory(search_budget(style), name=style)  # type: ignore[no-any-return]
-            except ValueError as exc:
-                raise UnknownStyle(str(exc)) from None
-        raise UnknownStyle(did_you_mean("HeroClix player style", style, (*self.styles, SEARCH)))
+        return heuristic_player(style, self.styles, STYLES, style_factory, search_factory, "HeroClix player style")
 
     def library(self, layers: tuple[Path, ...]) -> Library:
         return library_at(layers)

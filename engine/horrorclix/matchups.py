@@ -12,10 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from clix.engine.core.driver import Watch, play
-from clix.engine.core.files.problems import did_you_mean
-from clix.engine.core.matchups import LibraryCache, UnknownStyle
-from clix.engine.core.players import Agent, RandomAgent
-from clix.engine.core.players.search import SEARCH, is_search, search_budget
+from clix.engine.core.matchups import LibraryCache, heuristic_player
+from clix.engine.core.players import Agent
 from clix.engine.horrorclix.game import start_game
 from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
 from clix.engine.horrorclix.players.search import search_factory
@@ -46,16 +44,7 @@ class HorrorClixMatchups:
     default_style = DEFAULT_STYLE
 
     def player_factory(self, style: str) -> Callable[..., Agent]:
-        if style == "random":
-            return RandomAgent
-        if style in STYLES:
-            return style_factory(style)  # type: ignore[no-any-return]
-        if is_search(style):
-            try:
-                return search_factory(search_budget(style), name=style)  # type: ignore[no-any-return]
-            except ValueError as exc:
-                raise UnknownStyle(str(exc)) from None
-        raise UnknownStyle(did_you_mean("player style", style, (*self.styles, SEARCH)))
+        return heuristic_player(style, self.styles, STYLES, style_factory, search_factory, "player style")
 
     def library(self, layers: tuple[Path, ...]) -> Roster:
         return roster_at(layers)

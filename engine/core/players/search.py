@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from clix.engine.core import driver
@@ -198,3 +198,51 @@ class PlayoutSearch:
             state.ruleset.apply(state, action, listed=True)
         driver.play(state, agents, dice, until_turn=stop)
         return self.evaluate(state, player)
+
+
+class HeuristicSearch(PlayoutSearch):
+    """The playout search with a ruleset's weighted heuristic (at the given weights) as both its prior and its
+    playout players, and a static evaluation with settings of its own: what HorrorClix's and HeroClix's search
+    players share. A subclass names its heuristic's class (`heuristic`, called as `heuristic(rng, weights, name)`),
+    its tuned weights (`tuned`) and its evaluation settings' class (`settings`), and gives `prior_scores`,
+    `sampled_world` and `evaluate`."""
+
+    heuristic: ClassVar[type]
+    tuned: ClassVar[Any]
+    settings: ClassVar[type]
+
+    def __init__(
+        self,
+        rng: np.random.Generator,
+        budget: int = DEFAULT_BUDGET,
+        weights: Any = None,
+        horizon: str = ROUND,
+        candidates: int = CANDIDATES,
+        evaluation: Any = None,
+        name: str = "",
+        confidence: float = CONFIDENCE,
+    ) -> None:
+        super().__init__(rng, budget, horizon, candidates, name, confidence)
+        self.weights = self.tuned if weights is None else weights
+        self.evaluation = evaluation or self.settings()
+        self.prior = self.heuristic(rng, self.weights, "tuned")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copied and pickled as its generator and settings (all it holds)."""
+        settings = (self.weights, self.horizon, self.candidates, self.evaluation, self.name, self.confidence)
+        return (type(self), (self.rng, self.budget, *settings))
+
+    def prior_choice(self, state: Any, decision: Decision) -> int:
+        return int(self.prior.choose(state, decision))
+
+    def playout_agent(self, rng: np.random.Generator) -> Any:
+        return self.heuristic(rng, self.weights, "tuned")
+
+
+def search_factory(agent: type[PlayoutSearch], budget: int = DEFAULT_BUDGET, name: str = "", **options: Any):  # type: ignore[no-untyped-def]
+    """A factory `rng -> agent` searching `budget` playouts a decision."""
+
+    def make(rng: np.random.Generator) -> PlayoutSearch:
+        return agent(rng, budget, name=name, **options)  # type: ignore[call-arg]
+
+    return make

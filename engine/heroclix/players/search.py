@@ -14,13 +14,14 @@ standard errors of the paired differences. Every other decision (setup, a power'
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from clix.engine.core.pieces import Figure
 from clix.engine.core.players.base import Decision
-from clix.engine.core.players.search import CANDIDATES, CONFIDENCE, DEFAULT_BUDGET, ROUND, PlayoutSearch
+from clix.engine.core.players.search import HeuristicSearch
+from clix.engine.core.players.search import search_factory as core_search_factory
 from clix.engine.heroclix import sides
 from clix.engine.heroclix.players.heuristic import TUNED, HeuristicAgent, Weights
 from clix.engine.heroclix.players.position import Context, click_value, clicks_left
@@ -74,43 +75,15 @@ def evaluate(state: HeroState, player: int, weights: Evaluation, heuristic: Weig
     return value
 
 
-class SearchAgent(PlayoutSearch):
+class SearchAgent(HeuristicSearch):
     """Chooses an action by playing out the tuned heuristic's best options (see the module)."""
 
-    def __init__(
-        self,
-        rng: np.random.Generator,
-        budget: int = DEFAULT_BUDGET,
-        weights: Weights = TUNED,
-        horizon: str = ROUND,
-        candidates: int = CANDIDATES,
-        evaluation: Evaluation | None = None,
-        name: str = "",
-        confidence: float = CONFIDENCE,
-    ) -> None:
-        super().__init__(rng, budget, horizon, candidates, name, confidence)
-        self.weights = weights
-        self.evaluation = evaluation or Evaluation()
-        self.prior = HeuristicAgent(rng, weights, "tuned")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Copied and pickled as its generator and settings (all it holds)."""
-        return (
-            SearchAgent,
-            (
-                self.rng,
-                self.budget,
-                self.weights,
-                self.horizon,
-                self.candidates,
-                self.evaluation,
-                self.name,
-                self.confidence,
-            ),
-        )
-
-    def prior_choice(self, state: HeroState, decision: Decision) -> int:
-        return self.prior.choose(state, decision)
+    heuristic = HeuristicAgent
+    tuned = TUNED
+    settings = Evaluation
+    weights: Weights
+    evaluation: Evaluation
+    prior: HeuristicAgent
 
     def prior_scores(self, state: HeroState, decision: Decision) -> list[float]:
         return self.prior.scores(state, decision)
@@ -119,17 +92,9 @@ class SearchAgent(PlayoutSearch):
         """The position itself (each playout plays a copy of it): HeroClix hides nothing from a player."""
         return root
 
-    def playout_agent(self, rng: np.random.Generator) -> HeuristicAgent:
-        return HeuristicAgent(rng, self.weights, "tuned")
-
     def evaluate(self, state: HeroState, player: int) -> float:
         return evaluate(state, player, self.evaluation, self.weights)
 
 
-def search_factory(budget: int = DEFAULT_BUDGET, name: str = "", **options: Any):  # type: ignore[no-untyped-def]
-    """A factory `rng -> SearchAgent` with the given budget (playouts per decision)."""
-
-    def make(rng: np.random.Generator) -> SearchAgent:
-        return SearchAgent(rng, budget, name=name, **options)
-
-    return make
+search_factory = functools.partial(core_search_factory, SearchAgent)
+"""A factory `rng -> SearchAgent` with the given budget (playouts per decision) and name."""

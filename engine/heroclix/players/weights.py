@@ -4,8 +4,10 @@ in expected victory points (a character's point value, HX-END-05, -07)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from typing import Any
+
+from clix.engine.core.players.weighted import deviation, weights_reduce
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,7 @@ class Weights:
     """Seeded noise, in victory points: options scored within it of the best may be chosen (it breaks ties)."""
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Weights, tuple(getattr(self, f.name) for f in fields(self)))
+        return weights_reduce(self)
 
 
 TUNED = Weights(
@@ -62,11 +64,6 @@ TUNED = Weights(
     urgency=0.824,
 )
 """The weights found by self-play tuning (docs/tuning.md, "HeroClix": the commands, their budget and results)."""
-
-
-def deviation(base: Weights, **factors: float) -> Weights:
-    """`base` with some weights multiplied by the given factors (a style as a deliberate deviation)."""
-    return replace(base, **{name: round(getattr(base, name) * factor, 3) for name, factor in factors.items()})
 
 
 DEFAULT_STYLE = "tuned"

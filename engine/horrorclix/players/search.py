@@ -17,11 +17,12 @@ state it came from, so those are not searched.
 
 from __future__ import annotations
 
-from typing import Any
+import functools
 
 import numpy as np
 from clix.engine.core.players.base import Decision
-from clix.engine.core.players.search import CANDIDATES, CONFIDENCE, DEFAULT_BUDGET, ROUND, PlayoutSearch
+from clix.engine.core.players.search import HeuristicSearch
+from clix.engine.core.players.search import search_factory as core_search_factory
 from clix.engine.horrorclix import plots
 from clix.engine.horrorclix.players import plot_values
 from clix.engine.horrorclix.players.heuristic import TUNED, HeuristicAgent, Weights, _Context
@@ -29,51 +30,21 @@ from clix.engine.horrorclix.players.lookahead import Evaluation, evaluate, sampl
 from clix.engine.horrorclix.state import GameState
 
 
-class SearchAgent(PlayoutSearch):
+class SearchAgent(HeuristicSearch):
     """Chooses an action by playing out the heuristic's best options in sampled worlds (see the module)."""
 
-    def __init__(
-        self,
-        rng: np.random.Generator,
-        budget: int = DEFAULT_BUDGET,
-        weights: Weights = TUNED,
-        horizon: str = ROUND,
-        candidates: int = CANDIDATES,
-        evaluation: Evaluation | None = None,
-        name: str = "",
-        confidence: float = CONFIDENCE,
-    ) -> None:
-        super().__init__(rng, budget, horizon, candidates, name, confidence)
-        self.weights = weights
-        self.evaluation = evaluation or Evaluation()
-        self.prior = HeuristicAgent(rng, weights, "tuned")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (
-            SearchAgent,
-            (
-                self.rng,
-                self.budget,
-                self.weights,
-                self.horizon,
-                self.candidates,
-                self.evaluation,
-                self.name,
-                self.confidence,
-            ),
-        )
-
-    def prior_choice(self, state: GameState, decision: Decision) -> int:
-        return self.prior.choose(state, decision)
+    heuristic = HeuristicAgent
+    tuned = TUNED
+    settings = Evaluation
+    weights: Weights
+    evaluation: Evaluation
+    prior: HeuristicAgent
 
     def prior_scores(self, state: GameState, decision: Decision) -> list[float]:
         return self.prior._score_action(state, decision)
 
     def sampled_world(self, root: GameState, player: int, rng: np.random.Generator) -> GameState:
         return sampled_world(root, player, rng)
-
-    def playout_agent(self, rng: np.random.Generator) -> HeuristicAgent:
-        return HeuristicAgent(rng, self.weights, "tuned")
 
     def evaluate(self, state: GameState, player: int) -> float:
         return evaluate(state, player, self.evaluation, self.weights)
@@ -125,10 +96,5 @@ def _resumable(view: GameState, decision: Decision) -> bool:
     return getattr(window, "name", None) in PLAYOUT_WINDOWS and view.phase == "hunting" and not view.over
 
 
-def search_factory(budget: int = DEFAULT_BUDGET, name: str = "", **options: Any):  # type: ignore[no-untyped-def]
-    """A factory `rng -> SearchAgent` with the given budget (playouts per decision)."""
-
-    def make(rng: np.random.Generator) -> SearchAgent:
-        return SearchAgent(rng, budget, name=name, **options)
-
-    return make
+search_factory = functools.partial(core_search_factory, SearchAgent)
+"""A factory `rng -> SearchAgent` with the given budget (playouts per decision) and name."""

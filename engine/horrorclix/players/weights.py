@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
+
+from clix.engine.core.players.weighted import deviation, weights_reduce
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class Weights:
     """What keeping a plot twist for a later window is worth, as a share of what it can do there."""
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Weights, tuple(getattr(self, f.name) for f in fields(self)))
+        return weights_reduce(self)
 
 
 TUNED = Weights(
@@ -49,11 +51,6 @@ TUNED = Weights(
     hold=0.445,
 )
 """The weights found by self-play tuning (docs/tuning.md: the commands, their budget and their results)."""
-
-
-def deviation(base: Weights, **factors: float) -> Weights:
-    """`base` with some weights multiplied by the given factors (a style as a deliberate deviation)."""
-    return replace(base, **{name: round(getattr(base, name) * factor, 3) for name, factor in factors.items()})
 
 
 DEFAULT_STYLE = "tuned"
