@@ -102,7 +102,6 @@ def ladder(
     army and map, each cell with the same seed; the styles are rated (Bradley-Terry, Elo points) with 95%
     intervals. As `clix ladder`; names are lists or comma-separated strings. HeroClix forces in `armies` (or
     `ruleset="heroclix-2005"`: every sample force and map) rank the HeroClix players."""
-    from clix.analyzer.ladder.command import ladder_outcome, ladder_plan, run_cells
     from clix.engine.core.ruleset import DEFAULT_RULESET
 
     common.games(games)
@@ -125,36 +124,16 @@ def ladder(
                 "maps": [] if map_names else sorted(roster.maps),
             },
         )
-        styles, armies_played, maps_played, matchups = ladder_plan(
+        return _play_ladder(
             library.roster,
             library.layers,
-            common.comma(players, "players"),
+            players,
             ",".join(library.id(a) for a in army_names) or None,
             ",".join(library.id(m) for m in map_names) or None,
-            games,
-            turns,
+            (games, seed, turns, cores),
+            progress,
+            DEFAULT_RULESET,
         )
-        per_cell = games + games % 2
-        counter = common.Counter(progress, per_cell * len(matchups))
-        played = run_cells(matchups, per_cell, seed, cores, progress=counter.step)
-        if played.interrupted:
-            raise KeyboardInterrupt
-        if not any(played.complete):
-            raise ClixError("no cell of the ladder finished: each had a failed game (named above)")
-        games_df, summary, settings = ladder_outcome(
-            matchups,
-            played,
-            styles,
-            armies_played,
-            maps_played,
-            games=per_cell,
-            seed=seed,
-            turns=turns,
-            jobs=cores,
-            resamples=200,
-            data=library.roster,
-        )
-    return LadderResult(pd.DataFrame(summary["ratings"]), pd.DataFrame(summary["pairs"]), games_df, summary, settings)
 
 
 def _other_ladder(
@@ -170,20 +149,38 @@ def _other_ladder(
     progress: Progress,
 ) -> LadderResult:
     """`ladder` of a ruleset other than HorrorClix (its kit's styles, forces and maps)."""
-    from clix.analyzer.ladder.command import ladder_outcome, ladder_plan, run_cells
 
     other = common.ruleset_library(
         rosters, ruleset, [("armies", a) for a in army_names], [("maps", m) for m in map_names]
     )
-    styles, armies_played, maps_played, matchups = ladder_plan(
+    return _play_ladder(
         other.data,
         other.layers,
-        common.comma(players, "players"),
+        players,
         ",".join(other.id(a) for a in army_names) or None,
         ",".join(other.id(m) for m in map_names) or None,
-        games,
-        turns,
+        (games, seed, turns, cores),
+        progress,
         ruleset,
+    )
+
+
+def _play_ladder(
+    data: Any,
+    layers: Any,
+    players: Names,
+    army_ids: str | None,
+    map_ids: str | None,
+    sizes: tuple[int, int, int, int],
+    progress: Progress,
+    ruleset: str,
+) -> LadderResult:
+    """Plan, play and rate a ladder of `ruleset` on its library `data` (`sizes`: games, seed, turns, cores)."""
+    from clix.analyzer.ladder.command import ladder_outcome, ladder_plan, run_cells
+
+    games, seed, turns, cores = sizes
+    styles, armies_played, maps_played, matchups = ladder_plan(
+        data, layers, common.comma(players, "players"), army_ids, map_ids, games, turns, ruleset
     )
     per_cell = games + games % 2
     counter = common.Counter(progress, per_cell * len(matchups))
@@ -194,6 +191,6 @@ def _other_ladder(
         raise ClixError("no cell of the ladder finished: each had a failed game (named above)")
     games_df, summary, settings = ladder_outcome(
         matchups, played, styles, armies_played, maps_played,
-        games=per_cell, seed=seed, turns=turns, jobs=cores, resamples=200, ruleset=ruleset, data=other.data,
+        games=per_cell, seed=seed, turns=turns, jobs=cores, resamples=200, ruleset=ruleset, data=data,
     )  # fmt: skip
     return LadderResult(pd.DataFrame(summary["ratings"]), pd.DataFrame(summary["pairs"]), games_df, summary, settings)

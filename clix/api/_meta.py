@@ -122,17 +122,10 @@ def meta(
     with a `budget`) plays HeroClix: its summary has `knockouts` (KOs and VP per force) in place of plot twists."""
     from clix.analyzer.meta.command import (
         MetaOptions,
-        MetaStore,
-        check_meta_options,
         expand_army_arguments,
         field_armies,
         field_styles,
-        meta_outcome,
-        meta_runner,
-        play_meta,
     )
-    from clix.analyzer.meta.field import field_cells
-    from clix.analyzer.meta.play import field_games
     from clix.engine.core.ruleset import DEFAULT_RULESET
 
     common.games(games)
@@ -186,21 +179,7 @@ def meta(
             store=kept,
             fresh=fresh,
         )
-        check_meta_options(options)
-        matchups = field_cells(library.layers, field, maps_played, styles, turns, ties)
-        runner = meta_runner(roster, options)
-        keeper = None if kept is None else MetaStore.open(kept, roster, matchups, options)
-        counter = common.Counter(progress)
-        run = play_meta(matchups, options, runner, keeper, progress=counter.step, on_look=counter.plan)
-        if run.interrupted:
-            raise KeyboardInterrupt("interrupted: the games finished are kept in the store" if keeper else "")
-        played = field_games(matchups, run)
-        if played.empty:
-            raise ClixError("no game of the meta finished (each failure is named above)")
-        summary, cell_table, settings, field_doc = meta_outcome(
-            roster, library.layers, field, maps_played, styles, options, matchups, run, played
-        )
-    return _result(field, summary, cell_table, played, settings, field_doc)
+        return _play_meta(roster, library.layers, field, maps_played, styles, options, DEFAULT_RULESET, progress)
 
 
 def _result(
@@ -239,16 +218,9 @@ def _other_meta(
     from clix.analyzer.common import checks
     from clix.analyzer.meta.command import (
         MetaOptions,
-        MetaStore,
-        check_meta_options,
         field_armies,
         field_styles,
-        meta_outcome,
-        meta_runner,
-        play_meta,
     )
-    from clix.analyzer.meta.field import field_cells
-    from clix.analyzer.meta.play import field_games
 
     other = common.ruleset_library(rosters, ruleset, [("armies", a) for a in named], [("maps", m) for m in map_names])
     rules = other.kit
@@ -262,10 +234,29 @@ def _other_meta(
         games=games, seed=seed, jobs=cores, turns=turns, ties=ties, target_ci=target_ci, budget=budget,
         resamples=resamples, store=kept, fresh=fresh, ruleset=ruleset,
     )  # fmt: skip
+    return _play_meta(other.data, other.layers, field, maps_played, styles, options, ruleset, progress)
+
+
+def _play_meta(
+    data: Any,
+    layers: Any,
+    field: Any,
+    maps_played: list[str],
+    styles: list[str],
+    options: Any,
+    ruleset: str,
+    progress: Progress,
+) -> MetaResult:
+    """Play a meta's field of `ruleset` on its library `data` with `options` (its store, if any, kept) and
+    summarize it."""
+    from clix.analyzer.meta.command import MetaStore, check_meta_options, meta_outcome, meta_runner, play_meta
+    from clix.analyzer.meta.field import field_cells
+    from clix.analyzer.meta.play import field_games
+
     check_meta_options(options)
-    matchups = field_cells(other.layers, field, maps_played, styles, turns, ties, ruleset)
-    runner = meta_runner(other.data, options)
-    keeper = None if kept is None else MetaStore.open(kept, other.data, matchups, options)
+    matchups = field_cells(layers, field, maps_played, styles, options.turns, options.ties, ruleset)
+    runner = meta_runner(data, options)
+    keeper = None if options.store is None else MetaStore.open(options.store, data, matchups, options)
     counter = common.Counter(progress)
     run = play_meta(matchups, options, runner, keeper, progress=counter.step, on_look=counter.plan)
     if run.interrupted:
@@ -274,6 +265,6 @@ def _other_meta(
     if played.empty:
         raise ClixError("no game of the meta finished (each failure is named above)")
     summary, cell_table, settings, field_doc = meta_outcome(
-        other.data, other.layers, field, maps_played, styles, options, matchups, run, played
+        data, layers, field, maps_played, styles, options, matchups, run, played
     )
     return _result(field, summary, cell_table, played, settings, field_doc)
