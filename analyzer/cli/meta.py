@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from clix.analyzer.cli.common import (
@@ -127,8 +127,7 @@ def meta(
     meta.html (meta.pdf with --pdf), summary.json and field.json (the Nash mixture) to --out. A field of HeroClix
     forces (or --ruleset heroclix-2005 --budget N) plays HeroClix, its knockouts and victory points in place of
     plot twists."""
-    from clix.analyzer.meta.command import MetaOptions, expand_army_arguments, field_armies, field_styles, run_meta
-    from clix.analyzer.report.folder import Target
+    from clix.analyzer.meta.command import MetaOptions, expand_army_arguments, field_armies, field_styles
 
     checks.games(games, what="per cell")
     checks.turns(turns)
@@ -175,20 +174,7 @@ def meta(
         map_names = [other.id(m) for m in split_names(maps)] or sorted(rules.maps(other.data))
         styles = field_styles(players, chosen)
         checks.cells_games(games, len(field) * (len(field) - 1) // 2 * len(map_names) * len(styles))
-        target = Target(Path("clix-out/meta"), new_run=True) if out is None else Target(out, force=force)
-        raise typer.Exit(
-            run_meta(
-                other.data,
-                other.layers,
-                field,
-                map_names,
-                styles,
-                options,
-                out=target,
-                as_json=as_json,
-                console=console,
-            )
-        )
+        raise _meta_exit(other.data, other.layers, field, map_names, styles, options, out, force, as_json, console)
     library = library_for(
         rosters,
         armies=named,
@@ -207,17 +193,26 @@ def meta(
         from clix.analyzer.play.cluster import check_scheduler
 
         check_scheduler(scheduler)  # a bounded look before any game: a wrong address is one line, not a hang
+    raise _meta_exit(library.roster, library.layers, field, map_names, styles, options, out, force, as_json, console)
+
+
+def _meta_exit(
+    data: Any,
+    layers: Any,
+    field: Any,
+    map_names: list[str],
+    styles: list[str],
+    options: Any,
+    out: Path | None,
+    force: bool,
+    as_json: bool,
+    console: Any,
+) -> typer.Exit:
+    """Play and report the meta (to `clix-out/meta` when no --out is given); the exit with its code."""
+    from clix.analyzer.meta.command import run_meta
+    from clix.analyzer.report.folder import Target
+
     target = Target(Path("clix-out/meta"), new_run=True) if out is None else Target(out, force=force)
-    raise typer.Exit(
-        run_meta(
-            library.roster,
-            library.layers,
-            field,
-            map_names,
-            styles,
-            options,
-            out=target,
-            as_json=as_json,
-            console=console,
-        )
+    return typer.Exit(
+        run_meta(data, layers, field, map_names, styles, options, out=target, as_json=as_json, console=console)
     )
