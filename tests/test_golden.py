@@ -67,7 +67,7 @@ def test_the_files_hold_the_whole_selection() -> None:
     assert all(game.file_stem == path.stem for path, game in GAMES)
 
 
-@pytest.mark.parametrize(("ruleset", "armies"), [(DEFAULT_RULESET, 9), (HEROCLIX, 10)])
+@pytest.mark.parametrize(("ruleset", "armies"), [(DEFAULT_RULESET, 9), (HEROCLIX, 11)])
 def test_every_pairing_map_and_style_is_covered(ruleset: str, armies: int) -> None:
     """Each ruleset's games: every pair of its sample armies (forces) on both its maps, every fast style of its
     players in both seats, ties both ways."""
