@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from clix.engine.core.players import RandomAgent
 from clix.engine.core.players.base import Decision
-from clix.engine.heroclix import rules
+from clix.engine.heroclix import objects, rules
 from clix.engine.heroclix.matchups import MATCHUPS
 from clix.engine.heroclix.players.heuristic import STYLES, TUNED, HeuristicAgent
 from clix.engine.heroclix.players.position import hit_chance
@@ -201,3 +201,21 @@ def test_a_duel_sweeps_the_heroclix_styles(tmp_path, capsys, monkeypatch):
     cells = json.loads(out)["cells"]
     styles = {"tuned", "balanced", "brawler", "cautious"}
     assert {(c["style_a"], c["style_b"]) for c in cells} == {(a, b) for a in styles for b in styles}
+
+
+def test_a_player_sees_the_map_as_it_is_now():
+    """HX-OBJECT-08, -09: an object laid, thrown or moved changes the map (the state's geometry is replaced); the
+    view a player chooses in shows the map as it is now, so the objects it lists and the player's reading agree
+    (a stale view once listed a Telekinesis hurl of an object no longer there, and the search's playout crashed)."""
+    state, ids = _position(
+        [
+            {"id": "Hero", "player": 1, "dial": ["8 10 17 2", "x"], "points": 60, "at": [5, 5]},
+            {"id": "Foe", "player": 2, "dial": ["6 8 15 2", "x"], "points": 50, "at": [9, 9]},
+        ]
+    )
+    before = state.view_for_choice(1)
+    assert before.geometry is state.geometry
+    objects.lay(state, "light", state.geometry.index(6, 5))
+    after = state.view_for_choice(1)
+    assert after.geometry is state.geometry
+    assert objects.lying_at(after, after.geometry.index(6, 5)) == "light"

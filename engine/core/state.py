@@ -244,6 +244,7 @@ class State:
                         or hidden.army_points != p.army_points
                     ):
                         shown[k] = p.seen_by_others()
+        seen.geometry = self.geometry  # a ruleset may change the board (HeroClix objects, destroyed walls)
         seen.build_total = self.build_total
         seen.monsters = self.monsters
         seen.objects = self.objects
