@@ -207,7 +207,7 @@ def test_a_player_sees_the_map_as_it_is_now():
     """HX-OBJECT-08, -09: an object laid, thrown or moved changes the map (the state's geometry is replaced); the
     view a player chooses in shows the map as it is now, so the objects it lists and the player's reading agree
     (a stale view once listed a Telekinesis hurl of an object no longer there, and the search's playout crashed)."""
-    state, ids = _position(
+    state, _ = _position(
         [
             {"id": "Hero", "player": 1, "dial": ["8 10 17 2", "x"], "points": 60, "at": [5, 5]},
             {"id": "Foe", "player": 2, "dial": ["6 8 15 2", "x"], "points": 50, "at": [9, 9]},
