@@ -95,7 +95,7 @@ COMPILED_MODULES = (
 power handlers are not among them: mypyc cannot compile classes changed by a class decorator (`effects.handles`),
 and they run rarely; nor are HeroClix's `maps` (pydantic models) and `players.weights` (read with `vars()`).
 A test that replaces a function of a compiled module sees no change in compiled callers, which call it directly
-(tests/heroclix_checks.py skips those on the compiled engine)."""
+(tests/heroclix_checks.py leaves those out of a compiled run: the pure run checks them)."""
 
 PURE = "pure Python"
 COMPILED = "compiled (mypyc)"

@@ -111,6 +111,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.plumbing)
         if is_slow(item):
             item.add_marker(pytest.mark.slow)
+    unseen = [item for item in items if item.get_closest_marker("pure_engine")]
+    if unseen:  # marked only on the compiled engine (tests/heroclix_checks.py `mutation`): the pure run plays them
+        config.hook.pytest_deselected(items=unseen)
+        items[:] = [item for item in items if not item.get_closest_marker("pure_engine")]
     wanted = config.getoption("--slow")
     named = config.args_source == pytest.Config.ArgsSource.ARGS  # files or tests named on the command line
     if config.getoption("--all") or (named and not wanted):

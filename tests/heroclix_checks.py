@@ -37,19 +37,37 @@ def compiled_module(module: object) -> bool:
     return str(getattr(module, "__file__", "")).endswith((".so", ".pyd"))
 
 
-def skip_unseen_replacement(module: object, name: str, value: object) -> None:
-    """Skip a mutation that replaces a function of a compiled module: compiled code calls the functions of the
-    compiled modules directly, never through the module's attribute, so the replacement would go unseen. The
-    suite's run on the pure engine (CLIX_PURE=1, CI's other half) makes the check; a changed constant is read
-    through the module by compiled code too and is checked on both engines."""
-    if callable(value) and compiled_module(module):
-        pytest.skip(f"{getattr(module, '__name__', module)}.{name} is compiled: replacing it is checked on the pure engine")
+def unseen_when_compiled(module: object, value: object) -> bool:
+    """Whether setting `module`'s attribute to `value` would go unseen: compiled code calls the functions of the
+    compiled modules directly, never through the module's attribute. A changed constant is read through the module by
+    compiled code too, so it is seen on both engines."""
+    return callable(value) and compiled_module(module)
+
+
+def mutation(*values: object, module: object, value: object, id: str | None = None) -> object:
+    """One row of a mutation test's parametrize: marked `pure_engine` when the compiled engine would never see the
+    replacement (`unseen_when_compiled`). tests/conftest.py leaves such rows out of a compiled run, reported as
+    deselected; the suite's run on the pure engine (CLIX_PURE=1, CI's other half) plays them."""
+    marks = [pytest.mark.pure_engine] if unseen_when_compiled(module, value) else []
+    return pytest.param(*values, marks=marks, id=id)
+
+
+def mutations_by_rule(mutants: dict[str, tuple]) -> list:
+    """The rules of a `{rule: (module, name, value, scenario)}` table as parametrize rows (`mutation`)."""
+    return [mutation(rule, module=row[0], value=row[2], id=rule) for rule, row in sorted(mutants.items())]
+
+
+def mutation_rows(rows: Sequence[tuple]) -> list:
+    """`(rule, module, name, value, scenario)` rows as parametrize rows (`mutation`), each named by its rule."""
+    return [mutation(*row, module=row[1], value=row[3], id=row[0]) for row in rows]
 
 
 def fails_when_changed(rule: str, module: object, name: str, value: object, scenario: str, monkeypatch) -> None:
     """Set `module.name` to `value` (a rule's constant changed, or its function taken out): a scenario whose path under
     tests/scenarios/heroclix starts with `scenario` must then fail (the mutation tests of every HeroClix test file)."""
-    skip_unseen_replacement(module, name, value)
+    assert not unseen_when_compiled(module, value), (
+        f"{rule}: parametrize it with `mutation`: compiled code never sees it"
+    )
     monkeypatch.setattr(module, name, value)
     failed = heroclix_failures(under=scenario)  # only the scenarios it names: the rest cannot answer the question
     assert any(path.startswith(scenario) for path in failed), f"{rule}: {name} changed and {scenario} still passes"

@@ -35,7 +35,7 @@ from clix.engine.heroclix import (
 from clix.engine.heroclix.scenario import build_state, run_scenario
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.state import Close, EndTurn, Ranged
-from heroclix_checks import HEROCLIX_SCENARIOS, fails_when_changed, heroclix_failures
+from heroclix_checks import HEROCLIX_SCENARIOS, fails_when_changed, heroclix_failures, mutation_rows, mutations_by_rule
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = ROOT.parent / "shared" / "scenario-format-heroclix.md"
@@ -241,25 +241,27 @@ MUTANTS = {
 which) that must then fail."""
 
 
-@pytest.mark.parametrize("rule", sorted(MUTANTS))
+@pytest.mark.parametrize("rule", mutations_by_rule(MUTANTS))
 def test_a_changed_rule_fails_its_scenario(rule, monkeypatch):
     fails_when_changed(rule, *MUTANTS[rule], monkeypatch)
 
 
 @pytest.mark.parametrize(
     ("rule", "module", "function", "replacement", "scenario"),
-    [
-        ("HX-MOVE-05", movement, "must_stop", lambda *args: False, "move/03-stop-entering-adjacent-illegal.yaml"),
-        ("HX-TERRAIN-06", movement, "move_speed", lambda state, character, mode=None, halved=False: character.speed,
-         "move/19-hindering-start-speed-limit-illegal.yaml"),
-        ("HX-KNOCK-01", combat, "knock_back", lambda *args: None, "knock/01-doubles-knock-back-orthogonal.yaml"),
-        ("HX-END-07", scoring, "finish", lambda state, reason: setattr(state, "over", True),
-         "end/01-last-character-ko-ends-game.yaml"),
-        ("HX-OBJECT-07", scoring, "strong", lambda character: True, "objects/31-losing-super-strength-drops-object.yaml"),
-        ("HX-POWER-35", power_actions, "heal", lambda state, character, amount: 0,
-         "powers/regeneration-01-heals-half-the-roll-rounded-up.yaml"),
-        ("HX-OBJECT-16", telekinesis, "_placing_problem", lambda *args: "", "telekinesis/24-move-character-eleven-from-it-illegal.yaml"),
-    ],
+    mutation_rows(
+        [
+            ("HX-MOVE-05", movement, "must_stop", lambda *args: False, "move/03-stop-entering-adjacent-illegal.yaml"),
+            ("HX-TERRAIN-06", movement, "move_speed", lambda state, character, mode=None, halved=False: character.speed,
+             "move/19-hindering-start-speed-limit-illegal.yaml"),
+            ("HX-KNOCK-01", combat, "knock_back", lambda *args: None, "knock/01-doubles-knock-back-orthogonal.yaml"),
+            ("HX-END-07", scoring, "finish", lambda state, reason: setattr(state, "over", True),
+             "end/01-last-character-ko-ends-game.yaml"),
+            ("HX-OBJECT-07", scoring, "strong", lambda character: True, "objects/31-losing-super-strength-drops-object.yaml"),
+            ("HX-POWER-35", power_actions, "heal", lambda state, character, amount: 0,
+             "powers/regeneration-01-heals-half-the-roll-rounded-up.yaml"),
+            ("HX-OBJECT-16", telekinesis, "_placing_problem", lambda *args: "", "telekinesis/24-move-character-eleven-from-it-illegal.yaml"),
+        ]
+    ),
 )  # fmt: skip
 def test_a_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
     fails_when_changed(rule, module, function, replacement, scenario, monkeypatch)

@@ -14,7 +14,7 @@ from clix.engine.heroclix.library import RANKS, load_library
 from clix.engine.heroclix.maps import TERRAIN_CHARS, HeroMap
 from clix.engine.heroclix.scenario import run_scenario
 from clix.engine.heroclix.state import Ranged
-from heroclix_checks import fails_when_changed
+from heroclix_checks import fails_when_changed, mutation_rows
 
 WHY_NOT = rules.why_not
 NO_DAMAGE = combat.deals_no_damage
@@ -66,7 +66,7 @@ MUTANTS = [
 """(rule, module, name, wrong value or function, the scenario, or folder of them, that must then fail)."""
 
 
-@pytest.mark.parametrize(("rule", "module", "name", "value", "scenario"), MUTANTS, ids=[m[0] for m in MUTANTS])
+@pytest.mark.parametrize(("rule", "module", "name", "value", "scenario"), mutation_rows(MUTANTS))
 def test_a_changed_rule_fails_its_scenario(rule, module, name, value, scenario, monkeypatch):
     fails_when_changed(rule, module, name, value, scenario, monkeypatch)
 

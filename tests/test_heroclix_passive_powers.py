@@ -20,7 +20,7 @@ from clix.engine.heroclix import (
 from clix.engine.heroclix.scenario import build_state
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.state import Close, Ranged
-from heroclix_checks import fails_when_changed
+from heroclix_checks import fails_when_changed, mutation_rows, mutations_by_rule
 
 MUTANTS = {
     "HX-POWER-40": (damage_powers, "EXPLOIT_WEAKNESS", "Exploit", "powers/exploit-weakness-01"),
@@ -42,23 +42,25 @@ MUTANTS = {
 """A power's rule changed on purpose (a constant of its module), and a scenario that must then fail."""
 
 
-@pytest.mark.parametrize("rule", sorted(MUTANTS))
+@pytest.mark.parametrize("rule", mutations_by_rule(MUTANTS))
 def test_a_changed_power_fails_its_scenario(rule, monkeypatch):
     fails_when_changed(rule, *MUTANTS[rule], monkeypatch)
 
 
 @pytest.mark.parametrize(
     ("rule", "module", "function", "replacement", "scenario"),
-    [
-        ("HX-POWER-11", combat, "hidden", lambda *args: False, "powers/stealth-01"),
-        ("HX-POWER-23", combat, "steal_energy", lambda *args: None, "powers/steal-energy-01"),
-        ("HX-POWER-27", combat, "defense_value", lambda state, target: target.defense, "powers/defend-01"),
-        ("HX-POWER-21", combat, "floored", lambda attacker, dealt, taken: taken, "powers/precision-strike-02"),
-        ("HX-POWER-04 grounded", scoring, "settle_flight", lambda *args: None, "powers/earthbound-neutralized-02"),
-        ("HX-POWER-04 landing", scoring, "settle_flight", lambda *args: None, "powers/earthbound-neutralized-03"),
-        ("HX-POWER-04 flies again", scoring, "settle_flight", lambda *args: None, "powers/earthbound-neutralized-07"),
-        ("HX-POWER-38 throw", throwing, "no_ranged", lambda character: "", "powers/battle-fury-02"),
-    ],
+    mutation_rows(
+        [
+            ("HX-POWER-11", combat, "hidden", lambda *args: False, "powers/stealth-01"),
+            ("HX-POWER-23", combat, "steal_energy", lambda *args: None, "powers/steal-energy-01"),
+            ("HX-POWER-27", combat, "defense_value", lambda state, target: target.defense, "powers/defend-01"),
+            ("HX-POWER-21", combat, "floored", lambda attacker, dealt, taken: taken, "powers/precision-strike-02"),
+            ("HX-POWER-04 grounded", scoring, "settle_flight", lambda *args: None, "powers/earthbound-neutralized-02"),
+            ("HX-POWER-04 landing", scoring, "settle_flight", lambda *args: None, "powers/earthbound-neutralized-03"),
+            ("HX-POWER-04 flies again", scoring, "settle_flight", lambda *args: None, "powers/earthbound-neutralized-07"),
+            ("HX-POWER-38 throw", throwing, "no_ranged", lambda character: "", "powers/battle-fury-02"),
+        ]
+    ),
 )  # fmt: skip
 def test_a_power_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
     fails_when_changed(rule, module, function, replacement, scenario, monkeypatch)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from clix.engine.heroclix import area_attacks, combat, free_actions, hypersonic, markers, power_actions, tokens
-from heroclix_checks import fails_when_changed, random_power_game
+from heroclix_checks import fails_when_changed, mutation_rows, mutations_by_rule, random_power_game
 
 MUTANTS = {
     "HX-POWER-08": (power_actions, "FORCE_BLAST_DISTANCE", 2, "powers/force-blast-01"),
@@ -32,24 +32,26 @@ MUTANTS = {
 several) that must then fail."""
 
 
-@pytest.mark.parametrize("rule", sorted(MUTANTS))
+@pytest.mark.parametrize("rule", mutations_by_rule(MUTANTS))
 def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
     fails_when_changed(rule, *MUTANTS[rule], monkeypatch)
 
 
 @pytest.mark.parametrize(
     ("rule", "module", "function", "replacement", "scenario"),
-    [
-        ("HX-POWER-08", power_actions, "_force_blast_problem", lambda *args: "", "powers/force-blast-04"),
-        ("HX-POWER-22", free_actions, "touching_opponents", lambda *args: [], "powers/poison-01"),
-        ("HX-TURN-16", free_actions, "grants", lambda power: False, "powers/sidestep-03"),
-        ("HX-POWER-16", area_attacks, "quake_targets", lambda state, attacker: [], "powers/quake-01"),
-        ("HX-POWER-14", area_attacks, "splashed", lambda *args: [], "powers/energy-explosion-01"),
-        ("HX-VALUE-08", area_attacks, "pulse_range", lambda attacker: attacker.stats.range, "powers/pulse-wave-01"),
-        ("HX-POWER-10", hypersonic, "move_again", lambda *args: None, "powers/hypersonic-speed-01"),
-        ("HX-POWER-18", combat, "give_token", lambda *args: None, "powers/incapacitate-01"),
-        ("HX-PAC-17", markers, "clear", lambda state, player: None, "powers/smoke-cloud-03"),
-    ],
+    mutation_rows(
+        [
+            ("HX-POWER-08", power_actions, "_force_blast_problem", lambda *args: "", "powers/force-blast-04"),
+            ("HX-POWER-22", free_actions, "touching_opponents", lambda *args: [], "powers/poison-01"),
+            ("HX-TURN-16", free_actions, "grants", lambda power: False, "powers/sidestep-03"),
+            ("HX-POWER-16", area_attacks, "quake_targets", lambda state, attacker: [], "powers/quake-01"),
+            ("HX-POWER-14", area_attacks, "splashed", lambda *args: [], "powers/energy-explosion-01"),
+            ("HX-VALUE-08", area_attacks, "pulse_range", lambda attacker: attacker.stats.range, "powers/pulse-wave-01"),
+            ("HX-POWER-10", hypersonic, "move_again", lambda *args: None, "powers/hypersonic-speed-01"),
+            ("HX-POWER-18", combat, "give_token", lambda *args: None, "powers/incapacitate-01"),
+            ("HX-PAC-17", markers, "clear", lambda state, player: None, "powers/smoke-cloud-03"),
+        ]
+    ),
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
     fails_when_changed(rule, module, function, replacement, scenario, monkeypatch)

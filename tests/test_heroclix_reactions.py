@@ -19,7 +19,7 @@ from clix.engine.heroclix import (
     shape_change,
 )
 from clix.engine.heroclix.ruleset import load
-from heroclix_checks import fails_when_changed, random_power_game
+from heroclix_checks import fails_when_changed, mutation_rows, mutations_by_rule, random_power_game
 
 MUTANTS = {
     "HX-POWER-48 (a)": (leadership, "EXTRA_ACTIONS", 0, "powers/leadership-01"),
@@ -38,35 +38,37 @@ MUTANTS = {
 several) that must then fail."""
 
 
-@pytest.mark.parametrize("rule", sorted(MUTANTS))
+@pytest.mark.parametrize("rule", mutations_by_rule(MUTANTS))
 def test_a_changed_power_rule_fails_its_scenario(rule, monkeypatch):
     fails_when_changed(rule, *MUTANTS[rule], monkeypatch)
 
 
 @pytest.mark.parametrize(
     ("rule", "module", "function", "replacement", "scenario"),
-    [
-        ("HX-POWER-48", leadership, "helped", lambda state, leader: [], "powers/leadership-02"),
-        ("HX-PAC-12", leadership, "team", lambda state, player: 0, "powers/leadership-04"),
-        ("HX-POWER-46", combat, "perplexed", lambda *args: 0, "powers/perplex-01"),
-        ("HX-POWER-46 speed", movement, "modifier", lambda *args: 0, "powers/perplex-08"),
-        ("HX-PAC-17", modifiers, "expire", lambda state, player: None, "powers/perplex-03"),
-        ("HX-VALUE-05", combat, "capped", lambda modifier: modifier, "powers/perplex-05"),
-        ("HX-EFFECT-04", outwit, "_show", lambda state, figure: None, "powers/outwit-01"),
-        ("HX-POWER-47", outwit, "expire", lambda state, player: None, "powers/outwit-03"),
-        ("HX-EFFECT-05", outwit, "strong", lambda character: True, "powers/outwit-05"),
-        ("HX-POWER-43", shape_change, "_instead", lambda *args: [], "powers/shape-change-01"),
-        ("HX-POWER-43 OPEN", combat, "barred", lambda *args: "", "powers/shape-change-03"),
-        ("HX-POWER-38", shape_change, "shape_change_allowed", lambda attacker: True, "powers/shape-change-04"),
-        ("HX-POWER-31", combat, "substitute", lambda state, attacker, hits: (hits, {}), "powers/mastermind-01"),
-        ("HX-POWER-31 who", mastermind, "stand_ins", lambda *args: [], "powers/mastermind-01"),
-        ("HX-POWER-31 opponent", mastermind, "team", lambda state, player: 0, "powers/mastermind-02"),
-        ("HX-POWER-42", load(), "roll_responders", (), "powers/probability-control-01"),
-        ("HX-POWER-42 who", probability, "rerollers", lambda *args: [], "powers/probability-control-02"),
-        ("HX-PAC-03", probability, "in_sight", lambda *args: "", "powers/probability-control-04"),
-        ("HX-POWER-06", mind_control, "seize", lambda state, attacker, action: None, "powers/mind-control-01"),
-        ("HX-TURN-04", mind_control, "ended", lambda state: -1, "powers/mind-control-01"),
-    ],
+    mutation_rows(
+        [
+            ("HX-POWER-48", leadership, "helped", lambda state, leader: [], "powers/leadership-02"),
+            ("HX-PAC-12", leadership, "team", lambda state, player: 0, "powers/leadership-04"),
+            ("HX-POWER-46", combat, "perplexed", lambda *args: 0, "powers/perplex-01"),
+            ("HX-POWER-46 speed", movement, "modifier", lambda *args: 0, "powers/perplex-08"),
+            ("HX-PAC-17", modifiers, "expire", lambda state, player: None, "powers/perplex-03"),
+            ("HX-VALUE-05", combat, "capped", lambda modifier: modifier, "powers/perplex-05"),
+            ("HX-EFFECT-04", outwit, "_show", lambda state, figure: None, "powers/outwit-01"),
+            ("HX-POWER-47", outwit, "expire", lambda state, player: None, "powers/outwit-03"),
+            ("HX-EFFECT-05", outwit, "strong", lambda character: True, "powers/outwit-05"),
+            ("HX-POWER-43", shape_change, "_instead", lambda *args: [], "powers/shape-change-01"),
+            ("HX-POWER-43 OPEN", combat, "barred", lambda *args: "", "powers/shape-change-03"),
+            ("HX-POWER-38", shape_change, "shape_change_allowed", lambda attacker: True, "powers/shape-change-04"),
+            ("HX-POWER-31", combat, "substitute", lambda state, attacker, hits: (hits, {}), "powers/mastermind-01"),
+            ("HX-POWER-31 who", mastermind, "stand_ins", lambda *args: [], "powers/mastermind-01"),
+            ("HX-POWER-31 opponent", mastermind, "team", lambda state, player: 0, "powers/mastermind-02"),
+            ("HX-POWER-42", load(), "roll_responders", (), "powers/probability-control-01"),
+            ("HX-POWER-42 who", probability, "rerollers", lambda *args: [], "powers/probability-control-02"),
+            ("HX-PAC-03", probability, "in_sight", lambda *args: "", "powers/probability-control-04"),
+            ("HX-POWER-06", mind_control, "seize", lambda state, attacker, action: None, "powers/mind-control-01"),
+            ("HX-TURN-04", mind_control, "ended", lambda state: -1, "powers/mind-control-01"),
+        ]
+    ),
 )  # fmt: skip
 def test_a_power_rule_taken_out_fails_its_scenario(rule, module, function, replacement, scenario, monkeypatch):
     fails_when_changed(rule, module, function, replacement, scenario, monkeypatch)

@@ -30,7 +30,7 @@ from clix.engine.heroclix.library import Library, load_library
 from clix.engine.heroclix.scenario import build_state, run_scenario
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.state import PUSHING, Close, Move, Ranged
-from heroclix_checks import fails_when_changed, heroclix_failures
+from heroclix_checks import fails_when_changed, heroclix_failures, mutation_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = ROOT / "tests" / "scenarios" / "heroclix"
@@ -141,33 +141,35 @@ _real_ability = teams.ability
 
 @pytest.mark.parametrize(
     ("rule", "module", "name", "replacement", "scenario"),
-    [
-        ("HX-TEAM-01 members only", teams, "ability", _friends_share, "teams/tidewatch-02"),
-        ("HX-TEAM-02 two members", teams, "members", lambda state, character, name: state.standing(),
-         "teams/iron-syndicate-02"),
-        ("HX-TEAM-04 until the end of the turn", declarations, "perform", _team_cancel_for_one_action,
-         "teams/cancel-01"),
-        ("HX-TEAM-04 back next turn", teams, "turn_over", lambda state: None, "teams/cancel-02"),
-        ("HX-TEAM-04 cancel", teams, "cancel", lambda state, player, name: None, "teams/cancel-01"),
-        ("HX-TEAM-06 one at a time", declarations, "perform", _first_copy_kept, "teams/wild-card-03"),
-        ("HX-TEAM-06 friendly member", teams, "copy_problem", lambda state, character, name: "",
-         "teams/wild-card-02"),
-        ("HX-FEAT-05 prerequisites showing", feats, "meets", lambda state, character, needs: True,
-         "feats/deflector-stance-03"),
-        ("HX-FEAT-06 back after the action", declarations, "perform", _feat_cancel_kept, "feats/sharpshooter-02"),
-        ("HX-FEAT-08 feat pushing first", rules, "_after_action", _feat_pushing_after, "feats/forced-march-02"),
-        ("HX-FEAT-08 feat pushing", feats, "pushing", lambda state, character: 0, "feats/forced-march-01"),
-        ("HX-END-09 scored like its character", feats, "defeated", lambda state, character, shares: {},
-         "feats/vp-01"),
-        ("HX-END-09 still in the game", feats, "still_in_game", lambda state: {}, "feats/vp-02"),
-        ("HX-END-10 the force's last character", feats, "defeated", lambda state, character, shares: {},
-         "feats/vp-03"),
-        ("HX-BFC-03 a die per copy", battlefield, "begin_turn", lambda state: _one_die_per_condition(state),
-         "battlefield/healing-rain-02"),
-        ("HX-BFC-04 after its force is gone", battlefield, "modifiers", lambda state: _only_standing_players(state),
-         "battlefield/thick-fog-03"),
-        ("HX-BFC-05 rule of 3", defenses, "RULE_OF_THREE", 4, "battlefield/thick-fog-02"),
-    ],
+    mutation_rows(
+        [
+            ("HX-TEAM-01 members only", teams, "ability", _friends_share, "teams/tidewatch-02"),
+            ("HX-TEAM-02 two members", teams, "members", lambda state, character, name: state.standing(),
+             "teams/iron-syndicate-02"),
+            ("HX-TEAM-04 until the end of the turn", declarations, "perform", _team_cancel_for_one_action,
+             "teams/cancel-01"),
+            ("HX-TEAM-04 back next turn", teams, "turn_over", lambda state: None, "teams/cancel-02"),
+            ("HX-TEAM-04 cancel", teams, "cancel", lambda state, player, name: None, "teams/cancel-01"),
+            ("HX-TEAM-06 one at a time", declarations, "perform", _first_copy_kept, "teams/wild-card-03"),
+            ("HX-TEAM-06 friendly member", teams, "copy_problem", lambda state, character, name: "",
+             "teams/wild-card-02"),
+            ("HX-FEAT-05 prerequisites showing", feats, "meets", lambda state, character, needs: True,
+             "feats/deflector-stance-03"),
+            ("HX-FEAT-06 back after the action", declarations, "perform", _feat_cancel_kept, "feats/sharpshooter-02"),
+            ("HX-FEAT-08 feat pushing first", rules, "_after_action", _feat_pushing_after, "feats/forced-march-02"),
+            ("HX-FEAT-08 feat pushing", feats, "pushing", lambda state, character: 0, "feats/forced-march-01"),
+            ("HX-END-09 scored like its character", feats, "defeated", lambda state, character, shares: {},
+             "feats/vp-01"),
+            ("HX-END-09 still in the game", feats, "still_in_game", lambda state: {}, "feats/vp-02"),
+            ("HX-END-10 the force's last character", feats, "defeated", lambda state, character, shares: {},
+             "feats/vp-03"),
+            ("HX-BFC-03 a die per copy", battlefield, "begin_turn", lambda state: _one_die_per_condition(state),
+             "battlefield/healing-rain-02"),
+            ("HX-BFC-04 after its force is gone", battlefield, "modifiers", lambda state: _only_standing_players(state),
+             "battlefield/thick-fog-03"),
+            ("HX-BFC-05 rule of 3", defenses, "RULE_OF_THREE", 4, "battlefield/thick-fog-02"),
+        ]
+    ),
 )  # fmt: skip
 def test_a_rule_taken_out_fails_its_scenario(rule, module, name, replacement, scenario, monkeypatch):
     fails_when_changed(rule, module, name, replacement, scenario, monkeypatch)
