@@ -121,6 +121,29 @@ def test_the_headline_says_plainly_which_army_no_build_was_found_to_beat() -> No
     assert found["difference"]["difference"] < 0
 
 
+def test_the_headline_shows_field_armies_by_their_names_and_keeps_their_ids_in_the_fields() -> None:
+    """Issue 37, part 6: an army is shown by its `name:` (common/names.py); the machine fields keep its id."""
+    field = [("red", 0.5), ("blue", 0.5)]
+    scores = {"build-01": {"red": 0.95, "blue": 0.45}, **FIELD}
+    games = made_up_games(scores)
+    builds = made_up_rows(games, ["build-01"], field)
+    refs = made_up_rows(games, ["red", "blue"], field)
+    shown = {"red": "Red Hand", "blue": "The Blue Court"}
+    found = compare_with_field(builds, refs, games, field, MAPS, shown=shown)
+    assert "above the best field army The Blue Court on" in found["headline"]
+    assert "it does not beat The Blue Court head to head: The Blue Court scores" in found["headline"]
+    assert found["best_field_army"] == "blue" and found["unbeaten"] == ["blue"]
+    red = {"army": "red", "score": 0.8, "low": 0.7, "high": 0.9, "pairs": 80}
+    assert "as Red Hand dominates it" in choose_objective("auto", [("the final games", red)], 3, shown)["why"]
+    worse = {"build-01": {"red": 0.7, "blue": 0.3}, **FIELD}
+    games = made_up_games(worse)
+    found = compare_with_field(
+        made_up_rows(games, ["build-01"], field), made_up_rows(games, ["red", "blue"], field), games, field, MAPS,
+        shown=shown,
+    )  # fmt: skip
+    assert found["headline"].startswith("no build found beats The Blue Court: it scores")
+
+
 def test_a_headline_without_builds_or_field_armies_says_so() -> None:
     assert compare_with_field([], [], pd.DataFrame(), [("red", 1.0)], MAPS)["form"] == "none measured"
     games = made_up_games({"build-01": {"red": 0.5}})

@@ -117,6 +117,16 @@ def test_old_form_takes_every_style() -> None:
         replay_seed(LIBRARY, "butcher-shop", "firing-line", players="tuned,hunte")
 
 
+def test_a_replay_shows_the_armies_by_their_names() -> None:
+    """Issue 37, part 6: the replay names each side as every command does, by its `name:` ("The Haunting" for
+    haunting), and tells a mirror's sides apart by A and B."""
+    replayed = replay_seed(LIBRARY, "haunting", "butcher-shop", turns=2, game=0)
+    assert replayed.lines[0].startswith("A The Haunting (tuned) as player ")
+    assert replayed.lines[-1].startswith("final VP The Haunting ") and ", butcher-shop " in replayed.lines[-1]
+    mirror = replay_seed(LIBRARY, "haunting", "haunting", turns=2, game=0)
+    assert mirror.lines[-1].startswith("final VP The Haunting (A) ") and ", The Haunting (B) " in mirror.lines[-1]
+
+
 def test_play_state_is_the_duels_game() -> None:
     """The replay plays a game the way the runner does: the same row for every kind of game."""
     for matchup in (

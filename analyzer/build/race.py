@@ -296,12 +296,12 @@ def search_builds(
     looks = list(first_look)
     if search.objective == "auto" and refs and not result_games.empty and len(field_armies) > 1:
         looks.insert(0, ("the final games", dominant_army(result_games, field_armies)))
-    objective = choose_objective(search.objective, looks, len(field_armies))
+    shown = army_names(pieces.data, [a for a, _ in field_armies])
+    objective = choose_objective(search.objective, looks, len(field_armies), shown)
     objective["race"] = race_objective
     _mark_sidegrades(builds, result_games, field_armies, objective["objective"])
     result_games, ranked = name_by_rank(builds, result_games, armies, opponents)
-    comparison = compare_with_field(builds, refs, result_games, field_armies, search.maps, objective)
-    shown = army_names(pieces.data, [a for a, _ in field_armies])
+    comparison = compare_with_field(builds, refs, result_games, field_armies, search.maps, objective, shown)
     settings = {
         "budget": constraints.budget,
         "include": list(constraints.include),

@@ -4,7 +4,7 @@ headline comparing the best build with the field's own best army on the same see
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pandas as pd
@@ -146,11 +146,15 @@ def dominant_army(games: pd.DataFrame, field_armies: Sequence[tuple[str, float]]
 
 
 def choose_objective(
-    asked: str, sources: Sequence[tuple[str, dict[str, Any] | None]], field_size: int
+    asked: str,
+    sources: Sequence[tuple[str, dict[str, Any] | None]],
+    field_size: int,
+    shown: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The objective used and why: {objective, asked, dominant, source, why}. `sources` are (where measured, the
     dominant army found there or None), e.g. the first stage's reference games and the final games; `auto` takes
-    maximin when any source found a dominant army."""
+    maximin when any source found a dominant army. `shown`: how each army is shown (common/names.py; default its
+    id)."""
     found = next(((where, d) for where, d in sources if d is not None), None)
     chosen = {"asked": asked, "dominant": found[1] if found else None, "source": found[0] if found else None}
     if asked != "auto":
@@ -160,7 +164,7 @@ def choose_objective(
         where, d = found
         return chosen | {
             "objective": "maximin",
-            "why": f"ranked by the worst head-to-head score over the field, as {d['army']} dominates it: "
+            "why": f"ranked by the worst head-to-head score over the field, as {_shown(shown, d['army'])} dominates it: "
             f"{_pct(d)} against the rest of the field ({where}), above {100 * DOMINANT_ABOVE:.0f}%",
         }
     looked = " or ".join(where for where, _ in sources) or "no games"
@@ -255,6 +259,11 @@ def _points(d: dict[str, Any]) -> str:
     return f"{100 * d['difference']:+.1f} points [{100 * d['low']:+.1f}, {100 * d['high']:+.1f}]"
 
 
+def _shown(shown: Mapping[str, str] | None, army: str) -> str:
+    """How `army` is shown: its entry in `shown`, else its id."""
+    return (shown or {}).get(army, army)
+
+
 def compare_with_field(
     builds: list[dict[str, Any]],
     references: list[dict[str, Any]],
@@ -262,12 +271,14 @@ def compare_with_field(
     field_armies: Sequence[tuple[str, float]],
     maps: Sequence[str],
     objective: dict[str, Any] | None = None,
+    shown: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The headline: does the best build (builds sorted best first) beat the field's own armies, measured on the
     same fresh seeds? One of three forms ("beats every", "beats the best", "none beats"), with the paired
     difference from the best field army (by score against the field) and the head-to-head scores behind it;
-    `objective` (`choose_objective`) adds which objective ranked the builds and why."""
-    found = _compare(builds, references, games, field_armies, maps)
+    `objective` (`choose_objective`) adds which objective ranked the builds and why. The headline shows each field
+    army as `shown` says (common/names.py: its `name:`; default its id); the other fields keep ids."""
+    found = _compare(builds, references, games, field_armies, maps, shown or {})
     if objective is not None:
         found["objective"] = objective
         found["headline"] += f". Objective {objective['objective']}: {objective['why']}"
@@ -275,7 +286,9 @@ def compare_with_field(
             found["headline"] += f" (the race before the final games ranked by {objective['race']})"
         if objective["objective"] == "maximin" and builds and (worst := worst_case(builds[0])) is not None:
             found["worst"] = worst
-            found["headline"] += f"; {builds[0]['name']}'s worst: {_pct(worst)} against {worst['opponent']}"
+            found["headline"] += (
+                f"; {builds[0]['name']}'s worst: {_pct(worst)} against {_shown(shown, worst['opponent'])}"
+            )
     return found
 
 
@@ -285,6 +298,7 @@ def _compare(
     games: pd.DataFrame,
     field_armies: Sequence[tuple[str, float]],
     maps: Sequence[str],
+    shown: Mapping[str, str],
 ) -> dict[str, Any]:
     """`compare_with_field` without the objective."""
     where = "on " + " and ".join(maps)
@@ -319,11 +333,12 @@ def _compare(
         found["form"] = "beats the best"
         found["headline"] = (
             f"{name} scores {_pct(best['score'])} against the field, {_points(difference)} above the best field "
-            f"army {found['best_field_army']} {where}"
+            f"army {_shown(shown, found['best_field_army'])} {where}"
         )
         if worst is not None:
             found["headline"] += (
-                f"; it does not beat {worst['opponent']} head to head: {worst['opponent']} scores "
+                f"; it does not beat {_shown(shown, worst['opponent'])} head to head: "
+                f"{_shown(shown, worst['opponent'])} scores "
                 f"{_pct(_other_side(worst))} against {name}"
             )
         return found
@@ -332,13 +347,13 @@ def _compare(
         found["headline"] = f"{name} scores {_pct(best['score'])} against the field {where} (no field army to compare)"
         return found
     found["headline"] = (
-        f"no build found beats {worst['opponent']}: it scores {_pct(_other_side(worst))} against {name} head to head "
+        f"no build found beats {_shown(shown, worst['opponent'])}: it scores {_pct(_other_side(worst))} against {name} head to head "
         f"{where}"
     )
     if difference is not None:
         found["headline"] += (
             f"; {name} scores {_pct(best['score'])} against the field, {_points(difference)} from the best field army "
-            f"{found['best_field_army']}"
+            f"{_shown(shown, found['best_field_army'])}"
         )
     return found
 

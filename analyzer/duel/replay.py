@@ -18,6 +18,7 @@ from typing import Any
 
 from clix.analyzer.common.checks import MAX_TURNS
 from clix.analyzer.common.errors import ClixError
+from clix.analyzer.common.names import side_names
 from clix.analyzer.library.rulesets import MAPS, Argument, matchup_library, ruleset_of_version
 from clix.analyzer.play.runner import (
     Matchup,
@@ -102,10 +103,12 @@ def check_names(matchup: Matchup) -> None:
 
 
 def side_labels(matchup: Matchup) -> dict[str, str]:
-    """How each side is named: its army, with A/B added when both sides play the same army."""
+    """How each side is named: its army as every command shows it (its `name:`, common/names.py), with A/B added
+    when both sides play the same army."""
+    shown = side_names(library_at(matchup), matchup.army_a, matchup.army_b)
     if matchup.army_a == matchup.army_b:
-        return {"A": f"{matchup.army_a} (A)", "B": f"{matchup.army_b} (B)"}
-    return {"A": matchup.army_a, "B": matchup.army_b}
+        return {"A": f"{shown['a']} (A)", "B": f"{shown['b']} (B)"}
+    return {"A": shown["a"], "B": shown["b"]}
 
 
 def game_lines(state: Any, matchup: Matchup, swapped: bool) -> list[str]:
@@ -167,8 +170,9 @@ def _vp_text(label: dict[str, str], row: dict[str, Any]) -> str:
 
 def _intro(matchup: Matchup, swapped: bool, index: int, source: str, master_seed: int, path: tuple[int, ...]) -> str:
     seat_a, seat_b = (2, 1) if swapped else (1, 2)
+    label = {side: text.removesuffix(f" ({side})") for side, text in side_labels(matchup).items()}
     return (
-        f"A {matchup.army_a} ({matchup.style_a}) as player {seat_a} vs B {matchup.army_b} ({matchup.style_b}) as "
+        f"A {label['A']} ({matchup.style_a}) as player {seat_a} vs B {label['B']} ({matchup.style_b}) as "
         f"player {seat_b} on {matchup.map_name}: game {index} of {source}; master seed {master_seed}, seed path "
         f"{':'.join(map(str, path))}, turn limit {matchup.turn_limit}, ties {matchup.ties}"
     )
