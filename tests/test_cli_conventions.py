@@ -71,11 +71,43 @@ def test_a_long_line_wraps_between_words_under_its_own_indent():
     [
         ["duel", "butcher-shop", "firing-line", "--games", "8"],
         ["meta", "butcher-shop", "haunting", "--maps", "mansion", "--games", "4"],
+        # two holdout armies: one pairing, too few for prediction intervals (which once raised a TypeError)
+        [
+            "value",
+            "--armies",
+            "3",
+            "--opponents",
+            "2",
+            "--games",
+            "2",
+            "--resamples",
+            "10",
+            "--holdout",
+            "2",
+            "--holdout-games",
+            "4",
+        ],
+        [
+            "build",
+            "--field",
+            "butcher-shop,firing-line",
+            "--maps",
+            "graveyard",
+            "--candidates",
+            "2",
+            "--first-games",
+            "2",
+            "--finalists",
+            "1",
+            "--games",
+            "2",
+        ],
     ],
     ids=lambda words: words[0],
 )
 def test_a_summary_fits_80_columns_and_piped_output_starts_with_it(words, tmp_path):
-    """Issue 37, part 3: at COLUMNS=80 no summary line is wider than 80 characters, and output that goes to a pipe
+    """Issue 37, part 3: at COLUMNS=80 no summary line of duel, meta, value or build is wider than 80 characters, and
+    output that goes to a pipe
     starts with the summary (no blank line left by a progress bar)."""
     import os
 

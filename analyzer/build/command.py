@@ -42,7 +42,7 @@ from clix.analyzer.build.summary import OBJECTIVES
 from clix.analyzer.common.checks import MAX_GAMES
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.jsonout import print_json
-from clix.analyzer.common.text import print_lines
+from clix.analyzer.common.text import print_lines, wrote
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.runner import PLAYER_STYLES, kit
 from clix.analyzer.play.store import Store
@@ -226,5 +226,5 @@ def run_build(
         print_json(payload)
     else:
         print_lines(console, build_lines(result))
-        console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
+        print_lines(console, [wrote(written.values())])
     return run_exit_code(result.interrupted, bool(result.failed), result.stopped)

@@ -3,6 +3,7 @@ continuation indented under the line's own text, so a summary reads the same at 
 
 from __future__ import annotations
 
+import os
 import textwrap
 from collections.abc import Iterable
 from pathlib import Path
@@ -40,14 +41,18 @@ def print_lines(console: Console, lines: Iterable[str], keep: Iterable[str] = ()
 
 def wrote(paths: Iterable[Path | str]) -> str:
     """The line that says what a command wrote: the folder once, then the files' names ("wrote 9 files to out:
-    summary.json, ..."), rather than every full path."""
+    summary.json, ..."; files in its subfolders by their paths under it), rather than every full path."""
     written = [Path(p) for p in paths]
-    folders = {p.parent for p in written}
-    if len(folders) != 1:
+    if not written:
+        return "wrote no file"
+    try:
+        folder = Path(os.path.commonpath([p.parent for p in written]))
+    except ValueError:  # absolute and relative paths mixed
+        folder = Path("/")
+    if folder.is_absolute() and folder.parent == folder:  # only the root in common: nothing worth naming once
         return "wrote " + ", ".join(str(p) for p in written)
-    (folder,) = folders
-    names = ", ".join(p.name for p in written)
-    return f"wrote {len(written)} file{'s' if len(written) != 1 else ''} to {folder}: {names}"
+    names = ", ".join(str(p.relative_to(folder)) for p in written)
+    return f"wrote {counted(len(written), 'file')} to {folder}: {names}"
 
 
 def counted(count: int, word: str, many: str | None = None) -> str:

@@ -20,6 +20,7 @@ from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.common.names import settings_names, side_names
 from clix.analyzer.common.progress import progress_bar
+from clix.analyzer.common.text import print_lines, wrote
 from clix.analyzer.ladder.command import run_cells, text_table
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
 from clix.analyzer.play.runner import Matchup, kit
@@ -285,9 +286,8 @@ def run_sweep(
         }
         print_json(payload)
     else:
-        for line in sweep_lines(cells, result, settings):
-            console.print(line, markup=False)
-        console.print(f"wrote {', '.join(str(p) for p in written.values())}", markup=False)
+        print_lines(console, sweep_lines(cells, result, settings))
+        print_lines(console, [wrote(written.values())])
     return run_exit_code(played.interrupted, bool(played.failed), played.stopped)
 
 

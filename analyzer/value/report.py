@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from clix.analyzer.common.text import counted
 from clix.analyzer.value.measure import ValueResult
 
 
@@ -119,13 +120,13 @@ def holdout_lines(holdout: dict[str, Any] | None, armies: str = "armies") -> lis
         return []
     if not holdout["measured"]:
         return [
-            f"  holdout: {holdout['pairings']} pairings of {holdout['armies']} {armies} outside the design, none played"
+            f"  holdout: {counted(holdout['pairings'], 'pairing')} of {holdout['armies']} {armies} outside the design, none played"
         ]
     return [
         f"  holdout: predicted vs measured, mean miss {holdout['mean_miss']:.1f} points (cost alone: "
-        f"{holdout['cost_mean_miss']:.1f} points), {holdout['held']} of {holdout['measured']} measured intervals hold "
-        "the prediction",
-        f"    ({holdout['measured']} pairings of {holdout['armies']} near-full {armies} outside the design, "
+        f"{holdout['cost_mean_miss']:.1f} points), {holdout['held']} of {holdout['measured']} measured "
+        f"{'interval holds' if holdout['measured'] == 1 else 'intervals hold'} the prediction",
+        f"    ({counted(holdout['measured'], 'pairing')} of {holdout['armies']} near-full {armies} outside the design, "
         f"{holdout['games_per_pairing']} games each; measurement noise alone would miss by about "
         f"{holdout['noise_miss']:.1f} points, largest miss {holdout['max_miss']:.1f})",
         *_prediction_line(holdout),
