@@ -24,10 +24,16 @@ Box = tuple[float, float, float, float]
 """left, bottom, right, top in PDF points."""
 
 
-def clix(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    """Run `python -m clix ARGS --rosters <the HorrorClix library>` in `cwd`."""
+def clix(*args: str, cwd: Path, plots: Path | None = None) -> subprocess.CompletedProcess:
+    """Run `python -m clix ARGS --rosters <the HorrorClix library>` in `cwd`; with `plots`, through
+    tests/plot_probe.py, which writes there the text each plot draws."""
+    start = (
+        [sys.executable, "-m", "clix"]
+        if plots is None
+        else [sys.executable, str(Path(__file__).with_name("plot_probe.py")), str(plots)]
+    )
     return subprocess.run(
-        [sys.executable, "-m", "clix", *args, "--rosters", str(ROOT / "rosters" / "horrorclix")],
+        [*start, *args, "--rosters", str(ROOT / "rosters" / "horrorclix")],
         cwd=cwd,
         capture_output=True,
         text=True,

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from clix.analyzer.common.text import counted
+from clix.analyzer.report.labels import place_labels
 from clix.analyzer.value.measure import ValueResult
 
 
@@ -284,16 +285,26 @@ def value_figure(rows: list[dict[str, Any]]) -> Any:
             zorder=1,
         )
         ax.scatter(cost, value, c=colour, zorder=2, s=18)
-        for r, x, y in zip(shown, cost, value, strict=True):
-            ax.annotate(r["name"], (x, y), fontsize=6, xytext=(3, 2), textcoords="offset points")
         top = float(max(cost.max(), np.nanmax(high)))
         ax.plot([0, top], [0, top], color="#555555", lw=1, ls="--", label="value = cost")
-        ax.legend(loc="upper left", fontsize=8)
+        legend = ax.legend(loc="upper left", fontsize=8)
     ax.set_xlabel("cost (points)")
     ax.set_ylabel("value (points-equivalent, 95% interval)")
-    ax.set_title("Value against cost (blue: under-costed, red: over-costed; pale: leans)")
+    ax.set_title("Value against cost (blue: under-costed, red: over-costed; pale: leans)", fontsize=10)
     fig.tight_layout()
+    if shown:
+        # the figures with a verdict first, then the farthest from value = cost; the rest are in the table
+        order = sorted(
+            range(len(shown)), key=lambda i: (shades.get(shown[i]["verdict"]) is None, -abs(value[i] - cost[i]))
+        )
+        points = [(shown[i]["name"], float(cost[i]), float(value[i])) for i in order]
+        place_labels(fig, ax, points, fontsize=8, avoid=[legend], most=LABELLED)
     return fig
+
+
+LABELLED = 10
+"""At most this many figures are named in the scatter (those with a verdict first, then the farthest from value =
+cost); every figure is in the report's table."""
 
 
 def residual_plot(rows: list[dict[str, Any]], path: Path) -> Path:
