@@ -258,10 +258,10 @@ def serve(
         ),
     ] = "127.0.0.1",
     rosters: RostersOption = None,
-    armies: Annotated[
+    army_folder: Annotated[
         Path,
         typer.Option(
-            "--armies",
+            "--army-folder",
             help="Your army folder: armies saved from the page go there, and it is read over the library.",
         ),
     ] = Path("clix-armies"),
@@ -285,7 +285,7 @@ def serve(
         stderr_console().print(
             f"clix: warning: --host {host}: the page can be reached from other machines; it has no login", markup=False
         )
-    settings = Settings(host, port, list(rosters or []), armies, store_for(store), out, max_runs)
+    settings = Settings(host, port, list(rosters or []), army_folder, store_for(store), out, max_runs)
     import uvicorn
 
     console.print(f"clix serve: http://{host}:{port}/ (Ctrl-C stops it)", markup=False)
