@@ -199,3 +199,22 @@ def test_the_results_table_lists_the_store_and_filters(client: TestClient, folde
     assert client.get("/results?map=nowhere").text.count("<tr><td>") == 0
     assert client.get("/results?since=2999-01-01").text.count("<tr><td>") == 0
     assert client.get("/results?since=yesterday").status_code == 400
+
+
+def test_a_run_downloads_as_csv_and_two_runs_compare(client: TestClient, folders: Settings):
+    import clix
+
+    clix.duel("butcher-shop", "firing-line", games=2, jobs=1, store=folders.store)
+    clix.duel("butcher-shop", "haunting", games=4, jobs=1, store=folders.store)
+    games = client.get("/results/1/games.csv")
+    assert games.status_code == 200 and games.headers["content-type"].startswith("text/csv")
+    assert len(games.text.strip().splitlines()) == 1 + 2  # the header and the run's two games
+    assert "attachment" in games.headers["content-disposition"]
+    assert client.get("/results/2/figures.csv").text.count("\n") > 4
+    assert client.get("/results/3/games.csv").status_code == 404
+    assert client.get("/results/1/secrets.csv").status_code == 404
+    compared = client.get("/results/compare?compare=1&compare=2")
+    assert compared.status_code == 200
+    assert "haunting" in compared.text.lower() and "firing-line" in compared.text
+    one = client.get("/results/compare?compare=1")
+    assert one.status_code == 400 and "two runs" in one.text

@@ -318,6 +318,35 @@ async def results_page(request: Request) -> Response:
     return state.page("results.html.j2", rows=rows, army=army, map=map_name, since=since, store=state.settings.store)
 
 
+async def run_csv(request: Request) -> Response:
+    """A recorded run's games or figures as CSV (`clix results export`)."""
+    from clix.analyzer.serve.results import csv_of
+
+    state = _state(request)
+    try:
+        name, body = await asyncio.to_thread(
+            csv_of, state.settings.store, str(request.path_params["run"]), request.path_params["table"]
+        )
+    except ClixError as exc:
+        return _error(state, exc, 404)
+    return Response(body, media_type="text/csv", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+async def compare_page(request: Request) -> Response:
+    """Two recorded runs side by side (`?compare=RUN&compare=RUN`, the results table's ticks)."""
+    from clix.analyzer.serve.results import compare
+
+    state = _state(request)
+    chosen = [run.strip() for run in request.query_params.getlist("compare") if run.strip()]
+    try:
+        if len(chosen) != 2:
+            raise ClixError(f"compare: tick two runs in the results table to compare them ({len(chosen)} ticked)")
+        columns = compare(state.settings.store, chosen[0], chosen[1])
+    except ClixError as exc:
+        return _error(state, exc)
+    return state.page("compare.html.j2", columns=columns, rows=list(columns[0]))
+
+
 async def output_file(request: Request) -> Response:
     """A file of the output folder (a report and its plots); any other path is refused."""
     state = _state(request)
@@ -351,6 +380,8 @@ def create_app(settings: Settings) -> Starlette:
         Route("/runs/{run:int}/events", run_events),
         Route("/runs/{run:int}/cancel", run_cancel, methods=["POST"]),
         Route("/results", results_page),
+        Route("/results/compare", compare_page),
+        Route("/results/{run:int}/{table}.csv", run_csv),
         Route("/files/{path:path}", output_file),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
