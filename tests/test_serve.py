@@ -177,6 +177,7 @@ def test_a_sample_army_is_copied_under_a_new_name(client: TestClient):
         ({"map": "/etc"}, "map"),
         ({"target_ci": "0.9"}, "target_ci"),
         ({"seed": "-1"}, "seed"),
+        ({"players": "tuned,nobody"}, "nobody"),
     ],
 )
 def test_a_duel_form_mistake_is_one_line_and_starts_nothing(client: TestClient, change: dict, field: str):

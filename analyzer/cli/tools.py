@@ -288,5 +288,6 @@ def serve(
     settings = Settings(host, port, list(rosters or []), army_folder, store_for(store), out, max_runs)
     import uvicorn
 
-    console.print(f"clix serve: http://{host}:{port}/ (Ctrl-C stops it)", markup=False)
+    shown = f"[{host}]" if ":" in host else host
+    console.print(f"clix serve: http://{shown}:{port}/ (Ctrl-C stops it)", markup=False)
     uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")

@@ -84,8 +84,10 @@ def _state(request: Request) -> State:
     return state
 
 
-def _error(state: State, exc: ClixError, status: int = 400) -> HTMLResponse:
-    return state.page("error.html.j2", status=status, message=str(exc))
+def _error(state: State, exc: ClixError, status: int = 400, request: Request | None = None) -> HTMLResponse:
+    """The mistake as one line: a fragment for htmx, a whole page for a plain form or link (`request` given)."""
+    whole = request is not None and request.headers.get("hx-request") != "true"
+    return state.page("error_page.html.j2" if whole else "error.html.j2", status=status, message=str(exc))
 
 
 async def home(request: Request) -> Response:
@@ -106,7 +108,7 @@ async def builder_page(request: Request) -> Response:
             copy = request.query_params.get("copy") == "1"
             draft = builder.Draft.of_army(army, f"{army.name} (copy)" if copy else None)
     except ClixError as exc:
-        return _error(state, exc)
+        return _error(state, exc, 400, request)
     return state.page(
         "builder.html.j2",
         checked=builder.check(draft, roster),
@@ -173,7 +175,7 @@ async def duel_page(request: Request) -> Response:
     try:
         roster = state.library().roster
     except ClixError as exc:
-        return _error(state, exc)
+        return _error(state, exc, 400, request)
     return state.page(
         "duel.html.j2",
         armies=sorted(roster.armies.items()),
@@ -196,6 +198,11 @@ def _duel_request(state: State, form: Any) -> dict[str, Any]:
     if chosen_map and chosen_map not in roster.maps:
         raise ClixError(f"map: no map {chosen_map!r} in the library; choose one from the list")
     request["map"] = chosen_map or None
+    players = str(form.get("players", "")).strip()
+    if players:
+        from clix.analyzer.duel.command import parse_players
+
+        request["players"] = ",".join(parse_players(players))  # clix duel --players' check and its one line
     request["games"] = checks.games(_integer(form, "games", "200"), "games", maximum=MAX_PAGE_GAMES)
     request["seed"] = checks.seed(_integer(form, "seed", "0"), "seed")
     target = str(form.get("target_ci", "")).strip()
@@ -226,7 +233,7 @@ async def duel_start(request: Request) -> Response:
     try:
         run = state.runs.start(_duel_request(state, form))
     except ClixError as exc:
-        return _error(state, exc)
+        return _error(state, exc, 400, request)
     return RedirectResponse(f"/runs/{run.id}", status_code=303)
 
 
@@ -235,7 +242,7 @@ async def run_page(request: Request) -> Response:
     try:
         run = state.runs.get(int(request.path_params["run"]))
     except ClixError as exc:
-        return _error(state, exc, 404)
+        return _error(state, exc, 404, request)
     return state.page("run.html.j2", run=run, report=_report_link(state, run.report))
 
 
@@ -280,7 +287,7 @@ async def run_cancel(request: Request) -> Response:
         run_id = int(request.path_params["run"])
         state.runs.get(run_id)
     except ClixError as exc:
-        return _error(state, exc, 404)
+        return _error(state, exc, 404, request)
     await asyncio.to_thread(state.runs.cancel, run_id)
     return RedirectResponse(f"/runs/{run_id}", status_code=303)
 
@@ -296,13 +303,13 @@ async def results_page(request: Request) -> Response:
     try:
         day = date.fromisoformat(since) if since else None
     except ValueError:
-        return _error(state, ClixError(f"since: {since!r} is not a date; give it as YYYY-MM-DD"))
+        return _error(state, ClixError(f"since: {since!r} is not a date; give it as YYYY-MM-DD"), 400, request)
     records = []
     if state.settings.store.is_file():
         try:
             records = Store.existing(state.settings.store).runs()
         except ClixError as exc:
-            return _error(state, exc)
+            return _error(state, exc, 400, request)
     rows = []
     for record in reversed(records):
         names = record_names(record)
@@ -328,7 +335,7 @@ async def run_csv(request: Request) -> Response:
             csv_of, state.settings.store, str(request.path_params["run"]), request.path_params["table"]
         )
     except ClixError as exc:
-        return _error(state, exc, 404)
+        return _error(state, exc, 404, request)
     return Response(body, media_type="text/csv", headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
@@ -343,7 +350,7 @@ async def compare_page(request: Request) -> Response:
             raise ClixError(f"compare: tick two runs in the results table to compare them ({len(chosen)} ticked)")
         columns = compare(state.settings.store, chosen[0], chosen[1])
     except ClixError as exc:
-        return _error(state, exc)
+        return _error(state, exc, 400, request)
     return state.page("compare.html.j2", columns=columns, rows=list(columns[0]))
 
 
@@ -353,9 +360,9 @@ async def output_file(request: Request) -> Response:
     try:
         path = inside(state.settings.out, request.path_params["path"], "path")
     except ClixError as exc:
-        return _error(state, exc, 404)
+        return _error(state, exc, 404, request)
     if not path.is_file() or path.suffix == ".duckdb":
-        return _error(state, ClixError(f"path: no report file {request.path_params['path']!r}"), 404)
+        return _error(state, ClixError(f"path: no report file {request.path_params['path']!r}"), 404, request)
     return FileResponse(path)
 
 
