@@ -77,6 +77,8 @@ def test_the_file_route_serves_only_the_output_folder(client: TestClient, folder
     folders.out.mkdir(parents=True)
     (folders.out / "report.html").write_text("<p>report</p>", encoding="utf-8")
     assert client.get("/files/report.html").text == "<p>report</p>"
+    (folders.out / "clix.duckdb.wal").write_text("journal", encoding="utf-8")
+    assert client.get("/files/clix.duckdb.wal").status_code == 404
     for path in ("/files/../secret.txt", "/files/%2e%2e/secret.txt", "/files/..%2fsecret.txt", "/files//etc/passwd"):
         response = client.get(path)
         assert response.status_code in (404, 400), path

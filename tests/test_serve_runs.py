@@ -78,6 +78,7 @@ def test_a_cancelled_duel_leaves_no_process_and_keeps_its_games(settings: Settin
         pid = run.process.pid
         response = client.post(f"/runs/{run_id}/cancel", headers=SAME, follow_redirects=False)
         assert response.status_code == 303
+        assert run.ended.wait(120), "the cancelled worker has not ended"
         assert run.state == "cancelled", (run.state, run.messages)
         assert not _alive(pid)
         assert _events(client, run_id)[-1][1]["state"] == "cancelled"
@@ -99,7 +100,7 @@ def test_runs_at_once_are_bounded_and_pages_are_served_while_one_plays(settings:
         run = client.app.state.clix.runs.get(run_id)  # type: ignore[attr-defined]
         assert not run.ended.is_set(), f"the duel ended within {time.monotonic() - started:.1f}s: no load measured"
         client.post(f"/runs/{run_id}/cancel", headers=SAME)
-        assert run.ended.is_set()
+        assert run.ended.wait(120)
         assert _start(client, 2) == run_id + 1  # the slot is free again
 
 

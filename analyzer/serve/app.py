@@ -30,6 +30,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 HERE = Path(__file__).resolve().parent
+OUTPUT_SUFFIXES = frozenset({".html", ".png", ".svg", ".css", ".csv", ".json", ".pdf", ".parquet", ".txt"})
+"""The kinds of file the page serves from the output folder: a run's outputs, never the store or its journal."""
 MAX_PAGE_GAMES = 100_000
 """The most games a duel started from the page may ask for (the command line allows more)."""
 
@@ -288,7 +290,7 @@ async def run_cancel(request: Request) -> Response:
         state.runs.get(run_id)
     except ClixError as exc:
         return _error(state, exc, 404, request)
-    await asyncio.to_thread(state.runs.cancel, run_id)
+    state.runs.cancel(run_id)
     return RedirectResponse(f"/runs/{run_id}", status_code=303)
 
 
@@ -361,7 +363,7 @@ async def output_file(request: Request) -> Response:
         path = inside(state.settings.out, request.path_params["path"], "path")
     except ClixError as exc:
         return _error(state, exc, 404, request)
-    if not path.is_file() or path.suffix == ".duckdb":
+    if not path.is_file() or path.suffix.lower() not in OUTPUT_SUFFIXES:
         return _error(state, ClixError(f"path: no report file {request.path_params['path']!r}"), 404, request)
     return FileResponse(path)
 

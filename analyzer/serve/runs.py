@@ -20,7 +20,7 @@ from typing import IO, Any
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.serve.worker import PROGRESS
 
-GRACE = 20.0
+GRACE = 60.0
 """Seconds a cancelled worker has to report its finished games before it is killed."""
 
 
@@ -130,23 +130,30 @@ class Runs:
         return list(self._runs.values())
 
     def cancel(self, run_id: int, wait: float = GRACE) -> Run:
-        """Stop the run: SIGTERM to its process group (the worker keeps and reports its finished games), SIGKILL
-        after `wait` seconds; returns once it has ended."""
+        """Stop the run: SIGTERM to its process group now (the worker keeps and reports its finished games, as
+        `clix duel` does on Ctrl-C), SIGKILL to the group if it has not ended `wait` seconds later. Returns at once;
+        `Run.ended` is set when the worker has ended."""
         run = self.get(run_id)
-        if run.process is None or run.ended.is_set():
+        process = run.process
+        if process is None or run.ended.is_set() or run.state == "cancelling":
             return run
         run.state = "cancelling"
-        _signal_group(run.process, signal.SIGTERM)
-        if not run.ended.wait(wait):
-            _signal_group(run.process, signal.SIGKILL)
-            run.ended.wait(5)
+        _signal_group(process, signal.SIGTERM)
+
+        def escalate() -> None:
+            if not run.ended.wait(wait):
+                _signal_group(process, signal.SIGKILL)
+
+        threading.Thread(target=escalate, daemon=True, name=f"clix-serve-cancel-{run.id}").start()
         return run
 
     def close(self) -> None:
-        """Cancel every run still playing (the server is stopping)."""
-        for run in self.all():
-            if not run.ended.is_set():
-                self.cancel(run.id, wait=5)
+        """Cancel every run still playing and wait for each to end (the server is stopping)."""
+        playing = [run for run in self.all() if not run.ended.is_set()]
+        for run in playing:
+            self.cancel(run.id, wait=10)
+        for run in playing:
+            run.ended.wait(15)
 
 
 def _signal_group(process: subprocess.Popen[str], sign: int) -> None:
