@@ -156,6 +156,7 @@ COMMANDS: tuple[tuple[str, Callable[..., None]], ...] = (
     ("compile", tools.compile_engine),
     ("selfcheck", tools.selfcheck),
     ("replay", play.replay),
+    ("serve", tools.serve),
 )
 GROUP_COMMANDS: tuple[tuple[typer.Typer, str, Callable[..., None]], ...] = (
     (roster_app, "check", rosters.roster_check),

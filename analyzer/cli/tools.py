@@ -245,3 +245,49 @@ def results_export(
 
     written, rows = export_run(Store.existing(store or DEFAULT_STORE), run, fmt, out, figures)
     console.print(f"wrote {rows} {'figure' if figures else 'game'} rows to {written}", markup=False)
+
+
+def serve(
+    port: Annotated[int, typer.Option("--port", help="The port to listen on, 1 to 65535.")] = 8000,
+    host: Annotated[
+        str,
+        typer.Option(
+            "--host",
+            help="The address to listen on (default 127.0.0.1: this machine only); another address lets other "
+            "machines reach the page, with a warning.",
+        ),
+    ] = "127.0.0.1",
+    rosters: RostersOption = None,
+    army_folder: Annotated[
+        Path,
+        typer.Option(
+            "--army-folder",
+            help="Your army folder: armies saved from the page go there, and it is read over the library.",
+        ),
+    ] = Path("clix-armies"),
+    store: StoreOption = None,
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="The folder the duels' reports are written to (and served from).")
+    ] = Path("clix-out"),
+    max_runs: Annotated[int, typer.Option("--max-runs", help="Duels that may play at once, 1 to 8.")] = 2,
+) -> None:
+    """Serve the army builder, duels and the result store's runs as a web page on this machine (stop with Ctrl-C).
+    The page uses the library, checks, runner, store and reports of the commands; it works offline."""
+    from clix.analyzer.cli.common import store_for
+    from clix.analyzer.serve.app import Settings, create_app
+
+    if not 1 <= port <= 65535:
+        raise ClixError(f"--port {port}: give a port from 1 to 65535 (8000 by default)")
+    if not 1 <= max_runs <= 8:
+        raise ClixError(f"--max-runs {max_runs}: give 1 to 8 duels at once")
+    library_layers(rosters)  # each --rosters path checked before the server starts
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        stderr_console().print(
+            f"clix: warning: --host {host}: the page can be reached from other machines; it has no login", markup=False
+        )
+    settings = Settings(host, port, list(rosters or []), army_folder, store_for(store), out, max_runs)
+    import uvicorn
+
+    shown = f"[{host}]" if ":" in host else host
+    console.print(f"clix serve: http://{shown}:{port}/ (Ctrl-C stops it)", markup=False)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning")

@@ -78,6 +78,7 @@ def run_duel(
     fresh: bool = False,
     check_with: str | None = None,
     ruleset: str = DEFAULT_RULESET,
+    progress: Callable[[int], None] | None = None,
 ) -> int:
     """Play the duel, print its summary and write its outputs; return the exit code: 0, 1 when games failed
     (each named on stderr; the outputs cover the others), 130 when interrupted.
@@ -89,7 +90,8 @@ def run_duel(
     also writes report.pdf (WeasyPrint is loaded, and checked, before the first game). With a `store`
     (analyzer.play.store) the games stored for this duel's key are taken from it (unless `fresh`), only the others
     are played, each written to it as it finishes, and the run is recorded there. `check_with` (a style, as
-    search:200) replays the first games with it on both sides and compares the verdicts (analyzer.duel.check)."""
+    search:200) replays the first games with it on both sides and compares the verdicts (analyzer.duel.check).
+    `progress(games)` is told of the games as they finish when no progress bar is shown (`clix serve`'s worker)."""
     check_duel_options(ties, target_ci, margin)
     if players is not None and players.strip() == "sweep":
         from clix.analyzer.duel.sweep import run_sweep
@@ -153,6 +155,7 @@ def run_duel(
                 known=keeper.known if keeper else None,
                 on_result=keeper.writer.add if keeper else None,
                 on_batch=keeper.writer.tick if keeper else None,
+                progress=progress,
             )
         finally:
             if keeper is not None:

@@ -1,0 +1,87 @@
+"""The worker process of a duel started from `clix serve` (issue 41, part 3): `clix duel`'s own `run_duel` with the
+same library, runner, store and report, one job, its progress on stderr as `PROGRESS` lines the server reads, its
+summary on stdout as `clix duel --json` prints it. SIGTERM (the page's cancel) stops it as Ctrl-C stops `clix duel`:
+the finished games stay in the store and are reported.
+
+    python -m clix.analyzer.serve.worker '{"army_a": ..., "army_b": ..., "games": 20, ...}'
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+PROGRESS = "clix-serve-progress"
+"""The head of a progress line: `clix-serve-progress DONE`."""
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def play(request: dict[str, Any]) -> int:
+    """Play the duel `request` names (the fields `runs.DuelRequest` sends) and return `clix duel`'s exit code."""
+    from clix.analyzer.duel.command import run_duel
+    from clix.analyzer.library.rulesets import MAPS, Argument, matchup_library
+    from clix.analyzer.report.folder import Target
+    from rich.console import Console
+
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    rosters = [Path(p) for p in request["rosters"]]
+    library = matchup_library(
+        rosters,
+        [Argument("army A", request["army_a"]), Argument("army B", request["army_b"])],
+        Argument("map", request.get("map"), MAPS),
+        warn=lambda line: err.print(line, markup=False),
+    )
+    army_a, army_b = library.id(request["army_a"]), library.id(request["army_b"])
+    map_name = library.id(request.get("map") or "")
+    done = [0]
+
+    def progress(games: int) -> None:
+        done[0] += games
+        sys.stderr.write(f"{PROGRESS} {done[0]}\n")
+        sys.stderr.flush()
+
+    return run_duel(
+        library.data,
+        library.layers,
+        army_a,
+        army_b,
+        games=int(request["games"]),
+        map_name=map_name,
+        players=request.get("players"),
+        seed=int(request.get("seed", 0)),
+        jobs=1,
+        turns=int(request.get("turns", 15)),
+        out=Target(Path(request["out"]) / f"{army_a}-vs-{army_b}", new_run=True),
+        as_json=True,
+        console=Console(highlight=False, soft_wrap=True),
+        target_ci=request.get("target_ci"),
+        store=Path(request["store"]),
+        ruleset=library.ruleset,
+        progress=progress,
+    )
+
+
+def main() -> None:
+    """Run the duel of argv[1] (JSON); a mistake is one `clix: error:` line on stderr and exit code 2."""
+    from clix.analyzer.common.errors import ClixError
+
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        code = play(json.loads(sys.argv[1]))
+    except ClixError as exc:
+        sys.stderr.write(f"clix: error: {exc}\n")
+        code = 2
+    except KeyboardInterrupt:
+        sys.stderr.write("clix: interrupted\n")
+        code = 130
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""`clix serve` in a real browser (issue 41, part 6): headless Chromium (the Debian package, /usr/bin/chromium) driven
+by Playwright builds a legal 100-point army from nothing, sees a legality problem appear and go, saves the army,
+plays a duel against a sample army to its report and finds the run in the results table. Skipped only where
+/usr/bin/chromium is absent (`.ci/run` installs it); slow (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from clix.analyzer.serve.app import Settings, create_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = os.environ.get("CLIX_SCREENSHOTS")
+"""A folder to save the page's screenshots in (1280 and 400 px wide), for docs/serve.md."""
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (apt-get install chromium)")
+
+CRYPT = ["Trip", "Tripwire", "Terror Sprint", "Cry for Help", "Nobody Gets out Alive", "Just After Sunset"]
+VICTIMS = ["Teacher", "Prom Queen", "Nerd", "Sheriff", "Psychic", "Exterminator"]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Settings]]:
+    """A real uvicorn server on a free port of 127.0.0.1, in a thread."""
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = Settings(
+        port=port, armies=tmp_path / "armies", store=tmp_path / "out" / "clix.duckdb", out=tmp_path / "out"
+    )
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started
+    yield f"http://127.0.0.1:{port}", settings
+    server.should_exit = True
+    thread.join(30)
+
+
+def _shoot(page: object, name: str) -> None:
+    if not SHOTS:
+        return
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = false; })")  # type: ignore[attr-defined]
+    for width in (1280, 400):
+        page.set_viewport_size({"width": width, "height": 900})  # type: ignore[attr-defined]
+        page.evaluate("window.scrollTo(0, 0)")  # type: ignore[attr-defined]
+        page.screenshot(path=str(Path(SHOTS) / f"serve-{name}-{width}.png"), full_page=False)  # type: ignore[attr-defined]
+    page.set_viewport_size({"width": 1280, "height": 900})  # type: ignore[attr-defined]
+
+
+def test_a_legal_army_is_built_saved_and_played_to_its_report(server: tuple[str, Settings]):
+    from playwright.sync_api import expect, sync_playwright
+
+    base, settings = server
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(f"{base}/builder")
+        expect(page.locator("#points-used")).to_have_text("0")
+        page.fill("#army input[name=name]", "Night Shift")
+        page.select_option("select[name=class]", "Vampire")
+        expect(page.locator("button[data-figure=meatlocker-butcher-v]")).to_have_count(0)
+        page.select_option("select[name=class]", "")
+        page.click("button[data-figure=crimson-thrall-e]")
+        expect(page.locator("#points-used")).to_have_text("38")
+        page.click("button[data-figure=crypt-rat-swarm-r]")
+        page.click("button[data-figure=meatlocker-butcher-v]")
+        expect(page.locator("#problems")).to_contain_text("HC-SETUP-02")  # over the build total: the fix is named
+        page.click("#army-figures li:nth-child(3) button")
+        expect(page.locator("#problems")).not_to_contain_text("HC-SETUP-02")
+        for summary in page.locator("#army details summary").all():
+            summary.click()
+        for name in CRYPT:
+            page.check(f"input[name=crypt][value='{name}']")
+        for name in VICTIMS:
+            page.check(f"input[name=victim][value='{name}']")
+        expect(page.locator("#legal")).to_have_text("Legal army.")
+        _shoot(page, "builder")
+        page.fill("input[name=file]", "night-shift")
+        page.click("#save")
+        expect(page.locator("#saved")).to_contain_text("night-shift.yaml")
+        assert (settings.armies / "night-shift.yaml").is_file()
+
+        page.click("#saved a")
+        expect(page.locator("select[name=army_a]")).to_have_value("night-shift")
+        page.select_option("select[name=army_b]", "firing-line")
+        page.fill("input[name=games]", "4")
+        page.click("#play")
+        expect(page.locator("#state")).to_have_text("finished", timeout=120_000)
+        expect(page.locator("#count")).to_have_text("4 of 4")
+        _shoot(page, "duel")
+        page.click("#report-link a")
+        expect(page.locator("body")).to_contain_text("Night Shift")
+
+        page.goto(f"{base}/results?army=night")
+        expect(page.locator("#runs tbody tr")).to_have_count(1)
+        expect(page.locator("#runs tbody")).to_contain_text("night-shift vs firing-line")
+        _shoot(page, "results")
+        browser.close()
