@@ -1,8 +1,8 @@
 """The import contracts (issue 16, part 4), checked with import-linter on the package as it is installed:
 the API over the analyzer over the engine; inside the analyzer, the CLI over the commands by question over the shared
 machinery (issue 33); inside the engine, the rulesets over the core (the core imports no ruleset, issue 33), and
-within each the layers from the players down to the data notation; the analyzer's shared machinery reaching a
-ruleset only through the core's registry; and no circles among the modules of any package
+within each the layers from the players down to the data notation; every part of the analyzer (the CLI, the
+commands and the shared machinery) reaching a ruleset only through the core's registry; and no circles among the modules of any package
 (pyproject.toml, [tool.importlinter])."""
 
 from __future__ import annotations
@@ -104,10 +104,40 @@ def test_shared_machinery_importing_a_ruleset_breaks_the_contract(tmp_path):
     store.write_text(store.read_text(encoding="utf-8") + "\nfrom clix.engine.heroclix import library  # noqa\n")
     result = _lint(tree)
     assert result.returncode != 0
-    assert "clix.analyzer.tools is not allowed to import clix.engine.horrorclix" in _said(result)
+    assert "clix.analyzer is not allowed to import clix.engine.horrorclix" in _said(result)
     assert "clix.analyzer.tools.scenarios -> clix.engine.horrorclix.scenario" in _said(result)
-    assert "clix.analyzer.play is not allowed to import clix.engine.heroclix" in _said(result)
+    assert "clix.analyzer is not allowed to import clix.engine.heroclix" in _said(result)
     assert "clix.analyzer.play.store -> clix.engine.heroclix.library" in _said(result)
+
+
+def _first_module(package: Path) -> Path:
+    """The package's first module by name (not its __init__), or its __init__ when it has no other."""
+    modules = sorted(p for p in package.glob("*.py") if p.name != "__init__.py")
+    return modules[0] if modules else package / "__init__.py"
+
+
+def test_every_part_of_the_analyzer_importing_a_ruleset_breaks_the_contract(tmp_path):
+    """Issue 33: the CLI and every command reach a ruleset only through the core's registry too. One module of
+    each subpackage of the analyzer (the CLI, bench, build, library, value, meta, duel, ladder...) is made to
+    import a ruleset's module directly, HorrorClix's or HeroClix's in turn: the contract names every one of
+    them."""
+    tree = _installed_layout(tmp_path)
+    analyzer = tree / "clix" / "analyzer"
+    packages = sorted(p for p in analyzer.iterdir() if (p / "__init__.py").is_file())
+    assert {"cli", "bench", "build", "library", "value", "meta", "duel", "ladder"} <= {p.name for p in packages}
+    targets = ("clix.engine.horrorclix.armybuilder", "clix.engine.heroclix.library")
+    expected = []
+    for number, package in enumerate(packages):
+        module = _first_module(package)
+        target = targets[number % 2]
+        module.write_text(module.read_text(encoding="utf-8") + f"\nimport {target}  # noqa\n", encoding="utf-8")
+        name = ".".join(module.relative_to(tree).with_suffix("").parts).removesuffix(".__init__")
+        expected.append(f"{name} -> {target}")
+    result = _lint(tree)
+    assert result.returncode != 0
+    said = _said(result)
+    assert [line for line in expected if line not in said] == []
+    assert "analyzer: every part of it reaches a ruleset only through the core's registry (issue 33) BROKEN" in said
 
 
 def test_the_core_names_no_ruleset_even_in_type_hints():

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from clix.engine.core import driver, effects
 from clix.engine.core.dice import Dice, ForcedDice
-from clix.engine.core.ruleset import Ruleset, load_ruleset
+from clix.engine.core.ruleset import PARTS, RULESETS, Ruleset, load_ruleset, ruleset_named
 from clix.engine.core.state import State
 from clix.engine.horrorclix import ruleset as horrorclix
 from clix.engine.horrorclix.scenario import Scenario, build_state
@@ -185,3 +185,24 @@ def test_the_analyzers_runner_plays_another_rulesets_matchups(monkeypatch):
     with pytest.raises(ClixError, match="only the random player"):
         runner.player_factory("tuned", duel.NAME)
     runner.kit.cache_clear()
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_a_rulesets_parts_are_modules_it_names_from_the_known_parts(name):
+    """Issue 33: the analyzer reaches a ruleset's army builder, models, loader and players only as the ruleset's
+    parts; each part is a known one (`PARTS`) and imports; a part the ruleset lacks is one error naming those it
+    has."""
+    rules = ruleset_named(name)
+    assert set(rules.parts) <= set(PARTS)
+    assert {"armies", "models", "loader", "players", "weights", "matchups", "scenario"} <= set(rules.parts)
+    for part in rules.parts:
+        assert rules.part(part).__name__ == rules.parts[part]
+    assert callable(rules.part("players").style_factory)
+    with pytest.raises(NotImplementedError, match=f"ruleset {name} has no tables part"):
+        rules.part("tables")
+
+
+def test_the_duel_ruleset_has_no_parts():
+    """A ruleset that names no parts (the duel) says so when one is asked for."""
+    with pytest.raises(NotImplementedError, match="has no armies part"):
+        duel.load().part("armies")

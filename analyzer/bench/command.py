@@ -10,20 +10,21 @@ import statistics
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import library_text
-from clix.analyzer.play.runner import Matchup, kit, play_one, run_matchup, start_state
+from clix.analyzer.play.runner import DEFAULT_STYLE, Matchup, kit, play_one, run_matchup, start_state
 from clix.engine import compiled
+from clix.engine.core import driver
 from clix.engine.core.players import Decision
 from clix.engine.core.ruleset import DEFAULT_RULESET
-from clix.engine.horrorclix import game
-from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE
-from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.state import GameState
 from joblib import Parallel, delayed
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.roster.loader import Roster
+    from clix.engine.horrorclix.state import GameState
 
 REFERENCE = ("butcher-shop", "firing-line", "graveyard", DEFAULT_STYLE, DEFAULT_STYLE)
 """Two sample 100-point armies, the default players, the graveyard map."""
@@ -151,7 +152,7 @@ def state_copy_cost(matchup: Matchup, until_turn: int = 12, copies: int = 300) -
     paused: GameState | None = None
     while not state.over and (state.turn < until_turn or state.waiting is not None):
         started = time.perf_counter()
-        game.step(state, agents)
+        driver.step(state, agents)
         step_seconds += time.perf_counter() - started
         steps += 1
         if paused is None and state.turn >= until_turn // 2 and isinstance(state.waiting, Decision):

@@ -1,8 +1,8 @@
 """`clix bench --meta`: the time a 10-army field takes to reach a target precision on every cell (issue 18).
 
 The field is the library's 100-point armies and, when there are fewer than ten, benchmark-only armies drawn by
-`engine.horrorclix.armybuilder.random_army` from the library's figures with a fixed seed (written to a temporary roster
-layer, so the workers load them like any army); every pair plays on one map with the default players until its
+the ruleset's army builder (`random_army`, reached through the core's registry) from the library's figures with a
+fixed seed (written to a temporary roster layer, so the workers load them like any army); every pair plays on one map with the default players until its
 interval's half-width is at most the target or the cell is clear (`analyzer.meta.play`), with a fresh result store.
 """
 
@@ -13,6 +13,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import yaml
@@ -20,10 +21,13 @@ from clix.analyzer.common.errors import ClixError
 from clix.analyzer.meta.field import field_cells
 from clix.analyzer.meta.play import local_runner, play_field
 from clix.analyzer.play.store import Store, game_key
+from clix.analyzer.value.pieces import builder
 from clix.engine import compiled
-from clix.engine.horrorclix.armybuilder import random_army
-from clix.engine.horrorclix.roster.loader import Roster, load_layers
+from clix.engine.core.ruleset import ruleset_named
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.roster.loader import Roster
 
 FIELD = 10
 BUDGET = 100
@@ -39,7 +43,7 @@ def bench_armies(roster: Roster, folder: Path, size: int = FIELD, budget: int = 
     armies = sorted(a for a, army in roster.armies.items() if army.build_total == budget)[:size]
     rng = np.random.default_rng(ARMY_SEED)
     for number in range(1, size - len(armies) + 1):
-        army = random_army(roster, budget, rng)
+        army = builder().random_army(roster, budget, rng)
         name = f"bench-{number:02d}"
         document = army.model_dump(mode="json", exclude_none=True)
         document["name"] = f"Benchmark army {number}"
@@ -68,7 +72,7 @@ def run_meta_bench(
     try:
         armies = bench_armies(roster, folder)
         extended = (*layers, folder)
-        field_roster, _ = load_layers(list(extended))
+        field_roster, _ = ruleset_named().load_library(list(extended))
         cells = field_cells(extended, armies, [MAP], ["tuned"], 15)
         store = Store.open(folder / "bench.duckdb")
         keys = [game_key(field_roster, m, 0) for m in cells]

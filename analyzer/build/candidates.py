@@ -7,13 +7,15 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.value.pieces import HorrorPieces, pieces_of
 from clix.engine.core.files.problems import did_you_mean
-from clix.engine.horrorclix.roster.loader import Roster
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.roster.loader import Roster
 
 ENUMERATE_LIMIT = 200_000
 """Maximal builds listed at most; beyond this the candidates are random fills."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import is_file_argument
-from clix.engine.horrorclix.roster.loader import ROSTER_SUFFIXES
+from clix.engine.core.files.folders import YAML_SUFFIXES
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ def field_entries(specs: Sequence[str]) -> tuple[list[FieldEntry], str]:
                 entries += found
                 sources.append(source)
             elif path.is_dir():
-                files = sorted(p for p in path.rglob("*") if p.suffix in ROSTER_SUFFIXES and p.is_file())
+                files = sorted(p for p in path.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file())
                 if not files:
                     raise ClixError(f"--field {part}: the folder holds no army file (*.yaml)")
                 entries += [FieldEntry(str(f), 1.0) for f in files]

@@ -30,8 +30,7 @@ from clix.analyzer.common.names import army_names
 from clix.analyzer.play.experiment import Cell, Played, play_cells
 from clix.analyzer.play.store import Store
 from clix.analyzer.stats.scoring import game_scores
-from clix.analyzer.value.pieces import HorrorPieces, pieces_of
-from clix.engine.horrorclix.armybuilder import default_victims
+from clix.analyzer.value.pieces import HorrorPieces, builder, pieces_of
 
 FINAL_SEED_KEY = 4
 """The final measurement's master seed is derived from the master seed with this key (fresh games)."""
@@ -351,7 +350,7 @@ def build_extras(
     crypt = list(constraints.crypt) or choose_crypt(roster, field_armies, (values or {}).get("cards"))
     victims = _common(roster, field_armies, "victims", 6)
     if len(victims) < 6:
-        victims = default_victims(roster)
+        victims = builder(pieces.ruleset).default_victims(roster)
     return {"crypt": crypt, "victims": victims, "objects": _common(roster, field_armies, "objects", 2)}
 
 

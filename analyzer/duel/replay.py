@@ -21,6 +21,7 @@ from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.names import side_names
 from clix.analyzer.library.rulesets import MAPS, Argument, matchup_library, ruleset_of_version
 from clix.analyzer.play.runner import (
+    DEFAULT_STYLE,
     Matchup,
     game_rows,
     game_seed_path,
@@ -31,7 +32,6 @@ from clix.analyzer.play.runner import (
 )
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
-from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE
 
 # the columns of a game row the replay needs, with the type to read them as
 ROW_COLUMNS: dict[str, Callable[[Any], Any]] = {

@@ -23,14 +23,13 @@ from clix.analyzer.common.progress import progress_bar
 from clix.analyzer.common.text import print_lines, wrote
 from clix.analyzer.ladder.command import run_cells, text_table
 from clix.analyzer.play.result import ended_early, report_line, run_exit_code
-from clix.analyzer.play.runner import Matchup, kit
+from clix.analyzer.play.runner import DEFAULT_STYLE, SWEPT_STYLES, Matchup, kit
 from clix.analyzer.report.folder import Interrupted, Target, claim_output, writing
 from clix.analyzer.stats.duel import pair_score
 from clix.analyzer.stats.scoring import percent
 from clix.engine import compiled
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
-from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE, STYLES
 from rich.console import Console
 
 ROBUST = "robust"
@@ -158,7 +157,7 @@ def sweep_styles(ruleset: str) -> tuple[list[str], str, dict[str, float]]:
     (HorrorClix's `STYLE_RATINGS`; another ruleset's styles are unrated, so all comparable); a ClixError when the
     ruleset has no style to sweep."""
     if ruleset == DEFAULT_RULESET:
-        return list(STYLES), DEFAULT_STYLE, STYLE_RATINGS
+        return list(SWEPT_STYLES), DEFAULT_STYLE, STYLE_RATINGS
     rules = kit(ruleset)
     styles = [style for style in rules.styles if style != "random"]
     if not styles:

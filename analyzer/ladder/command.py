@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 from clix.analyzer.common import checks
@@ -46,8 +46,10 @@ from clix.analyzer.stats.scoring import percent
 from clix.engine import RULESET_VERSION, compiled
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
-from clix.engine.horrorclix.roster.loader import Roster
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.roster.loader import Roster
 
 WIDTH = 100
 """The console table must fit this many columns."""

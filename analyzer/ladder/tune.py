@@ -15,17 +15,17 @@ import math
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from clix.analyzer.ladder import tune_heroclix
 from clix.engine.core.dice import child_seed
-from clix.engine.heroclix.players import weights as hero_weights
-from clix.engine.horrorclix.game import play_game
-from clix.engine.horrorclix.matchups import MATCHUPS as HORRORCLIX_MATCHUPS
-from clix.engine.horrorclix.matchups import roster_at
-from clix.engine.horrorclix.players.heuristic import STYLES, Weights, style_factory
+from clix.engine.core.ruleset import ruleset_named
 from joblib import Parallel, delayed
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.players.weights import Weights
 
 TUNED_FIELDS = ("victims", "kills", "threat", "approach", "pressure", "tempo", "lockout", "urgency", "hold")
 """The weights the search varies (noise stays as it is: it only breaks ties)."""
@@ -33,13 +33,20 @@ HORRORCLIX = "horrorclix"
 """The ruleset tuned unless `--ruleset` names another (its own weights, styles and roster)."""
 
 
+def _part(name: str, ruleset: str = HORRORCLIX) -> ModuleType:
+    """The ruleset's part `name` (its heuristic player, weights, game, matchups), through the core's registry."""
+    return ruleset_named(ruleset).part(name)
+
+
 def _fields(base: Any) -> tuple[str, ...]:
     """The weights the search varies for `base`'s ruleset."""
-    return tune_heroclix.TUNED_FIELDS if isinstance(base, hero_weights.Weights) else TUNED_FIELDS
+    return (
+        tune_heroclix.TUNED_FIELDS if isinstance(base, _part("weights", tune_heroclix.NAME).Weights) else TUNED_FIELDS
+    )
 
 
 def _weights_class(ruleset: str) -> type:
-    return hero_weights.Weights if ruleset == tune_heroclix.NAME else Weights
+    return _part("weights", ruleset).Weights  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True)
@@ -65,9 +72,10 @@ def perturb(base: Any, rng: np.random.Generator, spread: float) -> Any:
 
 def _agent_factory(style: Any):  # type: ignore[no-untyped-def]
     """The factory of a HorrorClix player: a style's name, or a candidate's weights."""
-    if isinstance(style, Weights):
-        return style_factory("candidate", style)
-    return HORRORCLIX_MATCHUPS.player_factory(style)
+    players = _part("players")
+    if isinstance(style, players.Weights):
+        return players.style_factory("candidate", style)
+    return ruleset_named(HORRORCLIX).matchups().player_factory(style)
 
 
 def play_cell(
@@ -85,13 +93,13 @@ def play_cell(
         weights = _weights_class(ruleset)(**weights)
     if ruleset == tune_heroclix.NAME:
         return tune_heroclix.play_cell(library, weights, cell, seed, opponent)  # type: ignore[arg-type]
-    roster = roster_at(library)
+    roster = _part("matchups").roster_at(library)
     army = roster.armies[cell.army]
     factories = [_agent_factory(weights), _agent_factory(opponent if opponent is not None else cell.opponent)]
     if cell.swapped:
         factories.reverse()
     game_seed = child_seed(seed, cell.key)
-    state = play_game(roster, [army, army], roster.maps[cell.map_name], factories, game_seed, turns)
+    state = _part("game").play_game(roster, [army, army], roster.maps[cell.map_name], factories, game_seed, turns)
     mine = 2 if cell.swapped else 1
     if state.winner is None:
         return 0.5
@@ -144,7 +152,7 @@ def tune(
     if ruleset == tune_heroclix.NAME:
         every, maps = tune_heroclix.armies_and_maps(library)
     else:
-        roster = roster_at(library)
+        roster = _part("matchups").roster_at(library)
         every, maps = sorted(roster.armies), sorted(roster.maps)
     armies = every if not armies else [a for a in every if a in armies]
     rng = np.random.default_rng(seed)
@@ -202,7 +210,7 @@ def head_to_head(
 ) -> list[float]:
     """Each candidate's score against `base` itself, over every army's mirror on every map (`pairs` pairs
     each, the same seeds for every candidate)."""
-    roster = roster_at(library)
+    roster = _part("matchups").roster_at(library)
     cells = design(sorted(roster.armies), sorted(roster.maps), ["base"], range(pairs))
     work = [(i, asdict(weights), cell) for i, weights in enumerate(candidates) for cell in cells]
     size = max(1, math.ceil(len(work) / 32))
@@ -238,7 +246,7 @@ def climb(
             for factor in factors:
                 values = asdict(current)
                 values[name] = round(values[name] * factor, 3)
-                candidates.append(Weights(**values))
+                candidates.append(_weights_class(HORRORCLIX)(**values))
                 labels.append(f"{name} x{factor}")
         scores = head_to_head(library, candidates, current, pairs=pairs, seed=seed + iteration)
         ranked = sorted(range(len(candidates)), key=lambda i: -scores[i])
@@ -292,7 +300,7 @@ def main() -> None:
     parser.add_argument("--armies", default="", help="Only these sample armies or forces (comma-separated).")
     args = parser.parse_args()
     hero = args.ruleset == tune_heroclix.NAME
-    styles = hero_weights.STYLES if hero else STYLES
+    styles = _part("weights", args.ruleset).STYLES
     make = _weights_class(args.ruleset)
     if hero and args.opponents == parser.get_default("opponents"):
         args.opponents = "balanced,brawler,cautious"
@@ -301,7 +309,7 @@ def main() -> None:
         name, value = item.split("=")
         start[name.strip()] = float(value)
     if args.climb and not hero:
-        found, _ = climb(args.rosters, Weights(**start), iterations=args.climb, pairs=args.pairs, seed=args.seed)
+        found, _ = climb(args.rosters, make(**start), iterations=args.climb, pairs=args.pairs, seed=args.seed)
         print(weights_source(found))
         return
     result = tune(

@@ -5,11 +5,13 @@ setup choice a player's). `tune.py` runs the race; this module only knows how to
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clix.engine.core.dice import child_seed
-from clix.engine.heroclix.matchups import MATCHUPS, library_at
-from clix.engine.heroclix.players.heuristic import Weights, style_factory
+from clix.engine.core.ruleset import ruleset_named
+
+if TYPE_CHECKING:
+    from clix.engine.heroclix.players.weights import Weights
 
 NAME = "heroclix-2005"
 TUNED_FIELDS = (
@@ -32,7 +34,7 @@ TURNS = 15
 
 def library(rosters: Path) -> Any:
     """The HeroClix library under `rosters` (its heroclix folder, as the commands read it)."""
-    return library_at((rosters,))
+    return ruleset_named(NAME).matchups().library((rosters,))
 
 
 def armies_and_maps(rosters: Path) -> tuple[list[str], list[str]]:
@@ -43,9 +45,10 @@ def armies_and_maps(rosters: Path) -> tuple[list[str], list[str]]:
 
 def _factory(style: str | Weights):  # type: ignore[no-untyped-def]
     """The factory of a HeroClix player: a style's name, or a candidate's weights."""
-    if isinstance(style, Weights):
-        return style_factory("candidate", style)
-    return MATCHUPS.player_factory(style)
+    players = ruleset_named(NAME).part("players")
+    if isinstance(style, players.Weights):
+        return players.style_factory("candidate", style)
+    return ruleset_named(NAME).matchups().player_factory(style)
 
 
 def play_cell(rosters: Path, weights: Weights, cell: Any, seed: int, opponent: Weights | None = None) -> float:
@@ -56,10 +59,11 @@ def play_cell(rosters: Path, weights: Weights, cell: Any, seed: int, opponent: W
     if cell.swapped:
         factories.reverse()
     force = cell.army
-    state, agents = MATCHUPS.start(
+    matchups = ruleset_named(NAME).matchups()
+    state, agents = matchups.start(
         found, [force, force], {}, cell.map_name, factories, child_seed(seed, cell.key), TURNS, True
     )
-    state = MATCHUPS.play(state, agents)
+    state = matchups.play(state, agents)
     mine = 2 if cell.swapped else 1
     if state.winner is None:
         return 0.5

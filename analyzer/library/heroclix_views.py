@@ -6,15 +6,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.text import counted
 from clix.engine.core.board import wall_edges
 from clix.engine.core.files.problems import did_you_mean
-from clix.engine.heroclix.card_checks import feat_points
-from clix.engine.heroclix.library import Character, Force, Library, MapFile
+from clix.engine.core.ruleset import ruleset_named
 from rich.table import Table
+
+if TYPE_CHECKING:
+    from clix.engine.heroclix.library import Character, Force, Library, MapFile
+
+RULESET = "heroclix-2005"
+"""The ruleset these views show, found through the core's registry."""
 
 TABLES = ("characters", "forces", "teams", "feats", "conditions")
 """The HeroClix tables `clix roster list` names (maps are listed with HorrorClix's): characters, forces, team
@@ -35,7 +40,9 @@ def listing(library: Library, what: str) -> Table:
         table = Table("force", "name", "build total", "points", "characters", "style")
         for name, force in sorted(library.forces.items()):
             spent = sum(library.characters[c].points for c in force.characters if c in library.characters)
-            spent += feat_points(library, force)  # its feats' too (HX-FEAT-01)
+            spent += (
+                ruleset_named(RULESET).part("card_checks").feat_points(library, force)
+            )  # its feats' too (HX-FEAT-01)
             table.add_row(name, force.name, str(force.build_total), str(spent), str(len(force.characters)), force.style)
         return table
     if what in ("teams", "feats", "conditions"):

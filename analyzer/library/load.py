@@ -17,21 +17,17 @@ import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.common.errors import ClixError
+from clix.engine.core.files.folders import YAML_SUFFIXES
 from clix.engine.core.files.problems import Problem, did_you_mean, relative
 from clix.engine.core.files.yaml_lines import path_problem
 from clix.engine.core.ruleset import DEFAULT_RULESET, RULESETS, ruleset_named
-from clix.engine.horrorclix.legality import reference_problems
-from clix.engine.horrorclix.roster.loader import (
-    ROSTER_SUFFIXES,
-    Failed,
-    Roster,
-    find_roster_files,
-    load_layers,
-    load_roster,
-)
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.roster.loader import Failed, Roster
 
 REPO_ROSTERS = Path(__file__).resolve().parents[2] / "rosters" / "horrorclix"
 """The sample library: the repository's rosters/horrorclix/ in a checkout, the package's copy in an installed clix."""
@@ -76,7 +72,7 @@ def library_text(library: Path | Sequence[Path]) -> str:
 
 def is_file_argument(text: str) -> bool:
     """Whether a command's army, figure or map argument names a file rather than an id."""
-    return text.endswith(ROSTER_SUFFIXES) or "/" in text or os.sep in text
+    return text.endswith(YAML_SUFFIXES) or "/" in text or os.sep in text
 
 
 @dataclass
@@ -120,8 +116,8 @@ def load_library(
         if not path.is_file():
             raise ClixError(f"{path}: {path_problem(path) or 'no such file'}")
     layers = library_layers(rosters) + tuple(dict.fromkeys(files))
-    roster, problems = load_layers(list(layers))
-    problems = _unique(problems + reference_problems(roster))
+    roster, problems = ruleset_named(DEFAULT_RULESET).load_library(list(layers))
+    problems = _unique(problems + _part("legality").reference_problems(roster))
     library = Library(layers, roster)
     if everything:
         stop_on_problems(problems, layers)
@@ -305,10 +301,10 @@ def load_for_check(targets: list[Path], library: Sequence[Path]) -> tuple[Roster
     missing = [t for t in targets if not t.exists()]
     if missing:
         raise ClixError(f"{missing[0]}: {path_problem(missing[0]) or 'no such file or directory'}")
-    checked = {relative(p) for p in find_roster_files(targets)[0]}
+    checked = {relative(p) for p in _part("loader").find_roster_files(targets)[0]}
     layers = [layer for layer in library if layer.exists()]
-    roster, problems = load_layers([*layers, *targets])
-    problems = [p for p in problems if p.file in checked] + reference_problems(roster, checked)
+    roster, problems = ruleset_named(DEFAULT_RULESET).load_library([*layers, *targets])
+    problems = [p for p in problems if p.file in checked] + _part("legality").reference_problems(roster, checked)
     return roster, _unique(problems), len(checked)
 
 
@@ -333,6 +329,17 @@ def other_rulesets(targets: Sequence[Path]) -> list[tuple[str, Any, list[Problem
         if library.files or problems:
             found.append((name, library, problems))
     return found
+
+
+def _part(name: str) -> ModuleType:
+    """HorrorClix's part `name` (its loader, its checks across files), found through the core's registry."""
+    return ruleset_named(DEFAULT_RULESET).part(name)
+
+
+def load_roster(paths: list[Path]) -> tuple[Roster, list[Problem]]:
+    """HorrorClix's files at `paths` loaded as one layer (its loader's `load_roster`), and every problem found."""
+    loaded: tuple[Roster, list[Problem]] = _part("loader").load_roster(paths)
+    return loaded
 
 
 __all__ = [

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clix.engine.core.board import Edge, is_indoor, wall_edges
-from clix.engine.horrorclix.roster.models import MapLayout
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.roster.models import MapLayout
 
 OBJECT_CHARS = {"tombstone": "T", "tree": "Y", "portal": "P"}
 PORTAL_SIDE_CHARS = {"north": "n", "south": "s", "east": "e", "west": "w"}

@@ -14,28 +14,32 @@ from pathlib import Path
 from typing import Any
 
 from clix.analyzer.common.errors import ClixError
-from clix.engine.core.ruleset import DEFAULT_RULESET, RULESET_KEY
-from clix.engine.heroclix import library as hero
-from clix.engine.heroclix.card_files import ConditionFile, FeatFile, TeamFile
-from clix.engine.heroclix.scenario_format import Scenario as HeroScenario
-from clix.engine.horrorclix.roster.models import Army, Figure, MapFile, PlotTwistFile, VictimFile
-from clix.engine.horrorclix.scenario import Scenario
+from clix.engine.core.ruleset import DEFAULT_RULESET, RULESET_KEY, ruleset_named
 from pydantic import BaseModel
 
+HEROCLIX = "heroclix-2005"
+
+
+def _model(ruleset: str, part: str, name: str) -> type[BaseModel]:
+    """The pydantic model `name` of the ruleset's `part` (`Ruleset.part`), found through the core's registry."""
+    found: type[BaseModel] = getattr(ruleset_named(ruleset).part(part), name)
+    return found
+
+
 KINDS: dict[str, type[BaseModel]] = {
-    "figure": Figure,
-    "army": Army,
-    "map": MapFile,
-    "plot-twists": PlotTwistFile,
-    "victims": VictimFile,
-    "scenario": Scenario,
-    "heroclix-character": hero.Character,
-    "heroclix-map": hero.MapFile,
-    "heroclix-force": hero.Force,
-    "heroclix-teams": TeamFile,
-    "heroclix-feats": FeatFile,
-    "heroclix-conditions": ConditionFile,
-    "heroclix-scenario": HeroScenario,
+    "figure": _model(DEFAULT_RULESET, "models", "Figure"),
+    "army": _model(DEFAULT_RULESET, "models", "Army"),
+    "map": _model(DEFAULT_RULESET, "models", "MapFile"),
+    "plot-twists": _model(DEFAULT_RULESET, "models", "PlotTwistFile"),
+    "victims": _model(DEFAULT_RULESET, "models", "VictimFile"),
+    "scenario": _model(DEFAULT_RULESET, "scenario", "Scenario"),
+    "heroclix-character": _model(HEROCLIX, "models", "Character"),
+    "heroclix-map": _model(HEROCLIX, "models", "MapFile"),
+    "heroclix-force": _model(HEROCLIX, "models", "Force"),
+    "heroclix-teams": _model(HEROCLIX, "cards", "TeamFile"),
+    "heroclix-feats": _model(HEROCLIX, "cards", "FeatFile"),
+    "heroclix-conditions": _model(HEROCLIX, "cards", "ConditionFile"),
+    "heroclix-scenario": _model(HEROCLIX, "scenario", "Scenario"),
 }
 """Each format by the name `clix schema` gives it (files: `clix-<kind>.schema.json`); HeroClix's carry their
 `ruleset: heroclix-2005` in the model itself."""
@@ -150,12 +154,10 @@ def library_names(layers: Sequence[Path]) -> tuple[LibraryNames, int]:
     item whose file has problems is left out). The sample library stands for each ruleset's own sample, as it
     does for every command (`rulesets.ruleset_layers`)."""
     from clix.analyzer.library.rulesets import ruleset_layers
-    from clix.engine.core.ruleset import ruleset_named
-    from clix.engine.horrorclix.roster.loader import load_layers
 
-    roster, problems = load_layers(list(layers))
-    hero_layers = list(ruleset_layers(tuple(layers), hero.RULESET_NAME))
-    heroes, hero_problems = ruleset_named(hero.RULESET_NAME).load_library(hero_layers)
+    roster, problems = ruleset_named(DEFAULT_RULESET).load_library(list(layers))
+    hero_layers = list(ruleset_layers(tuple(layers), HEROCLIX))
+    heroes, hero_problems = ruleset_named(HEROCLIX).load_library(hero_layers)
     tables = {
         "figures": roster.figures,
         "plot_twists": roster.plot_twists,

@@ -4,20 +4,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.text import counted
 from clix.engine.core.dial import SLOTS, Click
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.core.files.yaml_lines import path_problem
-from clix.engine.horrorclix.registry import ABILITIES, PLOT_EFFECTS, POWERS, AbilitySpec, ParamSpec, PowerSpec
-from clix.engine.horrorclix.roster.loader import Roster, load_roster
-from clix.engine.horrorclix.roster.models import CardSide, Figure, MapFile, MapLayout, Rank
+from clix.engine.core.ruleset import DEFAULT_RULESET, Ruleset, ruleset_named
 from rich import box
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.registry import AbilitySpec, ParamSpec, PowerSpec
+    from clix.engine.horrorclix.roster.loader import Roster
+    from clix.engine.horrorclix.roster.models import CardSide, Figure, MapLayout
+
+
+def horrorclix() -> Ruleset:
+    """HorrorClix (the ruleset these views show), found through the core's registry: its tables of powers,
+    abilities and plot-twist effects, its data models and its loader."""
+    return ruleset_named(DEFAULT_RULESET)
+
 
 # rich styles for the dial colours; gray/black get a visible background on dark terminals
 STYLES = {
@@ -61,7 +71,7 @@ def filter_figures(roster: Roster, wanted: FigureFilter) -> list[Figure]:
     cabals = {f.cabal.name.casefold(): f.cabal.name for f in roster.figures.values() if f.cabal}
     if wanted.cabal is not None and wanted.cabal.casefold() not in cabals:
         raise ClixError(did_you_mean("cabal", wanted.cabal, sorted(cabals.values())))
-    ranks = get_args(Rank)
+    ranks = get_args(horrorclix().part("models").Rank)
     rank = wanted.rank.casefold().replace("-", "_").replace(" ", "_") if wanted.rank is not None else None
     if rank is not None and rank not in ranks:
         raise ClixError(did_you_mean("rank", wanted.rank or "", ranks))
@@ -233,21 +243,20 @@ def army_points(roster: Roster, army_id: str) -> int:
 def powers_view() -> list[RenderableType]:
     """Every power, ability and plot-twist effect the engine implements, with parameters and text."""
     powers = _wide_table("Powers (a coloured circle on the dial)", "power", "when", "parameters", "what it does")
-    for spec in sorted(POWERS.values(), key=lambda p: p.name):
+    rules = horrorclix()
+    for spec in sorted(rules.powers.values(), key=lambda p: p.name):
         powers.add_row(spec.name, spec.trigger.replace("_", " "), _params_text(spec.params), _with_source(spec))
     abilities = _wide_table("Abilities (the whole card side)", "ability", "parameters", "what it does")
-    for ability in sorted(ABILITIES.values(), key=lambda a: a.name):
+    for ability in sorted(rules.registries["abilities"].values(), key=lambda a: a.name):
         abilities.add_row(ability.name, _params_text(ability.params), _with_source(ability))
     effects = _wide_table("Plot-twist effects", "effect", "windows", "parameters", "what it does")
-    for effect in sorted(PLOT_EFFECTS.values(), key=lambda e: e.name):
+    for effect in sorted(rules.registries["plot_effects"].values(), key=lambda e: e.name):
         effects.add_row(effect.name, ", ".join(effect.windows), _params_text(effect.params), effect.summary)
     return [powers, abilities, effects]
 
 
 def ruleset_powers_view(name: str) -> list[RenderableType]:
     """The powers the ruleset called `name` plays (its registry, found through the core's), with their text."""
-    from clix.engine.core.ruleset import ruleset_named
-
     powers = _wide_table(f"Powers {name} plays", "power", "kind", "what it does")
     for spec in sorted(ruleset_named(name).powers.values(), key=lambda p: p.name):
         powers.add_row(spec.name, spec.trigger, _with_source(spec))
@@ -316,14 +325,14 @@ def _side_view(side_name: str, side: CardSide) -> Table:
     for power in side.powers:
         params = ", ".join(f"{k}={v}" for k, v in power.params.items())
         name = f"{power.name} ({params})" if params else power.name
-        spec = POWERS[power.name]
+        spec = horrorclix().powers[power.name]
         table.add_row(
             Text(f"{power.colour} {power.slot}", style=STYLES[power.colour]),
             name,
             Text(f"({spec.trigger}) {spec.summary}"),
         )
     for ability in side.abilities:
-        table.add_row("ability", ability.name, ABILITIES[ability.name].summary)
+        table.add_row("ability", ability.name, horrorclix().registries["abilities"][ability.name].summary)
     if side.transform:
         t = side.transform
         table.add_row(
@@ -389,7 +398,7 @@ def find_map(roster: Roster, name: str) -> MapLayout:
         # a folder, a broken or looping link named like a map file: say what it is, not "no map named"
         raise ClixError(f"{name}: {path_problem(path) or 'not a map file'}")
     if path.suffix in (".yaml", ".yml") and path.is_file():
-        loaded, problems = load_roster([path])
+        loaded, problems = horrorclix().part("loader").load_roster([path])
         if problems:
             raise ClixError(f"{problems[0]}")
         if loaded.maps:
@@ -402,7 +411,7 @@ def map_text(game_map: MapLayout) -> str:
     """The map drawn as text, with its name when it has one."""
     from clix.analyzer.library.mapdraw import map_text as draw
 
-    title = f"{game_map.name} [{game_map.id}]\n" if isinstance(game_map, MapFile) else ""
+    title = f"{game_map.name} [{game_map.id}]\n" if isinstance(game_map, horrorclix().part("models").MapFile) else ""
     return title + draw(game_map)
 
 

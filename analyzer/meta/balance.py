@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.meta.stats import Z, field_score_rows, score_matrix
 from clix.analyzer.stats.duel import difference_interval, pair_interval
-from clix.engine.horrorclix.roster.loader import Roster
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.roster.loader import Roster
 
 MIN_GROUP = 20
 """Games each side of a comparison needs (played vs not, first vs second): with fewer, a difference between

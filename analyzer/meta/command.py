@@ -34,16 +34,15 @@ from clix.analyzer.meta.play import FieldRun, Runner, field_games, local_runner,
 from clix.analyzer.meta.report import meta_headline, meta_lines, write_meta
 from clix.analyzer.meta.summary import RESAMPLES, field_document, meta_summary
 from clix.analyzer.play.result import GameRows, ended_early, report_line, run_exit_code
-from clix.analyzer.play.runner import Matchup
+from clix.analyzer.play.runner import SWEPT_STYLES, Matchup
 from clix.analyzer.report.folder import Interrupted, Target, claim_output
 from clix.engine import RULESET_VERSION, compiled
 from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
-from clix.engine.horrorclix.players.heuristic import STYLES
-from clix.engine.horrorclix.roster.loader import Roster
 from rich.console import Console
 
 if TYPE_CHECKING:
     import pandas as pd
+    from clix.engine.horrorclix.roster.loader import Roster
 
 __all__ = [
     "MetaOptions",
@@ -276,7 +275,7 @@ def _settings(
     cells: int,
     library: Path | tuple[Path, ...],
 ) -> dict[str, Any]:
-    swept = list(STYLES) if options.ruleset == DEFAULT_RULESET else _swept(options.ruleset)
+    swept = list(SWEPT_STYLES) if options.ruleset == DEFAULT_RULESET else _swept(options.ruleset)
     players = "sweep" if len(styles) > 1 and list(styles) == swept else ",".join(styles)
     command = (  # the field by its army ids: the same cells even after the library gains an army of that budget
         f"clix meta {' '.join(armies)} --maps {','.join(maps)} --players {players} --games {options.games} "

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.play.runner import (
-    Matchup,
-)
+from clix.analyzer.play.runner import DEFAULT_STYLE, PLAYER_STYLES, SWEPT_STYLES, Matchup
+from clix.engine.core.files.folders import YAML_SUFFIXES
 from clix.engine.core.ruleset import DEFAULT_RULESET
-from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE, STYLES
-from clix.engine.horrorclix.roster.loader import Roster
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.roster.loader import Roster
 
 
 def field_styles(players: str | None, ruleset: str = DEFAULT_RULESET) -> list[str]:
@@ -24,9 +24,9 @@ def field_styles(players: str | None, ruleset: str = DEFAULT_RULESET) -> list[st
     if players is None or players.strip() in ("", "default"):
         return [DEFAULT_STYLE]
     if players.strip() == "sweep":
-        return list(STYLES)
+        return list(SWEPT_STYLES)
     names = [n.strip() for n in players.split(",") if n.strip()]
-    known = ("random", *STYLES)
+    known = PLAYER_STYLES
     for name in names:
         if name not in known:
             raise ClixError(
@@ -65,13 +65,11 @@ def _kit_styles(players: str | None, ruleset: str) -> list[str]:
 
 def expand_army_arguments(arguments: Sequence[str]) -> list[str]:
     """The field's army arguments with each folder replaced by the army files in it (sorted by name)."""
-    from clix.engine.horrorclix.roster.loader import ROSTER_SUFFIXES
-
     expanded: list[str] = []
     for argument in arguments:
         folder = Path(argument)
         if folder.is_dir():
-            files = sorted(str(p) for p in folder.iterdir() if p.is_file() and p.name.endswith(ROSTER_SUFFIXES))
+            files = sorted(str(p) for p in folder.iterdir() if p.is_file() and p.name.endswith(YAML_SUFFIXES))
             if not files:
                 raise ClixError(f"{argument}: this folder holds no army files (*.yaml)")
             expanded += files

@@ -4,7 +4,7 @@ armies, first player, draws, maps, plot twists and styles; and field.json, the N
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -31,7 +31,9 @@ from clix.analyzer.meta.stats import (
 from clix.analyzer.play.runner import (
     Matchup,
 )
-from clix.engine.horrorclix.roster.loader import Roster
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.roster.loader import Roster
 
 OUTLIER_HIGH, OUTLIER_LOW = 0.60, 0.40
 """An army whose field score interval lies wholly above 60% or below 40% is an outlier to look at."""

@@ -49,6 +49,8 @@ PLAYER_STYLES = kit().styles
 named on demand."""
 DEFAULT_STYLE = kit().default_style
 """The default ruleset's default player."""
+SWEPT_STYLES = tuple(style for style in PLAYER_STYLES if style != "random")
+"""The default ruleset's heuristic styles (its fast styles but `random`): those a sweep pairs."""
 
 
 def player_factory(style: str, ruleset: str = DEFAULT_RULESET) -> Callable:

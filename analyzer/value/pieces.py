@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from clix.analyzer.common.errors import ClixError
@@ -21,14 +22,21 @@ from clix.analyzer.play.experiment import given_matchup
 from clix.analyzer.play.runner import Matchup
 from clix.engine.core.files.problems import did_you_mean
 from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
-from clix.engine.horrorclix.armybuilder import draw_figure, random_army
-from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.models import Army
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.roster.loader import Roster
+    from clix.engine.horrorclix.roster.models import Army
 
 HERO_TIES = "draw"
 """How a HeroClix design game ends on equal VP or with nobody defeated: a draw. HX-END-11 gives such a game to the
 force built with fewer points, a rule against points by construction: in games with few knockouts it, not the
 characters, would decide most games and turn the cost line upside down."""
+
+
+def builder(ruleset: str = DEFAULT_RULESET) -> ModuleType:
+    """The army (force) builder of the ruleset called `ruleset`, reached through the core's registry
+    (`Ruleset.part`): engine/horrorclix/armybuilder.py, engine/heroclix/armybuilder.py."""
+    return ruleset_named(ruleset).part("armies")
 
 
 def pool_roster(roster: Roster, pool: Sequence[str], budget: int) -> Roster:
@@ -42,7 +50,7 @@ def pool_roster(roster: Roster, pool: Sequence[str], budget: int) -> Roster:
     figures = {k: f for k, f in roster.figures.items() if (not pool or k in pool) and f.rank != "demo"}
     if not any(f.points <= budget for f in figures.values()):
         raise ClixError(f"--budget {budget}: no figure of the pool costs {budget} points or less; raise --budget")
-    return Roster(
+    return type(roster)(
         figures=figures,
         plot_twists=roster.plot_twists,
         victims=roster.victims,
@@ -57,7 +65,7 @@ def full_army(roster: Roster, budget: int, rng: np.random.Generator) -> Army:
     random among those that still fit, a unique figure once) until none fits, so it spends more than the budget
     minus the cheapest figure it could still take. Cards granted by an added figure join the crypt (never a
     second subplot)."""
-    army = random_army(roster, budget, rng)
+    army: Army = builder().random_army(roster, budget, rng)
     figures = list(army.figures)
     legal = sorted((f for f in roster.figures.values() if f.rank != "demo"), key=lambda f: f.id)
     spent = sum(roster.figures[e.figure].points for e in figures)
@@ -67,7 +75,7 @@ def full_army(roster: Roster, budget: int, rng: np.random.Generator) -> Army:
         fits = [f for f in legal if f.points <= budget - spent and f.id not in uniques]
         if not fits:
             break
-        figure, entry = draw_figure(fits, rng)
+        figure, entry = builder().draw_figure(fits, rng)
         figures.append(entry)
         spent += figure.points
         if figure.unique:
@@ -149,13 +157,12 @@ class HorrorPieces:
     def legal(self, name: str, budget: int, figures: Sequence[str], like: Any, provenance: str) -> Any:
         """An army of `figures` with `like`'s crypt, victims and objects (a dict of those for a build), checked
         legal; a ClixError naming the breach if not."""
-        from clix.engine.horrorclix.armybuilder import IllegalArmy, legal_army
-
+        armies = builder(self.ruleset)
         extras = (
             like if isinstance(like, dict) else {"crypt": like.crypt, "victims": like.victims, "objects": like.objects}
         )
         try:
-            return legal_army(
+            return armies.legal_army(
                 self.data,
                 name,
                 budget,
@@ -165,7 +172,7 @@ class HorrorPieces:
                 extras["objects"],
                 provenance,
             )
-        except IllegalArmy as exc:
+        except armies.IllegalArmy as exc:
             raise ClixError(str(exc)) from None
 
     def matchup(self, *where: Any, ties: str | None = None) -> Matchup:
@@ -177,9 +184,7 @@ class HorrorPieces:
 
     def with_armies(self, armies: Mapping[str, Any]) -> HorrorPieces:
         """These pieces with `armies` added to the library's (replacing any of the same name)."""
-        from clix.engine.horrorclix.armybuilder import with_armies
-
-        return HorrorPieces(with_armies(self.data, armies))
+        return HorrorPieces(builder(self.ruleset).with_armies(self.data, armies))
 
     def view(self, armies: Mapping[str, Any]) -> Any:
         """The data `play_cells` reads, with `armies` added (their figures' rows need them)."""
@@ -214,9 +219,7 @@ class HeroPieces(HorrorPieces):
 
     def fits(self, figure: Any, chosen: Sequence[str]) -> bool:
         """A Unique once (HX-BUILD-03), no archenemy of one chosen (HX-BUILD-04)."""
-        from clix.engine.heroclix.armybuilder import fits
-
-        return bool(fits([figure], [self.figures[c] for c in chosen], figure.points))
+        return bool(builder(self.ruleset).fits([figure], [self.figures[c] for c in chosen], figure.points))
 
     def pooled(self, pool: Sequence[str], budget: int) -> HeroPieces:
         """The pieces whose characters are the pool's (all when it is empty)."""
@@ -234,11 +237,10 @@ class HeroPieces(HorrorPieces):
 
     def random_army(self, budget: int, rng: np.random.Generator) -> Any:
         """A random legal force spending its build total (engine/heroclix/armybuilder.py `random_force`)."""
-        from clix.engine.heroclix.armybuilder import IllegalForce, random_force
-
+        forces = builder(self.ruleset)
         try:
-            return random_force(self.data, budget, rng)
-        except IllegalForce as exc:
+            return forces.random_force(self.data, budget, rng)
+        except forces.IllegalForce as exc:
             raise ClixError(f"--budget {budget}: {exc}") from None
 
     def removable(self, army: Any) -> list[int]:
@@ -247,13 +249,12 @@ class HeroPieces(HorrorPieces):
     def legal(self, name: str, budget: int, figures: Sequence[str], like: Any, provenance: str) -> Any:
         """A force of `figures` with `like`'s objects (a force, or a dict with "objects"), checked legal
         (HX-BUILD-01/03/04); a ClixError naming the breach if not."""
-        from clix.engine.heroclix.armybuilder import IllegalForce, legal_force
-
+        forces = builder(self.ruleset)
         objects = (like.get("objects") if isinstance(like, dict) else like.objects) or ("light", "light", "heavy")
         characters = [self.figures[f] for f in figures]
         try:
-            return legal_force(self.data, name, budget, characters, objects, provenance)
-        except IllegalForce as exc:
+            return forces.legal_force(self.data, name, budget, characters, objects, provenance)
+        except forces.IllegalForce as exc:
             raise ClixError(str(exc)) from None
 
     def with_armies(self, armies: Mapping[str, Any]) -> HorrorPieces:
@@ -275,6 +276,5 @@ def pieces_of(data: Any) -> HorrorPieces:
     """The pieces of a ruleset's library data: a HorrorClix `Roster`, a HeroClix `Library`, or pieces already."""
     if isinstance(data, HorrorPieces):
         return data
-    from clix.engine.heroclix.library import Library
-
-    return HeroPieces(data) if isinstance(data, Library) else HorrorPieces(data)
+    hero = ruleset_named(HeroPieces.ruleset).part("models")
+    return HeroPieces(data) if isinstance(data, hero.Library) else HorrorPieces(data)

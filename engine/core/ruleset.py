@@ -14,6 +14,7 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from clix.engine.core.files.problems import InvalidFile, LineMap, Problem
@@ -29,6 +30,23 @@ class PowerSpec:
     trigger: str
     summary: str
     source: str
+
+
+PARTS = {
+    "armies": "its army (force) builder: random, legal and default armies, an army's checks",
+    "models": "its data models (the pydantic formats of its files), as `clix schema` and the library views read them",
+    "loader": "its data loader: the library type, loading files and folders, the items that failed",
+    "registry": "its tables of powers, abilities and card effects with their parameters",
+    "legality": "its checks across files (names an item uses that the library lacks)",
+    "scenario": "its scenario file format",
+    "cards": "its card files (HeroClix: team abilities, feats, battlefield conditions)",
+    "card_checks": "its cards' costs and checks (HeroClix: a feat's points)",
+    "players": "its heuristic player: the style factory and the weights",
+    "weights": "its heuristic players' weights by style",
+    "matchups": "its matchup kit's module (the library cache by folders, a game's rows)",
+    "game": "its game set-up and play loop, for the tuning and benchmarking tools",
+}
+"""The parts a ruleset may name (`Ruleset.parts`), each with what it holds; a ruleset names the ones it has."""
 
 
 class Ruleset:
@@ -48,6 +66,8 @@ class Ruleset:
       library)`, one scenario file played with forced dice and checked (`clix scenario run`); `check_game(layers,
       index, seed, turns)`, one random game checked against the ruleset's invariants (`clix selfcheck`);
       `matchups()`, the kit the analyzer plays matchups with (engine/core/matchups.py).
+    - `parts`: the ruleset's modules the analyzer's tools read, by a name of the part (`PARTS`), each imported
+      when first asked for (`part(name)`): the analyzer imports no ruleset, it reaches one through this registry.
     - `loader`: "module:function" returning this ruleset, so an unpickled state (in a worker process) finds
       the same object again.
     """
@@ -72,6 +92,7 @@ class Ruleset:
         run_scenario: str | Callable[[Path, Any], Any] | None = None,
         check_game: str | Callable[..., Any] | None = None,
         matchups: str | Callable[[], Any] | None = None,
+        parts: Mapping[str, str] | None = None,
     ) -> None:
         unknown = sorted(set(handlers) - set(powers))
         if unknown:
@@ -94,6 +115,7 @@ class Ruleset:
         self.scenario_runner = run_scenario
         self.game_checker = check_game
         self.matchup_kit = matchups
+        self.parts = dict(parts or {})
         self.showing: dict[str | None, dict[int, tuple[Any, tuple[Any, ...]]]] = {}
         """`effects` keeps here, by hook and dial click, the handlers of the powers showing (a cache)."""
 
@@ -116,6 +138,14 @@ class Ruleset:
     def matchups(self) -> Any:
         """The ruleset's `MatchupKit` (engine/core/matchups.py): how the analyzer sets up, plays and reads its games."""
         return _entry(self, "matchups", self.matchup_kit)()
+
+    def part(self, name: str) -> ModuleType:
+        """The ruleset's module for the part `name` (`PARTS`), imported when first asked for; a
+        NotImplementedError when the ruleset has no such part."""
+        module_name = self.parts.get(name)
+        if module_name is None:
+            raise NotImplementedError(f"ruleset {self.name} has no {name} part ({', '.join(sorted(self.parts))})")
+        return importlib.import_module(module_name)
 
     def unsupported_powers(self, names: Iterable[str]) -> set[str]:
         """Of `names`, the powers this ruleset names but plays with no effect yet."""

@@ -21,6 +21,20 @@ HeroClix after each break-away roll too, with no targets and one die (so it retu
 two: the core's type names the attack roll's two)."""
 
 
+PARTS = {
+    "armies": "clix.engine.heroclix.armybuilder",
+    "models": "clix.engine.heroclix.library",
+    "loader": "clix.engine.heroclix.library",
+    "cards": "clix.engine.heroclix.card_files",
+    "card_checks": "clix.engine.heroclix.card_checks",
+    "scenario": "clix.engine.heroclix.scenario_format",
+    "players": "clix.engine.heroclix.players.heuristic",
+    "weights": "clix.engine.heroclix.players.weights",
+    "matchups": "clix.engine.heroclix.matchups",
+}
+"""The modules the analyzer's tools reach by part (`Ruleset.part`, engine/core/ruleset.py `PARTS`)."""
+
+
 @cache
 def load() -> Ruleset:
     """HeroClix, loaded once per process. It plays the 48 powers of the 2005 card."""
@@ -41,4 +55,5 @@ def load() -> Ruleset:
         run_scenario="clix.engine.heroclix.scenario:run_scenario",
         check_game="clix.engine.heroclix.invariants:check_game",
         matchups="clix.engine.heroclix.matchups:matchups",
+        parts=PARTS,
     )

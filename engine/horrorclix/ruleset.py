@@ -21,6 +21,20 @@ PLOT_EFFECT_HANDLERS = "plot_effect_handlers"
 """The registries a HorrorClix ruleset holds beside its powers: card abilities, plot-twist effects by name (what a
 card may say), and the functions playing them (engine/horrorclix/card_effects.py)."""
 
+PARTS = {
+    "armies": "clix.engine.horrorclix.armybuilder",
+    "models": "clix.engine.horrorclix.roster.models",
+    "loader": "clix.engine.horrorclix.roster.loader",
+    "registry": "clix.engine.horrorclix.registry",
+    "legality": "clix.engine.horrorclix.legality",
+    "scenario": "clix.engine.horrorclix.scenario",
+    "players": "clix.engine.horrorclix.players.heuristic",
+    "weights": "clix.engine.horrorclix.players.weights",
+    "matchups": "clix.engine.horrorclix.matchups",
+    "game": "clix.engine.horrorclix.game",
+}
+"""The modules the analyzer's tools reach by part (`Ruleset.part`, engine/core/ruleset.py `PARTS`)."""
+
 
 @cache
 def load() -> Ruleset:
@@ -48,4 +62,5 @@ def load() -> Ruleset:
         run_scenario="clix.engine.horrorclix.scenario:run_scenario",
         check_game="clix.engine.horrorclix.selfcheck:check_game",
         matchups="clix.engine.horrorclix.matchups:matchups",
+        parts=PARTS,
     )
