@@ -1,5 +1,6 @@
 """The army builder of `clix serve` (issue 41, part 2): an army from the page's form, checked by the army-building
-rules the command line applies (`engine.horrorclix.legality.army_problems`, each problem with its fix), and saved as
+rules the command line applies (HorrorClix's `legality.army_problems`, reached through the core's registry like
+every ruleset module the analyzer uses: each problem with its fix), and saved as
 an army file (the format of rosters/horrorclix/armies) only when it is legal."""
 
 from __future__ import annotations
@@ -9,15 +10,17 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.serve.security import file_name
-from clix.engine.horrorclix.legality import army_problems
-from clix.engine.horrorclix.roster.loader import Roster
-from clix.engine.horrorclix.roster.models import Army, Figure
+from clix.engine.core.ruleset import DEFAULT_RULESET, ruleset_named
 from pydantic import ValidationError
+
+if TYPE_CHECKING:
+    from clix.engine.horrorclix.roster.loader import Roster
+    from clix.engine.horrorclix.roster.models import Army, Figure
 
 PROVENANCE = "built with clix serve"
 BUDGETS = (100, 200, 300)
@@ -115,7 +118,7 @@ def check(draft: Draft, roster: Roster) -> Checked:
     if draft.objects:
         data["objects"] = draft.objects
     try:
-        army = Army.model_validate(data)
+        army = _part("models").Army.model_validate(data)
     except ValidationError as exc:
         lines = []
         for error in exc.errors():
@@ -125,7 +128,9 @@ def check(draft: Draft, roster: Roster) -> Checked:
                 continue
             lines.append(f"{where}: {error['msg'].removeprefix('Value error, ')}")
         return Checked(draft, None, points, lines)
-    problems = [f"{'.'.join(map(str, where))}: {message}" for where, message in army_problems(army, roster)]
+    problems = [
+        f"{'.'.join(map(str, where))}: {message}" for where, message in _part("legality").army_problems(army, roster)
+    ]
     return Checked(draft, army, points, problems)
 
 
@@ -213,3 +218,8 @@ def choices(roster: Roster) -> dict[str, Sequence[str]]:
         "cabals": sorted({f.cabal.name for f in roster.figures.values() if f.cabal is not None}),
         "powers": sorted({p for f in roster.figures.values() for p in figure_powers(f)}),
     }
+
+
+def _part(name: str) -> Any:
+    """HorrorClix's part `name` (its army models, its legality checks), found through the core's registry."""
+    return ruleset_named(DEFAULT_RULESET).part(name)
