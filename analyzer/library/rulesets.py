@@ -121,7 +121,7 @@ def kind_of(ruleset: str, table: str) -> str:
     return str(getattr(kit_of(ruleset), "army_kind", "army")) if table == ARMIES else "map"
 
 
-SAMPLES = {"heroclix-2005": REPO_ROSTERS.parent / "heroclix"}
+SAMPLES = {"heroclix-2005": REPO_ROSTERS.parent / "heroclix", "horrified": REPO_ROSTERS.parent / "horrified"}
 """Each ruleset's sample library shipped with clix, beside HorrorClix's (`load.REPO_ROSTERS`)."""
 
 
