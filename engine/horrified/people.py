@@ -5,6 +5,7 @@ end of the game (HF-MON-03..06, HF-HIT, HF-GOAL, HF-FRZ, HF-ITEM-03, HF-VILL-01)
 from __future__ import annotations
 
 from clix.engine.core import decisions
+from clix.engine.horrified.board import UNREACHABLE
 from clix.engine.horrified.state import OFF_BOARD, OVER, Hero, HorrifiedState
 
 TAKE_THE_HIT = "take the hit"
@@ -116,17 +117,17 @@ def closest_person(state: HorrifiedState, start: int, water: bool, villagers_onl
     """The location of the closest person (HF-MON-03): a hero before a villager at equal distance, then the current
     player's choice (HF-MON-04, a decision `closest`); None when nobody can be reached."""
     board = state.components.board
-    found: list[tuple[int, int, str]] = []  # (distance, hero first 0 / villager 1, where)
+    found: list[tuple[int, int, int]] = []  # (distance, a hero 0 / a villager 1, where)
     if not villagers_only:
-        found += [(board.distance(start, h.pos, water), 0, f"hero {h.id}:{h.pos}") for h in state.heroes if h.pos >= 0]
-    found += [(board.distance(start, at, water), 1, f"villager {v}:{at}") for v, at in sorted(state.villagers.items())]
-    found = [f for f in found if f[0] < 10_000]
+        found += [(board.distance(start, h.pos, water), 0, h.pos) for h in state.heroes if h.pos != OFF_BOARD]
+    found += [(board.distance(start, at, water), 1, at) for at in state.villagers.values()]
+    found = [f for f in found if f[0] < UNREACHABLE]
     if not found:
         return None
     best = min(f[:2] for f in found)
-    tied = sorted({f[2].split(":")[1] for f in found if f[:2] == best}, key=int)
+    tied = sorted({f[2] for f in found if f[:2] == best})
     if len(tied) == 1:
-        return int(tied[0])
+        return tied[0]
     return int(decisions.ask(state, "closest", state.active, tied, subject="the person a monster moves toward"))
 
 
