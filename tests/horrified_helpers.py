@@ -48,7 +48,10 @@ def with_cards(state: HorrifiedState, *cards: Card) -> None:
 
 
 def force(state: HorrifiedState, *dice: int) -> None:
+    """The dice the next steps roll; the state as arranged by hand becomes the one its copies re-run from."""
     state.dice = ForcedDice(dice)
+    state.origin = None
+    state.history = []
 
 
 def give(state: HorrifiedState, hero: int, colour: str, *strengths: int, location: str | None = None) -> list[int]:

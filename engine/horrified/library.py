@@ -194,6 +194,8 @@ class Library:
     tables: dict[str, Any] = field(default_factory=dict)
     where: dict[str, tuple[str, LineMap]] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
+    broken: set[str] = field(default_factory=set)
+    """Tables of files that did not validate (their problems are said; they are not also called missing)."""
 
     def summary(self) -> str:
         """How much was loaded, in words."""
@@ -232,6 +234,7 @@ def _load_file(path: Path, library: Library) -> list[Problem]:
     try:
         item = HorrifiedFile.model_validate(data)
     except ValidationError as exc:
+        library.broken |= {key for key in data if key in TABLES} if isinstance(data, dict) else set()
         return problems + from_validation_error(name, exc, lines, HorrifiedFile)
     for table in TABLES:
         value = getattr(item, table)
@@ -244,12 +247,12 @@ def _load_file(path: Path, library: Library) -> list[Problem]:
 def cross_problems(library: Library) -> list[Problem]:
     """What no single file can show: a name that is not on the board, a missing table, deck counts that do not add up."""
     found: list[Problem] = []
-    missing = [t for t in TABLES if t not in library.tables]
+    missing = [t for t in TABLES if t not in library.tables and t not in library.broken]
     if missing:
         where = library.files[0] if library.files else "rosters/horrified"
         found.append(Problem(where, 0, "", f"no Horrified file defines {', '.join(missing)}; add the table(s)"))
-        if "board" in missing:
-            return found
+    if "board" not in library.tables:
+        return found
     board: BoardData = library.tables["board"]
     kinds = {loc.id: loc.kind for loc in board.locations}
 

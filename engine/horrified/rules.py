@@ -179,17 +179,17 @@ def share(state: HorrifiedState) -> None:
     here = [k for k, h in enumerate(state.heroes) if h.pos == state.current.pos]
     limit = 2 * sum(len(state.heroes[k].items) + state.heroes[k].cure for k in here)
     for _ in range(limit):
-        options: list[object] = ["done"]
+        options: list[tuple[int, int, int | str] | str] = ["done"]
         for a in here:
             for b in here:
                 if a != b:
                     options += [(a, b, uid) for uid in sorted(state.heroes[a].items)]
                     options += [(a, b, "cure")] if state.heroes[a].cure else []
         chosen = decisions.ask(state, "share", state.active, options, subject="give an item")
-        if chosen == "done":
+        if isinstance(chosen, str):
             return
-        giver, taker, what = chosen  # type: ignore[misc]
-        if what == "cure":
+        giver, taker, what = chosen
+        if isinstance(what, str):
             state.heroes[giver].cure, state.heroes[taker].cure = False, True
         else:
             state.heroes[giver].items.remove(what)
