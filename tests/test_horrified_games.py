@@ -93,3 +93,18 @@ def test_selfcheck_command_runs_horrified(capsys):
     outcome = check_ruleset_at("horrified", (), 3, 15, 0)
     assert outcome.problems == () and outcome.end_reason in {"terror", "out of time", "all monsters defeated"}
     assert ruleset_named("horrified").version.startswith("horrified/")
+
+
+def test_matchup_commands_refuse_horrified_in_one_line(capsys):
+    """A co-operative game has no army against army: ladder and value say so in one line (exit 2), no traceback."""
+    from helpers import run_main
+
+    for command in (["ladder", "--ruleset", "horrified", "-n", "2", "--jobs", "1"], ["value", "--ruleset", "horrified"]):
+        code, out, err = run_main(command, capsys)
+        assert code == 2
+        assert err.strip().splitlines() == [
+            "clix: error: horrified plays no army-against-army matchups; its analyses (`clix horrified`) are not "
+            "built yet; `clix selfcheck --ruleset horrified` plays it"
+        ]
+    code, out, _ = run_main(["selfcheck", "--ruleset", "horrified", "-n", "5", "--jobs", "1"], capsys)
+    assert code == 0 and "5 games, 0 with problems" in out

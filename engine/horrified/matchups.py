@@ -41,6 +41,8 @@ class HorrifiedMatchups:
     default_style = "team"
     army_kind = "line-up"
     default_map = ""
+    plays_matchups = False
+    no_matchups = "its analyses (`clix horrified`) are not built yet; `clix selfcheck --ruleset horrified` plays it"
 
     def player_factory(self, style: str) -> Any:
         if style == "random":
