@@ -97,7 +97,7 @@ def test_a_missing_table_is_named(tmp_path):
 def test_a_library_with_problems_is_refused_whole(tmp_path):
     folder = _copy(tmp_path)
     (folder / "game.yaml").write_text("ruleset: horrified\ndice: {count: 3}\n", encoding="utf-8")
-    with pytest.raises(InvalidFile, match="dice.faces: required field 'faces' is missing"):
+    with pytest.raises(InvalidFile, match=r"dice\.faces: required field 'faces' is missing"):
         components_at(folder)
 
 

@@ -99,7 +99,10 @@ def test_matchup_commands_refuse_horrified_in_one_line(capsys):
     """A co-operative game has no army against army: ladder and value say so in one line (exit 2), no traceback."""
     from helpers import run_main
 
-    for command in (["ladder", "--ruleset", "horrified", "-n", "2", "--jobs", "1"], ["value", "--ruleset", "horrified"]):
+    for command in (
+        ["ladder", "--ruleset", "horrified", "-n", "2", "--jobs", "1"],
+        ["value", "--ruleset", "horrified"],
+    ):
         code, out, err = run_main(command, capsys)
         assert code == 2
         assert err.strip().splitlines() == [
