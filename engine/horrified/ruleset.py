@@ -30,6 +30,7 @@ def load() -> Ruleset:
         end_turn=rules.end_turn,
         score=rules.score,
         load_library="clix.engine.horrified.library:load_library",
+        run_scenario="clix.engine.horrified.scenario:run_scenario",
         check_game="clix.engine.horrified.invariants:check_game",
         matchups="clix.engine.horrified.matchups:matchups",
     )
