@@ -14,6 +14,7 @@ from clix.engine.core.dice import Dice, DiceExhausted, ForcedDice
 from clix.engine.core.expect import events_in_order
 from clix.engine.core.files.problems import InvalidFile, LineMap, Problem, from_validation_error, relative
 from clix.engine.core.files.yaml_lines import YamlError, read_yaml
+from clix.engine.core.pending import Decision
 from clix.engine.horrified.components import Card
 from clix.engine.horrified.matchups import components_at
 from clix.engine.horrified.rules import (
@@ -296,7 +297,7 @@ def read_step(state: HorrifiedState, step: str | dict[str, Any]) -> Action:
     {villager: V, to: LOC}`, `special: LOC` (or `{to: LOC, hero: H}`), `advance: {monster: M, at: LOC, spend: [..]}`,
     `defeat: {monster: M, spend: [..]}`, `perk: {holder: H, perk: P}`."""
     if isinstance(step, str):
-        words = {"end": EndPhase(), "pick up": PickUp(), "share": Share()}
+        words: dict[str, Action] = {"end": EndPhase(), "pick up": PickUp(), "share": Share()}
         if step not in words:
             raise ScenarioError(f"unknown step {step!r}; a word step is end, pick up or share")
         return words[step]
@@ -344,7 +345,7 @@ def _spend(state: HorrifiedState, hero: Any, specs: list[str]) -> list[int]:
 def answer(state: HorrifiedState, step: str | dict[str, Any]) -> None:
     """Answer the decision the game waits for with the option the step names (`answer: X`)."""
     waiting = state.waiting
-    assert waiting is not None
+    assert isinstance(waiting, Decision)  # a scenario's dice are its own: it never waits for a chance event
     if not isinstance(step, dict) or list(step) != ["answer"]:
         raise ScenarioError(f"the game waits for a {waiting.kind} decision; the next step is `answer: ...`")
     wanted = _option(state, waiting.kind, step["answer"])
@@ -395,8 +396,8 @@ def check(state: HorrifiedState, expect: Expect) -> list[str]:
     for who in expect.off_board:
         want(f"off_board.{who}", _hero(state, who).pos, OFF_BOARD)
     if expect.villagers is not None:
-        got = {state.components.villagers[v][0]: names[at] for v, at in state.villagers.items()}
-        want("villagers", got, expect.villagers)
+        board = {state.components.villagers[v][0]: names[at] for v, at in state.villagers.items()}
+        want("villagers", board, expect.villagers)
     if expect.coffins is not None:
         piece = state.piece("dracula")
         want("coffins", sorted(names[c] for c in piece.coffins) if piece else [], sorted(expect.coffins))
