@@ -20,10 +20,11 @@ from horrified_helpers import HIT, at, card, force, game, give, with_cards
 
 
 def test_200_random_games_keep_every_invariant():
-    """Random line-ups (1-2 monsters, 1-4 heroes) and random players: no invariant breaks, every game ends by a rule."""
+    """Random line-ups (1-2 monsters, 1-4 heroes), random players and the team: no invariant breaks, every game ends
+    by a rule, and each way of ending happens."""
     results = [check_game((), k, child_seed(40, k), 0) for k in range(200)]
     assert [r.problems for r in results if r.problems] == []
-    assert {r.end_reason for r in results} <= {"terror", "out of time", "all monsters defeated"}
+    assert {r.end_reason for r in results} == {"terror", "out of time", "all monsters defeated"}
     assert all(r.turns <= 34 for r in results)  # 30 cards (HF-GOAL-03), one more hero phase, 3 skipping perks
 
 

@@ -1,5 +1,6 @@
 """What must hold in every state of every Horrified game, checked after every action (`clix selfcheck --ruleset
-horrified`, the ruleset's `check_game` entry point): random line-ups played by random players."""
+horrified`, the ruleset's `check_game` entry point): random line-ups played by random players (even games) and the
+heuristic team (odd games, which win some)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from clix.engine.core.players import RandomAgent
 from clix.engine.core.selfcheck import GameCheck, play_checked
 from clix.engine.horrified.components import Components
 from clix.engine.horrified.matchups import components_at
+from clix.engine.horrified.players import TeamPlayer
 from clix.engine.horrified.setup import new_game
 from clix.engine.horrified.state import OFF_BOARD, OVER, HorrifiedState
 
@@ -77,12 +79,13 @@ def random_lineup(components: Components, rng: np.random.Generator) -> tuple[lis
 
 
 def check_game(layers: Path | tuple[Path, ...], index: int, seed: np.random.SeedSequence, turn_limit: int) -> GameCheck:
-    """Random game `index` from `seed` (random line-up, random players), its invariants checked after every action;
+    """Game `index` from `seed` (random line-up; random players, or the team in odd games), its invariants checked;
     `turn_limit` is unused (the monster deck ends every game, HF-GOAL-03)."""
     components = components_at(layers)
     lineup_seed, dice_seed, *player_seeds = child_seeds(seed, 6)
     monsters, heroes = random_lineup(components, np.random.default_rng(lineup_seed))
-    agents = [RandomAgent(np.random.default_rng(s)) for s in player_seeds[: len(heroes)]]
+    player = TeamPlayer if index % 2 else RandomAgent  # the team wins games, so defeats and wins are checked too
+    agents = [player(np.random.default_rng(s)) for s in player_seeds[: len(heroes)]]
     return play_checked(
         index,
         lambda: new_game(components, monsters, heroes, Dice(np.random.default_rng(dice_seed))),
