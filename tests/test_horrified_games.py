@@ -112,3 +112,14 @@ def test_matchup_commands_refuse_horrified_in_one_line(capsys):
         ]
     code, out, _ = run_main(["selfcheck", "--ruleset", "horrified", "-n", "5", "--jobs", "1"], capsys)
     assert code == 0 and "5 games, 0 with problems" in out
+
+
+def test_a_view_hides_the_order_of_what_lies_face_down():
+    """A player chooses in a view that shows the bag, the monster deck and the perk deck, but not their order (a
+    searching player must not read the next card); the pieces on the board are the game's own."""
+    state = new_game(components_at(), ["dracula"], ["mayor", "inspector"], Dice(np.random.default_rng(3)))
+    seen = state.view(1)
+    assert seen.deck == sorted(state.deck) != state.deck
+    assert seen.bag == sorted(state.bag) != state.bag
+    assert seen.perk_deck == sorted(state.perk_deck)
+    assert seen.heroes is state.heroes and seen.at is state.at and seen.terror == state.terror

@@ -151,11 +151,14 @@ class HorrifiedState(State):
         twin.defeated_heroes = list(self.defeated_heroes)
 
     def _refresh_rules(self, seen: State, player: int) -> None:
-        """A player's view shares the pieces (co-operative: nothing is hidden between players). The bag's, the
-        decks' order is shown too: a player that searches must not read it (docs/horrified.md, missing)."""
+        """A player's view shares the pieces (co-operative: nothing is hidden between players) but not the order of
+        what lies face down: the item bag, the monster deck and the perk deck show their contents in sorted order."""
         assert isinstance(seen, HorrifiedState)
         for name in RULES_FIELDS:
             setattr(seen, name, getattr(self, name))
+        seen.bag = sorted(self.bag)
+        seen.deck = sorted(self.deck)
+        seen.perk_deck = sorted(self.perk_deck)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its components, dice, rules and every field (a paused state as the core pickles one)."""
