@@ -47,6 +47,7 @@ COMPILED_MODULES = (
     "clix.engine.core.driver",
     "clix.engine.core.effects",
     "clix.engine.heroclix.state",
+    "clix.engine.horrified.state",  # a subclass of the compiled core State must be compiled too
     "clix.engine.heroclix.players.position",
     "clix.engine.heroclix.players.heuristic",
     "clix.engine.heroclix.movement",

@@ -47,7 +47,7 @@ def _lint(tree: Path) -> subprocess.CompletedProcess[str]:
 def test_the_import_contracts_are_kept(tmp_path):
     result = _lint(_installed_layout(tmp_path))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
-    assert "8 kept, 0 broken" in _said(result)
+    assert "9 kept, 0 broken" in _said(result)
 
 
 def test_a_circle_breaks_the_contract(tmp_path):
@@ -151,3 +151,22 @@ def test_the_core_names_no_ruleset_even_in_type_hints():
         if line.lstrip().startswith(("from clix.engine.horrorclix", "import clix.engine.horrorclix"))
     ]
     assert naming == []
+
+
+def test_horrified_importing_another_ruleset_breaks_the_contract(tmp_path):
+    """Horrified (issue 40) imports the core and no other ruleset: its rules importing HorrorClix's or its state
+    importing HeroClix's is refused, and so is its state importing its rules (a lower layer importing a higher)."""
+    tree = _installed_layout(tmp_path)
+    rules = tree / "clix" / "engine" / "horrified" / "rules.py"
+    rules.write_text(rules.read_text(encoding="utf-8") + "\nfrom clix.engine.horrorclix import combat  # noqa\n")
+    state = tree / "clix" / "engine" / "horrified" / "state.py"
+    state.write_text(
+        state.read_text(encoding="utf-8")
+        + "\nfrom clix.engine.heroclix import maps  # noqa\nfrom clix.engine.horrified import rules  # noqa\n"
+    )
+    result = _lint(tree)
+    assert result.returncode != 0
+    assert "clix.engine.horrified is not allowed to import clix.engine.horrorclix" in _said(result)
+    assert "clix.engine.horrified.rules -> clix.engine.horrorclix.combat" in _said(result)
+    assert "clix.engine.horrified.state -> clix.engine.heroclix.maps" in _said(result)
+    assert "clix.engine.horrified.state is not allowed to import clix.engine.horrified.rules" in _said(result)

@@ -180,8 +180,9 @@ def selfcheck(
         str,
         typer.Option(
             "--ruleset",
-            help="The ruleset whose games to check: horrorclix (the default; random sample armies on every map) or "
-            "heroclix-2005 (random sample forces on every map of the library's HeroClix files).",
+            help="The ruleset whose games to check: horrorclix (the default; random sample armies on every map), "
+            "heroclix-2005 (random sample forces on every map of the library's HeroClix files) or horrified (random "
+            "line-ups of monsters and 1-4 heroes, random players).",
         ),
     ] = DEFAULT_RULESET,
 ) -> None:
@@ -196,7 +197,9 @@ def selfcheck(
         raise ClixError(f"--ruleset: no ruleset is called {ruleset!r}; clix plays {', '.join(sorted(RULESETS))}")
     cores = checks.jobs(jobs, stderr_console())
     if ruleset != DEFAULT_RULESET:
-        layers = library_layers(rosters)
+        from clix.analyzer.library.rulesets import ruleset_layers
+
+        layers = ruleset_layers(library_layers(rosters), ruleset)  # the default library stands for the ruleset's sample
         raise typer.Exit(run_selfcheck(games, seed, cores, turns, layers, console, ruleset=ruleset))
     library = load_library(rosters, everything=True)
     raise typer.Exit(run_selfcheck(games, seed, cores, turns, library.layers, console, library.roster))

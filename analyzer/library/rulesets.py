@@ -121,7 +121,7 @@ def kind_of(ruleset: str, table: str) -> str:
     return str(getattr(kit_of(ruleset), "army_kind", "army")) if table == ARMIES else "map"
 
 
-SAMPLES = {"heroclix-2005": REPO_ROSTERS.parent / "heroclix"}
+SAMPLES = {"heroclix-2005": REPO_ROSTERS.parent / "heroclix", "horrified": REPO_ROSTERS.parent / "horrified"}
 """Each ruleset's sample library shipped with clix, beside HorrorClix's (`load.REPO_ROSTERS`)."""
 
 
@@ -239,6 +239,8 @@ def matchup_library(
     if ruleset is None:
         ruleset = choose_ruleset(arguments, libraries) if arguments else DEFAULT_RULESET
     kit = kit_of(ruleset)
+    if not getattr(kit, "plays_matchups", True):  # a co-operative game (Horrified): no army against army
+        raise ClixError(f"{ruleset} plays no army-against-army matchups; {kit.no_matchups}")
     map_text = map_argument.text if map_given and map_argument is not None else None
     if ruleset == DEFAULT_RULESET:
         chosen = map_text if map_text is not None else str(kit.default_map)

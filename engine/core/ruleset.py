@@ -177,6 +177,7 @@ def _entry(ruleset: Ruleset, what: str, target: str | Callable[..., Any] | None)
 RULESETS: dict[str, str] = {
     "horrorclix": "clix.engine.horrorclix.ruleset:load",
     "heroclix-2005": "clix.engine.heroclix.ruleset:load",
+    "horrified": "clix.engine.horrified.ruleset:load",
 }
 """Every ruleset clix plays, by name: its loader ("module:function"). A name, not an import: the core imports no
 ruleset, and a ruleset is imported only when one is asked for."""
