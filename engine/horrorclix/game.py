@@ -65,8 +65,6 @@ def start_game(
     `setup.new_game` (HC-SPECIAL-11)."""
     dice_seed, *player_seeds = child_seeds(seed, 1 + len(armies))
     agents = [factory(np.random.default_rng(s)) for factory, s in zip(agent_factories, player_seeds, strict=True)]
-    state = new_game(
-        roster, armies, layout, np.random.default_rng(dice_seed), turn_limit, army_names, tie_break, teams
-    )
+    state = new_game(roster, armies, layout, np.random.default_rng(dice_seed), turn_limit, army_names, tie_break, teams)
     settle(state, agents, watch=watch)
     return state, agents
