@@ -3,15 +3,17 @@ mean placing with 95% block intervals against the equal-strength share, VP and v
 by turn position (the first-player effect); attack spread over opponents; king-making (docs/statistics.md, "Melee").
 
 The unit of every interval is the block (every seat order once, one seed): blocks are independent, games within a
-block are not. A slot's block value is its mean over the block's games; `pair_interval` (the duel's interval over
-pairs) is taken over the block values."""
+block are not. A slot's block value is its mean over the block's games; the interval is a t interval over the block
+values (`block_interval`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
-from clix.analyzer.stats.scoring import pair_interval
+from clix.analyzer.stats.scoring import CONFIDENCE, pair_interval
+from scipy import stats as st
 
 SLOTS = "ABCD"
 
@@ -22,10 +24,20 @@ def slots_of(games: pd.DataFrame) -> str:
 
 
 def block_interval(games: pd.DataFrame, values: pd.Series) -> dict[str, Any]:
-    """The mean of `values` (one per game, in [0, 1]) with its 95% interval over blocks."""
+    """The mean of `values` (one per game, in [0, 1]) with its 95% t interval over block means, clipped to [0, 1].
+
+    Not the duel's pair interval: its two imagined pairs (one lost, one won) weigh as much as a few real blocks
+    whose means, averaged over every seat, vary far less than a pair's; it covered 99.6% in simulated 4-player
+    mirrors. When every block agrees (no spread to measure) the pair interval is used, so no interval has zero
+    width (docs/statistics.md, "Melee")."""
     means = values.groupby(games["block"]).mean().to_numpy(dtype=float)
-    found = pair_interval(means)
-    return {"share": found["score"], "low": found["low"], "high": found["high"], "blocks": found["pairs"]}
+    blocks = len(means)
+    if blocks < 2 or float(np.std(means)) == 0.0:
+        found = pair_interval(means)
+        return {"share": found["score"], "low": found["low"], "high": found["high"], "blocks": blocks}
+    mean = float(means.mean())
+    half = float(st.t.ppf(0.5 + CONFIDENCE / 2, blocks - 1)) * float(means.std(ddof=1)) / np.sqrt(blocks)
+    return {"share": mean, "low": max(0.0, mean - half), "high": min(1.0, mean + half), "blocks": blocks}
 
 
 def armies(games: pd.DataFrame) -> list[dict[str, Any]]:
