@@ -137,3 +137,18 @@ def test_bad_input_is_one_line(args: list[str], says: str, capsys: pytest.Captur
     code, _out, err = run_main(["melee", *args, "--games", "6", "--jobs", "1"], capsys)
     assert code == 2
     assert says in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_heuristic_counts_a_teammates_area_as_friendly_and_shares_threats_among_opponents_only() -> None:
+    from clix.engine.horrorclix.players.position import _areas, _Context
+
+    melee = melee_of(FOUR, teams="AB:CD")
+    state, _ = play_state(melee, 1, 0)
+    mate = next(n for n in range(2, 5) if state.player(n).team == state.player(1).team)
+    mine, theirs = _areas(state, 1)
+    geo = state.geometry
+    for space in geo.starting_areas[state.areas[mate]]:
+        assert mine.nearest(space) == 0 and theirs.nearest(space) > 0
+    assert _Context(state, 1).opponents == 2  # the other team's two players, not three (HC-SPECIAL-11)
+    free_for_all, _ = play_state(melee_of(FOUR), 1, 0)
+    assert _Context(free_for_all, 1).opponents == 3

@@ -29,7 +29,9 @@ def check_armies(armies: Sequence[str], known: Sequence[str] | None) -> None:
                 else ""
             )
         )
-    for name in armies if known is not None else ():
+    if known is None:
+        return
+    for name in armies:
         if name not in known:
             raise ClixError(did_you_mean("army", name, known, "`clix roster list armies` shows every army"))
 
