@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 from clix.analyzer.melee.command import build_melee, games_frame, play_games
 from clix.analyzer.melee.design import Melee, placings, play_state, seat_orders, seed_path
+from clix.analyzer.melee.keep import MeleeKeeper, melee_key
 from clix.analyzer.melee.replay import replay_row
 from clix.analyzer.melee.stats import summarize
 from helpers import run_main
@@ -105,14 +106,15 @@ def test_the_summary_has_a_win_share_per_army_summing_to_one() -> None:
 
 
 def test_the_command_prints_a_headline_and_writes_its_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    where = ["-o", str(tmp_path / "run"), "--store", str(tmp_path / "store.duckdb")]
     code, out, err = run_main(
-        ["melee", *FOUR[:3], "--games", "10", "--turns", "6", "--jobs", "1", "--json", "-o", str(tmp_path)], capsys
+        ["melee", *FOUR[:3], "--games", "10", "--turns", "6", "--jobs", "1", "--json", *where], capsys
     )
     assert code == 0, err
     assert "rounded up to 12" in err
     summary = json.loads(out)
     assert summary["games"] == 12 and len(summary["armies"]) == 3
-    games = pd.read_csv(tmp_path / "games.csv")
+    games = pd.read_csv(tmp_path / "run" / "games.csv")
     assert len(games) == 12 and set(games["order"]) == {"ABC", "ACB", "BAC", "BCA", "CAB", "CBA"}
     assert summarize(games)["headline"] == summary["headline"]
     code, out, err = run_main(["melee", *FOUR[:3], "--turns", "6", "--game", "7"], capsys)
@@ -133,8 +135,8 @@ def test_the_command_prints_a_headline_and_writes_its_games(tmp_path: Path, caps
         ([*FOUR[:3], "--ties", "coin"], "--ties takes break or draw"),
     ],
 )
-def test_bad_input_is_one_line(args: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _out, err = run_main(["melee", *args, "--games", "6", "--jobs", "1"], capsys)
+def test_bad_input_is_one_line(args: list[str], says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _out, err = run_main(["melee", *args, "--games", "6", "--jobs", "1", "--store", str(tmp_path / "s")], capsys)
     assert code == 2
     assert says in err and err.count("\n") == 1 and "Traceback" not in err
 
@@ -152,3 +154,26 @@ def test_the_heuristic_counts_a_teammates_area_as_friendly_and_shares_threats_am
     assert _Context(state, 1).opponents == 2  # the other team's two players, not three (HC-SPECIAL-11)
     free_for_all, _ = play_state(melee_of(FOUR), 1, 0)
     assert _Context(free_for_all, 1).opponents == 3
+
+
+def test_the_store_gives_back_the_games_it_has_and_plays_only_the_rest(tmp_path: Path) -> None:
+    melee = melee_of(FOUR[:3])
+    store = tmp_path / "clix.duckdb"
+    first, ended = play_games(melee, 12, 8, 1, keeper=MeleeKeeper(store, melee, 8, 12, fresh=False))
+    assert ended["from_store"] == 0
+    again, ended = play_games(melee, 18, 8, 1, keeper=MeleeKeeper(store, melee, 8, 18, fresh=False))
+    assert ended["from_store"] == 12 and again[:12] == first and len(again) == 18
+    fresh, ended = play_games(melee, 12, 8, 1, keeper=MeleeKeeper(store, melee, 8, 12, fresh=True))
+    assert ended["from_store"] == 0 and fresh == first
+    assert melee_key(melee, 8) != melee_key(melee, 9)
+    assert melee_key(melee, 8) != melee_key(melee_of(FOUR[:3], turns=7), 8)
+    assert melee_key(melee_of(FOUR, teams="AB:CD"), 8) != melee_key(melee_of(FOUR), 8)
+
+
+def test_idle_turns_are_counted_per_army() -> None:
+    melee = melee_of(FOUR[:3])
+    rows, _ = play_games(melee, 6, 1, 1)
+    for row in rows:
+        for x in "ABC":
+            assert 0 <= row[f"idle_turns_{x}"] <= row[f"turns_{x}"] <= melee.turn_limit
+        assert sum(row[f"turns_{x}"] for x in "ABC") >= 3 * (row["rounds"] - 1)

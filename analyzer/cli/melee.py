@@ -58,6 +58,17 @@ def melee(
         int | None,
         typer.Option("--game", help="Replay only game N of the run (its seat order and seed) and print its placings."),
     ] = None,
+    store: Annotated[
+        Path | None,
+        typer.Option(
+            "--store",
+            help="Result store (a DuckDB file; default: ./clix-out/clix.duckdb): games already there are read, not "
+            "played, and every game played is added as it finishes.",
+        ),
+    ] = None,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
     stop_on_error: StopOption = False,
     rosters: RostersOption = None,

@@ -10,6 +10,7 @@ from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.melee.design import SLOTS, Melee, play_row, rounded_games, seed_path
+from clix.analyzer.melee.keep import MeleeKeeper
 from clix.analyzer.play.pool import run_items
 from clix.analyzer.play.result import report_line
 from clix.analyzer.play.runner import batch_size_for, player_factory
@@ -121,28 +122,42 @@ def play_games(
     jobs: int,
     progress: Callable[[int], None] | None = None,
     stop_on_error: bool = False,
+    keeper: MeleeKeeper | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Play games 0 .. `games` - 1 (whole blocks) on `jobs` processes with the duel's worker pool: the rows in game
-    order, and how the run ended ({interrupted, stopped, failed})."""
-    rows: dict[int, dict[str, Any]] = {}
-    indexes = list(range(games))
-    outcome = run_items(
-        partial(play_row, melee, seed),
-        indexes,
-        jobs,
-        batch_size_for(games, jobs),
-        describe=lambda p: f"game {p} (seed path {':'.join(map(str, seed_path(melee, p)))})",
-        report=report_line,
-        progress=progress,
-        stop_on_error=stop_on_error,
-        stop_on_raise=True,
-        on_result=lambda p, row: rows.__setitem__(p, row),
-        keep=False,
-    )
+    """Play games 0 .. `games` - 1 (whole blocks) on `jobs` processes with the duel's worker pool, taking those the
+    result store has (`keeper`) and storing those played: the rows in game order, and how the run ended
+    ({interrupted, stopped, failed, from_store})."""
+    rows: dict[int, dict[str, Any]] = {i: r for i, r in (keeper.known if keeper else {}).items() if i < games}
+    indexes = [i for i in range(games) if i not in rows]
+
+    def keep(position: int, row: dict[str, Any]) -> None:
+        rows[indexes[position]] = row
+        if keeper is not None:
+            keeper.add(indexes[position], row)
+
+    try:
+        outcome = run_items(
+            partial(play_row, melee, seed),
+            indexes,
+            jobs,
+            batch_size_for(max(1, len(indexes)), jobs),
+            describe=lambda p: f"game {indexes[p]} (seed path {':'.join(map(str, seed_path(melee, indexes[p])))})",
+            report=report_line,
+            progress=progress,
+            stop_on_error=stop_on_error,
+            stop_on_raise=True,
+            on_result=keep,
+            on_batch=keeper.writer.tick if keeper is not None else None,
+            keep=False,
+        )
+    finally:
+        if keeper is not None:
+            keeper.close()
     ended = {
         "interrupted": outcome.interrupted,
         "stopped": outcome.stopped,
-        "failed": [{"game": p, "reason": why} for p, why in sorted(outcome.failed.items())],
+        "failed": [{"game": indexes[p], "reason": why} for p, why in sorted(outcome.failed.items())],
+        "from_store": games - len(indexes),
     }
     return [rows[i] for i in sorted(rows)], ended
 
@@ -191,6 +206,8 @@ def run_melee(
     console: Any,
     err: Any,
     stop_on_error: bool = False,
+    store: Path | None = None,
+    fresh: bool = False,
 ) -> int:
     """Play the melee, print its summary (text, or one line of JSON) and write its games; the exit code."""
     from clix.analyzer.common.jsonout import print_json
@@ -203,15 +220,17 @@ def run_melee(
     played, note = requested_games(games, melee)
     if note is not None:
         err.print(note, markup=False)
+    keeper = None if store is None else MeleeKeeper(store, melee, seed, played, fresh)
     try:
-        with progress_bar(console, "melee", played, as_json or console.quiet) as advance:
-            rows, ended = play_games(melee, played, seed, jobs, advance, stop_on_error)
+        done = len(keeper.known) if keeper is not None else 0
+        with progress_bar(console, "melee", played, as_json or console.quiet, done) as advance:
+            rows, ended = play_games(melee, played, seed, jobs, advance, stop_on_error, keeper)
     finally:
         close_pool()
     table = games_frame(rows, melee)
     if table.empty:
         raise ClixError("no whole block of games finished: nothing to report (play more games, or see the lines above)")
-    summary = summarize(table) | {"seed": seed, "map": melee.map_name, "ended": ended}
+    summary = summarize(table) | {"seed": seed, "map": melee.map_name, "ended": ended, "store": str(store or "")}
     if out is not None:
         summary["files"] = [str(p) for p in write_outputs(out, table, summary)]
     if as_json:

@@ -28,7 +28,7 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
         markup=False,
     )
     table = Table(title="Armies (95% intervals over blocks)", title_justify="left")
-    for column in ("", "army", "win share", "equal", "mean place", "VP", "victims", "eliminated"):
+    for column in ("", "army", "win share", "equal", "mean place", "VP", "victims", "eliminated", "idle turns"):
         table.add_column(column)
     for a in summary["armies"]:
         table.add_row(
@@ -40,6 +40,7 @@ def print_summary(summary: dict[str, Any], console: Console) -> None:
             f"{a['vp']:.1f}",
             f"{a['victims']:.2f}",
             _pct(a["eliminated"]),
+            _pct(a["idle_turns"]),
         )
     console.print(table)
     seats = Table(title="Win share by seat and by turn position (1: the first player)", title_justify="left")

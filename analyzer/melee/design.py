@@ -165,6 +165,7 @@ def game_row(state: Any, melee: Melee, master_seed: int, index: int, order: tupl
     attacks: dict[tuple[str, str], int] = {}
     kills: dict[tuple[str, str], int] = {}
     victims = dict.fromkeys(seats, 0)
+    turns, idle = _turns(state.log, seats)
     for event in state.log:
         if event.kind == "attack":
             by, at = owner.get(event.get("attacker") or ""), owner.get(event.get("target") or "")
@@ -188,11 +189,37 @@ def game_row(state: Any, melee: Melee, master_seed: int, index: int, order: tupl
         row[f"win_{x}"] = share[seat]
         row[f"victims_{x}"] = victims[seat]
         row[f"eliminated_{x}"] = state.player(seat).eliminated
+        row[f"turns_{x}"] = turns[seat]
+        row[f"idle_turns_{x}"] = idle[seat]  # how the AI played: turns with no action (passed or none legal)
         for y in melee.slots:
             if y != x:
                 row[f"attacks_{x}{y}"] = attacks.get((x, y), 0)
                 row[f"kills_{x}{y}"] = kills.get((x, y), 0)
     return row
+
+
+def _turns(log: Sequence[Any], seats: Sequence[int]) -> tuple[dict[int, int], dict[int, int]]:
+    """Turns each player took and how many of them had no action; a turn the game ended in before its player
+    acted is not counted (as in a duel's rows)."""
+    turns, idle = dict.fromkeys(seats, 0), dict.fromkeys(seats, 0)
+    player: int | None = None
+    acted = ended = False
+    for event in log:
+        if event.kind == "turn_start":
+            if player is not None:
+                turns[player] += 1
+                idle[player] += not acted
+            player, acted, ended = event.player, False, False
+        elif event.kind == "action":
+            acted = True
+        elif event.kind == "turn_end":
+            ended = True
+        elif event.kind == "game_over" and not ended and not acted:
+            player = None
+    if player is not None:
+        turns[player] += 1
+        idle[player] += not acted
+    return turns, idle
 
 
 def teams_text(melee: Melee) -> str:

@@ -64,9 +64,18 @@ def armies(games: pd.DataFrame) -> list[dict[str, Any]]:
                 "vp": float(games[f"vp_{x}"].mean()),
                 "victims": float(games[f"victims_{x}"].mean()),
                 "eliminated": float(games[f"eliminated_{x}"].astype(float).mean()),
+                "idle_turns": _share(games, f"idle_turns_{x}", f"turns_{x}"),
             }
         )
     return rows
+
+
+def _share(games: pd.DataFrame, part: str, whole: str) -> float | None:
+    """The sum of column `part` over the sum of column `whole` (None without the columns or with nothing)."""
+    if part not in games.columns or whole not in games.columns:
+        return None
+    total = float(games[whole].sum())
+    return float(games[part].sum()) / total if total else None
 
 
 def by_position(games: pd.DataFrame, column: str) -> list[dict[str, Any]]:

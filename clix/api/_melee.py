@@ -16,7 +16,8 @@ from clix.api._common import Progress, Result, Source
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-FLAGS = common.flags_of("games", "players", "seed", "turns", "ties", "jobs", "teams", "game") | {
+FLAGS = common.flags_of("games", "players", "seed", "turns", "ties", "jobs", "teams", "game", "fresh") | {
+    "--store": "store",
     "--map": "map",
     "ARMIES": "armies",
 }
@@ -80,12 +81,17 @@ def melee(
     ties: str = "break",
     jobs: int = 0,
     rosters: Source = None,
+    store: str | Path | None = None,
+    fresh: bool = False,
     progress: Progress = None,
 ) -> MeleeResult:
     """Play three or four armies (ids) at one table, every army in every seat over blocks of games sharing a seed,
     as `clix melee` does with the same arguments (for any `jobs`); `teams` as "AB:CD" plays two teams of two.
-    `games` is rounded up to whole blocks (a warning says so). Mistakes raise `clix.ClixError`."""
+    `games` is rounded up to whole blocks (a warning says so). With a result `store` (a DuckDB file, as `clix melee
+    --store`) its games of this melee are taken from it (unless `fresh`) and the others added. Mistakes raise
+    `clix.ClixError`."""
     from clix.analyzer.melee.command import build_melee, games_frame, play_games, requested_games
+    from clix.analyzer.melee.keep import MeleeKeeper
     from clix.analyzer.melee.stats import summarize
 
     common.games(games, minimum=1)
@@ -105,7 +111,8 @@ def melee(
         played, note = requested_games(games, spec)
         if note is not None:
             common.note(common.speak_python(note, FLAGS))
+        keeper = None if store is None else MeleeKeeper(Path(store), spec, seed, played, fresh)
         counter = common.Counter(progress, played)
-        rows, ended = play_games(spec, played, seed, cores, counter.step)
+        rows, ended = play_games(spec, played, seed, cores, counter.step, keeper=keeper)
         table = games_frame(rows, spec)
     return MeleeResult(games=table, summary=summarize(table) | {"seed": seed, "map": spec.map_name, "ended": ended})
