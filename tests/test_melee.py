@@ -117,6 +117,9 @@ def test_the_command_prints_a_headline_and_writes_its_games(tmp_path: Path, caps
     games = pd.read_csv(tmp_path / "run" / "games.csv")
     assert len(games) == 12 and set(games["order"]) == {"ABC", "ACB", "BAC", "BCA", "CAB", "CBA"}
     assert summarize(games)["headline"] == summary["headline"]
+    assert summary["ended"]["from_store"] == 0
+    code, out, err = run_main(["melee", *FOUR[:3], "--games", "12", "--turns", "6", "--json", *where[2:]], capsys)
+    assert code == 0 and json.loads(out)["ended"]["from_store"] == 12 and json.loads(out)["armies"] == summary["armies"]
     code, out, err = run_main(["melee", *FOUR[:3], "--turns", "6", "--game", "7"], capsys)
     row = games[games["game"] == 7].iloc[0]
     assert code == 0 and f"winner {row['winner']}" in out

@@ -14,6 +14,7 @@ from clix.analyzer.cli.common import (
     TurnsOption,
     console,
     stderr_console,
+    store_for,
 )
 from clix.analyzer.common import checks
 
@@ -96,4 +97,18 @@ def melee(
         from clix.analyzer.melee.replay import print_game
 
         raise typer.Exit(print_game(melee_spec, seed, game, console, as_json))
-    raise typer.Exit(run_melee(melee_spec, games, seed, cores, out, as_json, console, stderr_console(), stop_on_error))
+    raise typer.Exit(
+        run_melee(
+            melee_spec,
+            games,
+            seed,
+            cores,
+            out,
+            as_json,
+            console,
+            stderr_console(),
+            stop_on_error,
+            store_for(store),
+            fresh,
+        )
+    )
