@@ -115,10 +115,18 @@ def test_the_command_prints_a_headline_and_writes_its_games(tmp_path: Path, caps
     summary = json.loads(out)
     assert summary["games"] == 12 and len(summary["armies"]) == 3
     games = pd.read_csv(tmp_path / "run" / "games.csv")
+    report = (tmp_path / "run" / "report.html").read_text()
+    assert summary["outputs"][-1] == str(tmp_path / "run" / "report.html")
+    assert "King-making" in report or summary["king_making"]["games"] == 0
+    assert "Seats and turn order" in report and "butcher-shop" in report
     assert len(games) == 12 and set(games["order"]) == {"ABC", "ACB", "BAC", "BCA", "CAB", "CBA"}
     assert summarize(games)["headline"] == summary["headline"]
     assert summary["ended"]["from_store"] == 0
-    code, out, err = run_main(["melee", *FOUR[:3], "--games", "12", "--turns", "6", "--json", *where[2:]], capsys)
+    code, _, err = run_main(["melee", *FOUR[:3], "--games", "12", "--turns", "6", *where], capsys)
+    assert code == 2 and "--force" in err  # an earlier run's folder is replaced only with --force
+    code, out, err = run_main(
+        ["melee", *FOUR[:3], "--games", "12", "--turns", "6", "--json", "--force", *where], capsys
+    )
     assert code == 0 and json.loads(out)["ended"]["from_store"] == 12 and json.loads(out)["armies"] == summary["armies"]
     code, out, err = run_main(["melee", *FOUR[:3], "--turns", "6", "--game", "7"], capsys)
     row = games[games["game"] == 7].iloc[0]

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from clix.analyzer.cli.common import (
+    ForceOption,
     JobsOption,
     RostersOption,
     SeedOption,
@@ -53,8 +54,16 @@ def melee(
         str, typer.Option("--ties", help="Equal VP: 'break' (the cheaper army places higher, HC-END-09) or 'draw'.")
     ] = "break",
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write games.csv and summary.json to this folder.")
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Output directory for games.csv, summary.json and report.html (default: a new folder "
+            "clix-out/A-B-C-melee/run-YYYYMMDD-HHMMSS for each run); one holding an earlier run is refused unless "
+            "--force.",
+        ),
     ] = None,
+    force: ForceOption = False,
     game: Annotated[
         int | None,
         typer.Option("--game", help="Replay only game N of the run (its seat order and seed) and print its placings."),
@@ -93,6 +102,10 @@ def melee(
         ties,
         warn=lambda line: stderr_console().print(line, markup=False),
     )
+    from clix.analyzer.report.folder import Target
+
+    name = "-".join(melee_spec.armies) + ("-teams" if melee_spec.teams else "-melee")
+    target = Target(Path("clix-out") / name, new_run=True) if out is None else Target(out, force=force)
     if game is not None:
         from clix.analyzer.melee.replay import print_game
 
@@ -103,7 +116,7 @@ def melee(
             games,
             seed,
             cores,
-            out,
+            target,
             as_json,
             console,
             stderr_console(),

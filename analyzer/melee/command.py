@@ -174,15 +174,29 @@ def games_frame(rows: list[dict[str, Any]], melee: Melee) -> Any:
 
 
 def write_outputs(out: Path, games: Any, summary: dict[str, Any]) -> list[Path]:
-    """games.csv and summary.json in `out`."""
+    """games.csv, summary.json and report.html (self-contained, reports/melee.html.j2) in `out`."""
     import json
 
     from clix.analyzer.common.jsonout import rounded
+    from clix.analyzer.report.duel import TEMPLATES
+    from clix.analyzer.report.folder import writing
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
 
     out.mkdir(parents=True, exist_ok=True)
-    games.to_csv(out / "games.csv", index=False)
-    (out / "summary.json").write_text(json.dumps(rounded(summary), default=str, indent=1) + "\n")
-    return [out / "games.csv", out / "summary.json"]
+    paths = [out / "games.csv", out / "summary.json", out / "report.html"]
+    with writing(paths[0]):
+        games.to_csv(paths[0], index=False)
+    with writing(paths[1]):
+        paths[1].write_text(json.dumps(rounded(summary), default=str, indent=1) + "\n")
+    env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
+    html = env.get_template("melee.html.j2").render(summary=summary, pct=_pct)
+    with writing(paths[2]):
+        paths[2].write_text(html, encoding="utf-8")
+    return paths
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
 
 
 def requested_games(games: int, melee: Melee) -> tuple[int, str | None]:
@@ -201,7 +215,7 @@ def run_melee(
     games: int,
     seed: int,
     jobs: int,
-    out: Path | None,
+    out: Any,
     as_json: bool,
     console: Any,
     err: Any,
@@ -209,32 +223,44 @@ def run_melee(
     store: Path | None = None,
     fresh: bool = False,
 ) -> int:
-    """Play the melee, print its summary (text, or one line of JSON) and write its games; the exit code."""
+    """Play the melee, print its summary (text, or one line of JSON) and write games.csv, summary.json and
+    report.html to `out` (a `report.folder.Target`: claimed before the games, written whole or not at all; None
+    writes nothing); the exit code."""
+    from contextlib import nullcontext
+
     from clix.analyzer.common.jsonout import print_json
     from clix.analyzer.common.progress import progress_bar
     from clix.analyzer.melee.console import print_summary
     from clix.analyzer.melee.stats import summarize
     from clix.analyzer.play.pool import close_pool
     from clix.analyzer.play.result import run_exit_code
+    from clix.analyzer.report.folder import claim_output
 
     played, note = requested_games(games, melee)
     if note is not None:
         err.print(note, markup=False)
-    keeper = None if store is None else MeleeKeeper(store, melee, seed, played, fresh)
-    try:
-        done = len(keeper.known) if keeper is not None else 0
-        with progress_bar(console, "melee", played, as_json or console.quiet, done) as advance:
-            rows, ended = play_games(melee, played, seed, jobs, advance, stop_on_error, keeper)
-    finally:
-        close_pool()
-    table = games_frame(rows, melee)
-    if table.empty:
-        raise ClixError("no whole block of games finished: nothing to report (play more games, or see the lines above)")
-    summary = summarize(table) | {"seed": seed, "map": melee.map_name, "ended": ended, "store": str(store or "")}
-    if out is not None:
-        summary["files"] = [str(p) for p in write_outputs(out, table, summary)]
+    with claim_output(out) if out is not None else nullcontext() as claimed:
+        keeper = None if store is None else MeleeKeeper(store, melee, seed, played, fresh)
+        try:
+            done = len(keeper.known) if keeper is not None else 0
+            with progress_bar(console, "melee", played, as_json or console.quiet, done) as advance:
+                rows, ended = play_games(melee, played, seed, jobs, advance, stop_on_error, keeper)
+        finally:
+            close_pool()
+        table = games_frame(rows, melee)
+        if table.empty:
+            raise ClixError(
+                "no whole block of games finished: nothing to report (play more games, or see the lines above)"
+            )
+        summary = summarize(table) | {"seed": seed, "map": melee.map_name, "ended": ended, "store": str(store or "")}
+        if claimed is not None:
+            with claimed.staged() as staging:
+                written = write_outputs(staging, table, summary)
+            summary["outputs"] = [str(claimed.final(p)) for p in written]
     if as_json:
         print_json(summary)
     else:
         print_summary(summary, console)
+        if "outputs" in summary:
+            console.print(f"report: {summary['outputs'][-1]}", markup=False)
     return run_exit_code(ended["interrupted"], bool(ended["failed"]), ended["stopped"])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from clix.analyzer.common.errors import ClixError
 from clix.api import _common as common
 from clix.api._common import Progress, Result, Source
 
@@ -61,12 +61,10 @@ class MeleeResult(Result):
     def _write(self, folder: Path, pdf: bool) -> dict[str, Path]:
         from clix.analyzer.melee.command import write_outputs
 
-        written = write_outputs(folder, self.games, self.summary)
-        report = folder / "report.html"
-        report.write_text(
-            f"<html><body><h1>{html.escape(self.headline)}</h1>{self.table().to_html(index=False)}</body></html>\n"
-        )
-        return {"report": report, "games": written[0], "summary": written[1]}
+        if pdf:
+            raise ClixError("pdf: a melee's report has no PDF yet; call report(path) without pdf")
+        games, summary, report = write_outputs(folder, self.games, self.summary)
+        return {"report": report, "games": games, "summary": summary}
 
 
 def melee(
