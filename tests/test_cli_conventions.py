@@ -71,6 +71,7 @@ def test_a_long_line_wraps_between_words_under_its_own_indent():
     [
         ["duel", "butcher-shop", "firing-line", "--games", "8"],
         ["meta", "butcher-shop", "haunting", "--maps", "mansion", "--games", "4"],
+        ["melee", "butcher-shop", "firing-line", "haunting", "midnight-rush", "--games", "24", "--turns", "4"],
     ],
     ids=lambda words: words[0],
 )
