@@ -32,7 +32,8 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
         "",
     ]
     lines.append(
-        f"  Per army, 95% intervals over blocks (an equal army wins {_pct(summary['armies'][0]['expected'])}):"
+        f"  Per army, 95% intervals over blocks (an equal {'team' if summary['teams'] else 'army'} wins "
+        f"{_pct(summary['armies'][0]['expected'])}):"
     )
     rows = [["", "army", "win share", "mean place", "VP", "slain", "elim.", "idle"]]
     for a in summary["armies"]:
