@@ -10,7 +10,7 @@ In a notebook, each analysis of the command line is a function returning tables 
     >>> result.games.shape      # one row per game
     >>> result.plot()           # a matplotlib Figure
 
-`clix.duel`, `clix.ladder`, `clix.meta`, `clix.value`, `clix.build`, `clix.results`, `clix.load_library`,
+`clix.duel`, `clix.melee`, `clix.ladder`, `clix.meta`, `clix.value`, `clix.build`, `clix.results`, `clix.load_library`,
 `clix.Army` (an army from plain names) and `clix.ClixError` (every mistake) are loaded on first use: `import clix`
 itself (every worker process does) loads neither pandas nor the analyzer.
 """
@@ -34,6 +34,7 @@ API = (
     "ClixError",
     "DuelResult",
     "LadderResult",
+    "MeleeResult",
     "MetaResult",
     "Results",
     "ValueResult",
@@ -42,6 +43,7 @@ API = (
     "ladder",
     "load_library",
     "meta",
+    "melee",
     "results",
     "value",
 )

@@ -102,6 +102,7 @@ def test_a_long_line_wraps_between_words_under_its_own_indent():
             "--games",
             "2",
         ],
+        ["melee", "butcher-shop", "firing-line", "haunting", "midnight-rush", "--games", "24", "--turns", "4"],
     ],
     ids=lambda words: words[0],
 )

@@ -8,7 +8,7 @@
     >>> result.report("duel/")  # the HTML report, as clix duel --out duel/
 
 Each analysis of the command line has its function here, with the command's options as parameters and the same
-defaults (`jobs=0`: every core): `duel`, `ladder`, `meta`, `value`, `build`, and `results` (the result store's
+defaults (`jobs=0`: every core): `duel`, `melee`, `ladder`, `meta`, `value`, `build`, and `results` (the result store's
 runs). Each returns a result with its tables (pandas DataFrames), a one-line `headline`, `table()`, `plot()` (a
 matplotlib Figure) and `report(path, pdf=False)`. Armies are ids in the roster library, paths of army files or
 `Army` objects (`Army("Mine", ["figure-id", ...])`). Nothing is printed; mistakes raise `ClixError`, whose message
@@ -23,6 +23,7 @@ from clix.api._build import BuildResult, build
 from clix.api._duel import DuelResult, duel
 from clix.api._ladder import LadderResult, ladder
 from clix.api._library import load_library
+from clix.api._melee import MeleeResult, melee
 from clix.api._meta import MetaResult, meta
 from clix.api._results import Results, results
 from clix.api._value import ValueResult, value
@@ -33,6 +34,7 @@ __all__ = [
     "ClixError",
     "DuelResult",
     "LadderResult",
+    "MeleeResult",
     "MetaResult",
     "Results",
     "ValueResult",
@@ -40,6 +42,7 @@ __all__ = [
     "duel",
     "ladder",
     "load_library",
+    "melee",
     "meta",
     "results",
     "value",

@@ -39,10 +39,13 @@ def play_game(
     army_names: Sequence[str] = (),
     tie_break: bool = True,
     watch: Watch | None = None,
+    teams: Sequence[int] = (),
 ) -> GameState:
     """Play one game from its seed: the dice and each player get their own generator spawned from it,
     so the game replays exactly from (armies, map, players, seed)."""
-    state, agents = start_game(roster, armies, layout, agent_factories, seed, turn_limit, army_names, tie_break, watch)
+    state, agents = start_game(
+        roster, armies, layout, agent_factories, seed, turn_limit, army_names, tie_break, watch, teams
+    )
     return play(state, agents, watch=watch)
 
 
@@ -56,10 +59,12 @@ def start_game(
     army_names: Sequence[str] = (),
     tie_break: bool = True,
     watch: Watch | None = None,
+    teams: Sequence[int] = (),
 ) -> tuple[GameState, list[Agent]]:
-    """The game `play_game` plays, set up and ready for its first action, with its players."""
+    """The game `play_game` plays, set up and ready for its first action, with its players; `teams` as in
+    `setup.new_game` (HC-SPECIAL-11)."""
     dice_seed, *player_seeds = child_seeds(seed, 1 + len(armies))
     agents = [factory(np.random.default_rng(s)) for factory, s in zip(agent_factories, player_seeds, strict=True)]
-    state = new_game(roster, armies, layout, np.random.default_rng(dice_seed), turn_limit, army_names, tie_break)
+    state = new_game(roster, armies, layout, np.random.default_rng(dice_seed), turn_limit, army_names, tie_break, teams)
     settle(state, agents, watch=watch)
     return state, agents

@@ -20,6 +20,9 @@ from clix.engine.horrorclix.roster.models import OPPOSITE_EDGE, Army, MapLayout,
 from clix.engine.horrorclix.state import HOVERING, SOARING, GameState, MapObject, Monster, Phase, Player, Victim
 from clix.engine.horrorclix.zones import portal_sites, starting_zone
 
+VICTIM_TOKENS = 12
+"""Victim tokens in every game, each player contributing an equal share (HC-VICTIM-02)."""
+
 DEFAULT_TURN_LIMIT = 15
 """Turns per player when none is given: the rules' 60-minute game (HC-END-01 b), see docs/rulings.md."""
 
@@ -55,15 +58,19 @@ def new_game(
     turn_limit: int | None = DEFAULT_TURN_LIMIT,
     army_names: Sequence[str] = (),
     tie_break: bool = True,
+    teams: Sequence[int] = (),
 ) -> GameState:
     """A new game, set up as far as the first question to a player (`state.waiting`): seats, first player,
     starting areas, victims, objects, monsters; then turn 1 begins. The dice are drawn from `rng`.
-    `tie_break` False plays equal VP as a draw instead of HC-END-09's cheaper-army rule."""
+    `tie_break` False plays equal VP as a draw instead of HC-END-09's cheaper-army rule. `teams`: each seat's
+    team number (teammates' monsters friendly, their VP summed, HC-SPECIAL-11); none: every player alone."""
+    if teams and len(teams) != len(armies):
+        raise ValueError(f"{len(teams)} team numbers for {len(armies)} armies")
     geometry = geometry_for(layout)
     players = [
         Player(
             number=n,
-            team=n,
+            team=teams[n - 1] if teams else n,
             army_points=sum(roster.figures[e.figure].points for e in army.figures),
             army_name=(army_names[n - 1] if n - 1 < len(army_names) else army.name),
             hidden_cards=list(army.crypt),
@@ -146,8 +153,11 @@ def _choose_areas(state: GameState, first: int) -> dict[int, int]:
 
 
 def _place_victims(state: GameState, armies: Sequence[Army], order: list[int], roster: Roster) -> None:
-    """The contributed victims, shuffled face down, placed in turn on victim start spaces (HC-SETUP-05)."""
-    pool = [(name, n) for n, army in enumerate(armies, 1) for name in army.victims]
+    """The contributed victims, shuffled face down, placed in turn on victim start spaces (HC-SETUP-05). Each
+    army contributes its share of the 12 (HC-VICTIM-02): its first 12 / players listed victims, so an army built
+    for two players brings 4 of its 6 to a 3-player game, 3 to a 4-player one (docs/rulings.md)."""
+    share = VICTIM_TOKENS // len(armies)
+    pool = [(name, n) for n, army in enumerate(armies, 1) for name in army.victims[:share]]
     shuffled = [pool[i] for i in decisions.shuffle(state, len(pool))]
     free = list(state.geometry.victim_spaces)
     for k, (name, owner) in enumerate(shuffled):

@@ -56,13 +56,15 @@ def _adjacent_xy(state: GameState, a: int, b: int) -> bool:
 
 
 def _areas(state: GameState, player: int) -> tuple[_Spots, _Spots]:
-    """The starting-area spaces of `player` and of the others (every area where not chosen yet)."""
+    """The starting-area spaces of `player`'s team and of the other teams (every area where not chosen yet);
+    a teammate's area is friendly (HC-SPECIAL-11)."""
     geo = state.geometry
     mine: list[int] = []
     theirs: list[int] = []
     chosen = _chosen_areas(state)
+    team = state.player(player).team
     for number, label in chosen.items():
-        (mine if number == player else theirs).extend(geo.starting_areas[label])
+        (mine if state.player(number).team == team else theirs).extend(geo.starting_areas[label])
     if not mine or not theirs:
         every = [s for spaces in geo.starting_areas.values() for s in spaces]
         mine, theirs = mine or every, theirs or every
@@ -187,7 +189,8 @@ class _Context:
         self.geo = state.geometry
         self.player = player
         self.team = state.player(player).team
-        self.opponents = max(1, len(state.players) - 1)
+        # the players of other teams, among whom a threat is shared (HC-SPECIAL-11: a teammate never attacks)
+        self.opponents = max(1, sum(1 for p in state.players if p.team != self.team))
         self._dangers: dict[int, list[_Danger]] = {}
         self._chances: dict[int, list[_Danger]] = {}
         self._threats: list[tuple[int, int, int, int, int]] | None = None
