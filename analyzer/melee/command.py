@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from clix.analyzer.common.errors import ClixError
-from clix.analyzer.melee.design import SLOTS, Melee, play_row, rounded_games, seed_path
+from clix.analyzer.melee.design import SLOTS, Melee, horrorclix_part, play_row, rounded_games, seed_path
 from clix.analyzer.melee.keep import MeleeKeeper
 from clix.analyzer.play.pool import run_items
 from clix.analyzer.play.result import report_line
@@ -39,11 +39,9 @@ def check_armies(armies: Sequence[str], known: Sequence[str] | None) -> None:
 
 def check_map(roster: Any, map_id: str, size: int) -> None:
     """A map with a starting area for each player (HC-SETUP-04)."""
-    from clix.engine.horrorclix.setup import geometry_for
-
     if map_id not in roster.maps:
         raise ClixError(did_you_mean("map", map_id, sorted(roster.maps), "`clix roster list maps` shows every map"))
-    areas = len(geometry_for(roster.maps[map_id]).starting_areas)
+    areas = len(roster.maps[map_id].starting_areas())
     if areas < size:
         raise ClixError(
             f"--map: {map_id} has {areas} starting areas and the melee seats {size} players (HC-SETUP-04); "
@@ -92,8 +90,8 @@ def build_melee(
 ) -> Melee:
     """The melee the command line or the API asks for, every argument checked (one line for the first wrong one)."""
     from clix.analyzer.library.load import load_library
-    from clix.engine.horrorclix.players.heuristic import DEFAULT_STYLE
 
+    DEFAULT_STYLE = horrorclix_part("players").DEFAULT_STYLE
     if ties not in ("break", "draw"):
         raise ClixError(f"--ties takes break or draw (got {ties!r})")
     check_armies(armies, None)

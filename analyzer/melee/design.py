@@ -77,6 +77,12 @@ def rounded_games(games: int, block: int) -> int:
     return max(2, math.ceil(games / block)) * block
 
 
+def horrorclix_part(name: str) -> Any:
+    """HorrorClix's part `name` (its game, matchups, players), found through the core's registry: a melee plays
+    HorrorClix (HeroClix pods come with issue 39's part 5)."""
+    return ruleset_named(DEFAULT_RULESET).part(name)
+
+
 def seed_path(melee: Melee, index: int) -> tuple[int, ...]:
     """The spawn key of game `index`'s seed below the master seed: its block, and in a mirror its place in it."""
     block, k = divmod(index, melee.block_size)
@@ -85,9 +91,8 @@ def seed_path(melee: Melee, index: int) -> tuple[int, ...]:
 
 def play_state(melee: Melee, master_seed: int, index: int, watch: Watch | None = None) -> tuple[Any, tuple[int, ...]]:
     """Game `index` of a melee played to its end: its final state and its seat order (slot index per seat)."""
-    from clix.engine.horrorclix.game import start_game
-    from clix.engine.horrorclix.matchups import roster_at
-
+    start_game = horrorclix_part("game").start_game
+    roster_at = horrorclix_part("matchups").roster_at
     settle_collector()
     order = melee.orders[index % melee.block_size]
     roster = roster_at(melee.library)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from clix.analyzer.melee import design
-from clix.analyzer.melee.design import Melee
+from clix.analyzer.melee.design import Melee, horrorclix_part
 from clix.analyzer.play.result import report_line
 from clix.analyzer.play.store import GameKey, Store, _digest, code_fields
 from clix.analyzer.play.writer import GameWriter
@@ -18,8 +18,8 @@ from clix.analyzer.play.writer import GameWriter
 
 def melee_key(melee: Melee, master_seed: int) -> GameKey:
     """The store key of a melee's games (see the module)."""
-    from clix.engine.horrorclix.matchups import MATCHUPS, roster_at
-
+    matchups = horrorclix_part("matchups")
+    MATCHUPS, roster_at = matchups.MATCHUPS, matchups.roster_at
     roster = roster_at(melee.library)
     fields: dict[str, Any] = {
         **code_fields(),
