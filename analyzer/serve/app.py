@@ -207,19 +207,97 @@ def _duel_request(state: State, form: Any) -> dict[str, Any]:
         request["players"] = ",".join(parse_players(players))  # clix duel --players' check and its one line
     request["games"] = checks.games(_integer(form, "games", "200"), "games", maximum=MAX_PAGE_GAMES)
     request["seed"] = checks.seed(_integer(form, "seed", "0"), "seed")
-    target = str(form.get("target_ci", "")).strip()
-    if target:
-        try:
-            value = float(target)
-        except ValueError:
-            raise ClixError(f"target_ci: {target!r} is not a number; give a half-width such as 0.05") from None
-        if not 0 < value < 0.5:
-            raise ClixError(f"target_ci: {value} is out of range; give a half-width above 0 and below 0.5, as 0.05")
-        request["target_ci"] = value
+    target = _target_ci(form)
+    if target is not None:
+        request["target_ci"] = target
     request["rosters"] = [str(p.resolve()) for p in state.layers()]
     request["store"] = str(state.settings.store.resolve())
     request["out"] = str(state.settings.out.resolve())
     return request
+
+
+async def field_page(request: Request) -> Response:
+    """The form of a meta row: one army against the field on the maps (`clix meta --row`)."""
+    state = _state(request)
+    try:
+        roster = state.library().roster
+    except ClixError as exc:
+        return _error(state, exc, 400, request)
+    return state.page(
+        "field.html.j2",
+        armies=sorted(roster.armies.items()),
+        maps=sorted(roster.maps),
+        chosen=request.query_params.get("army", ""),
+        runs=[run for run in reversed(state.runs.all()) if run.request.get("kind") == "row"],
+    )
+
+
+def _row_request(state: State, form: Any) -> dict[str, Any]:
+    """The meta row the form asks for, every field checked as `clix meta --row` checks its options. No army
+    ticked: the field is every other library army of the army's build total (`clix meta --budget`)."""
+    from clix.analyzer.meta.field import field_styles
+
+    roster = state.library().roster
+    army = str(form.get("army", "")).strip()
+    if army not in roster.armies:
+        raise ClixError(f"army: no army {army!r} in the library; choose one from the list")
+    field = [str(a).strip() for a in form.getlist("field") if str(a).strip() and str(a).strip() != army]
+    for other in field:
+        if other not in roster.armies:
+            raise ClixError(f"field: no army {other!r} in the library; tick armies of the list")
+    total = roster.armies[army].build_total
+    field = list(dict.fromkeys(field)) or sorted(
+        a for a, other in roster.armies.items() if a != army and other.build_total == total
+    )
+    if not field:
+        raise ClixError(f"field: the library has no other army of {total} points; tick the armies to play against")
+    maps = [str(m).strip() for m in form.getlist("maps") if str(m).strip()]
+    for chosen in maps:
+        if chosen not in roster.maps:
+            raise ClixError(f"maps: no map {chosen!r} in the library; tick maps of the list")
+    maps = list(dict.fromkeys(maps))
+    players = str(form.get("players", "")).strip() or None
+    styles = field_styles(players)  # clix meta --players' check and its one line
+    cells = len(field) * (len(maps) or len(roster.maps)) * len(styles)
+    games = checks.games(_integer(form, "games", "100"), "games", maximum=MAX_PAGE_GAMES)
+    if games * cells > MAX_PAGE_GAMES:
+        raise ClixError(
+            f"games: {games} games for each of {cells} cells is over {MAX_PAGE_GAMES:,} games; lower the games "
+            "or tick fewer armies or maps"
+        )
+    request: dict[str, Any] = {"kind": "row", "army": army, "field": field, "maps": maps, "players": players}
+    request |= {"cells": cells, "games": games, "seed": checks.seed(_integer(form, "seed", "0"), "seed")}
+    target = _target_ci(form)
+    if target is not None:
+        request["target_ci"] = target
+    request["rosters"] = [str(p.resolve()) for p in state.layers()]
+    request["store"] = str(state.settings.store.resolve())
+    request["out"] = str(state.settings.out.resolve())
+    return request
+
+
+def _target_ci(form: Any) -> float | None:
+    """The precision asked (`--target-ci`): a half-width above 0 and below 0.5, or None."""
+    target = str(form.get("target_ci", "")).strip()
+    if not target:
+        return None
+    try:
+        value = float(target)
+    except ValueError:
+        raise ClixError(f"target_ci: {target!r} is not a number; give a half-width such as 0.05") from None
+    if not 0 < value < 0.5:
+        raise ClixError(f"target_ci: {value} is out of range; give a half-width above 0 and below 0.5, as 0.05")
+    return value
+
+
+async def field_start(request: Request) -> Response:
+    state = _state(request)
+    form = await request.form()
+    try:
+        run = state.runs.start(_row_request(state, form))
+    except ClixError as exc:
+        return _error(state, exc, 400, request)
+    return RedirectResponse(f"/runs/{run.id}", status_code=303)
 
 
 def _integer(form: Any, name: str, default: str) -> int:
@@ -385,6 +463,8 @@ def create_app(settings: Settings) -> Starlette:
         Route("/builder/save", builder_save, methods=["POST"]),
         Route("/duel", duel_page),
         Route("/duel", duel_start, methods=["POST"]),
+        Route("/field", field_page),
+        Route("/field", field_start, methods=["POST"]),
         Route("/runs/{run:int}", run_page),
         Route("/runs/{run:int}/events", run_events),
         Route("/runs/{run:int}/cancel", run_cancel, methods=["POST"]),
