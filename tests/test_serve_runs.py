@@ -177,3 +177,16 @@ def test_a_field_row_passes_its_precision_and_can_be_cancelled(settings: Setting
         client.post(f"/runs/{run_id}/cancel", headers=SAME)
         assert run.ended.wait(120) and run.state == "cancelled", (run.state, run.messages)
         assert not _alive(pid)
+        assert run.summary["settings"]["target_ci"] == 0.01 and "--target-ci 0.01" in run.summary["settings"]["command"]
+
+
+def test_a_duel_passes_its_precision_to_clix_duel(settings: Settings):
+    with TestClient(create_app(settings), base_url=BASE) as client:
+        run_id = _start(client, 5000, target_ci="0.02")
+        run = client.app.state.clix.runs.get(run_id)  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 120
+        while run.done < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        client.post(f"/runs/{run_id}/cancel", headers=SAME)
+        assert run.ended.wait(120) and run.state == "cancelled", (run.state, run.messages)
+        assert "--target-ci 0.02" in run.summary["settings"]["command"]
