@@ -26,8 +26,12 @@ def test_a_row_is_the_meta_cells_of_its_army():
 
 def test_the_row_score_is_the_mean_over_opponents():
     cells = pd.DataFrame(
-        {"army_b": ["firing-line", "firing-line", "crimson-court"], "score": [0.8, 0.6, 0.2],
-         "se": [0.1, 0.1, 0.2], "games": [4, 4, 4]}  # fmt: skip
+        {
+            "army_b": ["firing-line", "firing-line", "crimson-court"],
+            "score": [0.8, 0.6, 0.2],
+            "se": [0.1, 0.1, 0.2],
+            "games": [4, 4, 4],
+        }
     )
     summary = row_summary(FIELD, cells, {a: a for a in FIELD})
     assert [r["score"] for r in summary["opponents"]] == [0.7, 0.2]
@@ -54,5 +58,5 @@ def test_the_meta_takes_the_row_games_from_the_store(tmp_path, capsys):
 
 
 def test_a_row_of_one_army_is_one_line(tmp_path, capsys):
-    code, out, err = run_main(["meta", "--row", "butcher-shop", "butcher-shop", "--out", str(tmp_path)], capsys)
+    code, _, err = run_main(["meta", "--row", "butcher-shop", "butcher-shop", "--out", str(tmp_path)], capsys)
     assert code == 2 and "clix: error:" in err and len(err.strip().splitlines()) == 1

@@ -221,3 +221,23 @@ def test_a_run_downloads_as_csv_and_two_runs_compare(client: TestClient, folders
     assert "haunting" in compared.text.lower() and "firing-line" in compared.text
     one = client.get("/results/compare?compare=1")
     assert one.status_code == 400 and "two runs" in one.text
+
+
+def test_a_report_downloads_as_pdf_made_in_its_run_folder(client: TestClient, folders: Settings, tmp_path: Path):
+    run = folders.out / "a-vs-b" / "run-1"
+    run.mkdir(parents=True)
+    (run / "report.html").write_text("<h1>report</h1>", encoding="utf-8")
+    (tmp_path / "secret.html").write_text("<p>secret</p>", encoding="utf-8")
+    assert client.post("/pdf", data={"report": "/files/a-vs-b/run-1/report.html"}).status_code == 403  # no Origin
+    assert not (run / "report.pdf").exists()
+    response = client.post("/pdf", data={"report": "/files/a-vs-b/run-1/report.html"}, headers=SAME)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "application/pdf" and response.content.startswith(b"%PDF")
+    assert 'filename="a-vs-b-run-1-report.pdf"' in response.headers["content-disposition"]
+    made = (run / "report.pdf").stat().st_mtime_ns
+    assert client.post("/pdf", data={"report": "a-vs-b/run-1/report.html"}, headers=SAME).status_code == 200
+    assert (run / "report.pdf").stat().st_mtime_ns == made  # made once, then served
+    for bad, status in (("../secret.html", 400), ("/etc/passwd", 400), ("a-vs-b/run-1/nothing.html", 404)):
+        refused = client.post("/pdf", data={"report": bad}, headers=SAME)
+        assert refused.status_code == status and "report" in refused.text, bad
+    assert not (tmp_path / "secret.pdf").exists()

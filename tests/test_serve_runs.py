@@ -62,9 +62,12 @@ def test_a_duel_plays_to_its_report_and_the_store(settings: Settings):
         report = client.get(end["report"])
         assert report.status_code == 200 and "butcher" in report.text.lower()
         assert "butcher-shop" in end["headline"]
+        pdf = client.post("/pdf", data={"report": end["report"]}, headers=SAME)
+        assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
         (record,) = Store.existing(settings.store).runs()
         assert record.games == 4 and not record.interrupted
         assert client.get("/results").text.count("<tr><td>") == 1
+        assert 'action="/pdf"' in client.get("/results").text  # its report, as PDF too
 
 
 def test_a_cancelled_duel_leaves_no_process_and_keeps_its_games(settings: Settings):
@@ -136,6 +139,9 @@ def test_a_field_row_plays_the_meta_cells_to_its_report_and_the_store(settings: 
         report = client.get(end["report"])
         assert report.status_code == 200 and "against the field" in report.text
         assert "against the field" in end["headline"]
+        assert 'action="/pdf"' in client.get(f"/runs/{run}").text
+        pdf = client.post("/pdf", data={"report": end["report"]}, headers=SAME)
+        assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
         library = load_library(None, armies=["butcher-shop", "firing-line", "crimson-court"])
         field = ["butcher-shop", "firing-line", "crimson-court"]
         cells = row_cells(library.layers, field, ["graveyard"], ["tuned"], 15)

@@ -15,10 +15,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import library_layers, load_library
-from clix.analyzer.serve import builder
+from clix.analyzer.serve import builder, forms
 from clix.analyzer.serve.runs import Runs
 from clix.analyzer.serve.security import Guard, inside
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -32,8 +31,6 @@ from starlette.staticfiles import StaticFiles
 HERE = Path(__file__).resolve().parent
 OUTPUT_SUFFIXES = frozenset({".html", ".png", ".svg", ".css", ".csv", ".json", ".pdf", ".parquet", ".txt"})
 """The kinds of file the page serves from the output folder: a run's outputs, never the store or its journal."""
-MAX_PAGE_GAMES = 100_000
-"""The most games a duel started from the page may ask for (the command line allows more)."""
 
 
 @dataclass
@@ -187,35 +184,6 @@ async def duel_page(request: Request) -> Response:
     )
 
 
-def _duel_request(state: State, form: Any) -> dict[str, Any]:
-    """The duel the form asks for, every field checked as `clix duel` checks its options."""
-    roster = state.library().roster
-    request: dict[str, Any] = {}
-    for side in ("army_a", "army_b"):
-        army = str(form.get(side, "")).strip()
-        if army not in roster.armies:
-            raise ClixError(f"{side}: no army {army!r} in the library; choose one from the list")
-        request[side] = army
-    chosen_map = str(form.get("map", "")).strip()
-    if chosen_map and chosen_map not in roster.maps:
-        raise ClixError(f"map: no map {chosen_map!r} in the library; choose one from the list")
-    request["map"] = chosen_map or None
-    players = str(form.get("players", "")).strip()
-    if players:
-        from clix.analyzer.duel.command import parse_players
-
-        request["players"] = ",".join(parse_players(players))  # clix duel --players' check and its one line
-    request["games"] = checks.games(_integer(form, "games", "200"), "games", maximum=MAX_PAGE_GAMES)
-    request["seed"] = checks.seed(_integer(form, "seed", "0"), "seed")
-    target = _target_ci(form)
-    if target is not None:
-        request["target_ci"] = target
-    request["rosters"] = [str(p.resolve()) for p in state.layers()]
-    request["store"] = str(state.settings.store.resolve())
-    request["out"] = str(state.settings.out.resolve())
-    return request
-
-
 async def field_page(request: Request) -> Response:
     """The form of a meta row: one army against the field on the maps (`clix meta --row`)."""
     state = _state(request)
@@ -232,86 +200,21 @@ async def field_page(request: Request) -> Response:
     )
 
 
-def _row_request(state: State, form: Any) -> dict[str, Any]:
-    """The meta row the form asks for, every field checked as `clix meta --row` checks its options. No army
-    ticked: the field is every other library army of the army's build total (`clix meta --budget`)."""
-    from clix.analyzer.meta.field import field_styles
-
-    roster = state.library().roster
-    army = str(form.get("army", "")).strip()
-    if army not in roster.armies:
-        raise ClixError(f"army: no army {army!r} in the library; choose one from the list")
-    field = [str(a).strip() for a in form.getlist("field") if str(a).strip() and str(a).strip() != army]
-    for other in field:
-        if other not in roster.armies:
-            raise ClixError(f"field: no army {other!r} in the library; tick armies of the list")
-    total = roster.armies[army].build_total
-    field = list(dict.fromkeys(field)) or sorted(
-        a for a, other in roster.armies.items() if a != army and other.build_total == total
-    )
-    if not field:
-        raise ClixError(f"field: the library has no other army of {total} points; tick the armies to play against")
-    maps = [str(m).strip() for m in form.getlist("maps") if str(m).strip()]
-    for chosen in maps:
-        if chosen not in roster.maps:
-            raise ClixError(f"maps: no map {chosen!r} in the library; tick maps of the list")
-    maps = list(dict.fromkeys(maps))
-    players = str(form.get("players", "")).strip() or None
-    styles = field_styles(players)  # clix meta --players' check and its one line
-    cells = len(field) * (len(maps) or len(roster.maps)) * len(styles)
-    games = checks.games(_integer(form, "games", "100"), "games", maximum=MAX_PAGE_GAMES)
-    if games * cells > MAX_PAGE_GAMES:
-        raise ClixError(
-            f"games: {games} games for each of {cells} cells is over {MAX_PAGE_GAMES:,} games; lower the games "
-            "or tick fewer armies or maps"
-        )
-    request: dict[str, Any] = {"kind": "row", "army": army, "field": field, "maps": maps, "players": players}
-    request |= {"cells": cells, "games": games, "seed": checks.seed(_integer(form, "seed", "0"), "seed")}
-    target = _target_ci(form)
-    if target is not None:
-        request["target_ci"] = target
-    request["rosters"] = [str(p.resolve()) for p in state.layers()]
-    request["store"] = str(state.settings.store.resolve())
-    request["out"] = str(state.settings.out.resolve())
-    return request
-
-
-def _target_ci(form: Any) -> float | None:
-    """The precision asked (`--target-ci`): a half-width above 0 and below 0.5, or None."""
-    target = str(form.get("target_ci", "")).strip()
-    if not target:
-        return None
-    try:
-        value = float(target)
-    except ValueError:
-        raise ClixError(f"target_ci: {target!r} is not a number; give a half-width such as 0.05") from None
-    if not 0 < value < 0.5:
-        raise ClixError(f"target_ci: {value} is out of range; give a half-width above 0 and below 0.5, as 0.05")
-    return value
-
-
 async def field_start(request: Request) -> Response:
     state = _state(request)
     form = await request.form()
     try:
-        run = state.runs.start(_row_request(state, form))
+        run = state.runs.start(forms.row_request(state, form))
     except ClixError as exc:
         return _error(state, exc, 400, request)
     return RedirectResponse(f"/runs/{run.id}", status_code=303)
-
-
-def _integer(form: Any, name: str, default: str) -> int:
-    text = str(form.get(name, default)).strip() or default
-    if not text.lstrip("-").isdigit():
-        raise ClixError(f"{name}: {text!r} is not a whole number")
-    return int(text)
 
 
 async def duel_start(request: Request) -> Response:
     state = _state(request)
     form = await request.form()
     try:
-        run = state.runs.start(_duel_request(state, form))
+        run = state.runs.start(forms.duel_request(state, form))
     except ClixError as exc:
         return _error(state, exc, 400, request)
     return RedirectResponse(f"/runs/{run.id}", status_code=303)
@@ -400,8 +303,9 @@ async def results_page(request: Request) -> Response:
             continue
         if day is not None and started.date() < day:
             continue
+        report = Path(record.out) / "report.html"
         rows.append({"record": record, "names": names, "started": f"{started:%Y-%m-%d %H:%M}",
-                     "report": _report_link(state, str(Path(record.out) / "report.html"))})  # fmt: skip
+                     "report": _report_link(state, str(report)) if report.is_file() else None})  # fmt: skip
     return state.page("results.html.j2", rows=rows, army=army, map=map_name, since=since, store=state.settings.store)
 
 
@@ -446,6 +350,32 @@ async def output_file(request: Request) -> Response:
     return FileResponse(path)
 
 
+async def report_pdf(request: Request) -> Response:
+    """A run's report as PDF (`--pdf`'s WeasyPrint rendering of the same HTML): written beside the report in its
+    run folder when it is missing or older than the report, then sent. Only an HTML report under `--out`."""
+    from clix.analyzer.report.duel import check_pdf, write_pdf
+
+    state = _state(request)
+    form = await request.form()
+    given = str(form.get("report", "")).strip().removeprefix("/files/")
+    try:
+        report = inside(state.settings.out, given, "report")
+        if report.suffix.lower() != ".html" or not report.is_file():
+            raise ClixError(f"report: no HTML report {given!r} in {state.settings.out}; open the run's report first")
+        pdf = report.with_suffix(".pdf")
+        if not pdf.is_file() or pdf.stat().st_mtime < report.stat().st_mtime:
+            await asyncio.to_thread(check_pdf)
+            await asyncio.to_thread(write_pdf, report.read_text(encoding="utf-8"), pdf)
+    except ClixError as exc:
+        return _error(state, exc, 404 if "no HTML report" in str(exc) else 400, request)
+    name = (
+        f"{report.parent.parent.name}-{report.parent.name}-{pdf.name}"
+        if report.parent != state.settings.out.resolve()
+        else pdf.name
+    )
+    return FileResponse(pdf, media_type="application/pdf", filename=name)
+
+
 def create_app(settings: Settings) -> Starlette:
     """The app for `settings`, behind the Host and Origin guard."""
     state = State(settings)
@@ -472,6 +402,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/results/compare", compare_page),
         Route("/results/{run:int}/{table}.csv", run_csv),
         Route("/files/{path:path}", output_file),
+        Route("/pdf", report_pdf, methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(
