@@ -17,7 +17,7 @@ from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import library_layers, load_library
-from clix.analyzer.serve import builder, forms
+from clix.analyzer.serve import builder, forms, heroes
 from clix.analyzer.serve.runs import Runs
 from clix.analyzer.serve.security import Guard, inside
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -57,6 +57,7 @@ class State:
             loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html", "j2"])
         )
         self._library: Any = None
+        self._heroes: Any = None
 
     def layers(self) -> list[Path]:
         """The library's layers: --rosters (or the default library), then the armies folder when it exists."""
@@ -71,8 +72,15 @@ class State:
             self._library = load_library(self.layers())
         return self._library
 
+    def heroes(self) -> Any:
+        """The HeroClix library under the same layers (its characters and forces)."""
+        if self._heroes is None:
+            self._heroes = heroes.load(self.layers())
+        return self._heroes
+
     def reload(self) -> None:
         self._library = None
+        self._heroes = None
 
     def page(self, name: str, status: int = 200, **values: Any) -> HTMLResponse:
         return HTMLResponse(self.templates.get_template(name).render(**values), status_code=status)
@@ -167,6 +175,68 @@ async def builder_save(request: Request) -> Response:
         return _error(state, exc, 422)  # the page shows a 422 where it asked (base.html.j2)
     state.reload()
     return state.page("saved.html.j2", path=path, army=path.stem)
+
+
+async def hero_builder_page(request: Request) -> Response:
+    """The HeroClix builder, empty or holding a library force (`?force=ID`, `&copy=1` for a renamed copy)."""
+    state = _state(request)
+    try:
+        library = state.heroes()
+        force_id = request.query_params.get("force", "")
+        draft = heroes.HeroDraft()
+        if force_id:
+            if force_id not in library.forces:
+                raise ClixError(f"force: no HeroClix force {force_id!r} in the library; choose one from the list")
+            force = library.forces[force_id]
+            copy = request.query_params.get("copy") == "1"
+            draft = heroes.HeroDraft.of_force(force, f"{force.name} (copy)" if copy else None)
+    except ClixError as exc:
+        return _error(state, exc, 400, request)
+    return state.page(
+        "hero_builder.html.j2",
+        checked=heroes.check(draft, library),
+        library=library,
+        budgets=heroes.BUDGETS,
+        objects=heroes.OBJECTS,
+        characters=heroes.filter_characters(library),
+        file=force_id if force_id and request.query_params.get("copy") != "1" else "",
+        forces=sorted(library.forces.items()),
+    )
+
+
+async def hero_builder_check(request: Request) -> Response:
+    """The force panel again (points used and left, every problem): htmx posts the form on each change."""
+    state = _state(request)
+    form = await request.form()
+    try:
+        library = state.heroes()
+        draft = heroes.HeroDraft.of_form(form)
+    except ClixError as exc:
+        return _error(state, exc)
+    return state.page("hero_panel.html.j2", checked=heroes.check(draft, library), library=library)
+
+
+async def hero_builder_characters(request: Request) -> Response:
+    """The character list, filtered by name and most points."""
+    state = _state(request)
+    most = request.query_params.get("max_points", "").strip()
+    if most and not most.isdigit():
+        return _error(state, ClixError(f"max_points: {most!r} is not a whole number of points"))
+    found = heroes.filter_characters(state.heroes(), request.query_params.get("text", ""), int(most) if most else None)
+    return state.page("character_rows.html.j2", characters=found)
+
+
+async def hero_builder_save(request: Request) -> Response:
+    """Save the force to the armies folder (legal forces only; nothing written on a mistake)."""
+    state = _state(request)
+    form = await request.form()
+    try:
+        checked = heroes.check(heroes.HeroDraft.of_form(form), state.heroes())
+        path = heroes.save(checked, state.settings.armies, str(form.get("file", "")), form.get("replace") == "on")
+    except ClixError as exc:
+        return _error(state, exc, 422)
+    state.reload()
+    return state.page("saved.html.j2", path=path, army=None)
 
 
 async def duel_page(request: Request) -> Response:
@@ -391,6 +461,10 @@ def create_app(settings: Settings) -> Starlette:
         Route("/builder/check", builder_check, methods=["POST"]),
         Route("/builder/figures", builder_figures),
         Route("/builder/save", builder_save, methods=["POST"]),
+        Route("/builder/heroclix", hero_builder_page),
+        Route("/builder/heroclix/check", hero_builder_check, methods=["POST"]),
+        Route("/builder/heroclix/characters", hero_builder_characters),
+        Route("/builder/heroclix/save", hero_builder_save, methods=["POST"]),
         Route("/duel", duel_page),
         Route("/duel", duel_start, methods=["POST"]),
         Route("/field", field_page),
