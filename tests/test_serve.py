@@ -241,3 +241,36 @@ def test_a_report_downloads_as_pdf_made_in_its_run_folder(client: TestClient, fo
         refused = client.post("/pdf", data={"report": bad}, headers=SAME)
         assert refused.status_code == status and "report" in refused.text, bad
     assert not (tmp_path / "secret.pdf").exists()
+
+
+def test_a_crossroads_side_is_chosen_on_the_page(client: TestClient, folders: Settings):
+    """HC-CARD-07: a crossroads figure added without a side is a problem naming the rule; the side chosen in its
+    select clears it and is saved as the army file's `side`."""
+    army = {**LEGAL_100, "build_total": "200", "figure": [*LEGAL_100["figure"], "hedge-witch-morrow-u"]}
+    panel = client.post("/builder/check", data=army, headers=SAME).text
+    assert "choose its side" in panel and 'data-crossroads="hedge-witch-morrow-u"' in panel  # HC-CARD-07's problem
+    assert 'value="hedge-witch-morrow-u@start_b"' in panel
+    chosen = {**army, "figure": [*LEGAL_100["figure"], "hedge-witch-morrow-u@start_b"]}
+    panel = client.post("/builder/check", data=chosen, headers=SAME).text
+    assert "choose its side" not in panel and "Legal army." in panel
+    assert 'value="hedge-witch-morrow-u@start_b" selected' in panel
+    saved = client.post("/builder/save", data={**chosen, "file": "witch"}, headers=SAME)
+    assert saved.status_code == 200, saved.text
+    written = yaml.safe_load((folders.armies / "witch.yaml").read_text(encoding="utf-8"))
+    assert {"figure": "hedge-witch-morrow-u", "side": "start_b"} in written["figures"]
+
+
+def test_a_victim_archetype_may_come_twice(client: TestClient, folders: Settings):
+    """HC-VICTIM-02: six victims, an archetype more than once allowed; the copies are counted and saved."""
+    twice = {**LEGAL_100, "victim": ["Teacher", "Prom Queen", "Nerd", "Sheriff", "Psychic"], "more:Teacher": "1"}
+    panel = client.post("/builder/check", data=twice, headers=SAME).text
+    assert "Legal army." in panel, panel
+    three = client.post("/builder/check", data={**twice, "more:Teacher": "2"}, headers=SAME).text
+    assert "HC-VICTIM-02" in three and "contributes 7 victims" in three
+    bad = client.post("/builder/check", data={**twice, "more:Teacher": "many"}, headers=SAME)
+    assert bad.status_code == 400 and "victims" in bad.text
+    assert client.post("/builder/save", data={**twice, "file": "twice"}, headers=SAME).status_code == 200
+    written = yaml.safe_load((folders.armies / "twice.yaml").read_text(encoding="utf-8"))
+    assert written["victims"].count("Teacher") == 2
+    page = client.get("/builder?army=twice").text
+    assert 'name="more:Teacher" value="1"' in page

@@ -146,7 +146,7 @@ def run_meta_row(
     progress: Callable[[int], None] | None = None,
 ) -> int:
     """Play the row of `field[0]`, print its summary (or JSON, as `run_meta`) and write its outputs; the exit
-    code as `run_meta`'s. `progress` is told of the games as they finish."""
+    code as `run_meta`'s. `progress` is told of the games as they finish (first of those the store holds)."""
     check_meta_options(options)
     matchups = row_cells(library, field, maps, styles, options.turns, options.ties, options.ruleset)
     if options.pdf:
@@ -155,6 +155,8 @@ def run_meta_row(
         check_pdf()
     runner = meta_runner(roster, options)
     keeper = MetaStore.open(options.store, roster, matchups, options) if options.store is not None else None
+    if keeper is not None and progress is not None and any(keeper.known):
+        progress(sum(len(known) for known in keeper.known))  # the games the store holds count as done
     with claim_output(out) as folder:
         run = play_meta(matchups, options, runner, keeper, progress=progress, on_look=None)
         if keeper is not None and run.interrupted and run.played:

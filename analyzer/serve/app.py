@@ -121,6 +121,7 @@ async def builder_page(request: Request) -> Response:
         checked=builder.check(draft, roster),
         roster=roster,
         budgets=builder.BUDGETS,
+        sides=builder.SIDES,
         choices=builder.choices(roster),
         figures=builder.filter_figures(roster, builder.FigureQuery()),
         powers=builder.figure_powers,
@@ -139,7 +140,11 @@ async def builder_check(request: Request) -> Response:
     except ClixError as exc:
         return _error(state, exc)
     return state.page(
-        "army_panel.html.j2", checked=builder.check(draft, roster), roster=roster, budgets=builder.BUDGETS
+        "army_panel.html.j2",
+        checked=builder.check(draft, roster),
+        roster=roster,
+        budgets=builder.BUDGETS,
+        sides=builder.SIDES,
     )
 
 

@@ -62,7 +62,7 @@ class Draft:
             build_total=int(total_text),
             figures=figures,
             crypt=[str(v) for v in form.getlist("crypt")],
-            victims=[str(v) for v in form.getlist("victim")],
+            victims=_victims(form),
             objects=[str(v) for v in form.getlist("object")],
         )
 
@@ -81,6 +81,20 @@ class Draft:
             figure, _, side = text.partition("@")
             found.append({"figure": figure, "side": side} if side else figure)
         return found
+
+
+def _victims(form: Any) -> list[str]:
+    """The victims ticked, each followed by its further copies (`more:NAME`, 0-5; HC-VICTIM-02 lets an army bring
+    an archetype more than once)."""
+    ticked = [str(v) for v in form.getlist("victim")]
+    victims: list[str] = []
+    for name in ticked:
+        victims.append(name)
+        text = str(form.get(f"more:{name}", "0")).strip() or "0"
+        if not text.isdigit() or int(text) > 5:
+            raise ClixError(f"victims: {text!r} more copies of {name} is not a number from 0 to 5")
+        victims += [name] * int(text)
+    return victims
 
 
 @dataclass
