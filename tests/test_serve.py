@@ -221,3 +221,56 @@ def test_a_run_downloads_as_csv_and_two_runs_compare(client: TestClient, folders
     assert "haunting" in compared.text.lower() and "firing-line" in compared.text
     one = client.get("/results/compare?compare=1")
     assert one.status_code == 400 and "two runs" in one.text
+
+
+def test_a_report_downloads_as_pdf_made_in_its_run_folder(client: TestClient, folders: Settings, tmp_path: Path):
+    run = folders.out / "a-vs-b" / "run-1"
+    run.mkdir(parents=True)
+    (run / "report.html").write_text("<h1>report</h1>", encoding="utf-8")
+    (tmp_path / "secret.html").write_text("<p>secret</p>", encoding="utf-8")
+    assert client.post("/pdf", data={"report": "/files/a-vs-b/run-1/report.html"}).status_code == 403  # no Origin
+    assert not (run / "report.pdf").exists()
+    response = client.post("/pdf", data={"report": "/files/a-vs-b/run-1/report.html"}, headers=SAME)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "application/pdf" and response.content.startswith(b"%PDF")
+    assert 'filename="a-vs-b-run-1-report.pdf"' in response.headers["content-disposition"]
+    made = (run / "report.pdf").stat().st_mtime_ns
+    assert client.post("/pdf", data={"report": "a-vs-b/run-1/report.html"}, headers=SAME).status_code == 200
+    assert (run / "report.pdf").stat().st_mtime_ns == made  # made once, then served
+    for bad, status in (("../secret.html", 400), ("/etc/passwd", 400), ("a-vs-b/run-1/nothing.html", 404)):
+        refused = client.post("/pdf", data={"report": bad}, headers=SAME)
+        assert refused.status_code == status and "report" in refused.text, bad
+    assert not (tmp_path / "secret.pdf").exists()
+
+
+def test_a_crossroads_side_is_chosen_on_the_page(client: TestClient, folders: Settings):
+    """HC-CARD-07: a crossroads figure added without a side is a problem naming the rule; the side chosen in its
+    select clears it and is saved as the army file's `side`."""
+    army = {**LEGAL_100, "build_total": "200", "figure": [*LEGAL_100["figure"], "hedge-witch-morrow-u"]}
+    panel = client.post("/builder/check", data=army, headers=SAME).text
+    assert "choose its side" in panel and 'data-crossroads="hedge-witch-morrow-u"' in panel  # HC-CARD-07's problem
+    assert 'value="hedge-witch-morrow-u@start_b"' in panel
+    chosen = {**army, "figure": [*LEGAL_100["figure"], "hedge-witch-morrow-u@start_b"]}
+    panel = client.post("/builder/check", data=chosen, headers=SAME).text
+    assert "choose its side" not in panel and "Legal army." in panel
+    assert 'value="hedge-witch-morrow-u@start_b" selected' in panel
+    saved = client.post("/builder/save", data={**chosen, "file": "witch"}, headers=SAME)
+    assert saved.status_code == 200, saved.text
+    written = yaml.safe_load((folders.armies / "witch.yaml").read_text(encoding="utf-8"))
+    assert {"figure": "hedge-witch-morrow-u", "side": "start_b"} in written["figures"]
+
+
+def test_a_victim_archetype_may_come_twice(client: TestClient, folders: Settings):
+    """HC-VICTIM-02: six victims, an archetype more than once allowed; the copies are counted and saved."""
+    twice = {**LEGAL_100, "victim": ["Teacher", "Prom Queen", "Nerd", "Sheriff", "Psychic"], "more:Teacher": "1"}
+    panel = client.post("/builder/check", data=twice, headers=SAME).text
+    assert "Legal army." in panel, panel
+    three = client.post("/builder/check", data={**twice, "more:Teacher": "2"}, headers=SAME).text
+    assert "HC-VICTIM-02" in three and "contributes 7 victims" in three
+    bad = client.post("/builder/check", data={**twice, "more:Teacher": "many"}, headers=SAME)
+    assert bad.status_code == 400 and "victims" in bad.text
+    assert client.post("/builder/save", data={**twice, "file": "twice"}, headers=SAME).status_code == 200
+    written = yaml.safe_load((folders.armies / "twice.yaml").read_text(encoding="utf-8"))
+    assert written["victims"].count("Teacher") == 2
+    page = client.get("/builder?army=twice").text
+    assert 'name="more:Teacher" value="1"' in page

@@ -120,4 +120,15 @@ def test_a_legal_army_is_built_saved_and_played_to_its_report(server: tuple[str,
         expect(page.locator("#runs tbody tr")).to_have_count(1)
         expect(page.locator("#runs tbody")).to_contain_text("night-shift vs firing-line")
         _shoot(page, "results")
+
+        page.goto(f"{base}/field?army=night-shift")  # the saved army against a field of one, as clix meta --row
+        page.check("input[name=field][value=firing-line]")
+        page.check("input[name=maps][value=graveyard]")
+        page.fill("#field input[name=games]", "2")
+        page.click("#play-field")
+        expect(page.locator("#state")).to_have_text("finished", timeout=120_000)
+        expect(page.locator("#count")).to_have_text("2 of 2")  # the duel's first two games, from the store
+        expect(page.locator("#pdf-form")).to_be_visible()
+        page.click("#report-link a")
+        expect(page.locator("h1")).to_contain_text("against the field")
         browser.close()

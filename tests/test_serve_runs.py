@@ -62,9 +62,12 @@ def test_a_duel_plays_to_its_report_and_the_store(settings: Settings):
         report = client.get(end["report"])
         assert report.status_code == 200 and "butcher" in report.text.lower()
         assert "butcher-shop" in end["headline"]
+        pdf = client.post("/pdf", data={"report": end["report"]}, headers=SAME)
+        assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
         (record,) = Store.existing(settings.store).runs()
         assert record.games == 4 and not record.interrupted
         assert client.get("/results").text.count("<tr><td>") == 1
+        assert 'action="/pdf"' in client.get("/results").text  # its report, as PDF too
 
 
 def test_a_cancelled_duel_leaves_no_process_and_keeps_its_games(settings: Settings):
@@ -110,3 +113,86 @@ def test_closing_the_server_ends_its_runs(settings: Settings):
         run = client.app.state.clix.runs.get(run_id)  # type: ignore[attr-defined]
         pid = run.process.pid
     assert run.ended.is_set() and not _alive(pid)
+
+
+def _start_row(client: TestClient, games: int, **more: str | list[str]) -> int:
+    data = {"army": "butcher-shop", "field": ["firing-line", "crimson-court"], "maps": ["graveyard"],
+            "games": str(games), **more}  # fmt: skip
+    response = client.post("/field", data=data, headers=SAME, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    return int(response.headers["location"].rsplit("/", 1)[1])
+
+
+def test_a_field_row_plays_the_meta_cells_to_its_report_and_the_store(settings: Settings):
+    from clix.analyzer.library.load import load_library
+    from clix.analyzer.meta.command import MetaOptions, MetaStore
+    from clix.analyzer.meta.row import row_cells
+
+    with TestClient(create_app(settings), base_url=BASE) as client:
+        run = _start_row(client, 2)
+        assert "Field 1: butcher-shop against firing-line, crimson-court" in client.get(f"/runs/{run}").text
+        events = _events(client, run)
+        end = events[-1][1]
+        assert events[-1][0] == "end" and end["state"] == "finished", end
+        assert [e for e in events if e[0] == "progress"][-1][1] == {"done": 4, "total": 4}
+        assert end["report"].startswith("/files/butcher-shop-vs-field/run-") and end["report"].endswith("/row.html")
+        report = client.get(end["report"])
+        assert report.status_code == 200 and "against the field" in report.text
+        assert "against the field" in end["headline"]
+        assert 'action="/pdf"' in client.get(f"/runs/{run}").text
+        pdf = client.post("/pdf", data={"report": end["report"]}, headers=SAME)
+        assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+        library = load_library(None, armies=["butcher-shop", "firing-line", "crimson-court"])
+        field = ["butcher-shop", "firing-line", "crimson-court"]
+        cells = row_cells(library.layers, field, ["graveyard"], ["tuned"], 15)
+        # the keys `clix meta butcher-shop firing-line crimson-court --maps graveyard` would read: both cells stored
+        keeper = MetaStore.open(settings.store, library.roster, cells, MetaOptions(games=2))
+        keeper.writer.close()
+        assert [sorted(known) for known in keeper.known] == [[0, 1], [0, 1]]
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"army": "nobody"}, "army"),
+        ({"field": ["../x"]}, "field"),
+        ({"maps": ["/etc"]}, "maps"),
+        ({"games": "60000"}, "games"),
+        ({"target_ci": "0"}, "target_ci"),
+        ({"players": "nobody"}, "nobody"),
+    ],
+)
+def test_a_field_form_mistake_is_one_line_and_starts_nothing(settings: Settings, change: dict, field: str):
+    with TestClient(create_app(settings), base_url=BASE) as client:
+        data = {"army": "butcher-shop", "field": ["firing-line"], "games": "4", **change}
+        response = client.post("/field", data=data, headers=SAME, follow_redirects=False)
+        assert response.status_code == 400 and field in response.text
+        assert client.app.state.clix.runs.all() == []  # type: ignore[attr-defined]
+
+
+def test_a_field_row_passes_its_precision_and_can_be_cancelled(settings: Settings):
+    with TestClient(create_app(settings), base_url=BASE) as client:
+        run_id = _start_row(client, 5000, target_ci="0.01")
+        run = client.app.state.clix.runs.get(run_id)  # type: ignore[attr-defined]
+        assert run.request["target_ci"] == 0.01 and run.total == 10000
+        deadline = time.monotonic() + 120
+        while run.done < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert run.done >= 2, run.messages
+        pid = run.process.pid
+        client.post(f"/runs/{run_id}/cancel", headers=SAME)
+        assert run.ended.wait(120) and run.state == "cancelled", (run.state, run.messages)
+        assert not _alive(pid)
+        assert run.summary["settings"]["target_ci"] == 0.01 and "--target-ci 0.01" in run.summary["settings"]["command"]
+
+
+def test_a_duel_passes_its_precision_to_clix_duel(settings: Settings):
+    with TestClient(create_app(settings), base_url=BASE) as client:
+        run_id = _start(client, 5000, target_ci="0.02")
+        run = client.app.state.clix.runs.get(run_id)  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 120
+        while run.done < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        client.post(f"/runs/{run_id}/cancel", headers=SAME)
+        assert run.ended.wait(120) and run.state == "cancelled", (run.state, run.messages)
+        assert "--target-ci 0.02" in run.summary["settings"]["command"]

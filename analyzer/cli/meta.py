@@ -120,6 +120,14 @@ def meta(
     stop_on_error: StopOption = False,
     rosters: RostersOption = None,
     ruleset: RulesetOption = None,
+    row: Annotated[
+        bool,
+        typer.Option(
+            "--row",
+            help="One row of the meta: only the first army against each of the others (the same cells, seeds and "
+            "stored games as the whole meta's); writes row.html, summary.json, cells.csv and games.csv.",
+        ),
+    ] = False,
 ) -> None:
     """Balance across a field of armies: every pair plays on every map (the same seeds in every cell). Prints the
     score matrix, each army's score against the field, ratings, the Nash mixture of the matchup game, outliers,
@@ -173,8 +181,9 @@ def meta(
         field = field_armies(None, [other.id(a) for a in named], budget, known, rules.army_kind)
         map_names = [other.id(m) for m in split_names(maps)] or sorted(rules.maps(other.data))
         styles = field_styles(players, chosen)
-        checks.cells_games(games, len(field) * (len(field) - 1) // 2 * len(map_names) * len(styles))
-        raise _meta_exit(other.data, other.layers, field, map_names, styles, options, out, force, as_json, console)
+        pairs = len(field) - 1 if row else len(field) * (len(field) - 1) // 2
+        checks.cells_games(games, pairs * len(map_names) * len(styles))
+        raise _meta_exit(other.data, other.layers, field, map_names, styles, options, out, force, as_json, console, row)
     library = library_for(
         rosters,
         armies=named,
@@ -187,13 +196,15 @@ def meta(
     field = field_armies(library.roster, [library.id(a) for a in named], budget)
     map_names = [library.id(m) for m in split_names(maps)] or sorted(library.roster.maps)
     styles = field_styles(players)
-    cells = len(field) * (len(field) - 1) // 2 * len(map_names) * len(styles)
+    cells = (len(field) - 1 if row else len(field) * (len(field) - 1) // 2) * len(map_names) * len(styles)
     checks.cells_games(games, cells)
     if backend == "dask" and scheduler:
         from clix.analyzer.play.cluster import check_scheduler
 
         check_scheduler(scheduler)  # a bounded look before any game: a wrong address is one line, not a hang
-    raise _meta_exit(library.roster, library.layers, field, map_names, styles, options, out, force, as_json, console)
+    raise _meta_exit(
+        library.roster, library.layers, field, map_names, styles, options, out, force, as_json, console, row
+    )
 
 
 def _meta_exit(
@@ -207,12 +218,16 @@ def _meta_exit(
     force: bool,
     as_json: bool,
     console: Any,
+    row: bool = False,
 ) -> typer.Exit:
-    """Play and report the meta (to `clix-out/meta` when no --out is given); the exit with its code."""
+    """Play and report the meta, or its first army's row (to `clix-out/meta` when no --out is given); the exit
+    with its code."""
     from clix.analyzer.meta.command import run_meta
+    from clix.analyzer.meta.row import run_meta_row
     from clix.analyzer.report.folder import Target
 
     target = Target(Path("clix-out/meta"), new_run=True) if out is None else Target(out, force=force)
+    play = run_meta_row if row else run_meta
     return typer.Exit(
-        run_meta(data, layers, field, map_names, styles, options, out=target, as_json=as_json, console=console)
+        play(data, layers, field, map_names, styles, options, out=target, as_json=as_json, console=console)
     )

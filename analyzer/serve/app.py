@@ -15,10 +15,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.load import library_layers, load_library
-from clix.analyzer.serve import builder
+from clix.analyzer.serve import builder, forms, heroes
 from clix.analyzer.serve.runs import Runs
 from clix.analyzer.serve.security import Guard, inside
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -32,8 +31,6 @@ from starlette.staticfiles import StaticFiles
 HERE = Path(__file__).resolve().parent
 OUTPUT_SUFFIXES = frozenset({".html", ".png", ".svg", ".css", ".csv", ".json", ".pdf", ".parquet", ".txt"})
 """The kinds of file the page serves from the output folder: a run's outputs, never the store or its journal."""
-MAX_PAGE_GAMES = 100_000
-"""The most games a duel started from the page may ask for (the command line allows more)."""
 
 
 @dataclass
@@ -60,6 +57,7 @@ class State:
             loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html", "j2"])
         )
         self._library: Any = None
+        self._heroes: Any = None
 
     def layers(self) -> list[Path]:
         """The library's layers: --rosters (or the default library), then the armies folder when it exists."""
@@ -74,8 +72,15 @@ class State:
             self._library = load_library(self.layers())
         return self._library
 
+    def heroes(self) -> Any:
+        """The HeroClix library under the same layers (its characters and forces)."""
+        if self._heroes is None:
+            self._heroes = heroes.load(self.layers())
+        return self._heroes
+
     def reload(self) -> None:
         self._library = None
+        self._heroes = None
 
     def page(self, name: str, status: int = 200, **values: Any) -> HTMLResponse:
         return HTMLResponse(self.templates.get_template(name).render(**values), status_code=status)
@@ -116,6 +121,7 @@ async def builder_page(request: Request) -> Response:
         checked=builder.check(draft, roster),
         roster=roster,
         budgets=builder.BUDGETS,
+        sides=builder.SIDES,
         choices=builder.choices(roster),
         figures=builder.filter_figures(roster, builder.FigureQuery()),
         powers=builder.figure_powers,
@@ -134,7 +140,11 @@ async def builder_check(request: Request) -> Response:
     except ClixError as exc:
         return _error(state, exc)
     return state.page(
-        "army_panel.html.j2", checked=builder.check(draft, roster), roster=roster, budgets=builder.BUDGETS
+        "army_panel.html.j2",
+        checked=builder.check(draft, roster),
+        roster=roster,
+        budgets=builder.BUDGETS,
+        sides=builder.SIDES,
     )
 
 
@@ -172,6 +182,68 @@ async def builder_save(request: Request) -> Response:
     return state.page("saved.html.j2", path=path, army=path.stem)
 
 
+async def hero_builder_page(request: Request) -> Response:
+    """The HeroClix builder, empty or holding a library force (`?force=ID`, `&copy=1` for a renamed copy)."""
+    state = _state(request)
+    try:
+        library = state.heroes()
+        force_id = request.query_params.get("force", "")
+        draft = heroes.HeroDraft()
+        if force_id:
+            if force_id not in library.forces:
+                raise ClixError(f"force: no HeroClix force {force_id!r} in the library; choose one from the list")
+            force = library.forces[force_id]
+            copy = request.query_params.get("copy") == "1"
+            draft = heroes.HeroDraft.of_force(force, f"{force.name} (copy)" if copy else None)
+    except ClixError as exc:
+        return _error(state, exc, 400, request)
+    return state.page(
+        "hero_builder.html.j2",
+        checked=heroes.check(draft, library),
+        library=library,
+        budgets=heroes.BUDGETS,
+        objects=heroes.OBJECTS,
+        characters=heroes.filter_characters(library),
+        file=force_id if force_id and request.query_params.get("copy") != "1" else "",
+        forces=sorted(library.forces.items()),
+    )
+
+
+async def hero_builder_check(request: Request) -> Response:
+    """The force panel again (points used and left, every problem): htmx posts the form on each change."""
+    state = _state(request)
+    form = await request.form()
+    try:
+        library = state.heroes()
+        draft = heroes.HeroDraft.of_form(form)
+    except ClixError as exc:
+        return _error(state, exc)
+    return state.page("hero_panel.html.j2", checked=heroes.check(draft, library), library=library)
+
+
+async def hero_builder_characters(request: Request) -> Response:
+    """The character list, filtered by name and most points."""
+    state = _state(request)
+    most = request.query_params.get("max_points", "").strip()
+    if most and not most.isdigit():
+        return _error(state, ClixError(f"max_points: {most!r} is not a whole number of points"))
+    found = heroes.filter_characters(state.heroes(), request.query_params.get("text", ""), int(most) if most else None)
+    return state.page("character_rows.html.j2", characters=found)
+
+
+async def hero_builder_save(request: Request) -> Response:
+    """Save the force to the armies folder (legal forces only; nothing written on a mistake)."""
+    state = _state(request)
+    form = await request.form()
+    try:
+        checked = heroes.check(heroes.HeroDraft.of_form(form), state.heroes())
+        path = heroes.save(checked, state.settings.armies, str(form.get("file", "")), form.get("replace") == "on")
+    except ClixError as exc:
+        return _error(state, exc, 422)
+    state.reload()
+    return state.page("saved.html.j2", path=path, army=None)
+
+
 async def duel_page(request: Request) -> Response:
     state = _state(request)
     try:
@@ -187,53 +259,37 @@ async def duel_page(request: Request) -> Response:
     )
 
 
-def _duel_request(state: State, form: Any) -> dict[str, Any]:
-    """The duel the form asks for, every field checked as `clix duel` checks its options."""
-    roster = state.library().roster
-    request: dict[str, Any] = {}
-    for side in ("army_a", "army_b"):
-        army = str(form.get(side, "")).strip()
-        if army not in roster.armies:
-            raise ClixError(f"{side}: no army {army!r} in the library; choose one from the list")
-        request[side] = army
-    chosen_map = str(form.get("map", "")).strip()
-    if chosen_map and chosen_map not in roster.maps:
-        raise ClixError(f"map: no map {chosen_map!r} in the library; choose one from the list")
-    request["map"] = chosen_map or None
-    players = str(form.get("players", "")).strip()
-    if players:
-        from clix.analyzer.duel.command import parse_players
-
-        request["players"] = ",".join(parse_players(players))  # clix duel --players' check and its one line
-    request["games"] = checks.games(_integer(form, "games", "200"), "games", maximum=MAX_PAGE_GAMES)
-    request["seed"] = checks.seed(_integer(form, "seed", "0"), "seed")
-    target = str(form.get("target_ci", "")).strip()
-    if target:
-        try:
-            value = float(target)
-        except ValueError:
-            raise ClixError(f"target_ci: {target!r} is not a number; give a half-width such as 0.05") from None
-        if not 0 < value < 0.5:
-            raise ClixError(f"target_ci: {value} is out of range; give a half-width above 0 and below 0.5, as 0.05")
-        request["target_ci"] = value
-    request["rosters"] = [str(p.resolve()) for p in state.layers()]
-    request["store"] = str(state.settings.store.resolve())
-    request["out"] = str(state.settings.out.resolve())
-    return request
+async def field_page(request: Request) -> Response:
+    """The form of a meta row: one army against the field on the maps (`clix meta --row`)."""
+    state = _state(request)
+    try:
+        roster = state.library().roster
+    except ClixError as exc:
+        return _error(state, exc, 400, request)
+    return state.page(
+        "field.html.j2",
+        armies=sorted(roster.armies.items()),
+        maps=sorted(roster.maps),
+        chosen=request.query_params.get("army", ""),
+        runs=[run for run in reversed(state.runs.all()) if run.request.get("kind") == "row"],
+    )
 
 
-def _integer(form: Any, name: str, default: str) -> int:
-    text = str(form.get(name, default)).strip() or default
-    if not text.lstrip("-").isdigit():
-        raise ClixError(f"{name}: {text!r} is not a whole number")
-    return int(text)
+async def field_start(request: Request) -> Response:
+    state = _state(request)
+    form = await request.form()
+    try:
+        run = state.runs.start(forms.row_request(state, form))
+    except ClixError as exc:
+        return _error(state, exc, 400, request)
+    return RedirectResponse(f"/runs/{run.id}", status_code=303)
 
 
 async def duel_start(request: Request) -> Response:
     state = _state(request)
     form = await request.form()
     try:
-        run = state.runs.start(_duel_request(state, form))
+        run = state.runs.start(forms.duel_request(state, form))
     except ClixError as exc:
         return _error(state, exc, 400, request)
     return RedirectResponse(f"/runs/{run.id}", status_code=303)
@@ -322,8 +378,9 @@ async def results_page(request: Request) -> Response:
             continue
         if day is not None and started.date() < day:
             continue
+        report = Path(record.out) / "report.html"
         rows.append({"record": record, "names": names, "started": f"{started:%Y-%m-%d %H:%M}",
-                     "report": _report_link(state, str(Path(record.out) / "report.html"))})  # fmt: skip
+                     "report": _report_link(state, str(report)) if report.is_file() else None})  # fmt: skip
     return state.page("results.html.j2", rows=rows, army=army, map=map_name, since=since, store=state.settings.store)
 
 
@@ -368,6 +425,32 @@ async def output_file(request: Request) -> Response:
     return FileResponse(path)
 
 
+async def report_pdf(request: Request) -> Response:
+    """A run's report as PDF (`--pdf`'s WeasyPrint rendering of the same HTML): written beside the report in its
+    run folder when it is missing or older than the report, then sent. Only an HTML report under `--out`."""
+    from clix.analyzer.report.duel import check_pdf, write_pdf
+
+    state = _state(request)
+    form = await request.form()
+    given = str(form.get("report", "")).strip().removeprefix("/files/")
+    try:
+        report = inside(state.settings.out, given, "report")
+        if report.suffix.lower() != ".html" or not report.is_file():
+            raise ClixError(f"report: no HTML report {given!r} in {state.settings.out}; open the run's report first")
+        pdf = report.with_suffix(".pdf")
+        if not pdf.is_file() or pdf.stat().st_mtime < report.stat().st_mtime:
+            await asyncio.to_thread(check_pdf)
+            await asyncio.to_thread(write_pdf, report.read_text(encoding="utf-8"), pdf)
+    except ClixError as exc:
+        return _error(state, exc, 404 if "no HTML report" in str(exc) else 400, request)
+    name = (
+        f"{report.parent.parent.name}-{report.parent.name}-{pdf.name}"
+        if report.parent != state.settings.out.resolve()
+        else pdf.name
+    )
+    return FileResponse(pdf, media_type="application/pdf", filename=name)
+
+
 def create_app(settings: Settings) -> Starlette:
     """The app for `settings`, behind the Host and Origin guard."""
     state = State(settings)
@@ -383,8 +466,14 @@ def create_app(settings: Settings) -> Starlette:
         Route("/builder/check", builder_check, methods=["POST"]),
         Route("/builder/figures", builder_figures),
         Route("/builder/save", builder_save, methods=["POST"]),
+        Route("/builder/heroclix", hero_builder_page),
+        Route("/builder/heroclix/check", hero_builder_check, methods=["POST"]),
+        Route("/builder/heroclix/characters", hero_builder_characters),
+        Route("/builder/heroclix/save", hero_builder_save, methods=["POST"]),
         Route("/duel", duel_page),
         Route("/duel", duel_start, methods=["POST"]),
+        Route("/field", field_page),
+        Route("/field", field_start, methods=["POST"]),
         Route("/runs/{run:int}", run_page),
         Route("/runs/{run:int}/events", run_events),
         Route("/runs/{run:int}/cancel", run_cancel, methods=["POST"]),
@@ -392,6 +481,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/results/compare", compare_page),
         Route("/results/{run:int}/{table}.csv", run_csv),
         Route("/files/{path:path}", output_file),
+        Route("/pdf", report_pdf, methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(

@@ -62,7 +62,7 @@ class Draft:
             build_total=int(total_text),
             figures=figures,
             crypt=[str(v) for v in form.getlist("crypt")],
-            victims=[str(v) for v in form.getlist("victim")],
+            victims=_victims(form),
             objects=[str(v) for v in form.getlist("object")],
         )
 
@@ -81,6 +81,20 @@ class Draft:
             figure, _, side = text.partition("@")
             found.append({"figure": figure, "side": side} if side else figure)
         return found
+
+
+def _victims(form: Any) -> list[str]:
+    """The victims ticked, each followed by its further copies (`more:NAME`, 0-5; HC-VICTIM-02 lets an army bring
+    an archetype more than once)."""
+    ticked = [str(v) for v in form.getlist("victim")]
+    victims: list[str] = []
+    for name in ticked:
+        victims.append(name)
+        text = str(form.get(f"more:{name}", "0")).strip() or "0"
+        if not text.isdigit() or int(text) > 5:
+            raise ClixError(f"victims: {text!r} more copies of {name} is not a number from 0 to 5")
+        victims += [name] * int(text)
+    return victims
 
 
 @dataclass
@@ -150,15 +164,20 @@ def army_text(army: Army) -> str:
 def save(checked: Checked, folder: Path, name: str, overwrite: bool) -> Path:
     """Write the checked army to `folder`/NAME.yaml (NAME a plain file name) and return the path; a ClixError, with
     nothing written, when the army is not legal, the name is not plain, or the file exists and `overwrite` is off."""
-    stem = file_name(name, "file")
     if checked.army is None or checked.problems:
         first = checked.problems[0] if checked.problems else "the army is not complete"
         raise ClixError(f"save: the army is not legal ({first}); fix it before saving")
+    return write_file(folder, name, army_text(checked.army), overwrite)
+
+
+def write_file(folder: Path, name: str, text: str, overwrite: bool) -> Path:
+    """Write `text` to `folder`/NAME.yaml at once (staged, then renamed); a ClixError, nothing written, when NAME is
+    not a plain file name or the file exists and `overwrite` is off."""
+    stem = file_name(name, "file")
     target = folder / f"{stem}.yaml"
     if target.exists() and not overwrite:
         raise ClixError(f"file: {target} exists; tick 'replace' to overwrite it, or choose another name")
     folder.mkdir(parents=True, exist_ok=True)
-    text = army_text(checked.army)
     fd, staging = tempfile.mkstemp(prefix=f".{stem}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -47,6 +47,13 @@ class Run:
         return outputs.get("report")
 
     @property
+    def title(self) -> str:
+        """What the run plays, as its page heads it."""
+        if self.request.get("kind") == "row":
+            return f"Field {self.id}: {self.request['army']} against {', '.join(self.request['field'])}"
+        return f"Duel {self.id}: {self.request['army_a']} vs {self.request['army_b']}"
+
+    @property
     def headline(self) -> str:
         return str((self.summary or {}).get("verdict", ""))
 
@@ -65,11 +72,12 @@ class Runs:
         """Start the duel `request` (checked by the caller) in a worker; ClixError when `limit` runs are playing."""
         if not self._slots.acquire(blocking=False):
             raise ClixError(
-                f"runs: {self.limit} duels are already playing; wait for one to end or cancel one (clix serve --max-runs)"
+                f"runs: {self.limit} runs are already playing; wait for one to end or cancel one (clix serve --max-runs)"
             )
         try:
             with self._lock:
-                run = Run(next(self._ids), request, int(request["games"]) + int(request["games"]) % 2)
+                cap = int(request["games"]) + int(request["games"]) % 2
+                run = Run(next(self._ids), request, cap * int(request.get("cells", 1)))
                 self._runs[run.id] = run
             environment = {**os.environ, "PYTHONUNBUFFERED": "1"}
             root = str(Path(__file__).resolve().parents[2])
@@ -123,7 +131,7 @@ class Runs:
         """The run with this id; ClixError when there is none."""
         found = self._runs.get(run_id)
         if found is None:
-            raise ClixError(f"run: no duel {run_id} was started from this page")
+            raise ClixError(f"run: no run {run_id} was started from this page")
         return found
 
     def all(self) -> list[Run]:

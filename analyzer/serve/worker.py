@@ -23,7 +23,9 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def play(request: dict[str, Any]) -> int:
-    """Play the duel `request` names (the fields `runs.DuelRequest` sends) and return `clix duel`'s exit code."""
+    """Play the duel (or, with `"kind": "row"`, the meta row) `request` names and return its command's exit code."""
+    if request.get("kind") == "row":
+        return play_row(request)
     from clix.analyzer.duel.command import run_duel
     from clix.analyzer.library.rulesets import MAPS, Argument, matchup_library
     from clix.analyzer.report.folder import Target
@@ -63,6 +65,48 @@ def play(request: dict[str, Any]) -> int:
         target_ci=request.get("target_ci"),
         store=Path(request["store"]),
         ruleset=library.ruleset,
+        progress=progress,
+    )
+
+
+def play_row(request: dict[str, Any]) -> int:
+    """Play the meta row `request` names (`clix meta --row ARMY FIELD...`: the same cells, runner, store keys and
+    report) and return `clix meta`'s exit code."""
+    from clix.analyzer.library.load import load_library
+    from clix.analyzer.meta.command import MetaOptions
+    from clix.analyzer.meta.field import field_styles
+    from clix.analyzer.meta.row import run_meta_row
+    from clix.analyzer.report.folder import Target
+    from rich.console import Console
+
+    field = [request["army"], *request["field"]]
+    library = load_library([Path(p) for p in request["rosters"]], armies=field, maps=request["maps"])
+    maps = list(request["maps"]) or sorted(library.roster.maps)
+    options = MetaOptions(
+        games=int(request["games"]),
+        seed=int(request.get("seed", 0)),
+        jobs=1,
+        turns=int(request.get("turns", 15)),
+        target_ci=request.get("target_ci"),
+        store=Path(request["store"]),
+    )
+    done = [0]
+
+    def progress(games: int) -> None:
+        done[0] += games
+        sys.stderr.write(f"{PROGRESS} {done[0]}\n")
+        sys.stderr.flush()
+
+    return run_meta_row(
+        library.roster,
+        library.layers,
+        field,
+        maps,
+        field_styles(request.get("players")),
+        options,
+        out=Target(Path(request["out"]) / f"{request['army']}-vs-field", new_run=True),
+        as_json=True,
+        console=Console(highlight=False, soft_wrap=True),
         progress=progress,
     )
 
