@@ -140,3 +140,36 @@ def test_the_text_summary_fits_80_columns(tmp_path):
 
 def test_the_command_reaches_horrified_only_through_the_registry():
     assert games.kit() is kit() and type(kit()).__name__ == "HorrifiedMatchups"
+
+
+def test_an_assumed_number_varies_only_that_component():
+    """The sensitivity knobs: the skull (HF-GOAL-02), the dice's Hit faces (HF-MON-05), item tokens per colour
+    (HF-ITEM-01), Frenzy symbols in the monster deck (HF-MON-02); everything else as the files say."""
+    base = kit().components(())
+    skull = kit().components((), "terror-skull", 5)
+    assert skull.skull == 5 and base.skull == 7 and skull.cards == base.cards and skull.items == base.items
+    hits = kit().components((), "hit-faces", 2)
+    assert hits.faces.count("hit") == 2 and hits.faces.count("power") == 1 and len(hits.faces) == 6
+    items = kit().components((), "items-per-colour", 16)
+    assert len(items.items) == 48 and {t.colour for t in items.items} == {"red", "blue", "yellow"}
+    frenzy = kit().components((), "frenzy-symbols", 16)
+    assert sum("frenzy" in c.symbols for c in frenzy.cards) == 16
+    assert sum("frenzy" in c.symbols for c in base.cards) == 12
+
+
+def test_a_lower_skull_ends_games_in_terror_at_that_level():
+    """HF-GOAL-02 with the skull moved: on the same seeds, terror losses come at the new skull and no later."""
+    shared = seeds(11, 20)
+    low = play_cells([replace(BASE, knob="terror-skull", value=2)], shared, jobs=1)[0]
+    high = play_cells([BASE], shared, jobs=1)[0]
+    assert all(row["terror"] == 2 for row in low if row["end"] == "terror")
+    assert sum(row["end"] == "terror" for row in low) > sum(row["end"] == "terror" for row in high)
+
+
+def test_a_sensitivity_table_names_known_assumptions_only(tmp_path):
+    bad = tmp_path / "game.yaml"
+    bad.write_text("ruleset: horrified\nsensitivity:\n  - {id: moon-phase, baseline: 1, values: [2], provenance: assumed}\n")
+    from clix.engine.core.ruleset import ruleset_named
+
+    _, problems = ruleset_named("horrified").load_library([bad])
+    assert any("moon-phase" in p.message or "sensitivity" in p.field for p in problems), problems
