@@ -168,8 +168,28 @@ def test_a_lower_skull_ends_games_in_terror_at_that_level():
 
 def test_a_sensitivity_table_names_known_assumptions_only(tmp_path):
     bad = tmp_path / "game.yaml"
-    bad.write_text("ruleset: horrified\nsensitivity:\n  - {id: moon-phase, baseline: 1, values: [2], provenance: assumed}\n")
+    bad.write_text(
+        "ruleset: horrified\nsensitivity:\n  - {id: moon-phase, baseline: 1, values: [2], provenance: assumed}\n"
+    )
     from clix.engine.core.ruleset import ruleset_named
 
     _, problems = ruleset_named("horrified").load_library([bad])
     assert any("moon-phase" in p.message or "sensitivity" in p.field for p in problems), problems
+
+
+def test_data_files_replace_a_sample_table_and_a_broken_one_is_one_line(tmp_path, capsys):
+    """--data layers Horrified files over the sample: a skull at 4 (HF-GOAL-02) ends games in terror at 4."""
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "terror.yaml").write_text("ruleset: horrified\nterror: {skull: 4, solo_start: 3, provenance: assumed}\n")
+    code, out, err = run_main(["horrified", "-n", "20", "--jobs", "1", "--json", "--data", str(folder),
+                               "-o", str(tmp_path / "run")], capsys)  # fmt: skip
+    assert code == 0, err
+    summary = json.loads(out)
+    assert summary["data"] == [str(folder)] and summary["ends"]["terror"] > 0
+    with open(tmp_path / "run" / "games.csv", newline="") as handle:
+        assert {int(r["terror"]) for r in csv.DictReader(handle) if r["end"] == "terror"} == {4}
+    broken = tmp_path / "broken.yaml"  # another path: components are cached per process by their layers
+    broken.write_text("ruleset: horrified\nterror: {skull: 99, solo_start: 3, provenance: assumed}\n")
+    code, out, err = run_main(["horrified", "-n", "2", "--jobs", "1", "--data", str(broken)], capsys)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "terror.skull" in err, err

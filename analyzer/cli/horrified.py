@@ -50,18 +50,27 @@ def horrified(
         typer.Option("--out", "-o", help="Folder for games.csv (default: clix-out/horrified-TABLE)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
+    data: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--data",
+            metavar="PATH",
+            help="Horrified files (ruleset: horrified) over the sample components, a table replacing the sample's "
+            "whole (e.g. counted items for assumed ones); repeat to layer them.",
+        ),
+    ] = None,
 ) -> None:
     """Horrified (co-operative, issue 40): the team's win rate with a 95% Wilson interval for a monster line-up, heroes
     and player count, with end reasons (win, terror, deck out) and turns; or a difficulty, hero or sensitivity table.
     Every cell plays the same seeds (game k: the k-th child of --seed), so changes are paired and any --jobs gives the
     same numbers. The results are about the assumed components (docs/horrified.md)."""
     from clix.analyzer.horrified.command import TABLES, run
-    from clix.analyzer.horrified.lineup import resolve, split
+    from clix.analyzer.horrified.lineup import layers_for, resolve, split
 
     if table not in TABLES:
         raise ClixError(f"--table: choose one of {', '.join(TABLES)}, not {table!r}")
     n = checks.games(games if games is not None else (400 if table == "lineup" else 100), minimum=1)
     checks.seed(seed)
     cores = checks.jobs(jobs, stderr_console())
-    base, level = resolve((), split(monsters), split(heroes), seats, difficulty, players)
+    base, level = resolve(layers_for(data or []), split(monsters), split(heroes), seats, difficulty, players)
     run(table, base, level, n, seed, cores, out or Path("clix-out") / f"horrified-{table}", as_json, console)

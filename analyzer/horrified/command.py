@@ -64,7 +64,7 @@ def run(
             result, found, cells = sensitivity_table(base, play)
     head = {"ruleset": "horrified", "monsters": list(base.monsters), "heroes": list(base.heroes),
             "players": len(base.heroes), "difficulty": difficulty, "style": base.style, "games": games,
-            "seed": seed, "note": NOTE}  # fmt: skip
+            "seed": seed, "data": [str(p) for p in base.layers[1:]], "note": NOTE}  # fmt: skip
     summary = {**head, **result}
     out.mkdir(parents=True, exist_ok=True)
     _write_games(out / "games.csv", cells, found)

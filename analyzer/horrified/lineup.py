@@ -8,6 +8,7 @@ from pathlib import Path
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.horrified.games import Cell, kit
+from clix.engine.core.files.problems import InvalidFile
 
 DEFAULT_DIFFICULTY = "novice"
 
@@ -15,6 +16,21 @@ DEFAULT_DIFFICULTY = "novice"
 def split(text: str | None) -> list[str]:
     """A comma-separated option as its items (none: empty)."""
     return [part.strip() for part in (text or "").split(",") if part.strip()]
+
+
+def layers_for(paths: Sequence[Path]) -> tuple[Path, ...]:
+    """The library layers: the sample components, then `paths` (none: the sample alone); a ClixError naming the first
+    problem of a file that does not load (and how many more there are)."""
+    for path in paths:
+        if not path.exists():
+            raise ClixError(f"--data: {path} does not exist; give a Horrified file or folder")
+    layers = (kit().sample, *paths) if paths else ()
+    try:
+        kit().components(layers)
+    except InvalidFile as exc:
+        more = len(exc.problems) - 1
+        raise ClixError(f"--data: {exc.problems[0]}" + (f" (and {more} more problems)" if more > 0 else "")) from None
+    return layers
 
 
 def difficulty_lineups(layers: tuple[Path, ...], difficulty: str) -> list[tuple[str, ...]]:

@@ -46,6 +46,8 @@ class HorrifiedMatchups:
     """Horrified's kit: player styles and its library; no armies or maps by id (a line-up is monsters and heroes)."""
 
     styles = ("random", "team")
+    sample = SAMPLE
+    """The sample components (rosters/horrified): the layer a user's files go over."""
     default_style = "team"
     army_kind = "line-up"
     default_map = ""
