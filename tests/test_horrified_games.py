@@ -107,8 +107,8 @@ def test_matchup_commands_refuse_horrified_in_one_line(capsys):
         code, out, err = run_main(command, capsys)
         assert code == 2
         assert err.strip().splitlines() == [
-            "clix: error: horrified plays no army-against-army matchups; its analyses (`clix horrified`) are not "
-            "built yet; `clix selfcheck --ruleset horrified` plays it"
+            "clix: error: horrified plays no army-against-army matchups; it is co-operative: `clix horrified` "
+            "measures a line-up's win rate"
         ]
     code, out, _ = run_main(["selfcheck", "--ruleset", "horrified", "-n", "5", "--jobs", "1"], capsys)
     assert code == 0 and "5 games, 0 with problems" in out

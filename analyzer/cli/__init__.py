@@ -36,7 +36,7 @@ if _as_program() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
     signal.signal(signal.SIGTERM, _terminate)  # from the first moment: a SIGTERM while clix loads exits 130 too
 try:
     import typer
-    from clix.analyzer.cli import analyses, melee, meta, play, rosters, tools
+    from clix.analyzer.cli import analyses, horrified, melee, meta, play, rosters, tools
     from clix.analyzer.cli.common import console, stderr_console
     from clix.analyzer.common.errors import ClixError
     from clix.analyzer.report.folder import Interrupted
@@ -148,6 +148,7 @@ def _options(
 COMMANDS: tuple[tuple[str, Callable[..., None]], ...] = (
     ("duel", play.duel),
     ("melee", melee.melee),
+    ("horrified", horrified.horrified),
     ("ladder", play.ladder),
     ("value", analyses.value),
     ("build", analyses.build),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clix.engine.horrified.board import Board, build_board
-from clix.engine.horrified.library import Library, Monster, MonsterDeck, Perk
+from clix.engine.horrified.library import KNOBS, Library, Monster, MonsterDeck, Perk
 
 
 @dataclass(frozen=True)
@@ -147,3 +147,25 @@ def _spread(owners: list[str], n: int) -> list[str]:
         by_kind[owner] = by_kind.get(owner, 0) + 1
     keyed = sorted(((j + 0.5) / count, owner) for owner, count in by_kind.items() for j in range(count))
     return [owner for _, owner in keyed][:n]
+
+
+def vary(library: Library, knob: str, value: int) -> Components:
+    """The components with one assumed number changed (`library.KNOBS`), the rest as loaded: the skull's place on the
+    terror track (HF-GOAL-02), the Hit faces of each die (the rest blank but one Power, HF-MON-05), the item tokens
+    of each colour (HF-ITEM-01), the Frenzy symbols in the monster deck (HF-MON-02). A ValueError names the knobs."""
+    t = dict(library.tables)
+    if knob == "terror-skull":
+        t["terror"] = t["terror"].model_copy(update={"skull": value})
+    elif knob == "hit-faces":
+        if not 0 <= value <= 5:
+            raise ValueError(f"hit-faces takes 0 to 5 Hit faces (a die has 6 faces, one Power), not {value}")
+        faces = ["power", *["hit"] * value, *["blank"] * (5 - value)]
+        t["dice"] = t["dice"].model_copy(update={"faces": faces})
+    elif knob == "items-per-colour":
+        colours = [c.model_copy(update={"count": value}) for c in t["items"].colours]
+        t["items"] = t["items"].model_copy(update={"colours": colours})
+    elif knob == "frenzy-symbols":
+        t["monster_deck"] = t["monster_deck"].model_copy(update={"frenzy": value})
+    else:
+        raise ValueError(f"no assumed number is called {knob!r}; vary one of {', '.join(KNOBS)}")
+    return build_components(Library(tables=t, where=library.where, files=library.files))

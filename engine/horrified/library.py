@@ -39,6 +39,8 @@ PERK_EFFECTS = (
 )
 PLAYED_MONSTERS = ("dracula", "invisible-man")
 """The monsters whose task, defeat and power the engine plays (the first slice, HF-M-DRA, HF-M-INV)."""
+KNOBS = ("terror-skull", "hit-faces", "items-per-colour", "frenzy-symbols")
+"""The assumed numbers a sensitivity table may vary (`components.vary`)."""
 ALL_MONSTERS = ("creature", "dracula", "frankenstein", "bride", "invisible-man", "mummy", "wolf-man")
 
 
@@ -168,6 +170,17 @@ class Perk(_Strict):
     provenance: Provenance
 
 
+class Assumption(_Strict):
+    """One assumed number and the range it plausibly lies in (`clix horrified --table sensitivity`)."""
+
+    id: Literal[KNOBS]  # type: ignore[valid-type]
+    baseline: int
+    values: list[int] = Field(min_length=1)
+    provenance: Provenance
+    why: str = ""
+    """Where the range comes from."""
+
+
 class HorrifiedFile(_Strict):
     """One data file: `ruleset: horrified` and any of the tables."""
 
@@ -182,9 +195,13 @@ class HorrifiedFile(_Strict):
     monsters: list[Monster] | None = None
     monster_deck: MonsterDeck | None = None
     perks: list[Perk] | None = None
+    sensitivity: list[Assumption] | None = None
 
 
-TABLES = ("board", "villagers", "heroes", "items", "dice", "terror", "difficulty", "monsters", "monster_deck", "perks")
+TABLES = ("board", "villagers", "heroes", "items", "dice", "terror", "difficulty", "monsters", "monster_deck", "perks",
+          "sensitivity")  # fmt: skip
+OPTIONAL = ("sensitivity",)
+"""Tables a library may lack (nothing is played from them)."""
 
 
 @dataclass
@@ -247,7 +264,7 @@ def _load_file(path: Path, library: Library) -> list[Problem]:
 def cross_problems(library: Library) -> list[Problem]:
     """What no single file can show: a name that is not on the board, a missing table, deck counts that do not add up."""
     found: list[Problem] = []
-    missing = [t for t in TABLES if t not in library.tables and t not in library.broken]
+    missing = [t for t in TABLES if t not in library.tables and t not in library.broken and t not in OPTIONAL]
     if missing:
         where = library.files[0] if library.files else "rosters/horrified"
         found.append(Problem(where, 0, "", f"no Horrified file defines {', '.join(missing)}; add the table(s)"))

@@ -1,5 +1,6 @@
-"""What Horrified gives the analyzer (`Ruleset.matchups()`): its components by library folders, its player styles.
-Horrified has no armies or maps to look up by id; its analyses (`clix horrified`) are not built yet (issue 40)."""
+"""What Horrified gives the analyzer (`Ruleset.matchups()`): its components by library folders, its player styles,
+the line-ups its data supports, and one seeded game played to its end as a row (`clix horrified`, issue 40).
+Horrified has no armies or maps to look up by id."""
 
 from __future__ import annotations
 
@@ -7,15 +8,22 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from clix.engine.core.dice import Dice
+from clix.engine.core.driver import play
 from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.matchups import LibraryCache, UnknownStyle
 from clix.engine.core.players import RandomAgent
-from clix.engine.horrified.components import Components, build_components
-from clix.engine.horrified.library import Library, load_library
+from clix.engine.horrified.components import Components, build_components, vary
+from clix.engine.horrified.library import PLAYED_MONSTERS, Library, load_library
 from clix.engine.horrified.players import TeamPlayer
+from clix.engine.horrified.setup import SetupError, check_lineup, new_game
 
 _LIBRARIES: LibraryCache[Library] = LibraryCache(load_library)
 _COMPONENTS: dict[tuple[str, ...], Components] = {}
+_VARIED: dict[tuple[tuple[str, ...], str, int], Components] = {}
+ENDS = {"all monsters defeated": "win", "terror": "terror", "out of time": "deck out"}
+"""A game's end (HF-GOAL-01..03) as `clix horrified` counts it."""
 SAMPLE = Path(__file__).resolve().parents[2] / "rosters" / "horrified"
 
 
@@ -38,11 +46,13 @@ class HorrifiedMatchups:
     """Horrified's kit: player styles and its library; no armies or maps by id (a line-up is monsters and heroes)."""
 
     styles = ("random", "team")
+    sample = SAMPLE
+    """The sample components (rosters/horrified): the layer a user's files go over."""
     default_style = "team"
     army_kind = "line-up"
     default_map = ""
     plays_matchups = False
-    no_matchups = "its analyses (`clix horrified`) are not built yet; `clix selfcheck --ruleset horrified` plays it"
+    no_matchups = "it is co-operative: `clix horrified` measures a line-up's win rate"
 
     def player_factory(self, style: str) -> Any:
         if style == "random":
@@ -70,7 +80,7 @@ class HorrifiedMatchups:
         return None
 
     def start(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError("Horrified plays no army-against-army matchups; `clix horrified` is not built yet")
+        raise NotImplementedError("Horrified plays no army-against-army matchups; `clix horrified` plays its games")
 
     def play(self, state: Any, agents: Sequence[Any], watch: Any = None) -> Any:
         raise NotImplementedError("Horrified plays no army-against-army matchups")
@@ -83,6 +93,77 @@ class HorrifiedMatchups:
 
     def style_weights(self, style: str) -> dict[str, float] | None:
         return None
+
+    # --- `clix horrified`: co-operative games ---------------------------------------------------------
+
+    def components(self, layers: tuple[Path, ...], knob: str | None = None, value: int = 0) -> Components:
+        """The components under `layers`, with the assumed number `knob` set to `value` if given (`vary`)."""
+        base = components_at(layers)
+        if knob is None:
+            return base
+        key = (LibraryCache.key(layers or (SAMPLE,)), knob, value)
+        if key not in _VARIED:
+            _VARIED[key] = vary(_LIBRARIES.get(layers or (SAMPLE,)), knob, value)
+        return _VARIED[key]
+
+    def lineup_problem(self, layers: tuple[Path, ...], monsters: Sequence[str], heroes: Sequence[str]) -> str | None:
+        """What is wrong with a line-up (unknown or unplayed monster, unknown hero, too many heroes), or None."""
+        try:
+            check_lineup(components_at(layers), monsters, heroes)
+        except SetupError as exc:
+            return str(exc)
+        return None
+
+    def heroes(self, layers: tuple[Path, ...]) -> dict[str, bool]:
+        """Every hero by id, with whether it may play solo (HF-SOLO-01), in file order."""
+        return {h.id: h.solo for h in components_at(layers).heroes.values()}
+
+    def lineups(self, layers: tuple[Path, ...]) -> list[dict[str, Any]]:
+        """Every difficulty the data names (HF-DIFF-01) with the monster line-ups of its size the engine plays: the
+        fixed monsters and every combination of the played ones filling the rest (a difficulty may have none)."""
+        from itertools import combinations
+
+        components = components_at(layers)
+        library = _LIBRARIES.get(layers or (SAMPLE,))
+        played = [m for m in PLAYED_MONSTERS if m in components.monsters]
+        found = []
+        for level in library.tables["difficulty"]:
+            fixed = list(level.fixed)
+            rest = [m for m in played if m not in fixed]
+            line_ups = []
+            if all(m in played for m in fixed) and level.monsters >= len(fixed):
+                line_ups = [tuple(fixed) + c for c in combinations(rest, level.monsters - len(fixed))]
+            found.append({"difficulty": level.id, "monsters": level.monsters, "line_ups": line_ups})
+        return found
+
+    def assumptions(self, layers: tuple[Path, ...]) -> list[dict[str, Any]]:
+        """The sensitivity table: each assumed number, its baseline and plausible values, provenance and why."""
+        library = _LIBRARIES.get(layers or (SAMPLE,))
+        return [a.model_dump() for a in library.tables.get("sensitivity", [])]
+
+    def play_game(
+        self,
+        components: Components,
+        monsters: Sequence[str],
+        heroes: Sequence[str],
+        style: str,
+        seed: np.random.SeedSequence,
+    ) -> dict[str, Any]:
+        """One game from `seed` (its first child rolls the dice and shuffles, the next one per seat choose), played to
+        its end by `style` players: won, end ('win', 'terror', 'deck out'), turns, terror, monsters left. The same
+        `seed` always plays the same game (its children are taken from a fresh copy: `spawn` counts its calls)."""
+        fresh = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size)
+        dice_seed, *seat_seeds = fresh.spawn(1 + len(heroes))
+        player = self.player_factory(style)
+        state = new_game(components, monsters, heroes, Dice(np.random.default_rng(dice_seed)))
+        play(state, [player(np.random.default_rng(s)) for s in seat_seeds])
+        return {
+            "won": int(state.winner is not None),
+            "end": ENDS.get(state.end_reason or "", state.end_reason or "unfinished"),
+            "turns": state.turn,
+            "terror": state.terror,
+            "monsters_left": len(state.in_game()),
+        }
 
 
 MATCHUPS = HorrifiedMatchups()

@@ -1,0 +1,76 @@
+"""The `clix horrified` command: Horrified's co-operative win rate for a line-up, and its tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from clix.analyzer.cli.common import JobsOption, SeedOption, console, stderr_console
+from clix.analyzer.common import checks
+from clix.analyzer.common.errors import ClixError
+
+
+def horrified(
+    monsters: Annotated[
+        str | None,
+        typer.Option("--monsters", help="Monsters, comma-separated (default: the difficulty's first line-up)."),
+    ] = None,
+    heroes: Annotated[
+        str | None,
+        typer.Option("--heroes", help="Heroes, one per player in seat order, comma-separated (default: by --seats)."),
+    ] = None,
+    seats: Annotated[
+        int | None,
+        typer.Option("--seats", help="Players, 1-4 (one hero each), when --heroes is not given (default: 2)."),
+    ] = None,
+    difficulty: Annotated[
+        str | None,
+        typer.Option("--difficulty", help="novice (2 monsters), standard (3), challenging (4); default novice."),
+    ] = None,
+    table: Annotated[
+        str,
+        typer.Option(
+            "--table",
+            help="lineup (one win rate), difficulty (every supported line-up x 1-4 players), heroes (each hero "
+            "swapped, paired on seeds) or sensitivity (each assumed number over its plausible range).",
+        ),
+    ] = "lineup",
+    games: Annotated[
+        int | None,
+        typer.Option("--games", "-n", help="Games per cell (default: 400 for a line-up, 100 per cell for a table)."),
+    ] = None,
+    players: Annotated[
+        str, typer.Option("--players", "-p", help="The player style of every seat: team (heuristic) or random.")
+    ] = "team",
+    seed: SeedOption = 0,
+    jobs: JobsOption = 0,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Folder for games.csv (default: clix-out/horrified-TABLE)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
+    data: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--data",
+            metavar="PATH",
+            help="Horrified files (ruleset: horrified) over the sample components, a table replacing the sample's "
+            "whole (e.g. counted items for assumed ones); repeat to layer them.",
+        ),
+    ] = None,
+) -> None:
+    """Horrified (co-operative, issue 40): the team's win rate with a 95% Wilson interval for a monster line-up, heroes
+    and player count, with end reasons (win, terror, deck out) and turns; or a difficulty, hero or sensitivity table.
+    Every cell plays the same seeds (game k: the k-th child of --seed), so changes are paired and any --jobs gives the
+    same numbers. The results are about the assumed components (docs/horrified.md)."""
+    from clix.analyzer.horrified.command import TABLES, run
+    from clix.analyzer.horrified.lineup import layers_for, resolve, split
+
+    if table not in TABLES:
+        raise ClixError(f"--table: choose one of {', '.join(TABLES)}, not {table!r}")
+    n = checks.games(games if games is not None else (400 if table == "lineup" else 100), minimum=1)
+    checks.seed(seed)
+    cores = checks.jobs(jobs, stderr_console())
+    base, level = resolve(layers_for(data or []), split(monsters), split(heroes), seats, difficulty, players)
+    run(table, base, level, n, seed, cores, out or Path("clix-out") / f"horrified-{table}", as_json, console)

@@ -1,0 +1,135 @@
+"""`clix horrified`: play the games a question needs, then print text or JSON and write games.csv."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from clix.analyzer.common.jsonout import print_json
+from clix.analyzer.common.progress import progress_bar
+from clix.analyzer.horrified.games import Cell, play_cells, seeds
+from clix.analyzer.horrified.summary import percent, signed, summarize
+from clix.analyzer.horrified.tables import difficulty_cells, difficulty_table, hero_cells, hero_table, sensitivity_table
+from rich.console import Console
+
+SHORT = {"win rate": "rate", "commoner loss": "loss"}
+"""The verdicts as the sensitivity table's last column names them."""
+TABLES = ("lineup", "difficulty", "heroes", "sensitivity")
+NOTE = "a model: assumed components (docs/horrified.md), the team player"
+
+
+def cells_for(table: str, base: Cell) -> int:
+    """How many cells `table` plays (for the progress bar's total)."""
+    if table == "difficulty":
+        return len(difficulty_cells(base)[0])
+    if table == "heroes":
+        return 1 + len(hero_cells(base))
+    if table == "sensitivity":
+        from clix.analyzer.horrified.games import kit
+
+        return 1 + sum(len(a["values"]) for a in kit().assumptions(base.layers))
+    return 1
+
+
+def run(
+    table: str,
+    base: Cell,
+    difficulty: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    out: Path,
+    as_json: bool,
+    console: Console,
+) -> dict[str, Any]:
+    """Play `table`'s cells `games` times each on the same seeds, report, write `out`/games.csv; the summary."""
+    game_seeds = seeds(seed, games)
+    total = games * cells_for(table, base)
+    with progress_bar(console, f"horrified {table}", total, as_json or console.quiet) as advance:
+
+        def play(cells: Sequence[Cell]) -> list[list[dict[str, Any]]]:
+            return play_cells(cells, game_seeds, jobs, advance)
+
+        if table == "lineup":
+            cells = [base]
+            found = play(cells)
+            result: dict[str, Any] = {"table": "lineup", **summarize(found[0])}
+        elif table == "difficulty":
+            result, found, cells = difficulty_table(base, play)
+        elif table == "heroes":
+            result, found, cells = hero_table(base, play)
+        else:
+            result, found, cells = sensitivity_table(base, play)
+    head = {"ruleset": "horrified", "monsters": list(base.monsters), "heroes": list(base.heroes),
+            "players": len(base.heroes), "difficulty": difficulty, "style": base.style, "games": games,
+            "seed": seed, "data": [str(p) for p in base.layers[1:]], "note": NOTE}  # fmt: skip
+    summary = {**head, **result}
+    out.mkdir(parents=True, exist_ok=True)
+    _write_games(out / "games.csv", cells, found)
+    if as_json:
+        print_json({**summary, "games_csv": str(out / "games.csv")})
+    else:
+        for line in lines(summary):
+            console.print(line, markup=False, highlight=False)
+        console.print(f"wrote {out / 'games.csv'}", markup=False, highlight=False)
+    return summary
+
+
+def _write_games(path: Path, cells: Sequence[Cell], found: Sequence[Sequence[dict[str, Any]]]) -> None:
+    """One row per game: its cell (monsters, heroes, the assumed number changed) and its outcome."""
+    fields = ["monsters", "heroes", "assumption", "value", "game", "won", "end", "turns", "terror", "monsters_left"]
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer.writeheader()
+        for cell, rows in zip(cells, found, strict=True):
+            for row in rows:
+                writer.writerow({"monsters": "+".join(cell.monsters), "heroes": "+".join(cell.heroes),
+                                 "assumption": cell.knob or "", "value": cell.value if cell.knob else "", **row})  # fmt: skip
+
+
+def lines(summary: dict[str, Any]) -> list[str]:
+    """The summary as text (each line under 80 columns)."""
+    table = summary["table"]
+    title = f"Horrified {'+'.join(summary['monsters'])} ({summary['difficulty']})"
+    found = [title, f"  {summary['games']} games per cell, seed {summary['seed']}, {summary['style']} players"]
+    if table == "lineup":
+        ends = summary["ends"]
+        turns = summary["turns"]
+        found += [
+            f"  heroes: {', '.join(summary['heroes'])} ({summary['players']} players)",
+            f"  win rate {percent(summary['win_rate'])} (95% Wilson interval)",
+            f"  ends: {ends['win']} won, {ends['terror']} terror, {ends['deck out']} deck out",
+            f"  turns: mean {turns['mean']:.1f} (won games {_num(turns['mean_won'])}), {turns['min']}-{turns['max']}",
+        ]
+    elif table == "difficulty":
+        found.append("  difficulty   monsters                players  win rate [95%]")
+        for row in summary["cells"]:
+            found.append(f"  {row['difficulty']:<12} {'+'.join(row['monsters']):<23} {row['players']:>7}  "
+                         f"{percent(row['win_rate'])}")  # fmt: skip
+        for row in summary["lacking"]:
+            found.append(f"  {row['difficulty']:<12} ({row['monsters']} monsters: no line-up the engine plays yet)")
+    elif table == "heroes":
+        found.append(f"  baseline {', '.join(summary['heroes'])}: {percent(summary['baseline']['win_rate'])}")
+        found.append("  swap (seat: out -> in)           win rate [95%]   change, paired")
+        for row in summary["swaps"]:
+            swap = f"{row['seat']}: {row['out']} -> {row['in']}"
+            found.append(f"  {swap:<32} {percent(row['win_rate']):<16} {signed(row['change'])}")
+    else:
+        verdicts = summary["verdicts"]
+        found.append(f"  baseline {', '.join(summary['heroes'])}: {percent(summary['baseline']['win_rate'])}")
+        found.append(f"  verdicts: win rate {verdicts['win rate']}, commoner loss {verdicts['commoner loss']}")
+        found.append("  assumption        value  win rate [95%]   change, paired    verdicts")
+        for row in summary["variants"]:
+            mark = "FLIPS " + "+".join(SHORT[k] for k in row["flips"]) if row["flips"] else "survive"
+            found.append(f"  {row['assumption']:<16} {row['value']:>3}/{row['baseline']:<3}"
+                         f"{percent(row['win_rate']):<16} {signed(row['change']):<17} {mark}")  # fmt: skip
+        for key, kept in summary["survives"].items():
+            found.append(f"  {key}: {'survives every plausible value' if kept else 'FLIPS under a plausible value'}")
+    found.append(f"  ({summary['note']})")
+    return found
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
