@@ -197,6 +197,19 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{value:.0%}"
 
 
+def melee_command(melee: Melee, games: int, seed: int) -> str:
+    """The command line that plays this melee again (as `clix results list` records it)."""
+    from clix.analyzer.melee.design import teams_text
+
+    parts = ["clix melee", *melee.armies, f"--games {games}", f"--map {melee.map_name}", f"--seed {seed}"]
+    styles = melee.styles[0] if len(set(melee.styles)) == 1 else ",".join(melee.styles)
+    parts.append(f"--players {styles}")
+    parts += [f"--turns {melee.turn_limit}", f"--ties {melee.ties}"]
+    if melee.teams:
+        parts.append(f"--teams {teams_text(melee)}")
+    return " ".join(parts)
+
+
 def requested_games(games: int, melee: Melee) -> tuple[int, str | None]:
     """`--games` rounded up to whole blocks, and the note saying so (None when nothing was rounded)."""
     played = rounded_games(games, melee.block_size)
@@ -255,6 +268,9 @@ def run_melee(
             with claimed.staged() as staging:
                 written = write_outputs(staging, table, summary)
             summary["outputs"] = [str(claimed.final(p)) for p in written]
+        if keeper is not None:
+            folder = str(Path(summary["outputs"][0]).resolve().parent) if "outputs" in summary else ""
+            keeper.record(melee, summary, [int(i) for i in table["game"]], melee_command(melee, played, seed), folder)
     if as_json:
         print_json(summary)
     else:
