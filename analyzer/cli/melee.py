@@ -79,6 +79,14 @@ def melee(
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
     ] = False,
+    field: Annotated[
+        bool,
+        typer.Option(
+            "--field",
+            help="Five or more armies: play them in pods of 4 drawn so every pair meets about equally, and rate them "
+            "by a Plackett-Luce model on placings (95% bootstrap intervals over pods).",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
     stop_on_error: StopOption = False,
     rosters: RostersOption = None,
@@ -101,11 +109,16 @@ def melee(
         turns,
         ties,
         warn=lambda line: stderr_console().print(line, markup=False),
+        field=field,
     )
     from clix.analyzer.report.folder import Target
 
-    name = "-".join(melee_spec.armies) + ("-teams" if melee_spec.teams else "-melee")
+    name = "-".join(melee_spec.armies) + ("-field" if field else "-teams" if melee_spec.teams else "-melee")
     target = Target(Path("clix-out") / name, new_run=True) if out is None else Target(out, force=force)
+    if field:
+        from clix.analyzer.melee.field import run_field
+
+        raise typer.Exit(run_field(melee_spec, games, seed, cores, target, as_json, console))
     if game is not None:
         from clix.analyzer.melee.replay import print_game
 

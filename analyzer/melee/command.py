@@ -19,9 +19,15 @@ from clix.engine.core.files.problems import did_you_mean
 MIN_ARMIES, MAX_ARMIES = 3, 4
 
 
-def check_armies(armies: Sequence[str], known: Sequence[str] | None) -> None:
-    """3 or 4 armies, each one the library has (`known`; None: the count alone), one line otherwise."""
-    if not MIN_ARMIES <= len(armies) <= MAX_ARMIES:
+def check_armies(armies: Sequence[str], known: Sequence[str] | None, field: bool = False) -> None:
+    """3 or 4 armies (a `field`: five or more, all different), each one the library has (`known`; None: the count
+    alone), one line otherwise."""
+    if field and (len(armies) <= MAX_ARMIES or len(set(armies)) < len(armies)):
+        raise ClixError(
+            f"ARMIES: --field plays five or more different armies in pods of 4 (got {len(armies)}, "
+            f"{len(set(armies))} different); for 3 or 4 armies at one table leave out --field"
+        )
+    if not field and not MIN_ARMIES <= len(armies) <= MAX_ARMIES:
         raise ClixError(
             f"ARMIES: a melee seats 3 or 4 armies (got {len(armies)}); for two armies use `clix duel A B`"
             + (
@@ -87,6 +93,7 @@ def build_melee(
     turns: int,
     ties: str,
     warn: Callable[[str], None] | None = None,
+    field: bool = False,
 ) -> Melee:
     """The melee the command line or the API asks for, every argument checked (one line for the first wrong one)."""
     from clix.analyzer.library.load import load_library
@@ -94,14 +101,14 @@ def build_melee(
     DEFAULT_STYLE = horrorclix_part("players").DEFAULT_STYLE
     if ties not in ("break", "draw"):
         raise ClixError(f"--ties takes break or draw (got {ties!r})")
-    check_armies(armies, None)
+    check_armies(armies, None, field)
     map_id = map_name or "graveyard"
     library = load_library(list(rosters) if rosters else None, armies=armies, maps=[map_id], warn=warn)
     roster = library.roster
     ids = [library.id(a) for a in armies]
-    check_armies(ids, sorted(roster.armies))
+    check_armies(ids, sorted(roster.armies), field)
     map_id = library.id(map_id)
-    check_map(roster, map_id, len(ids))
+    check_map(roster, map_id, min(len(ids), MAX_ARMIES))
     return Melee(
         library=tuple(library.layers),
         armies=tuple(ids),
