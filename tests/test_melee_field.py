@@ -1,4 +1,4 @@
-"""`clix melee ... --field` (issue 39): five or more armies in pods of four drawn so every pair meets about equally,
+"""`clix melee ... --pods 4` (issue 39): five or more armies in pods of four drawn so every pair meets about equally,
 rated by a Plackett-Luce model on placings with bootstrap intervals over pods."""
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def test_pods_balance_who_meets_whom(armies: int, pods: int) -> None:
 
 def test_a_small_field_reports_finite_ratings_with_intervals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "field"
-    args = ["melee", *FIELD, "--field", "--games", "12", "--turns", "6", "--jobs", "1", "--json", "-o", str(out)]
+    args = ["melee", *FIELD, "--pods", "4", "--games", "12", "--turns", "6", "--jobs", "1", "--json", "-o", str(out)]
     code, printed, err = run_main(args, capsys)
     assert code == 0, err
     summary = json.loads(printed)
@@ -63,8 +63,13 @@ def test_the_field_ranks_a_planted_strong_army_first() -> None:
 
 @pytest.mark.parametrize(
     ("armies", "says"),
-    [(FIELD[:4], "--field plays five or more different armies"), ([*FIELD[:4], FIELD[0]], "5, 4 different")],
+    [(FIELD[:4], "--pods plays five or more different armies"), ([*FIELD[:4], FIELD[0]], "5, 4 different")],
 )
 def test_a_field_needs_five_different_armies(armies: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run_main(["melee", *armies, "--field", "--games", "4"], capsys)
+    code, _, err = run_main(["melee", *armies, "--pods", "4", "--games", "4"], capsys)
     assert code == 2 and err.count("\n") == 1 and says in err, err
+
+
+def test_pods_of_other_sizes_are_refused_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_main(["melee", *FIELD, "--pods", "3", "--games", "4"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "pods of 3 are not supported yet" in err, err

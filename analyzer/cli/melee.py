@@ -18,6 +18,7 @@ from clix.analyzer.cli.common import (
     store_for,
 )
 from clix.analyzer.common import checks
+from clix.analyzer.common.errors import ClixError
 
 
 def melee(
@@ -79,14 +80,15 @@ def melee(
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
     ] = False,
-    field: Annotated[
-        bool,
+    pods: Annotated[
+        int | None,
         typer.Option(
-            "--field",
-            help="Five or more armies: play them in pods of 4 drawn so every pair meets about equally, and rate them "
-            "by a Plackett-Luce model on placings (95% bootstrap intervals over pods).",
+            "--pods",
+            metavar="N",
+            help="A field of five or more armies played in pods of N (4; 3 not yet) drawn so every pair meets about "
+            "equally, rated by a Plackett-Luce model on placings (95% bootstrap intervals over pods).",
         ),
-    ] = False,
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
     stop_on_error: StopOption = False,
     rosters: RostersOption = None,
@@ -100,6 +102,9 @@ def melee(
     checks.turns(turns)
     checks.seed(seed)
     cores = checks.jobs(jobs, stderr_console())
+    field = pods is not None
+    if pods is not None and pods != 4:
+        raise ClixError(f"--pods: a field plays in pods of 4 (got {pods}); pods of 3 are not supported yet")
     melee_spec = build_melee(
         rosters,
         armies,

@@ -24,8 +24,8 @@ def check_armies(armies: Sequence[str], known: Sequence[str] | None, field: bool
     alone), one line otherwise."""
     if field and (len(armies) <= MAX_ARMIES or len(set(armies)) < len(armies)):
         raise ClixError(
-            f"ARMIES: --field plays five or more different armies in pods of 4 (got {len(armies)}, "
-            f"{len(set(armies))} different); for 3 or 4 armies at one table leave out --field"
+            f"ARMIES: --pods plays five or more different armies in pods of 4 (got {len(armies)}, "
+            f"{len(set(armies))} different); for 3 or 4 armies at one table leave out --pods"
         )
     if not field and not MIN_ARMIES <= len(armies) <= MAX_ARMIES:
         raise ClixError(

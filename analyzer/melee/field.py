@@ -1,4 +1,4 @@
-"""`clix melee A B C D E ... --field`: a field of five or more armies played in pods of four (issue 39). Pods are
+"""`clix melee A B C D E ... --pods 4`: a field of five or more armies played in pods of four (issue 39). Pods are
 drawn so that every pair of armies meets about equally often (`draw_pods`); each pod plays its four cyclic seat
 rotations under one seed (every army in every seat once, the first player rotating with them, HC-SETUP-03), and
 the armies are rated by a Plackett-Luce model on the placings (`choix`), with 95% intervals from a bootstrap over
@@ -70,8 +70,8 @@ def build_field(melee: Melee, games: int, seed: int) -> Field:
     pods an army)."""
     if melee.size <= POD or melee.teams:
         raise ClixError(
-            f"--field: a field seats five or more armies in pods of {POD} (got {melee.size}"
-            f"{' and --teams' if melee.teams else ''}); for 3 or 4 armies at one table leave out --field"
+            f"--pods: a field seats five or more armies in pods of {POD} (got {melee.size}"
+            f"{' and --teams' if melee.teams else ''}); for 3 or 4 armies at one table leave out --pods"
         )
     pods = max(-(-games // POD), -(-2 * melee.size // POD))
     return Field(melee, draw_pods(melee.size, pods, seed))
@@ -145,7 +145,7 @@ def _fit(choix: Any, size: int, ranked: Sequence[list[int]]) -> np.ndarray:
 
 
 def summarize_field(field: Field, games: Any, seed: int) -> dict[str, Any]:
-    """Everything `clix melee --field` reports, JSON-able."""
+    """Everything `clix melee --pods 4` reports, JSON-able."""
     rated = ratings(field, games, seed)
     pairs = [(a, b) for p in field.pods for a in p for b in p if a < b]
     meets = [pairs.count((a, b)) for a in range(field.melee.size) for b in range(a + 1, field.melee.size)]
@@ -212,7 +212,7 @@ def field_lines(summary: dict[str, Any]) -> list[str]:
 
 
 def run_field(melee: Melee, games: int, seed: int, jobs: int, out: Any, as_json: bool, console: Any) -> int:
-    """`clix melee ... --field`: draw the pods, play them, print the summary (text or one line of JSON) and write
+    """`clix melee ... --pods 4`: draw the pods, play them, print the summary (text or one line of JSON) and write
     games.csv, ratings.csv, summary.json and report.html to `out` (a `report.folder.Target`; None writes nothing);
     the exit code."""
     import json
