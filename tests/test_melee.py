@@ -188,3 +188,31 @@ def test_idle_turns_are_counted_per_army() -> None:
         for x in "ABC":
             assert 0 <= row[f"idle_turns_{x}"] <= row[f"turns_{x}"] <= melee.turn_limit
         assert sum(row[f"turns_{x}"] for x in "ABC") >= 3 * (row["rounds"] - 1)
+
+
+def test_results_list_and_show_a_melee_run_beside_a_duel(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A melee played with a store is one of its recorded runs (issue 39): `results list` names it a melee with its
+    armies and A's win share, `results show` prints its headline, `results export` writes its games."""
+    store = ["--store", str(tmp_path / "s.duckdb")]
+    code, out, err = run_main(["melee", *FOUR[:3], "--games", "6", "--turns", "6", "--jobs", "1", "--json",
+                               "-o", str(tmp_path / "m"), *store], capsys)
+    assert code == 0, err
+    summary = json.loads(out)
+    code, _, err = run_main(["duel", *FOUR[:2], "--games", "4", "--turns", "6", "--jobs", "1",
+                             "-o", str(tmp_path / "d"), *store], capsys)
+    assert code == 0, err
+    code, listing, err = run_main(["results", "list", *store], capsys)
+    assert code == 0, err
+    rows = [line for line in listing.splitlines() if line[:3].strip().isdigit()]
+    assert "2 runs in" in listing and max(len(line) for line in rows) <= 80
+    assert "melee:" in rows[0] and "vs" in rows[1] and "melee:" not in rows[1]
+    assert rows[0].split()[-1] == f"{100 * summary['armies'][0]['win_share']:.1f}%"
+    assert rows[0].split()[-2] == "12"  # two whole blocks at least
+    code, shown, err = run_main(["results", "show", "1", *store], capsys)
+    assert code == 0, err
+    assert "clix melee butcher-shop firing-line haunting" in shown
+    assert summary["headline"] in " ".join(shown.split())
+    code, _, err = run_main(["results", "export", "1", "--out", str(tmp_path / "g.csv"), *store], capsys)
+    assert code == 0, err
+    games = pd.read_csv(tmp_path / "g.csv")
+    assert len(games) == 12 and set(games["order"]) == {"ABC", "ACB", "BAC", "BCA", "CAB", "CBA"}

@@ -18,6 +18,7 @@ from clix.analyzer.cli.common import (
     store_for,
 )
 from clix.analyzer.common import checks
+from clix.analyzer.common.errors import ClixError
 
 
 def melee(
@@ -79,6 +80,15 @@ def melee(
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
     ] = False,
+    pods: Annotated[
+        int | None,
+        typer.Option(
+            "--pods",
+            metavar="N",
+            help="A field of five or more armies played in pods of N (4; 3 not yet) drawn so every pair meets about "
+            "equally, rated by a Plackett-Luce model on placings (95% bootstrap intervals over pods).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
     stop_on_error: StopOption = False,
     rosters: RostersOption = None,
@@ -92,6 +102,9 @@ def melee(
     checks.turns(turns)
     checks.seed(seed)
     cores = checks.jobs(jobs, stderr_console())
+    field = pods is not None
+    if pods is not None and pods != 4:
+        raise ClixError(f"--pods: a field plays in pods of 4 (got {pods}); pods of 3 are not supported yet")
     melee_spec = build_melee(
         rosters,
         armies,
@@ -101,11 +114,16 @@ def melee(
         turns,
         ties,
         warn=lambda line: stderr_console().print(line, markup=False),
+        field=field,
     )
     from clix.analyzer.report.folder import Target
 
-    name = "-".join(melee_spec.armies) + ("-teams" if melee_spec.teams else "-melee")
+    name = "-".join(melee_spec.armies) + ("-field" if field else "-teams" if melee_spec.teams else "-melee")
     target = Target(Path("clix-out") / name, new_run=True) if out is None else Target(out, force=force)
+    if field:
+        from clix.analyzer.melee.field import run_field
+
+        raise typer.Exit(run_field(melee_spec, games, seed, cores, target, as_json, console))
     if game is not None:
         from clix.analyzer.melee.replay import print_game
 

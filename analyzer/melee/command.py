@@ -19,9 +19,15 @@ from clix.engine.core.files.problems import did_you_mean
 MIN_ARMIES, MAX_ARMIES = 3, 4
 
 
-def check_armies(armies: Sequence[str], known: Sequence[str] | None) -> None:
-    """3 or 4 armies, each one the library has (`known`; None: the count alone), one line otherwise."""
-    if not MIN_ARMIES <= len(armies) <= MAX_ARMIES:
+def check_armies(armies: Sequence[str], known: Sequence[str] | None, field: bool = False) -> None:
+    """3 or 4 armies (a `field`: five or more, all different), each one the library has (`known`; None: the count
+    alone), one line otherwise."""
+    if field and (len(armies) <= MAX_ARMIES or len(set(armies)) < len(armies)):
+        raise ClixError(
+            f"ARMIES: --pods plays five or more different armies in pods of 4 (got {len(armies)}, "
+            f"{len(set(armies))} different); for 3 or 4 armies at one table leave out --pods"
+        )
+    if not field and not MIN_ARMIES <= len(armies) <= MAX_ARMIES:
         raise ClixError(
             f"ARMIES: a melee seats 3 or 4 armies (got {len(armies)}); for two armies use `clix duel A B`"
             + (
@@ -87,6 +93,7 @@ def build_melee(
     turns: int,
     ties: str,
     warn: Callable[[str], None] | None = None,
+    field: bool = False,
 ) -> Melee:
     """The melee the command line or the API asks for, every argument checked (one line for the first wrong one)."""
     from clix.analyzer.library.load import load_library
@@ -94,14 +101,14 @@ def build_melee(
     DEFAULT_STYLE = horrorclix_part("players").DEFAULT_STYLE
     if ties not in ("break", "draw"):
         raise ClixError(f"--ties takes break or draw (got {ties!r})")
-    check_armies(armies, None)
+    check_armies(armies, None, field)
     map_id = map_name or "graveyard"
     library = load_library(list(rosters) if rosters else None, armies=armies, maps=[map_id], warn=warn)
     roster = library.roster
     ids = [library.id(a) for a in armies]
-    check_armies(ids, sorted(roster.armies))
+    check_armies(ids, sorted(roster.armies), field)
     map_id = library.id(map_id)
-    check_map(roster, map_id, len(ids))
+    check_map(roster, map_id, min(len(ids), MAX_ARMIES))
     return Melee(
         library=tuple(library.layers),
         armies=tuple(ids),
@@ -197,6 +204,19 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{value:.0%}"
 
 
+def melee_command(melee: Melee, games: int, seed: int) -> str:
+    """The command line that plays this melee again (as `clix results list` records it)."""
+    from clix.analyzer.melee.design import teams_text
+
+    parts = ["clix melee", *melee.armies, f"--games {games}", f"--map {melee.map_name}", f"--seed {seed}"]
+    styles = melee.styles[0] if len(set(melee.styles)) == 1 else ",".join(melee.styles)
+    parts.append(f"--players {styles}")
+    parts += [f"--turns {melee.turn_limit}", f"--ties {melee.ties}"]
+    if melee.teams:
+        parts.append(f"--teams {teams_text(melee)}")
+    return " ".join(parts)
+
+
 def requested_games(games: int, melee: Melee) -> tuple[int, str | None]:
     """`--games` rounded up to whole blocks, and the note saying so (None when nothing was rounded)."""
     played = rounded_games(games, melee.block_size)
@@ -255,6 +275,9 @@ def run_melee(
             with claimed.staged() as staging:
                 written = write_outputs(staging, table, summary)
             summary["outputs"] = [str(claimed.final(p)) for p in written]
+        if keeper is not None:
+            folder = str(Path(summary["outputs"][0]).resolve().parent) if "outputs" in summary else ""
+            keeper.record(melee, summary, [int(i) for i in table["game"]], melee_command(melee, played, seed), folder)
     if as_json:
         print_json(summary)
     else:

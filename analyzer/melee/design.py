@@ -39,6 +39,9 @@ class Melee:
     """Each slot's team (1 or 2) in a team game; empty: every army for itself."""
     turn_limit: int = 15
     ties: str = "break"
+    rotations: bool = False
+    """A field's pod (analyzer/melee/field.py): its block is the N cyclic rotations of the seats (each army in
+    each seat once) rather than every order."""
 
     @property
     def size(self) -> int:
@@ -51,6 +54,8 @@ class Melee:
     @property
     def orders(self) -> list[tuple[int, ...]]:
         """The block's seat orders: each a tuple of slot indexes, seat 1 first."""
+        if self.rotations:
+            return [tuple((s + k) % self.size for s in range(self.size)) for k in range(self.size)]
         return seat_orders(self.size, self.teams)
 
     @property

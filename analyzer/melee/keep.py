@@ -1,18 +1,31 @@
 """A melee's games in the result store (analyzer/play/store.py, the duel's store): keyed by a hash of all that
 decides them (the code, the data of the armies and the map, the players with their weights, the teams, the turn
 limit, the ties rule and the master seed) plus the game's index, so the same melee again plays only the games the
-store lacks. A melee's key has `kind: melee`, so no duel's game is ever taken for one."""
+store lacks. A melee's key has `kind: melee`, so no duel's game is ever taken for one. Each run is recorded in the
+store's `runs` (`record`), so `clix results list` shows it beside the duels."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 from typing import Any
 
+from clix.analyzer.common.errors import ClixError
 from clix.analyzer.melee import design
 from clix.analyzer.melee.design import Melee, horrorclix_part
 from clix.analyzer.play.result import report_line
-from clix.analyzer.play.store import GameKey, Store, _digest, code_fields
+from clix.analyzer.play.store import (
+    GameKey,
+    RunRecord,
+    Store,
+    StoreBusy,
+    _digest,
+    code_fields,
+    first_line,
+    index_ranges,
+    utc_now,
+)
 from clix.analyzer.play.writer import GameWriter
 
 
@@ -46,6 +59,8 @@ class MeleeKeeper:
         found = {} if fresh else self.store.load(self.key, below=games)
         self.known: dict[int, dict[str, Any]] = {index: row for index, (row, _) in found.items()}
         self.writer = GameWriter(self.store, self.key, report_line)
+        self.started = utc_now()
+        self.run_id = self.store.new_run_id()
 
     def add(self, index: int, row: dict[str, Any]) -> None:
         """A game played (its row; a melee keeps no figure rows)."""
@@ -53,6 +68,52 @@ class MeleeKeeper:
 
     def close(self) -> None:
         self.writer.close()
+
+    def record(self, melee: Melee, summary: dict[str, Any], indexes: list[int], command: str, out: str) -> None:
+        """Add the run to the store's `runs` (a warning if the store cannot be written now): its armies joined by
+        commas in `army_a` (`army_b` empty), its summary as the document with `settings.kind` "melee"."""
+        import duckdb
+
+        ended = summary["ended"]
+        settings = {
+            "kind": "melee",
+            "command": command,
+            "armies": list(melee.armies),
+            "teams": summary["teams"],
+            "map": melee.map_name,
+            "players": ",".join(melee.styles),
+            "seed": str(summary["seed"]),
+            "turns": melee.turn_limit,
+            "ties": melee.ties,
+        }
+        record = RunRecord(
+            id=self.run_id,
+            started=self.started,
+            seconds=round((utc_now() - self.started).total_seconds(), 3),
+            command=command,
+            key=self.key.digest,
+            army_a=",".join(melee.armies),
+            army_b="",
+            map=melee.map_name,
+            players=settings["players"],
+            seed=settings["seed"],
+            turns=melee.turn_limit,
+            ties=melee.ties,
+            games=summary["games"],
+            from_store=ended["from_store"],
+            played=len(indexes) - ended["from_store"],
+            interrupted=bool(ended["interrupted"]),
+            score=summary["armies"][0]["win_share"] if summary["armies"] else None,  # A's win share
+            out=out,
+            indexes=json.dumps(index_ranges(indexes)),
+            document=json.dumps({**summary, "settings": settings}, default=str),
+        )
+        try:
+            self.store.record_run(record)
+        except (duckdb.Error, StoreBusy, ClixError) as exc:
+            report_line(
+                f"clix: warning: run {self.run_id} was not recorded in the store {self.store.path} ({first_line(exc)})"
+            )
 
 
 __all__ = ["MeleeKeeper", "melee_key"]

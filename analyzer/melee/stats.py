@@ -3,8 +3,8 @@ mean placing with 95% block intervals against the equal-strength share, VP and v
 by turn position (the first-player effect); attack spread over opponents; king-making (docs/statistics.md, "Melee").
 
 The unit of every interval is the block (every seat order once, one seed): blocks are independent, games within a
-block are not. A slot's block value is its mean over the block's games; the interval is a t interval over the block
-values (`block_interval`)."""
+block are not. A slot's block value is its mean over the block's games; the interval is a Wilson score interval over the
+block values with their effective number of games (`block_interval`)."""
 
 from __future__ import annotations
 
@@ -24,20 +24,38 @@ def slots_of(games: pd.DataFrame) -> str:
 
 
 def block_interval(games: pd.DataFrame, values: pd.Series) -> dict[str, Any]:
-    """The mean of `values` (one per game, in [0, 1]) with its 95% t interval over block means, clipped to [0, 1].
+    """The mean of `values` (one per game, in [0, 1]) with its 95% interval over block means: a Wilson score
+    interval on the mean with the blocks' effective number of games, n = p(1 - p) / (s² / B) (p the mean, s² the
+    block means' variance, B blocks), and t(B - 1) in place of z (`wilson_blocks`).
 
-    Not the duel's pair interval: its two imagined pairs (one lost, one won) weigh as much as a few real blocks
-    whose means, averaged over every seat, vary far less than a pair's; it covered 99.6% in simulated 4-player
-    mirrors. When every block agrees (no spread to measure) the pair interval is used, so no interval has zero
-    width (docs/statistics.md, "Melee")."""
+    A t interval over the block means covered 94.4-95.0% in block bootstraps of real 3- and 4-player mirrors but
+    is symmetric, so it leaks on the side of a share near 0 or 1 with few blocks; the score interval bends toward
+    the middle as a binomial share's does. When every block agrees (no spread to measure) the duel's pair interval
+    is used, so no interval has zero width (docs/statistics.md, "Melee")."""
     means = values.groupby(games["block"]).mean().to_numpy(dtype=float)
     blocks = len(means)
     if blocks < 2 or float(np.std(means)) == 0.0:
         found = pair_interval(means)
         return {"share": found["score"], "low": found["low"], "high": found["high"], "blocks": blocks}
-    mean = float(means.mean())
-    half = float(st.t.ppf(0.5 + CONFIDENCE / 2, blocks - 1)) * float(means.std(ddof=1)) / np.sqrt(blocks)
-    return {"share": mean, "low": max(0.0, mean - half), "high": min(1.0, mean + half), "blocks": blocks}
+    low, high = wilson_blocks(means)
+    return {"share": float(means.mean()), "low": low, "high": high, "blocks": blocks}
+
+
+def wilson_blocks(means: np.ndarray) -> tuple[float, float]:
+    """The 95% Wilson score interval of the mean of block means in [0, 1] (two or more, not all equal), counting
+    p(1 - p) / (s² / B) effective games and using t(B - 1) for z. Where the block means vary as much as
+    independent games would, it is the Wilson interval on the games; where the design makes them steadier (seats
+    rotated in a block), it is narrower, and with few blocks the t quantile widens it as a t interval's."""
+    blocks = len(means)
+    p = float(means.mean())
+    variance = float(means.var(ddof=1)) / blocks
+    z = float(st.t.ppf(0.5 + CONFIDENCE / 2, blocks - 1))
+    if p * (1 - p) == 0.0:  # every block 0 or every block 1 was caught before; a mean at 0 or 1 has no spread
+        return p, p
+    n = p * (1 - p) / variance
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def armies(games: pd.DataFrame) -> list[dict[str, Any]]:

@@ -34,9 +34,33 @@ def run_ruleset(record: RunRecord) -> str:
     return (ruleset_of_version(version) if isinstance(version, str) else None) or DEFAULT_RULESET
 
 
+def melee_settings(record: RunRecord) -> dict[str, object] | None:
+    """A melee run's settings (`analyzer.melee.keep`), or None for a duel's run (or a damaged summary)."""
+    try:
+        settings = json.loads(record.document)["settings"]
+    except (TypeError, ValueError, KeyError):
+        return None
+    return settings if isinstance(settings, dict) and settings.get("kind") == "melee" else None
+
+
+def run_label(record: RunRecord) -> str:
+    """What a run played, as `clix results list` shows it: "A vs B" for a duel, "melee: A, B, C" (with its teams)
+    for a melee."""
+    melee = melee_settings(record)
+    if melee is not None:
+        teams = f" ({melee['teams']})" if melee.get("teams") else ""
+        return "melee: " + record_names(record)["a"] + teams
+    ruleset = run_ruleset(record)
+    names = record_names(record)
+    return f"{names['a']} vs {names['b']}" + ("" if ruleset == DEFAULT_RULESET else f" ({ruleset})")
+
+
 def record_names(record: RunRecord) -> dict[str, str]:
     """How a run's armies are shown, by side ("a", "b"): the names its summary recorded
-    (`analyzer.common.names`), else its ids (a run recorded before names were, or a damaged summary)."""
+    (`analyzer.common.names`), else its ids (a run recorded before names were, or a damaged summary). A melee's
+    armies are all on side "a" (joined by commas), side "b" says "(melee)" (`clix serve` shows "a vs b")."""
+    if melee_settings(record) is not None:
+        return {"a": ", ".join(record.army_a.split(",")), "b": "(melee)"}
     try:
         settings = json.loads(record.document)["settings"]
         return settings_names({**settings, "army_a": record.army_a, "army_b": record.army_b})
@@ -63,19 +87,17 @@ def runs_table(runs: list[RunRecord]) -> Table:
     table = Table(header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     table.add_column("run", justify="right", width=3, overflow="fold")
     table.add_column("started", width=10, overflow="fold")
-    table.add_column("duel", width=18, overflow="fold")
+    table.add_column("played", width=18, overflow="fold")
     table.add_column("map", width=9, overflow="fold")
     table.add_column("players", width=9, overflow="fold")
     table.add_column("games", justify="right", width=6, overflow="fold")
     table.add_column("A's score", justify="right", width=6, overflow="fold")
     for record in runs:
         score = "–" if record.score is None else f"{100 * record.score:.1f}%"
-        ruleset = run_ruleset(record)
-        names = record_names(record)
         table.add_row(
             str(record.id),
             f"{local_time(record.started):%Y-%m-%d %H:%M}",
-            f"{names['a']} vs {names['b']}" + ("" if ruleset == DEFAULT_RULESET else f" ({ruleset})"),
+            run_label(record),
             record.map,
             record.players.replace(",", ", "),
             f"{record.games}{'*' if record.interrupted else ''}",
@@ -102,6 +124,9 @@ def print_run(store: Store, run: str, console: Console) -> None:
     from clix.analyzer.duel.console import precision_lines, print_summary
 
     record = find_run(store, run)
+    if melee_settings(record) is not None:
+        _print_melee_run(record, console)
+        return
     try:
         document = json.loads(record.document)
         settings = document.pop("settings")
@@ -122,6 +147,18 @@ def print_run(store: Store, run: str, console: Console) -> None:
     print_summary(console, document, settings, names, provenance, _shown(Path(record.out)) / "report.html")
     for line in precision_lines(document, names):
         console.print(line, markup=False)
+
+
+def _print_melee_run(record: RunRecord, console: Console) -> None:
+    """`clix results show RUN` for a melee: when and how, then the melee's own summary (analyzer.melee.console)."""
+    from clix.analyzer.melee.console import print_summary
+
+    console.print(
+        f"run {record.id}, started {local_time(record.started):%Y-%m-%d %H:%M:%S}: {record.command}"
+        + (" (interrupted)" if record.interrupted else ""),
+        markup=False,
+    )
+    print_summary(json.loads(record.document), console)
 
 
 def _shown(path: Path) -> Path:
