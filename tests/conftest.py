@@ -115,6 +115,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.plumbing)
         if is_slow(item):
             item.add_marker(pytest.mark.slow)
+    if not (shutil.which("chromium") or shutil.which("chromium-browser") or os.environ.get("CI")):
+        browserless = [item for item in items if item.get_closest_marker("browser")]
+        if browserless:  # no browser here (CI installs one and fails without it): reported as deselected
+            config.hook.pytest_deselected(items=browserless)
+            items[:] = [item for item in items if not item.get_closest_marker("browser")]
     unseen = [item for item in items if item.get_closest_marker("pure_engine")]
     if unseen:  # marked only on the compiled engine (tests/heroclix_checks.py `mutation`): the pure run plays them
         config.hook.pytest_deselected(items=unseen)

@@ -177,6 +177,7 @@ def test_the_html_on_a_screen_opens_with_the_headline_with_no_broken_or_overlapp
     assert not overlaps, f"{len(overlaps)} lines of text overlap, e.g. {overlaps[:3]}"
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("width", [1280, 400])
 def test_chromium_shows_the_headline_first_and_no_cut_broken_or_overlapping_text(
     report: Report, width: int, tmp_path: Path
@@ -198,6 +199,7 @@ def test_chromium_shows_the_headline_first_and_no_cut_broken_or_overlapping_text
     screenshot(html, width, 900, (folder / f"{report.name}-{width}.png").resolve(), tmp_path / "shot")
 
 
+@pytest.mark.browser
 def test_the_browser_check_finds_cut_overlapping_and_broken_text(tmp_path: Path) -> None:
     """The Chromium check is not vacuous: a paragraph pulled over the one before it overlaps, a line that cannot
     wrap runs off the window, and an id in a narrow column breaks at its hyphen; the same page without the faults
