@@ -66,7 +66,8 @@ PLUMBING = frozenset(
     }
 )
 """Test files that check files, outputs, processes, packaging and statistics: what they test does not depend on
-which engine plays, so CI runs them once, on the pure engine (`-m "not plumbing"` on the compiled one)."""
+which engine plays, so CI runs them once: the quick ones on the pure engine (`-m "not plumbing"` on the compiled
+one), the slow ones after that (`--slow -m plumbing`)."""
 
 
 SLOW_FILES = frozenset(
@@ -94,7 +95,7 @@ SLOW_TESTS = frozenset(
     }
 )
 """The slow statistical, fault and packaging tests (`slow`): `python -m pytest` leaves them out, `--slow` runs
-only them and `--all` runs everything; CI runs both halves (README, "Tests"). Files or tests named on the command
+only them and `--all` runs everything; CI runs the slow ones on the compiled engine (README, "Tests"). Files or tests named on the command
 line run whether slow or not."""
 
 

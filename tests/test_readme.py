@@ -36,6 +36,14 @@ def test_ci_tests_the_compiled_engine_as_the_readme_says():
     assert test in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
 
 
+def test_ci_runs_the_slow_plumbing_tests_the_compiled_run_leaves_out():
+    """The compiled run (`--all -m "not plumbing"`) plays the slow tests but those marked plumbing; CI runs them
+    after it, as the README's "Tests" section says, so every test runs at least once."""
+    command = "python -m pytest --slow -m plumbing"
+    assert f"`{command}`" in README
+    assert command in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+
+
 def test_the_main_command_runs(tmp_path):
     main = quick_start_commands()[0]
     steps = [s.strip() for s in main.split("&&") if s.strip().startswith("clix ")]
