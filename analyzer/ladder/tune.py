@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from clix.analyzer.common.errors import ClixError
 from clix.analyzer.ladder import tune_heroclix
 from clix.engine.core.dice import child_seed
 from clix.engine.core.ruleset import ruleset_named
@@ -155,6 +156,12 @@ def tune(
         roster = _part("matchups").roster_at(library)
         every, maps = sorted(roster.armies), sorted(roster.maps)
     armies = every if not armies else [a for a in every if a in armies]
+    if not armies or not maps:
+        fix = f"name some of {', '.join(every)} with --armies" if every else "name the library with --rosters"
+        raise ClixError(
+            f"{library}: no armies or forces and maps to tune on (it has {len(every)} armies and {len(maps)} maps"
+            f"{', none named by --armies' if every else ''}); {fix}"
+        )
     rng = np.random.default_rng(seed)
     pool = [base, *(extra or [])]
     pool += [perturb(base, rng, spread) for _ in range(candidates - len(pool))]
@@ -312,7 +319,18 @@ def main() -> None:
         found, _ = climb(args.rosters, make(**start), iterations=args.climb, pairs=args.pairs, seed=args.seed)
         print(weights_source(found))
         return
-    result = tune(
+    try:
+        result = tune_from_arguments(args, start, make, styles)
+    except ClixError as error:
+        parser.exit(2, f"{parser.prog}: error: {error}\n")
+    print(f"winner #{result['winner_index']}: score {result['score']:.3f} over its games; {result['games']} games")
+    print(f"in {result['seconds']:.0f} s")
+    print(weights_source(result["winner"]))
+
+
+def tune_from_arguments(args: Any, start: dict[str, float], make: Any, styles: Any) -> dict[str, Any]:
+    """The race the command line asks for."""
+    return tune(
         args.rosters,
         make(**start),
         candidates=args.candidates,
@@ -326,9 +344,6 @@ def main() -> None:
         ruleset=args.ruleset,
         armies=[a for a in args.armies.split(",") if a] or None,
     )
-    print(f"winner #{result['winner_index']}: score {result['score']:.3f} over its games; {result['games']} games")
-    print(f"in {result['seconds']:.0f} s")
-    print(weights_source(result["winner"]))
 
 
 if __name__ == "__main__":
