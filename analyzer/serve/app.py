@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import date
@@ -106,14 +106,7 @@ async def builder_page(request: Request) -> Response:
     state = _state(request)
     try:
         roster = state.library().roster
-        army_id = request.query_params.get("army", "")
-        draft = builder.Draft()
-        if army_id:
-            if army_id not in roster.armies:
-                raise ClixError(f"army: no army {army_id!r} in the library; choose one from the list")
-            army = roster.armies[army_id]
-            copy = request.query_params.get("copy") == "1"
-            draft = builder.Draft.of_army(army, f"{army.name} (copy)" if copy else None)
+        army_id, draft = _loaded(request, "army", roster.armies, builder.Draft.of_army, builder.Draft())
     except ClixError as exc:
         return _error(state, exc, 400, request)
     return state.page(
@@ -125,9 +118,23 @@ async def builder_page(request: Request) -> Response:
         choices=builder.choices(roster),
         figures=builder.filter_figures(roster, builder.FigureQuery()),
         powers=builder.figure_powers,
-        file=army_id if army_id and request.query_params.get("copy") != "1" else "",
+        file=army_id if request.query_params.get("copy") != "1" else "",
         armies=sorted(roster.armies.items()),
     )
+
+
+def _loaded(
+    request: Request, key: str, table: Any, of: Callable[[Any, str | None], Any], empty: Any
+) -> tuple[str, Any]:
+    """The draft the builder opens with: the library's army (or force) `?KEY=ID` (`&copy=1`: renamed as a copy), else
+    `empty`; the id given ("" when none). A ClixError names an id the library lacks."""
+    chosen = request.query_params.get(key, "")
+    if not chosen:
+        return "", empty
+    if chosen not in table:
+        raise ClixError(f"{key}: no {key} {chosen!r} in the library; choose one from the list")
+    item = table[chosen]
+    return chosen, of(item, f"{item.name} (copy)" if request.query_params.get("copy") == "1" else None)
 
 
 async def builder_check(request: Request) -> Response:
@@ -187,14 +194,7 @@ async def hero_builder_page(request: Request) -> Response:
     state = _state(request)
     try:
         library = state.heroes()
-        force_id = request.query_params.get("force", "")
-        draft = heroes.HeroDraft()
-        if force_id:
-            if force_id not in library.forces:
-                raise ClixError(f"force: no HeroClix force {force_id!r} in the library; choose one from the list")
-            force = library.forces[force_id]
-            copy = request.query_params.get("copy") == "1"
-            draft = heroes.HeroDraft.of_force(force, f"{force.name} (copy)" if copy else None)
+        force_id, draft = _loaded(request, "force", library.forces, heroes.HeroDraft.of_force, heroes.HeroDraft())
     except ClixError as exc:
         return _error(state, exc, 400, request)
     return state.page(
@@ -204,7 +204,7 @@ async def hero_builder_page(request: Request) -> Response:
         budgets=heroes.BUDGETS,
         objects=heroes.OBJECTS,
         characters=heroes.filter_characters(library),
-        file=force_id if force_id and request.query_params.get("copy") != "1" else "",
+        file=force_id if request.query_params.get("copy") != "1" else "",
         forces=sorted(library.forces.items()),
     )
 
@@ -241,55 +241,54 @@ async def hero_builder_save(request: Request) -> Response:
     except ClixError as exc:
         return _error(state, exc, 422)
     state.reload()
-    return state.page("saved.html.j2", path=path, army=None)
+    return state.page("saved.html.j2", path=path, army=path.stem, ruleset=heroes.HEROCLIX)
 
 
 async def duel_page(request: Request) -> Response:
-    state = _state(request)
-    try:
-        roster = state.library().roster
-    except ClixError as exc:
-        return _error(state, exc, 400, request)
-    return state.page(
-        "duel.html.j2",
-        armies=sorted(roster.armies.items()),
-        maps=sorted(roster.maps),
-        chosen=request.query_params.get("army", ""),
-        runs=list(reversed(state.runs.all())),
-    )
+    """The form of a duel: two armies (`?ruleset=heroclix-2005`: two HeroClix forces) on a map."""
+    return _run_form(request, "duel.html.j2", lambda run: True)
 
 
 async def field_page(request: Request) -> Response:
-    """The form of a meta row: one army against the field on the maps (`clix meta --row`)."""
+    """The form of a meta row: one army (or HeroClix force) against the field on the maps (`clix meta --row`)."""
+    return _run_form(request, "field.html.j2", lambda run: run.request.get("kind") == "row")
+
+
+def _run_form(request: Request, template: str, shown: Callable[[Any], bool]) -> Response:
+    """A form starting a run in the ruleset the address names, with the runs of its kind started here."""
     state = _state(request)
     try:
-        roster = state.library().roster
+        ruleset = forms.ruleset_of(request.query_params.get("ruleset"))
+        armies, maps = forms.choices(state, ruleset)
     except ClixError as exc:
         return _error(state, exc, 400, request)
     return state.page(
-        "field.html.j2",
-        armies=sorted(roster.armies.items()),
-        maps=sorted(roster.maps),
+        template,
+        armies=sorted(armies.items()),
+        maps=maps,
+        ruleset=ruleset,
+        rulesets=forms.RULESETS,
+        kind=forms.kind(ruleset),
+        path=request.url.path,
         chosen=request.query_params.get("army", ""),
-        runs=[run for run in reversed(state.runs.all()) if run.request.get("kind") == "row"],
+        runs=[run for run in reversed(state.runs.all()) if shown(run)],
     )
 
 
 async def field_start(request: Request) -> Response:
-    state = _state(request)
-    form = await request.form()
-    try:
-        run = state.runs.start(forms.row_request(state, form))
-    except ClixError as exc:
-        return _error(state, exc, 400, request)
-    return RedirectResponse(f"/runs/{run.id}", status_code=303)
+    return await _start(request, forms.row_request)
 
 
 async def duel_start(request: Request) -> Response:
+    return await _start(request, forms.duel_request)
+
+
+async def _start(request: Request, make: Callable[[State, Any], dict[str, Any]]) -> Response:
+    """Start the run the posted form asks for (`make` checks it) and go to its page; a mistake is one line."""
     state = _state(request)
     form = await request.form()
     try:
-        run = state.runs.start(forms.duel_request(state, form))
+        run = state.runs.start(make(state, form))
     except ClixError as exc:
         return _error(state, exc, 400, request)
     return RedirectResponse(f"/runs/{run.id}", status_code=303)
