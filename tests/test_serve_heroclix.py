@@ -127,6 +127,9 @@ def test_a_saved_force_plays_a_duel_and_a_field_row_from_the_page(folders: Setti
         end = _ended(client, started.headers["location"])
         assert end["state"] == "finished" and end["report"].endswith("/row.html"), end
         assert "sky-pair scores" in end["headline"] and client.get(end["report"]).status_code == 200
+        heatmap = end["report"].removesuffix("/row.html").replace("/files/", "/results/field/", 1)
+        assert "sky-pair against the field (dawn-patrol)" in client.get("/results?army=sky").text
+        assert "/duel?ruleset=heroclix-2005&amp;army=sky-pair&amp;against=dawn-patrol" in client.get(heatmap).text
         duel = {"ruleset": "heroclix-2005", "army_a": "sky-pair", "army_b": "dawn-patrol", "map": "chemical-plant",
                 "games": "2"}  # fmt: skip
         started = client.post("/duel", data=duel, headers=SAME, follow_redirects=False)
