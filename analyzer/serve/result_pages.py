@@ -137,9 +137,11 @@ async def output_file(request: Request) -> Response:
 
 
 async def report_pdf(request: Request) -> Response:
-    """A run's report as PDF (`--pdf`'s WeasyPrint rendering of the same HTML): written beside the report in its
-    run folder when it is missing or older than the report, then sent. Only an HTML report under `--out`."""
-    from clix.analyzer.report.duel import check_pdf, write_pdf
+    """A run's report as PDF (`--pdf`'s WeasyPrint rendering of the same HTML, loading nothing outside its run folder
+    and the static files: `pdf.py`): written beside the report in its run folder when it is missing or older than
+    the report, then sent. Only an HTML report under `--out`."""
+    from clix.analyzer.report.duel import check_pdf
+    from clix.analyzer.serve.pdf import write_report_pdf
 
     state = _state(request)
     form = await request.form()
@@ -151,7 +153,7 @@ async def report_pdf(request: Request) -> Response:
         pdf = report.with_suffix(".pdf")
         if not pdf.is_file() or pdf.stat().st_mtime < report.stat().st_mtime:
             await asyncio.to_thread(check_pdf)
-            await asyncio.to_thread(write_pdf, report.read_text(encoding="utf-8"), pdf)
+            await asyncio.to_thread(write_report_pdf, report, pdf)
     except ClixError as exc:
         return _error(state, exc, 404 if "no HTML report" in str(exc) else 400, request)
     name = (
