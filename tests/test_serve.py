@@ -255,7 +255,7 @@ def test_a_pdf_loads_nothing_from_outside_its_run_folder(client: TestClient, fol
     asked: list[str] = []
 
     class Spy(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+        def do_GET(self) -> None:
             asked.append(self.path)
             self.send_response(404)
             self.end_headers()

@@ -103,7 +103,9 @@ def test_the_duel_and_field_pages_offer_heroclix_forces(client: TestClient):
     assert "every other force of the same points" in field and '"night-shift" selected' in field
     assert 'href="/field?ruleset=heroclix-2005"' in client.get("/field").text  # the ruleset picker
     wrong = client.get("/duel?ruleset=chess")
-    assert wrong.status_code == 400 and "ruleset: &#39;chess&#39; is not" in wrong.text and "Traceback" not in wrong.text
+    assert (
+        wrong.status_code == 400 and "ruleset: &#39;chess&#39; is not" in wrong.text and "Traceback" not in wrong.text
+    )
     mixed = {"ruleset": "heroclix-2005", "army_a": "butcher-shop", "army_b": "dawn-patrol", "games": "2"}
     refused = client.post("/duel", data=mixed, headers=SAME, follow_redirects=False)
     assert refused.status_code == 400 and "no force &#39;butcher-shop&#39;" in refused.text  # an army is no force

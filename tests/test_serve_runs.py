@@ -168,7 +168,9 @@ def _the_row_in_the_results(client: TestClient, report: str) -> None:
     heatmap = report.removesuffix("/row.html").replace("/files/", "/results/field/", 1)
     assert f'href="{heatmap}"' in table
     page = client.get(heatmap).text
-    link = "/duel?army=butcher-shop&amp;against=crimson-court&amp;map=graveyard&amp;players=tuned&amp;seed=0&amp;games=2"
+    link = (
+        "/duel?army=butcher-shop&amp;against=crimson-court&amp;map=graveyard&amp;players=tuned&amp;seed=0&amp;games=2"
+    )
     assert link in page and page.count("/duel?army=butcher-shop") == 2
     duel = client.get(link.replace("&amp;", "&")).text
     assert '"crimson-court" selected' in duel and "<option selected>graveyard" in duel and 'value="2"' in duel

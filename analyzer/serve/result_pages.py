@@ -61,6 +61,8 @@ async def results_page(request: Request) -> Response:
         })  # fmt: skip
     for found in field_runs(state.settings.out, army, map_name, day):
         folder = _report_link(state, str(found["folder"]))
+        if folder is None:  # not under --out (a folder linked out of it): no address to give
+            continue
         rows.append({
             "run": "field", "started": found["started"], "played": f"{found['army']} against the field "
             f"({', '.join(found['field'])})", "map": found["maps"], "players": found["players"],

@@ -84,7 +84,7 @@ def heatmap(cells_csv: Path, ruleset: str) -> dict[str, Any]:
     maps = list(dict.fromkeys(cells["map"]))
     rows: dict[str, dict[str, dict[str, Any]]] = {}
     for cell in cells.itertuples(index=False):
-        query = {"ruleset": family} if family else {}
+        query: dict[str, Any] = {"ruleset": family} if family else {}
         query |= {"army": cell.army_a, "against": cell.army_b, "map": cell.map, "players": cell.players,
                   "seed": seed, "games": int(cell.games)}  # fmt: skip
         rows.setdefault(str(cell.army_b), {})[str(cell.map)] = {
