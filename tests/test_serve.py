@@ -243,6 +243,71 @@ def test_a_report_downloads_as_pdf_made_in_its_run_folder(client: TestClient, fo
     assert not (tmp_path / "secret.pdf").exists()
 
 
+def test_a_pdf_loads_nothing_from_outside_its_run_folder(client: TestClient, folders: Settings, tmp_path: Path):
+    """The renderer's URL fetcher (analyzer/serve/pdf.py): a report naming an http(s) address or a file outside its
+    run folder is rendered without them; no request reaches the address, the outside image is not in the PDF, while
+    an image of the run folder is."""
+    import http.server
+    import threading
+
+    from clix.analyzer.serve.pdf import STATIC, allowed
+
+    asked: list[str] = []
+
+    class Spy(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            self.send_response(404)
+            self.end_headers()
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Spy)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        picture = _png()
+        (tmp_path / "outside.png").write_bytes(picture)
+        run = folders.out / "a-vs-b" / "run-2"
+        run.mkdir(parents=True)
+        (run / "inside.png").write_bytes(picture)
+        (run / "link.png").symlink_to(tmp_path / "outside.png")
+        address = f"http://127.0.0.1:{server.server_address[1]}"
+        outside = (tmp_path / "outside.png").as_uri()
+        (run / "report.html").write_text(
+            f'<link rel="stylesheet" href="{address}/leak.css"><h1>report</h1><img src="{address}/leak.png">'
+            f'<img src="{outside}"><img src="link.png"><img src="../../../outside.png">',
+            encoding="utf-8",
+        )
+        response = client.post("/pdf", data={"report": "a-vs-b/run-2/report.html"}, headers=SAME)
+        assert response.status_code == 200 and response.content.startswith(b"%PDF"), response.text
+        assert asked == []  # nothing fetched from the address
+        assert b"/Image" not in response.content  # the outside picture, direct, linked or climbed to, left out
+        (run / "report.html").write_text('<h1>report</h1><img src="inside.png">', encoding="utf-8")
+        (run / "report.pdf").unlink()
+        assert b"/Image" in client.post("/pdf", data={"report": "a-vs-b/run-2/report.html"}, headers=SAME).content
+    finally:
+        server.shutdown()
+    for url in ("https://example.com/x.png", "ftp://example.com/x", f"file://{tmp_path}/outside.png",
+                "file://other-host/etc/passwd", (run / "link.png").as_uri()):  # fmt: skip
+        with pytest.raises(ValueError, match="not loaded"):
+            allowed(url, [run, STATIC])
+    allowed((run / "inside.png").as_uri(), [run, STATIC])
+    allowed((STATIC / "serve.css").as_uri(), [run, STATIC])
+    allowed("data:image/png;base64,AAAA", [run, STATIC])
+
+
+def _png() -> bytes:
+    """A 2x2 PNG picture."""
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (2, 2), (200, 0, 0)).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
 def test_a_crossroads_side_is_chosen_on_the_page(client: TestClient, folders: Settings):
     """HC-CARD-07: a crossroads figure added without a side is a problem naming the rule; the side chosen in its
     select clears it and is saved as the army file's `side`."""

@@ -6,6 +6,7 @@ where /usr/bin/chromium or playwright is absent (`.ci/run` installs both); slow 
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import socket
 import threading
@@ -14,20 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_checks import FLAGS, MEASURE
 from clix.analyzer.serve.app import Settings, create_app
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SHOTS = os.environ.get("CLIX_SCREENSHOTS")
-"""A folder to save the page's screenshots in (1280 and 400 px wide), for docs/serve.md."""
+"""A folder to save the page's screenshots in (1280 and 400 px wide), for docs/serve.md: docs/screenshots."""
 
 pytestmark = pytest.mark.skipif(
     not (CHROMIUM.exists() and importlib.util.find_spec("playwright")) and not os.environ.get("CI"),
@@ -62,14 +55,25 @@ def server(tmp_path: Path) -> Iterator[tuple[str, Settings]]:
 
 
 def _shoot(page: object, name: str) -> None:
-    if not SHOTS:
-        return
+    """Check the page is legible 400 px wide (no text off the window outside a scrolling box, no text drawn over
+    other text: tests/browser_checks.py's measure) and, with CLIX_SCREENSHOTS, save it at 1280 and 400 px."""
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = false; })")  # type: ignore[attr-defined]
     for width in (1280, 400):
         page.set_viewport_size({"width": width, "height": 900})  # type: ignore[attr-defined]
         page.evaluate("window.scrollTo(0, 0)")  # type: ignore[attr-defined]
-        page.screenshot(path=str(Path(SHOTS) / f"serve-{name}-{width}.png"), full_page=False)  # type: ignore[attr-defined]
+        facts = _measured(page)
+        assert facts["cut"] == [], (name, width, facts["cut"])
+        if SHOTS:
+            page.screenshot(path=str(Path(SHOTS) / f"serve-{name}-{width}.png"), full_page=False)  # type: ignore[attr-defined]
     page.set_viewport_size({"width": 1280, "height": 900})  # type: ignore[attr-defined]
+
+
+def _measured(page: object) -> dict:
+    """What browser_checks.MEASURE finds on the page as laid out now (its note taken out again)."""
+    page.evaluate(MEASURE.replace("__IDS__", "[]"))  # type: ignore[attr-defined]
+    facts = json.loads(page.locator("#clix-facts").text_content())  # type: ignore[attr-defined]
+    page.evaluate("document.getElementById('clix-facts').remove()")  # type: ignore[attr-defined]
+    return facts
 
 
 def test_a_legal_army_is_built_saved_and_played_to_its_report(server: tuple[str, Settings]):
@@ -77,7 +81,7 @@ def test_a_legal_army_is_built_saved_and_played_to_its_report(server: tuple[str,
 
     base, settings = server
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(FLAGS))
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         page.goto(f"{base}/builder")
         expect(page.locator("#points-used")).to_have_text("0")
@@ -119,7 +123,6 @@ def test_a_legal_army_is_built_saved_and_played_to_its_report(server: tuple[str,
         page.goto(f"{base}/results?army=night")
         expect(page.locator("#runs tbody tr")).to_have_count(1)
         expect(page.locator("#runs tbody")).to_contain_text("night-shift vs firing-line")
-        _shoot(page, "results")
 
         page.goto(f"{base}/field?army=night-shift")  # the saved army against a field of one, as clix meta --row
         page.check("input[name=field][value=firing-line]")
@@ -131,4 +134,15 @@ def test_a_legal_army_is_built_saved_and_played_to_its_report(server: tuple[str,
         expect(page.locator("#pdf-form")).to_be_visible()
         page.click("#report-link a")
         expect(page.locator("h1")).to_contain_text("against the field")
+
+        page.goto(f"{base}/results?army=night")  # the row beside the duel; its heatmap's cell opens the duel
+        expect(page.locator("#runs tbody tr")).to_have_count(2)
+        expect(page.locator("#runs tbody")).to_contain_text("against the field (firing-line)")
+        _shoot(page, "results")
+        page.click("#runs a:text('heatmap')")
+        expect(page.locator("#heatmap td a")).to_have_count(1)
+        _shoot(page, "heatmap")
+        page.click("#heatmap td a")
+        expect(page.locator("select[name=army_b]")).to_have_value("firing-line")
+        expect(page.locator("select[name=map]")).to_have_value("graveyard")
         browser.close()

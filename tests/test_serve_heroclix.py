@@ -81,3 +81,62 @@ def _layers() -> list[Path]:
     from clix.analyzer.library.load import library_layers
 
     return list(library_layers(None))
+
+
+def _ended(client: TestClient, location: str) -> dict:
+    """The `end` event of the run at `location` (/runs/N), read from its server-sent events."""
+    import json
+
+    data = {}
+    with client.stream("GET", f"{location}/events") as stream:
+        for line in stream.iter_lines():
+            if line.startswith("data: "):
+                data = json.loads(line.removeprefix("data: "))
+    return data
+
+
+def test_the_duel_and_field_pages_offer_heroclix_forces(client: TestClient):
+    duel = client.get("/duel?ruleset=heroclix-2005").text
+    assert "Force A" in duel and "Dawn Patrol (100)" in duel and "harbor-district" in duel
+    assert 'name="ruleset" value="heroclix-2005"' in duel and "Butcher" not in duel
+    field = client.get("/field?ruleset=heroclix-2005&army=night-shift").text
+    assert "every other force of the same points" in field and '"night-shift" selected' in field
+    assert 'href="/field?ruleset=heroclix-2005"' in client.get("/field").text  # the ruleset picker
+    wrong = client.get("/duel?ruleset=chess")
+    assert (
+        wrong.status_code == 400 and "ruleset: &#39;chess&#39; is not" in wrong.text and "Traceback" not in wrong.text
+    )
+    mixed = {"ruleset": "heroclix-2005", "army_a": "butcher-shop", "army_b": "dawn-patrol", "games": "2"}
+    refused = client.post("/duel", data=mixed, headers=SAME, follow_redirects=False)
+    assert refused.status_code == 400 and "no force &#39;butcher-shop&#39;" in refused.text  # an army is no force
+    style = client.post("/field", data={**mixed, "army": "dawn-patrol", "players": "rusher"}, headers=SAME)
+    assert style.status_code == 400 and "rusher" in style.text  # HeroClix's own styles (clix meta --players)
+
+
+def test_a_saved_force_plays_a_duel_and_a_field_row_from_the_page(folders: Settings):
+    """HX-BUILD-08: a legal force saved from the builder; its duel and its row play HeroClix to their reports, and
+    the row's games are the duel's (the same store keys: a duel of the same cell takes them from the store)."""
+    with TestClient(create_app(folders), base_url=BASE) as client:
+        force = {"name": "Sky Pair", "build_total": "100", "character": ["kestrel-r", "stormwarden-r"],
+                 "file": "sky-pair"}  # fmt: skip
+        saved = client.post("/builder/heroclix/save", data=force, headers=SAME).text
+        assert 'href="/duel?ruleset=heroclix-2005&amp;army=sky-pair"' in saved
+        assert '"sky-pair" selected' in client.get("/duel?ruleset=heroclix-2005&army=sky-pair").text
+        row = {"ruleset": "heroclix-2005", "army": "sky-pair", "field": ["dawn-patrol"], "maps": ["chemical-plant"],
+               "games": "2"}  # fmt: skip
+        started = client.post("/field", data=row, headers=SAME, follow_redirects=False)
+        assert started.status_code == 303, started.text
+        end = _ended(client, started.headers["location"])
+        assert end["state"] == "finished" and end["report"].endswith("/row.html"), end
+        assert "sky-pair scores" in end["headline"] and client.get(end["report"]).status_code == 200
+        heatmap = end["report"].removesuffix("/row.html").replace("/files/", "/results/field/", 1)
+        assert "sky-pair against the field (dawn-patrol)" in client.get("/results?army=sky").text
+        assert "/duel?ruleset=heroclix-2005&amp;army=sky-pair&amp;against=dawn-patrol" in client.get(heatmap).text
+        duel = {"ruleset": "heroclix-2005", "army_a": "sky-pair", "army_b": "dawn-patrol", "map": "chemical-plant",
+                "games": "2"}  # fmt: skip
+        started = client.post("/duel", data=duel, headers=SAME, follow_redirects=False)
+        end = _ended(client, started.headers["location"])
+        assert end["state"] == "finished" and end["report"].endswith("/report.html"), end
+        run = client.app.state.clix.runs.get(2)  # type: ignore[attr-defined]
+        settings = run.summary["settings"]
+        assert settings["ruleset"].startswith("heroclix-2005") and settings["from_store"] == 2, settings

@@ -68,6 +68,11 @@ def test_a_duel_plays_to_its_report_and_the_store(settings: Settings):
         assert record.games == 4 and not record.interrupted
         assert client.get("/results").text.count("<tr><td>") == 1
         assert 'action="/pdf"' in client.get("/results").text  # its report, as PDF too
+        parquet = client.get("/results/1/games.parquet")  # clix results export --format parquet
+        assert parquet.status_code == 200 and parquet.content.startswith(b"PAR1")
+        assert 'filename="run-1-games.parquet"' in parquet.headers["content-disposition"]
+        assert client.get("/results/1/figures.csv").text.startswith("game")
+        assert client.get("/results/1/games.xlsx").status_code == 404
 
 
 def test_a_cancelled_duel_leaves_no_process_and_keeps_its_games(settings: Settings):
@@ -149,6 +154,28 @@ def test_a_field_row_plays_the_meta_cells_to_its_report_and_the_store(settings: 
         keeper = MetaStore.open(settings.store, library.roster, cells, MetaOptions(games=2))
         keeper.writer.close()
         assert [sorted(known) for known in keeper.known] == [[0, 1], [0, 1]]
+        _the_row_in_the_results(client, end["report"])
+
+
+def _the_row_in_the_results(client: TestClient, report: str) -> None:
+    """The row is in the results table beside the duels (filtered by army, map and day), its heatmap's cells link
+    to their duels, filled in with the cell's armies, map, players, seed and games."""
+    table = client.get("/results").text
+    assert "butcher-shop against the field (firing-line, crimson-court)" in table and report in table
+    assert "butcher-shop against the field (" in client.get("/results?army=crimson&map=graveyard&since=2020-01-01").text
+    for other in ("army=nobody", "map=cemetery", "since=2999-01-01"):
+        assert "butcher-shop against the field (" not in client.get(f"/results?{other}").text, other
+    heatmap = report.removesuffix("/row.html").replace("/files/", "/results/field/", 1)
+    assert f'href="{heatmap}"' in table
+    page = client.get(heatmap).text
+    link = (
+        "/duel?army=butcher-shop&amp;against=crimson-court&amp;map=graveyard&amp;players=tuned&amp;seed=0&amp;games=2"
+    )
+    assert link in page and page.count("/duel?army=butcher-shop") == 2
+    duel = client.get(link.replace("&amp;", "&")).text
+    assert '"crimson-court" selected' in duel and "<option selected>graveyard" in duel and 'value="2"' in duel
+    for outside in ("..%2f..%2fetc", "%2e%2e/%2e%2e/etc", "butcher-shop-vs-field"):
+        assert client.get(f"/results/field/{outside}").status_code in (400, 404), outside
 
 
 @pytest.mark.parametrize(

@@ -43,23 +43,10 @@ class Draft:
     @classmethod
     def of_form(cls, form: Any) -> Draft:
         """The draft a submitted form holds (`add`, `remove` and `side` edit its figures), fields checked for type."""
-        total_text = str(form.get("build_total", "100")).strip()
-        if not total_text.isdigit() or int(total_text) not in BUDGETS:
-            raise ClixError(
-                f"build_total: {total_text!r} is not a budget; choose one of {', '.join(map(str, BUDGETS))}"
-            )
-        figures = [str(v) for v in form.getlist("figure")]
-        remove = str(form.get("remove", "")).strip()
-        if remove:
-            if not remove.isdigit() or int(remove) >= len(figures):
-                raise ClixError(f"remove: {remove!r} is not the position of a figure in the army")
-            del figures[int(remove)]
-        add = str(form.get("add", "")).strip()
-        if add:
-            figures.append(add)
+        build_total, figures = edited(form, "figure", "a figure in the army", BUDGETS)
         return cls(
             name=str(form.get("name", "")).strip()[:80],
-            build_total=int(total_text),
+            build_total=build_total,
             figures=figures,
             crypt=[str(v) for v in form.getlist("crypt")],
             victims=_victims(form),
@@ -83,6 +70,24 @@ class Draft:
         return found
 
 
+def edited(form: Any, key: str, what: str, budgets: Sequence[int]) -> tuple[int, list[str]]:
+    """The form's build total (one of `budgets`) and its list `key` (figure ids, character ids) with the click
+    applied: `remove` (a position in the list, `what` naming it in the error) taken out, then `add` appended."""
+    total_text = str(form.get("build_total", "100")).strip()
+    if not total_text.isdigit() or int(total_text) not in budgets:
+        raise ClixError(f"build_total: {total_text!r} is not a budget; choose one of {', '.join(map(str, budgets))}")
+    items = [str(v) for v in form.getlist(key)]
+    remove = str(form.get("remove", "")).strip()
+    if remove:
+        if not remove.isdigit() or int(remove) >= len(items):
+            raise ClixError(f"remove: {remove!r} is not the position of {what}")
+        del items[int(remove)]
+    add = str(form.get("add", "")).strip()
+    if add:
+        items.append(add)
+    return int(total_text), items
+
+
 def _victims(form: Any) -> list[str]:
     """The victims ticked, each followed by its further copies (`more:NAME`, 0-5; HC-VICTIM-02 lets an army bring
     an archetype more than once)."""
@@ -99,10 +104,13 @@ def _victims(form: Any) -> list[str]:
 
 @dataclass
 class Checked:
-    """A draft checked: its army (None when a field cannot make one), points used, and every problem with its fix."""
+    """A draft checked: its army (None when a field cannot make one), points used, and every problem with its fix.
+    The HeroClix builder's too (heroes.py): its draft a `HeroDraft`, its army a HeroClix force."""
 
-    draft: Draft
-    army: Army | None
+    draft: Any
+    """A `Draft` (or a `HeroDraft`): what the page holds, with its `build_total`."""
+    army: Any
+    """The `Army` (or HeroClix force) the draft makes, or None."""
     points: int
     problems: list[str]
 
@@ -134,18 +142,24 @@ def check(draft: Draft, roster: Roster) -> Checked:
     try:
         army = _part("models").Army.model_validate(data)
     except ValidationError as exc:
-        lines = []
-        for error in exc.errors():
-            where = ".".join(str(part) for part in error["loc"]) or "army"
-            if where == "figures" and error["type"] == "too_short":
-                lines.append("figures: the army has no figure; add one from the list")
-                continue
-            lines.append(f"{where}: {error['msg'].removeprefix('Value error, ')}")
-        return Checked(draft, None, points, lines)
+        return Checked(
+            draft, None, points, error_lines(exc, "army", "figures: the army has no figure; add one from the list")
+        )
     problems = [
         f"{'.'.join(map(str, where))}: {message}" for where, message in _part("legality").army_problems(army, roster)
     ]
     return Checked(draft, army, points, problems)
+
+
+def error_lines(exc: ValidationError, whole: str, empty: str) -> list[str]:
+    """The file format's complaints about a draft, one line each (`FIELD: what is wrong`; `whole` names the file
+    when no field does); an empty list of figures or characters (the list's first field) is the line `empty`."""
+    lines = []
+    for error in exc.errors():
+        where = ".".join(str(part) for part in error["loc"]) or whole
+        empty_list = where == empty.partition(":")[0] and error["type"] == "too_short"
+        lines.append(empty if empty_list else f"{where}: {error['msg'].removeprefix('Value error, ')}")
+    return lines
 
 
 def army_text(army: Army) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.library.rulesets import ruleset_layers
-from clix.analyzer.serve.builder import PROVENANCE, write_file
+from clix.analyzer.serve.builder import PROVENANCE, Checked, edited, error_lines, write_file
 from clix.engine.core.ruleset import ruleset_named
 from pydantic import ValidationError
 
@@ -44,22 +44,9 @@ class HeroDraft:
     @classmethod
     def of_form(cls, form: Any) -> HeroDraft:
         """The draft a submitted form holds (`add` and `remove` edit its characters), fields checked for type."""
-        total_text = str(form.get("build_total", "100")).strip()
-        if not total_text.isdigit() or int(total_text) not in BUDGETS:
-            raise ClixError(
-                f"build_total: {total_text!r} is not a budget; choose one of {', '.join(map(str, BUDGETS))}"
-            )
-        characters = [str(v) for v in form.getlist("character")]
-        remove = str(form.get("remove", "")).strip()
-        if remove:
-            if not remove.isdigit() or int(remove) >= len(characters):
-                raise ClixError(f"remove: {remove!r} is not the position of a character in the force")
-            del characters[int(remove)]
-        add = str(form.get("add", "")).strip()
-        if add:
-            characters.append(add)
+        build_total, characters = edited(form, "character", "a character in the force", BUDGETS)
         objects = [str(v) for v in form.getlist("object")] or list(DEFAULT_OBJECTS)
-        return cls(str(form.get("name", "")).strip()[:80], int(total_text), characters, objects)
+        return cls(str(form.get("name", "")).strip()[:80], build_total, characters, objects)
 
     @classmethod
     def of_force(cls, force: Any, name: str | None = None) -> HeroDraft:
@@ -67,22 +54,8 @@ class HeroDraft:
         return cls(name or force.name, force.build_total, list(force.characters), list(force.objects))
 
 
-@dataclass
-class HeroChecked:
-    """A draft checked: its force (None when a field cannot make one), points used, every problem."""
-
-    draft: HeroDraft
-    force: Any
-    points: int
-    problems: list[str]
-
-    @property
-    def left(self) -> int:
-        return self.draft.build_total - self.points
-
-    @property
-    def legal(self) -> bool:
-        return self.force is not None and not self.problems
+HeroChecked = Checked
+"""A HeroClix draft checked: builder.py's `Checked`, its `army` the HeroClix force."""
 
 
 def check(draft: HeroDraft, library: Any) -> HeroChecked:
@@ -94,14 +67,8 @@ def check(draft: HeroDraft, library: Any) -> HeroChecked:
     try:
         force = _part("models").Force.model_validate(data)
     except ValidationError as exc:
-        lines = []
-        for error in exc.errors():
-            where = ".".join(str(part) for part in error["loc"]) or "force"
-            if where == "characters" and error["type"] == "too_short":
-                lines.append("characters: the force has no character; add one from the list (HX-BUILD-01)")
-                continue
-            lines.append(f"{where}: {error['msg'].removeprefix('Value error, ')}")
-        return HeroChecked(draft, None, points, lines)
+        empty = "characters: the force has no character; add one from the list (HX-BUILD-01)"
+        return HeroChecked(draft, None, points, error_lines(exc, "force", empty))
     problems = [f"characters: {breach}" for breach in _part("armies").force_breaches(library, force)]
     return HeroChecked(draft, force, points, problems)
 
@@ -119,7 +86,7 @@ def save(checked: HeroChecked, folder: Path, name: str, overwrite: bool) -> Path
     if not checked.legal:
         first = checked.problems[0] if checked.problems else "the force is not complete"
         raise ClixError(f"save: the force is not legal ({first}); fix it before saving")
-    return write_file(folder, name, force_text(checked.force), overwrite)
+    return write_file(folder, name, force_text(checked.army), overwrite)
 
 
 def filter_characters(library: Any, text: str = "", max_points: int | None = None) -> list[Any]:

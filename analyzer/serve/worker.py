@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,18 @@ PROGRESS = "clix-serve-progress"
 
 def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
+
+
+def _progress() -> Callable[[int], None]:
+    """A run's progress callback: it adds the games finished and writes the count so far as a `PROGRESS` line."""
+    done = [0]
+
+    def progress(games: int) -> None:
+        done[0] += games
+        sys.stderr.write(f"{PROGRESS} {done[0]}\n")
+        sys.stderr.flush()
+
+    return progress
 
 
 def play(request: dict[str, Any]) -> int:
@@ -38,16 +51,10 @@ def play(request: dict[str, Any]) -> int:
         [Argument("army A", request["army_a"]), Argument("army B", request["army_b"])],
         Argument("map", request.get("map"), MAPS),
         warn=lambda line: err.print(line, markup=False),
+        ruleset=request.get("ruleset"),
     )
     army_a, army_b = library.id(request["army_a"]), library.id(request["army_b"])
     map_name = library.id(request.get("map") or "")
-    done = [0]
-
-    def progress(games: int) -> None:
-        done[0] += games
-        sys.stderr.write(f"{PROGRESS} {done[0]}\n")
-        sys.stderr.flush()
-
     return run_duel(
         library.data,
         library.layers,
@@ -65,7 +72,7 @@ def play(request: dict[str, Any]) -> int:
         target_ci=request.get("target_ci"),
         store=Path(request["store"]),
         ruleset=library.ruleset,
-        progress=progress,
+        progress=_progress(),
     )
 
 
@@ -73,15 +80,25 @@ def play_row(request: dict[str, Any]) -> int:
     """Play the meta row `request` names (`clix meta --row ARMY FIELD...`: the same cells, runner, store keys and
     report) and return `clix meta`'s exit code."""
     from clix.analyzer.library.load import load_library
+    from clix.analyzer.library.rulesets import MAPS, Argument, analysis_library
     from clix.analyzer.meta.command import MetaOptions
     from clix.analyzer.meta.field import field_styles
     from clix.analyzer.meta.row import run_meta_row
     from clix.analyzer.report.folder import Target
+    from clix.engine.core.ruleset import DEFAULT_RULESET
     from rich.console import Console
 
+    ruleset = request.get("ruleset") or DEFAULT_RULESET
     field = [request["army"], *request["field"]]
-    library = load_library([Path(p) for p in request["rosters"]], armies=field, maps=request["maps"])
-    maps = list(request["maps"]) or sorted(library.roster.maps)
+    rosters = [Path(p) for p in request["rosters"]]
+    if ruleset == DEFAULT_RULESET:
+        library = load_library(rosters, armies=field, maps=request["maps"])
+        data, layers, maps = library.roster, library.layers, list(request["maps"]) or sorted(library.roster.maps)
+    else:  # HeroClix forces: the library `clix meta --row` reads for them, through the ruleset's kit
+        other = analysis_library(
+            rosters, ruleset, [Argument("army", a) for a in field], [Argument("maps", m, MAPS) for m in request["maps"]]
+        )
+        data, layers, maps = other.data, other.layers, list(request["maps"]) or sorted(other.kit.maps(other.data))
     options = MetaOptions(
         games=int(request["games"]),
         seed=int(request.get("seed", 0)),
@@ -89,25 +106,19 @@ def play_row(request: dict[str, Any]) -> int:
         turns=int(request.get("turns", 15)),
         target_ci=request.get("target_ci"),
         store=Path(request["store"]),
+        ruleset=ruleset,
     )
-    done = [0]
-
-    def progress(games: int) -> None:
-        done[0] += games
-        sys.stderr.write(f"{PROGRESS} {done[0]}\n")
-        sys.stderr.flush()
-
     return run_meta_row(
-        library.roster,
-        library.layers,
+        data,
+        layers,
         field,
         maps,
-        field_styles(request.get("players")),
+        field_styles(request.get("players"), ruleset),
         options,
         out=Target(Path(request["out"]) / f"{request['army']}-vs-field", new_run=True),
         as_json=True,
         console=Console(highlight=False, soft_wrap=True),
-        progress=progress,
+        progress=_progress(),
     )
 
 
