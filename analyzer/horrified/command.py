@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,8 @@ from typing import Any
 from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.common.progress import progress_bar
 from clix.analyzer.horrified.games import Cell, play_cells, seeds
-from clix.analyzer.horrified.summary import percent, signed, summarize
+from clix.analyzer.horrified.report import focus, headline
+from clix.analyzer.horrified.summary import ends_by_turn, percent, signed, summarize
 from clix.analyzer.horrified.tables import difficulty_cells, difficulty_table, hero_cells, hero_table, sensitivity_table
 from rich.console import Console
 
@@ -43,11 +45,41 @@ def run(
     out: Path,
     as_json: bool,
     console: Console,
+    pdf: bool = False,
 ) -> dict[str, Any]:
-    """Play `table`'s cells `games` times each on the same seeds, report, write `out`/games.csv; the summary."""
+    """Play `table`'s cells `games` times each on the same seeds, report, write `out`/games.csv and the report
+    (horrified.html, ends.png; horrified.pdf with `pdf`); the summary."""
+    summary, cells, found = measure(table, base, difficulty, games, seed, jobs, console, as_json or console.quiet)
+    out.mkdir(parents=True, exist_ok=True)
+    _write_games(out / "games.csv", cells, found)
+    from clix.analyzer.horrified.report import write_report
+
+    written = write_report(out, summary, base.layers, summary.pop("focus"), pdf)
+    if as_json:
+        print_json({**summary, "games_csv": str(out / "games.csv")})
+    else:
+        for line in lines(summary):
+            console.print(line, markup=False, highlight=False)
+        for path in (out / "games.csv", *written.values()):
+            console.print(f"wrote {path}", markup=False, highlight=False)
+    return summary
+
+
+def measure(
+    table: str,
+    base: Cell,
+    difficulty: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    console: Console | None = None,
+    quiet: bool = True,
+) -> tuple[dict[str, Any], list[Cell], list[list[dict[str, Any]]]]:
+    """Play `table`'s cells `games` times each on the same seeds: the summary (as --json prints it, with the
+    headline, the ends by turn of the table's baseline and its label as "focus"), the cells and their game rows."""
     game_seeds = seeds(seed, games)
     total = games * cells_for(table, base)
-    with progress_bar(console, f"horrified {table}", total, as_json or console.quiet) as advance:
+    with progress_bar(console or Console(quiet=True), f"horrified {table}", total, quiet) as advance:
 
         def play(cells: Sequence[Cell]) -> list[list[dict[str, Any]]]:
             return play_cells(cells, game_seeds, jobs, advance)
@@ -65,16 +97,18 @@ def run(
     head = {"ruleset": "horrified", "monsters": list(base.monsters), "heroes": list(base.heroes),
             "players": len(base.heroes), "difficulty": difficulty, "style": base.style, "games": games,
             "seed": seed, "data": [str(p) for p in base.layers[1:]], "note": NOTE}  # fmt: skip
-    summary = {**head, **result}
-    out.mkdir(parents=True, exist_ok=True)
-    _write_games(out / "games.csv", cells, found)
-    if as_json:
-        print_json({**summary, "games_csv": str(out / "games.csv")})
-    else:
-        for line in lines(summary):
-            console.print(line, markup=False, highlight=False)
-        console.print(f"wrote {out / 'games.csv'}", markup=False, highlight=False)
-    return summary
+    label, rows = focus(cells, found, base)
+    summary = {**head, **result, "command": command_line(table, base, games, seed), "ends_by_turn": ends_by_turn(rows)}
+    return {**summary, "headline": headline(summary), "focus": label}, list(cells), found
+
+
+def command_line(table: str, base: Cell, games: int, seed: int) -> str:
+    """The `clix horrified` command that plays this run again."""
+    data = "".join(f" --data {path}" for path in base.layers[1:])
+    return (
+        f"clix horrified --table {table} --monsters {','.join(base.monsters)} --heroes {','.join(base.heroes)} "
+        f"--players {base.style} --games {games} --seed {seed}{data}"
+    )
 
 
 def _write_games(path: Path, cells: Sequence[Cell], found: Sequence[Sequence[dict[str, Any]]]) -> None:
@@ -127,6 +161,7 @@ def lines(summary: dict[str, Any]) -> list[str]:
                          f"{percent(row['win_rate']):<16} {signed(row['change']):<17} {mark}")  # fmt: skip
         for key, kept in summary["survives"].items():
             found.append(f"  {key}: {'survives every plausible value' if kept else 'FLIPS under a plausible value'}")
+    found += textwrap.wrap(summary["headline"], 78, initial_indent="  ", subsequent_indent="  ")
     found.append(f"  ({summary['note']})")
     return found
 
