@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import csv
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,17 @@ def cells_for(table: str, base: Cell) -> int:
     return 1
 
 
+@dataclass
+class Measured:
+    """A run's numbers: the summary (as --json prints it), its cells and their game rows, and the label of the cell
+    whose ends by turn the summary holds (the table's baseline)."""
+
+    summary: dict[str, Any]
+    cells: list[Cell]
+    found: list[list[dict[str, Any]]]
+    focus: str
+
+
 def run(
     table: str,
     base: Cell,
@@ -49,20 +61,30 @@ def run(
 ) -> dict[str, Any]:
     """Play `table`'s cells `games` times each on the same seeds, report, write `out`/games.csv and the report
     (horrified.html, ends.png; horrified.pdf with `pdf`); the summary."""
-    summary, cells, found = measure(table, base, difficulty, games, seed, jobs, console, as_json or console.quiet)
-    out.mkdir(parents=True, exist_ok=True)
-    _write_games(out / "games.csv", cells, found)
-    from clix.analyzer.horrified.report import write_report
-
-    written = write_report(out, summary, base.layers, summary.pop("focus"), pdf)
+    total = games * cells_for(table, base)
+    with progress_bar(console, f"horrified {table}", total, as_json or console.quiet) as advance:
+        measured = measure(table, base, difficulty, games, seed, jobs, advance)
+    written = write_outputs(out, measured, base.layers, pdf)
+    summary = measured.summary
     if as_json:
-        print_json({**summary, "games_csv": str(out / "games.csv")})
+        print_json({**summary, "games_csv": str(written["games"])})
     else:
         for line in lines(summary):
             console.print(line, markup=False, highlight=False)
-        for path in (out / "games.csv", *written.values()):
+        for path in written.values():
             console.print(f"wrote {path}", markup=False, highlight=False)
     return summary
+
+
+def write_outputs(out: Path, measured: Measured, layers: tuple[Path, ...], pdf: bool = False) -> dict[str, Path]:
+    """games.csv, horrified.html and ends.png in `out` (horrified.pdf with `pdf`); the paths by kind."""
+    from clix.analyzer.horrified.report import write_report
+    from clix.analyzer.report.folder import writing
+
+    out.mkdir(parents=True, exist_ok=True)
+    with writing(out / "games.csv"):
+        write_games(out / "games.csv", measured.cells, measured.found)
+    return {"games": out / "games.csv", **write_report(out, measured.summary, layers, measured.focus, pdf)}
 
 
 def measure(
@@ -72,34 +94,31 @@ def measure(
     games: int,
     seed: int,
     jobs: int,
-    console: Console | None = None,
-    quiet: bool = True,
-) -> tuple[dict[str, Any], list[Cell], list[list[dict[str, Any]]]]:
-    """Play `table`'s cells `games` times each on the same seeds: the summary (as --json prints it, with the
-    headline, the ends by turn of the table's baseline and its label as "focus"), the cells and their game rows."""
+    advance: Callable[[int], None] | None = None,
+) -> Measured:
+    """Play `table`'s cells `games` times each on the same seeds (`advance(n)` as games finish): the summary with
+    its headline and the ends by turn of the table's baseline, the cells and their game rows."""
     game_seeds = seeds(seed, games)
-    total = games * cells_for(table, base)
-    with progress_bar(console or Console(quiet=True), f"horrified {table}", total, quiet) as advance:
 
-        def play(cells: Sequence[Cell]) -> list[list[dict[str, Any]]]:
-            return play_cells(cells, game_seeds, jobs, advance)
+    def play(cells: Sequence[Cell]) -> list[list[dict[str, Any]]]:
+        return play_cells(cells, game_seeds, jobs, advance)
 
-        if table == "lineup":
-            cells = [base]
-            found = play(cells)
-            result: dict[str, Any] = {"table": "lineup", **summarize(found[0])}
-        elif table == "difficulty":
-            result, found, cells = difficulty_table(base, play)
-        elif table == "heroes":
-            result, found, cells = hero_table(base, play)
-        else:
-            result, found, cells = sensitivity_table(base, play)
+    if table == "lineup":
+        cells = [base]
+        found = play(cells)
+        result: dict[str, Any] = {"table": "lineup", **summarize(found[0])}
+    elif table == "difficulty":
+        result, found, cells = difficulty_table(base, play)
+    elif table == "heroes":
+        result, found, cells = hero_table(base, play)
+    else:
+        result, found, cells = sensitivity_table(base, play)
     head = {"ruleset": "horrified", "monsters": list(base.monsters), "heroes": list(base.heroes),
             "players": len(base.heroes), "difficulty": difficulty, "style": base.style, "games": games,
             "seed": seed, "data": [str(p) for p in base.layers[1:]], "note": NOTE}  # fmt: skip
     label, rows = focus(cells, found, base)
     summary = {**head, **result, "command": command_line(table, base, games, seed), "ends_by_turn": ends_by_turn(rows)}
-    return {**summary, "headline": headline(summary), "focus": label}, list(cells), found
+    return Measured({**summary, "headline": headline(summary)}, list(cells), found, label)
 
 
 def command_line(table: str, base: Cell, games: int, seed: int) -> str:
@@ -111,16 +130,31 @@ def command_line(table: str, base: Cell, games: int, seed: int) -> str:
     )
 
 
-def _write_games(path: Path, cells: Sequence[Cell], found: Sequence[Sequence[dict[str, Any]]]) -> None:
+GAME_FIELDS = ["monsters", "heroes", "assumption", "value", "game", "won", "end", "turns", "terror", "monsters_left"]
+"""games.csv's columns."""
+
+
+def game_rows(cells: Sequence[Cell], found: Sequence[Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
     """One row per game: its cell (monsters, heroes, the assumed number changed) and its outcome."""
-    fields = ["monsters", "heroes", "assumption", "value", "game", "won", "end", "turns", "terror", "monsters_left"]
+    return [
+        {
+            "monsters": "+".join(cell.monsters),
+            "heroes": "+".join(cell.heroes),
+            "assumption": cell.knob or "",
+            "value": cell.value if cell.knob else "",
+            **row,
+        }
+        for cell, rows in zip(cells, found, strict=True)
+        for row in rows
+    ]
+
+
+def write_games(path: Path, cells: Sequence[Cell], found: Sequence[Sequence[dict[str, Any]]]) -> None:
+    """games.csv: `game_rows`."""
     with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer = csv.DictWriter(handle, fieldnames=GAME_FIELDS)
         writer.writeheader()
-        for cell, rows in zip(cells, found, strict=True):
-            for row in rows:
-                writer.writerow({"monsters": "+".join(cell.monsters), "heroes": "+".join(cell.heroes),
-                                 "assumption": cell.knob or "", "value": cell.value if cell.knob else "", **row})  # fmt: skip
+        writer.writerows(game_rows(cells, found))
 
 
 def lines(summary: dict[str, Any]) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.horrified.games import Cell, kit
 from clix.analyzer.horrified.summary import ENDS, percent, signed, verdict
@@ -16,6 +16,9 @@ LEVELS = ("assumed", "public, one source", "public, two sources agree")
 """Provenance from the least to the best supported; `rulebook` components are counted, not listed."""
 SKIPPED = ("sensitivity",)
 """Tables that are not components (the sensitivity table's ranges are shown with its results)."""
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 COLOURS = {"win": "#2f6690", "terror": "#b23a48", "deck out": "#c9a227"}
 
 
@@ -139,7 +142,13 @@ def focus(cells: Sequence[Cell], found: Sequence[Sequence[dict[str, Any]]], base
     return cells[0].label, found[0]
 
 
-def ends_plot(ends: dict[str, list[int]], label: str, path: Path) -> Path:
+def ends_plot(ends: dict[str, list[int]], path: Path) -> Path:
+    """ends.png: `ends_figure`."""
+    ends_figure(ends).savefig(path)
+    return path
+
+
+def ends_figure(ends: dict[str, list[int]]) -> Figure:
     """The share of games over by each turn, stacked by what ended them (won, terror, deck out)."""
     import numpy as np
     from matplotlib.figure import Figure
@@ -160,8 +169,7 @@ def ends_plot(ends: dict[str, list[int]], label: str, path: Path) -> Path:
     ax.set_title(f"What ends the games, by turn ({sum(sum(ends[e]) for e in ENDS)} games)", fontsize=10)
     ax.legend(loc="upper left", fontsize=8, frameon=True)
     ax.grid(alpha=0.3)
-    fig.savefig(path)
-    return path
+    return fig
 
 
 def _legend(end: str) -> str:
@@ -178,7 +186,7 @@ def write_report(
 
     written = {"report": out / "horrified.html", "ends_png": out / "ends.png"}
     with writing(written["ends_png"]):
-        ends_plot(summary["ends_by_turn"], focus_label, written["ends_png"])
+        ends_plot(summary["ends_by_turn"], written["ends_png"])
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
     html = env.get_template("horrified.html.j2").render(
         s=summary,
