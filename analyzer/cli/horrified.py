@@ -68,7 +68,7 @@ def horrified(
     Every cell plays the same seeds (game k: the k-th child of --seed), so changes are paired and any --jobs gives the
     same numbers. Writes games.csv and horrified.html (horrified.pdf with --pdf), the assumed components listed
     first: the results are about them (docs/horrified.md)."""
-    from clix.analyzer.horrified.command import TABLES, run
+    from clix.analyzer.horrified.command import TABLES, Plan, run
     from clix.analyzer.horrified.lineup import layers_for, resolve, split
 
     if table not in TABLES:
@@ -81,4 +81,4 @@ def horrified(
 
         check_pdf()
     base, level = resolve(layers_for(data or []), split(monsters), split(heroes), seats, difficulty, players)
-    run(table, base, level, n, seed, cores, out or Path("clix-out") / f"horrified-{table}", as_json, console, pdf)
+    run(Plan(table, base, level, n, seed), cores, out or Path("clix-out") / f"horrified-{table}", as_json, console, pdf)

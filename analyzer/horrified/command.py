@@ -36,6 +36,18 @@ def cells_for(table: str, base: Cell) -> int:
     return 1
 
 
+@dataclass(frozen=True)
+class Plan:
+    """What a run plays: `table` of the line-up `base` (its difficulty's id, or 'custom'), `games` per cell from
+    the master `seed`."""
+
+    table: str
+    base: Cell
+    difficulty: str
+    games: int
+    seed: int
+
+
 @dataclass
 class Measured:
     """A run's numbers: the summary (as --json prints it), its cells and their game rows, and the label of the cell
@@ -47,24 +59,13 @@ class Measured:
     focus: str
 
 
-def run(
-    table: str,
-    base: Cell,
-    difficulty: str,
-    games: int,
-    seed: int,
-    jobs: int,
-    out: Path,
-    as_json: bool,
-    console: Console,
-    pdf: bool = False,
-) -> dict[str, Any]:
-    """Play `table`'s cells `games` times each on the same seeds, report, write `out`/games.csv and the report
-    (horrified.html, ends.png; horrified.pdf with `pdf`); the summary."""
-    total = games * cells_for(table, base)
-    with progress_bar(console, f"horrified {table}", total, as_json or console.quiet) as advance:
-        measured = measure(table, base, difficulty, games, seed, jobs, advance)
-    written = write_outputs(out, measured, base.layers, pdf)
+def run(plan: Plan, jobs: int, out: Path, as_json: bool, console: Console, pdf: bool = False) -> dict[str, Any]:
+    """Play the plan's cells on the same seeds, report, write `out`/games.csv and the report (horrified.html,
+    ends.png; horrified.pdf with `pdf`); the summary."""
+    total = plan.games * cells_for(plan.table, plan.base)
+    with progress_bar(console, f"horrified {plan.table}", total, as_json or console.quiet) as advance:
+        measured = measure(plan, jobs, advance)
+    written = write_outputs(out, measured, plan.base.layers, pdf)
     summary = measured.summary
     if as_json:
         print_json({**summary, "games_csv": str(written["games"])})
@@ -87,17 +88,10 @@ def write_outputs(out: Path, measured: Measured, layers: tuple[Path, ...], pdf: 
     return {"games": out / "games.csv", **write_report(out, measured.summary, layers, measured.focus, pdf)}
 
 
-def measure(
-    table: str,
-    base: Cell,
-    difficulty: str,
-    games: int,
-    seed: int,
-    jobs: int,
-    advance: Callable[[int], None] | None = None,
-) -> Measured:
-    """Play `table`'s cells `games` times each on the same seeds (`advance(n)` as games finish): the summary with
+def measure(plan: Plan, jobs: int, advance: Callable[[int], None] | None = None) -> Measured:
+    """Play the plan's cells `games` times each on the same seeds (`advance(n)` as games finish): the summary with
     its headline and the ends by turn of the table's baseline, the cells and their game rows."""
+    table, base, games, seed = plan.table, plan.base, plan.games, plan.seed
     game_seeds = seeds(seed, games)
 
     def play(cells: Sequence[Cell]) -> list[list[dict[str, Any]]]:
@@ -114,7 +108,7 @@ def measure(
     else:
         result, found, cells = sensitivity_table(base, play)
     head = {"ruleset": "horrified", "monsters": list(base.monsters), "heroes": list(base.heroes),
-            "players": len(base.heroes), "difficulty": difficulty, "style": base.style, "games": games,
+            "players": len(base.heroes), "difficulty": plan.difficulty, "style": base.style, "games": games,
             "seed": seed, "data": [str(p) for p in base.layers[1:]], "note": NOTE}  # fmt: skip
     label, rows = focus(cells, found, base)
     summary = {**head, **result, "command": command_line(table, base, games, seed), "ends_by_turn": ends_by_turn(rows)}

@@ -117,7 +117,7 @@ def horrified(
     line-up, novice) and `heroes` (default: the first `seats` heroes, 2), or with `table` "difficulty", "heroes" or
     "sensitivity" that table, as `clix horrified` plays it with the same arguments (for any `jobs`); `data` is
     `--data` (Horrified files over the sample components). Mistakes raise `clix.ClixError`."""
-    from clix.analyzer.horrified.command import GAME_FIELDS, TABLES, cells_for, game_rows, measure
+    from clix.analyzer.horrified.command import GAME_FIELDS, TABLES, Plan, cells_for, game_rows, measure
     from clix.analyzer.horrified.lineup import layers_for, resolve
 
     if table not in TABLES:
@@ -138,6 +138,6 @@ def horrified(
             players,
         )
         counter = common.Counter(progress, n * cells_for(table, base))
-        measured = measure(table, base, level, n, seed, cores, counter.step)
+        measured = measure(Plan(table, base, level, n, seed), cores, counter.step)
     games_table = pd.DataFrame(game_rows(measured.cells, measured.found), columns=GAME_FIELDS)
     return HorrifiedResult(games=games_table, summary=measured.summary, measured=measured, layers=base.layers)
