@@ -25,12 +25,23 @@ def cells() -> list[tuple[int, str]]:
 def test_the_page_calls_every_api_function_and_the_results_methods():
     code = "\n".join(cell for _, cell in cells())
     functions = [name for name in clix.api.__all__ if name[0].islower()] + ["Army"]
-    assert sorted(functions) == ["Army", "build", "duel", "ladder", "load_library", "melee", "meta", "results", "value"]
+    assert sorted(functions) == [
+        "Army",
+        "build",
+        "duel",
+        "horrified",
+        "ladder",
+        "load_library",
+        "melee",
+        "meta",
+        "results",
+        "value",
+    ]
     assert [name for name in functions if f"clix.{name}(" not in code] == []
     for method in ("Army.load(", ".replace(", ".save(", ".plot()", ".report(", ".table()", ".run(", ".export("):
         assert method in code, method
     assert "except clix.ClixError" in code and "progress=" in code
-    for result in ("duel", "melee", "ladder", "meta", "values", "built", "runs"):
+    for result in ("duel", "melee", "horrified", "ladder", "meta", "values", "built", "runs"):
         assert f"\n>>> {result}  # doctest: +ELLIPSIS\n<" in code or f"\n>>> {result}.runs" in code, result
         assert f"{result}.plot()" in code and f"{result}.report(" in code, result
 

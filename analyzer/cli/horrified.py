@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from clix.analyzer.cli.common import JobsOption, SeedOption, console, stderr_console
+from clix.analyzer.cli.common import JobsOption, JsonOption, PdfOption, SeedOption, console, stderr_console
 from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
 
@@ -47,9 +47,12 @@ def horrified(
     jobs: JobsOption = 0,
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Folder for games.csv (default: clix-out/horrified-TABLE)."),
+        typer.Option(
+            "--out", "-o", help="Folder for games.csv and horrified.html (default: clix-out/horrified-TABLE)."
+        ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
+    as_json: JsonOption = False,
+    pdf: PdfOption = False,
     data: Annotated[
         list[Path] | None,
         typer.Option(
@@ -63,8 +66,9 @@ def horrified(
     """Horrified (co-operative, issue 40): the team's win rate with a 95% Wilson interval for a monster line-up, heroes
     and player count, with end reasons (win, terror, deck out) and turns; or a difficulty, hero or sensitivity table.
     Every cell plays the same seeds (game k: the k-th child of --seed), so changes are paired and any --jobs gives the
-    same numbers. The results are about the assumed components (docs/horrified.md)."""
-    from clix.analyzer.horrified.command import TABLES, run
+    same numbers. Writes games.csv and horrified.html (horrified.pdf with --pdf), the assumed components listed
+    first: the results are about them (docs/horrified.md)."""
+    from clix.analyzer.horrified.command import TABLES, Plan, run
     from clix.analyzer.horrified.lineup import layers_for, resolve, split
 
     if table not in TABLES:
@@ -72,5 +76,9 @@ def horrified(
     n = checks.games(games if games is not None else (400 if table == "lineup" else 100), minimum=1)
     checks.seed(seed)
     cores = checks.jobs(jobs, stderr_console())
+    if pdf:
+        from clix.analyzer.report.duel import check_pdf
+
+        check_pdf()
     base, level = resolve(layers_for(data or []), split(monsters), split(heroes), seats, difficulty, players)
-    run(table, base, level, n, seed, cores, out or Path("clix-out") / f"horrified-{table}", as_json, console)
+    run(Plan(table, base, level, n, seed), cores, out or Path("clix-out") / f"horrified-{table}", as_json, console, pdf)

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import csv
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.common.progress import progress_bar
 from clix.analyzer.horrified.games import Cell, play_cells, seeds
-from clix.analyzer.horrified.summary import percent, signed, summarize
+from clix.analyzer.horrified.report import focus, headline
+from clix.analyzer.horrified.summary import ends_by_turn, percent, signed, summarize
 from clix.analyzer.horrified.tables import difficulty_cells, difficulty_table, hero_cells, hero_table, sensitivity_table
 from rich.console import Console
 
@@ -33,60 +36,119 @@ def cells_for(table: str, base: Cell) -> int:
     return 1
 
 
-def run(
-    table: str,
-    base: Cell,
-    difficulty: str,
-    games: int,
-    seed: int,
-    jobs: int,
-    out: Path,
-    as_json: bool,
-    console: Console,
-) -> dict[str, Any]:
-    """Play `table`'s cells `games` times each on the same seeds, report, write `out`/games.csv; the summary."""
-    game_seeds = seeds(seed, games)
-    total = games * cells_for(table, base)
-    with progress_bar(console, f"horrified {table}", total, as_json or console.quiet) as advance:
+@dataclass(frozen=True)
+class Plan:
+    """What a run plays: `table` of the line-up `base` (its difficulty's id, or 'custom'), `games` per cell from
+    the master `seed`."""
 
-        def play(cells: Sequence[Cell]) -> list[list[dict[str, Any]]]:
-            return play_cells(cells, game_seeds, jobs, advance)
+    table: str
+    base: Cell
+    difficulty: str
+    games: int
+    seed: int
 
-        if table == "lineup":
-            cells = [base]
-            found = play(cells)
-            result: dict[str, Any] = {"table": "lineup", **summarize(found[0])}
-        elif table == "difficulty":
-            result, found, cells = difficulty_table(base, play)
-        elif table == "heroes":
-            result, found, cells = hero_table(base, play)
-        else:
-            result, found, cells = sensitivity_table(base, play)
-    head = {"ruleset": "horrified", "monsters": list(base.monsters), "heroes": list(base.heroes),
-            "players": len(base.heroes), "difficulty": difficulty, "style": base.style, "games": games,
-            "seed": seed, "data": [str(p) for p in base.layers[1:]], "note": NOTE}  # fmt: skip
-    summary = {**head, **result}
-    out.mkdir(parents=True, exist_ok=True)
-    _write_games(out / "games.csv", cells, found)
+
+@dataclass
+class Measured:
+    """A run's numbers: the summary (as --json prints it), its cells and their game rows, and the label of the cell
+    whose ends by turn the summary holds (the table's baseline)."""
+
+    summary: dict[str, Any]
+    cells: list[Cell]
+    found: list[list[dict[str, Any]]]
+    focus: str
+
+
+def run(plan: Plan, jobs: int, out: Path, as_json: bool, console: Console, pdf: bool = False) -> dict[str, Any]:
+    """Play the plan's cells on the same seeds, report, write `out`/games.csv and the report (horrified.html,
+    ends.png; horrified.pdf with `pdf`); the summary."""
+    total = plan.games * cells_for(plan.table, plan.base)
+    with progress_bar(console, f"horrified {plan.table}", total, as_json or console.quiet) as advance:
+        measured = measure(plan, jobs, advance)
+    written = write_outputs(out, measured, plan.base.layers, pdf)
+    summary = measured.summary
     if as_json:
-        print_json({**summary, "games_csv": str(out / "games.csv")})
+        print_json({**summary, "games_csv": str(written["games"])})
     else:
         for line in lines(summary):
             console.print(line, markup=False, highlight=False)
-        console.print(f"wrote {out / 'games.csv'}", markup=False, highlight=False)
+        for path in written.values():
+            console.print(f"wrote {path}", markup=False, highlight=False)
     return summary
 
 
-def _write_games(path: Path, cells: Sequence[Cell], found: Sequence[Sequence[dict[str, Any]]]) -> None:
+def write_outputs(out: Path, measured: Measured, layers: tuple[Path, ...], pdf: bool = False) -> dict[str, Path]:
+    """games.csv, horrified.html and ends.png in `out` (horrified.pdf with `pdf`); the paths by kind."""
+    from clix.analyzer.horrified.report import write_report
+    from clix.analyzer.report.folder import writing
+
+    out.mkdir(parents=True, exist_ok=True)
+    with writing(out / "games.csv"):
+        write_games(out / "games.csv", measured.cells, measured.found)
+    return {"games": out / "games.csv", **write_report(out, measured.summary, layers, measured.focus, pdf)}
+
+
+def measure(plan: Plan, jobs: int, advance: Callable[[int], None] | None = None) -> Measured:
+    """Play the plan's cells `games` times each on the same seeds (`advance(n)` as games finish): the summary with
+    its headline and the ends by turn of the table's baseline, the cells and their game rows."""
+    table, base, games, seed = plan.table, plan.base, plan.games, plan.seed
+    game_seeds = seeds(seed, games)
+
+    def play(cells: Sequence[Cell]) -> list[list[dict[str, Any]]]:
+        return play_cells(cells, game_seeds, jobs, advance)
+
+    if table == "lineup":
+        cells = [base]
+        found = play(cells)
+        result: dict[str, Any] = {"table": "lineup", **summarize(found[0])}
+    elif table == "difficulty":
+        result, found, cells = difficulty_table(base, play)
+    elif table == "heroes":
+        result, found, cells = hero_table(base, play)
+    else:
+        result, found, cells = sensitivity_table(base, play)
+    head = {"ruleset": "horrified", "monsters": list(base.monsters), "heroes": list(base.heroes),
+            "players": len(base.heroes), "difficulty": plan.difficulty, "style": base.style, "games": games,
+            "seed": seed, "data": [str(p) for p in base.layers[1:]], "note": NOTE}  # fmt: skip
+    label, rows = focus(cells, found, base)
+    summary = {**head, **result, "command": command_line(table, base, games, seed), "ends_by_turn": ends_by_turn(rows)}
+    return Measured({**summary, "headline": headline(summary)}, list(cells), found, label)
+
+
+def command_line(table: str, base: Cell, games: int, seed: int) -> str:
+    """The `clix horrified` command that plays this run again."""
+    data = "".join(f" --data {path}" for path in base.layers[1:])
+    return (
+        f"clix horrified --table {table} --monsters {','.join(base.monsters)} --heroes {','.join(base.heroes)} "
+        f"--players {base.style} --games {games} --seed {seed}{data}"
+    )
+
+
+GAME_FIELDS = ["monsters", "heroes", "assumption", "value", "game", "won", "end", "turns", "terror", "monsters_left"]
+"""games.csv's columns."""
+
+
+def game_rows(cells: Sequence[Cell], found: Sequence[Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
     """One row per game: its cell (monsters, heroes, the assumed number changed) and its outcome."""
-    fields = ["monsters", "heroes", "assumption", "value", "game", "won", "end", "turns", "terror", "monsters_left"]
+    return [
+        {
+            "monsters": "+".join(cell.monsters),
+            "heroes": "+".join(cell.heroes),
+            "assumption": cell.knob or "",
+            "value": cell.value if cell.knob else "",
+            **row,
+        }
+        for cell, rows in zip(cells, found, strict=True)
+        for row in rows
+    ]
+
+
+def write_games(path: Path, cells: Sequence[Cell], found: Sequence[Sequence[dict[str, Any]]]) -> None:
+    """games.csv: `game_rows`."""
     with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer = csv.DictWriter(handle, fieldnames=GAME_FIELDS)
         writer.writeheader()
-        for cell, rows in zip(cells, found, strict=True):
-            for row in rows:
-                writer.writerow({"monsters": "+".join(cell.monsters), "heroes": "+".join(cell.heroes),
-                                 "assumption": cell.knob or "", "value": cell.value if cell.knob else "", **row})  # fmt: skip
+        writer.writerows(game_rows(cells, found))
 
 
 def lines(summary: dict[str, Any]) -> list[str]:
@@ -127,6 +189,7 @@ def lines(summary: dict[str, Any]) -> list[str]:
                          f"{percent(row['win_rate']):<16} {signed(row['change']):<17} {mark}")  # fmt: skip
         for key, kept in summary["survives"].items():
             found.append(f"  {key}: {'survives every plausible value' if kept else 'FLIPS under a plausible value'}")
+    found += textwrap.wrap(summary["headline"], 78, initial_indent="  ", subsequent_indent="  ")
     found.append(f"  ({summary['note']})")
     return found
 

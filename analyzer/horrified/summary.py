@@ -65,3 +65,16 @@ def signed(change: dict[str, Any]) -> str:
     if change.get("difference") is None:
         return "-"
     return f"{change['difference'] * 100:+.0f} pts [{change['low'] * 100:+.0f},{change['high'] * 100:+.0f}]"
+
+
+def ends_by_turn(rows: Sequence[dict[str, Any]]) -> dict[str, list[int]]:
+    """How many games ended at each turn, by end (HF-GOAL-01..03): {"turn": [first..last], "win": [...], ...}."""
+    if not rows:
+        return {"turn": [], **{end: [] for end in ENDS}}
+    first, last = min(row["turns"] for row in rows), max(row["turns"] for row in rows)
+    turns = list(range(first, last + 1))
+    counts = {end: [0] * len(turns) for end in ENDS}
+    for row in rows:
+        if row["end"] in counts:
+            counts[row["end"]][row["turns"] - first] += 1
+    return {"turn": turns, **counts}

@@ -79,6 +79,15 @@ def hero_table(base: Cell, play: Play) -> tuple[dict[str, Any], list[list[dict[s
     return {"table": "heroes", "baseline": summarize(found[0]), "swaps": rows}, found, cells
 
 
+def marks(variants: Sequence[dict[str, Any]], keys: Sequence[str]) -> dict[str, str]:
+    """Each verdict's mark: 'survives', or 'flips under ASSUMPTION VALUE, ...' (every value that flips it)."""
+    found = {}
+    for key in keys:
+        flips = [f"{row['assumption']} {row['value']}" for row in variants if key in row["flips"]]
+        found[key] = f"flips under {', '.join(flips)}" if flips else "survives"
+    return found
+
+
 def loss_cause(summary: dict[str, Any]) -> str:
     """The commoner way to lose: 'terror' or 'deck out' (equal: 'tied')."""
     terror, deck = summary["ends"].get("terror", 0), summary["ends"].get("deck out", 0)
@@ -114,8 +123,10 @@ def sensitivity_table(base: Cell, play: Play) -> tuple[dict[str, Any], list[list
             }
         )
     survives = {k: all(k not in row["flips"] for row in rows) for k in verdicts}
+    found_marks = marks(rows, list(verdicts))
+    result = {"table": "sensitivity", "baseline": first, "verdicts": verdicts, "survives": survives}
     return (
-        {"table": "sensitivity", "baseline": first, "verdicts": verdicts, "survives": survives, "variants": rows},
+        {**result, "marks": found_marks, "variants": rows},
         found,
         cells,
     )

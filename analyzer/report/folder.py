@@ -75,12 +75,16 @@ OWN_FILES = frozenset(
         "builds.csv",
         "build.html",
         "build.pdf",
+        # horrified (issue 40)
+        "horrified.html",
+        "horrified.pdf",
+        "ends.png",
         # the Python API's report of a result store's runs (clix.results().report)
         "results.html",
         "results.pdf",
     }
 )
-"""Every file a duel, sweep, ladder, meta, value or build run writes at the top of its folder: a folder holding
+"""Every file a duel, sweep, ladder, meta, value, build or horrified run writes at the top of its folder: a folder holding
 only these (and `OWN_FOLDERS`) is clix's and may be replaced."""
 OWN_FOLDERS = {"armies": ".yaml"}
 """The folders a run writes, with the suffix of the files in them (`clix build`'s finalists' armies)."""

@@ -8,9 +8,9 @@
     >>> result.report("duel/")  # the HTML report, as clix duel --out duel/
 
 Each analysis of the command line has its function here, with the command's options as parameters and the same
-defaults (`jobs=0`: every core): `duel`, `melee`, `ladder`, `meta`, `value`, `build`, and `results` (the result store's
-runs). Each returns a result with its tables (pandas DataFrames), a one-line `headline`, `table()`, `plot()` (a
-matplotlib Figure) and `report(path, pdf=False)`. Armies are ids in the roster library, paths of army files or
+defaults (`jobs=0`: every core): `duel`, `melee`, `ladder`, `meta`, `value`, `build`, `horrified` (co-operative
+Horrified), and `results` (the result store's runs). Each returns a result with its tables (pandas DataFrames), a
+one-line `headline`, `table()`, `plot()` (a matplotlib Figure) and `report(path, pdf=False)`. Armies are ids in the roster library, paths of army files or
 `Army` objects (`Army("Mine", ["figure-id", ...])`). Nothing is printed; mistakes raise `ClixError`, whose message
 names the parameter. docs/api.md walks through all of it.
 """
@@ -21,6 +21,7 @@ from clix.analyzer.common.errors import ClixError
 from clix.api._army import Army
 from clix.api._build import BuildResult, build
 from clix.api._duel import DuelResult, duel
+from clix.api._horrified import HorrifiedResult, horrified
 from clix.api._ladder import LadderResult, ladder
 from clix.api._library import load_library
 from clix.api._melee import MeleeResult, melee
@@ -33,6 +34,7 @@ __all__ = [
     "BuildResult",
     "ClixError",
     "DuelResult",
+    "HorrifiedResult",
     "LadderResult",
     "MeleeResult",
     "MetaResult",
@@ -40,6 +42,7 @@ __all__ = [
     "ValueResult",
     "build",
     "duel",
+    "horrified",
     "ladder",
     "load_library",
     "melee",

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 from clix.engine.core.dial import Click, parse_click
-from clix.engine.core.files.folders import YAML_SUFFIXES, walk_folder
-from clix.engine.core.files.problems import InvalidFile, LineMap, Problem, from_validation_error, relative
-from clix.engine.core.files.yaml_lines import YamlError, read_yaml
+from clix.engine.core.files.data_file import read_data_file
+from clix.engine.core.files.folders import walk_folder
+from clix.engine.core.files.problems import LineMap, Problem, from_validation_error, relative
 from clix.engine.core.ruleset import RULESET_KEY, named_ruleset
 from clix.engine.heroclix.card_checks import card_file_problems, feat_points, force_card_problems
 from clix.engine.heroclix.card_files import CARD_ENTRIES, CARD_KINDS, Condition, Feat, FeatChoice, TeamAbility
@@ -229,19 +229,10 @@ def load_library(layers: list[Path]) -> tuple[Library, list[Problem]]:
 
 
 def _load_file(path: Path, library: Library, seen: dict[tuple[str, str], str]) -> list[Problem]:
-    name = relative(path)
-    if path.suffix not in YAML_SUFFIXES:
-        return []
-    try:
-        data, lines, yaml_problems = read_yaml(path)
-    except YamlError as exc:
-        return [Problem(name, exc.line, "", exc.message)]
-    try:
-        if named_ruleset(data, lines, name) != RULESET_NAME:
-            return []  # another game's file: not HeroClix's to read
-    except InvalidFile as exc:
-        return exc.problems
-    problems = [Problem(name, line, ".".join(map(str, loc)), message) for line, loc, message in yaml_problems]
+    found, refused = read_data_file(path, RULESET_NAME, named_ruleset)  # another game's file: not ours to read
+    if found is None:
+        return refused
+    name, data, lines, problems = found.name, found.data, found.lines, found.problems
     library.files.append(name)
     kind = next(((model, table) for key, model, table in KINDS if key in data), None)
     if kind is None:

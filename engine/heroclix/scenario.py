@@ -4,7 +4,7 @@ expectations checked (../shared/scenario-format-heroclix.md). What the engine do
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any, cast
@@ -14,6 +14,7 @@ from clix.engine.core.dial import Click, parse_click
 from clix.engine.core.dice import DiceExhausted, ForcedDice
 from clix.engine.core.expect import events_in_order
 from clix.engine.core.files.problems import InvalidFile, Problem
+from clix.engine.core.files.scenarios import ScenarioResult
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure, Player, stats_from_dial
 from clix.engine.heroclix import card_play, double_base, movement, rules, scoring
@@ -39,20 +40,6 @@ from clix.engine.heroclix.state import (
     Ranged,
     Throw,
 )
-
-
-@dataclass
-class ScenarioResult:
-    """What running one scenario found: `failures` empty when every expectation held."""
-
-    path: str
-    name: str
-    rules: list[str] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
-
-    @property
-    def passed(self) -> bool:
-        return not self.failures
 
 
 def run_scenario(path: Path, library: Any = None) -> ScenarioResult:

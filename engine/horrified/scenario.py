@@ -4,7 +4,7 @@ answered by name, and what must hold after. `clix scenario run` plays them throu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ from clix.engine.core import decisions
 from clix.engine.core.dice import Dice, DiceExhausted, ForcedDice
 from clix.engine.core.expect import events_in_order
 from clix.engine.core.files.problems import InvalidFile, LineMap, Problem, from_validation_error, relative
+from clix.engine.core.files.scenarios import ScenarioResult
 from clix.engine.core.files.yaml_lines import YamlError, read_yaml
 from clix.engine.core.pending import Decision
 from clix.engine.horrified.components import Card
@@ -103,20 +104,6 @@ class Scenario(_Strict):
     setup: Setup
     steps: list[str | dict[str, Any]] = Field(default_factory=list)
     expect: Expect
-
-
-@dataclass
-class ScenarioResult:
-    """What running one scenario found: `failures` empty when every expectation held."""
-
-    path: str
-    name: str
-    rules: list[str] = field(default_factory=list)
-    failures: list[str] = field(default_factory=list)
-
-    @property
-    def passed(self) -> bool:
-        return not self.failures
 
 
 class ScenarioError(ValueError):

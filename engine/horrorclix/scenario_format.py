@@ -4,12 +4,14 @@ field and line. `engine.horrorclix.scenario` builds the state and plays it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from clix.engine.core.dial import MAX_CLICKS
 from clix.engine.core.files.problems import InvalidFile, Problem, did_you_mean, from_validation_error
+from clix.engine.core.files.scenarios import (
+    ScenarioResult as ScenarioResult,  # engine.horrorclix.scenario takes it from here
+)
 from clix.engine.core.files.yaml_lines import YamlError, read_yaml
 from clix.engine.core.ruleset import RULESET_KEY, named_ruleset
 from clix.engine.horrorclix.registry import ABILITIES, POWERS
@@ -354,20 +356,6 @@ def _step_shape(where: str, step: dict[str, Any]) -> list[tuple[str, str]]:
     if isinstance(step.get("dispute"), dict):
         problems.extend(_step_shape(f"{where}.dispute", step["dispute"]))
     return problems
-
-
-@dataclass
-class ScenarioResult:
-    """The outcome of one scenario: passed, or the expectations that differed."""
-
-    path: str
-    name: str
-    failures: list[str] = field(default_factory=list)
-    rules: list[str] = field(default_factory=list)
-
-    @property
-    def passed(self) -> bool:
-        return not self.failures
 
 
 def load_scenario(path: Path) -> tuple[Scenario | None, list[Problem]]:
