@@ -412,6 +412,8 @@ def _option(state: HorrifiedState, kind: str, text: Any) -> Any:
         giver, _, rest = text.partition("->")
         taker, _, item = rest.partition(":")
         a, b = (state.heroes.index(_hero(state, n.strip())) for n in (giver, taker))
+        if item.strip() == "cure":  # HF-M-WOL: the Cure is given by Share
+            return (a, b, "cure")
         return (a, b, _item(state, state.heroes[a].items, item.strip()))
     raise ScenarioError(f"a {kind} decision cannot be answered by name yet")
 
