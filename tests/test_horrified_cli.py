@@ -63,7 +63,7 @@ def test_the_same_seed_plays_the_same_game_in_every_cell():
         (["--heroes", "mayor,nobody"], "no hero is called 'nobody'"),
         (["--heroes", "mayor,scientist,explorer,inspector,professor"], "1 to 4 players (one hero each), not 5"),
         (["--heroes", "courier"], "cannot play solo (HF-SOLO-01)"),
-        (["--monsters", "dracula,werewolf"], "the monster 'werewolf' is not played yet; choose from dracula, invisible"),
+        (["--monsters", "dracula,werewolf"], "the monster 'werewolf' is not played yet"),
         (["--difficulty", "hard"], "no difficulty is called 'hard'"),
         (["--seats", "3", "--heroes", "mayor"], "--seats 3 but 1 heroes"),
         (["--table", "foo"], "--table: choose one of"),

@@ -5,6 +5,7 @@ Frankenstein & the Bride (HF-M-FRB), and the Mummy's and Wolf Man's first events
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from functools import cache
 
 from clix.engine.core import decisions
@@ -50,7 +51,7 @@ def by_strength(state: HorrifiedState, hero: Hero, colour: str) -> list[int]:
 # --- the Creature (HF-M-CRE) ---------------------------------------------------------------------------------
 
 
-def next_x(path: list[str], at: int, colour: str) -> int | None:
+def next_x(path: Sequence[str], at: int, colour: str) -> int | None:
     """The next X of `colour` after X `at` on the lagoon path (X 1..len; 0 the Start), or None (HF-M-CRE)."""
     for k in range(at, len(path)):
         if path[k] == colour:
@@ -63,7 +64,7 @@ def boat_options(state: HorrifiedState, hero: Hero, piece: MonsterPiece) -> list
     task = spec_of(state, piece.id).task
     if task.at is None or hero.pos != state.components.board.index(task.at):
         return []
-    found = []
+    found: list[tuple[str, int, tuple[int, ...]]] = []
     for colour in ("red", "blue", "yellow"):
         to, uid = next_x(task.path, piece.progress, colour), weakest(state, hero, colour)
         if to is not None and uid is not None:
@@ -196,7 +197,7 @@ def cure_options(state: HorrifiedState, hero: Hero, piece: MonsterPiece) -> list
     task = spec_of(state, piece.id).task
     if task.at is None or hero.pos != state.components.board.index(task.at):
         return []
-    found = []
+    found: list[tuple[str, int, tuple[int, ...]]] = []
     for uid in by_strength(state, hero, "blue"):
         spots = [k for k, s in enumerate(task.strengths) if s == state.item(uid).strength and k not in piece.mat]
         if spots:

@@ -241,10 +241,10 @@ def build_state(setup: Setup) -> HorrifiedState:
         uid = _item(state, state.bag, f"blue {strength}")
         state.bag.remove(uid)
         spots = state.components.monsters["wolf-man"].task.strengths
-        spot = next((k for k, s in enumerate(spots) if s == strength and wolf and k not in wolf.mat), None)
-        if wolf is None or spot is None:
+        free = next((k for k, s in enumerate(spots) if s == strength and wolf and k not in wolf.mat), None)
+        if wolf is None or free is None:
             raise ScenarioError(f"the Wolf Man has no empty spot of strength {strength} (spots {spots})")
-        wolf.mat[spot] = uid
+        wolf.mat[free] = uid
     if setup.cure is not None:
         _hero(state, setup.cure).cure = True
     for monster, hero_id in setup.holder.items():
