@@ -96,7 +96,8 @@ def monster_violations(state: HorrifiedState) -> list[str]:
 
 
 def random_lineup(components: Components, rng: np.random.Generator) -> tuple[list[str], list[str]]:
-    """Monsters (1 or 2 of those played) and 1-4 heroes drawn at random (no Courier solo)."""
+    """1 to all 6 monsters (beyond the rules' 4: the invariants hold regardless) and 1-4 heroes drawn at random (no
+    Courier solo)."""
     monsters = sorted(components.monsters)
     chosen = [str(m) for m in rng.permutation(monsters)[: int(rng.integers(1, len(monsters) + 1))]]
     players = int(rng.integers(1, 5))
