@@ -56,8 +56,8 @@ def test_solo_starts_at_terror_3_and_refuses_the_courier_hf_solo_01():
         new_game(c, ["dracula"], ["courier"], _dice(0))
     with pytest.raises(SetupError, match="1 to 4 players"):
         new_game(c, ["dracula"], ["mayor", "inspector", "explorer", "professor", "scientist"], _dice(0))
-    with pytest.raises(SetupError, match="not played yet"):
-        new_game(c, ["mummy"], ["mayor"], _dice(0))
+    with pytest.raises(SetupError, match="the bride comes with frankenstein"):
+        new_game(c, ["bride"], ["mayor"], _dice(0))
 
 
 def test_solo_leaves_out_the_perks_unusable_solo_hf_perk_02():

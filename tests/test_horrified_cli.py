@@ -59,11 +59,11 @@ def test_the_same_seed_plays_the_same_game_in_every_cell():
 @pytest.mark.parametrize(
     ("words", "said"),
     [
-        (["--monsters", "dracula,mummy"], "the monster 'mummy' is not played yet; choose from dracula, invisible-man"),
+        (["--monsters", "dracula,bride"], "the bride comes with frankenstein (one mat, HF-M-FRB); choose frankenstein"),
         (["--heroes", "mayor,nobody"], "no hero is called 'nobody'"),
         (["--heroes", "mayor,scientist,explorer,inspector,professor"], "1 to 4 players (one hero each), not 5"),
         (["--heroes", "courier"], "cannot play solo (HF-SOLO-01)"),
-        (["--difficulty", "standard"], "the data lacks a line-up of 3 monsters the engine plays"),
+        (["--monsters", "dracula,werewolf"], "the monster 'werewolf' is not played yet"),
         (["--difficulty", "hard"], "no difficulty is called 'hard'"),
         (["--seats", "3", "--heroes", "mayor"], "--seats 3 but 1 heroes"),
         (["--table", "foo"], "--table: choose one of"),
@@ -79,12 +79,16 @@ def test_a_mistake_is_one_line(words, said, tmp_path, capsys):
 
 
 def test_the_difficulty_table_covers_every_supported_lineup_and_names_the_lacking(monkeypatch):
-    """HF-DIFF-01: today the data supports only novice's Dracula + Invisible Man; a richer kit gets a cell per line-up
-    and player count (the table code does not assume one line-up)."""
+    """HF-DIFF-01: the data supports every line-up of the six monsters (Frankenstein and the Bride one of them):
+    the First Game's, then every other 2, 3 and 4 of them, each once, at 1-4 players; a kit lacking a size names
+    it (the table code does not assume the sample's line-ups)."""
     cells, lacking = tables.difficulty_cells(BASE)
-    assert {c.monsters for c in cells} == {("dracula", "invisible-man")}
-    assert sorted(len(c.heroes) for c in cells) == [1, 2, 3, 4]
-    assert {row["difficulty"] for row in lacking} == {"first-game", "standard", "challenging"}
+    line_ups = [c.monsters for c in cells[::4]]
+    assert line_ups[0] == ("creature", "dracula") and line_ups[1] == ("dracula", "invisible-man")
+    assert [len(lu) for lu in line_ups] == [2] * 15 + [3] * 20 + [4] * 15  # C(6,2), C(6,3), C(6,4)
+    assert len({frozenset(lu) for lu in line_ups}) == 50 and not {"bride"} & {m for lu in line_ups for m in lu}
+    assert [len(c.heroes) for c in cells[:4]] == [1, 2, 3, 4]
+    assert lacking == []
     real = kit()
 
     class Richer:

@@ -16,9 +16,9 @@ COVERED = {
     "HF-SETUP-01", "HF-SOLO-01", "HF-TURN-01", "HF-ACT-01", "HF-ACT-02", "HF-ACT-03", "HF-ACT-04", "HF-ACT-05",
     "HF-ACT-06", "HF-ACT-07", "HF-VILL-01", "HF-PERK-01", "HF-ITEM-02", "HF-MON-01", "HF-MON-02", "HF-MON-03",
     "HF-MON-04", "HF-MON-05", "HF-MON-06", "HF-HIT-01", "HF-HIT-02", "HF-FRZ-01", "HF-DEF-01", "HF-GOAL-01",
-    "HF-GOAL-02", "HF-GOAL-03", "HF-M-DRA", "HF-M-INV",
+    "HF-GOAL-02", "HF-GOAL-03", "HF-M-DRA", "HF-M-INV", "HF-M-MUM", "HF-M-WOL", "HF-M-CRE", "HF-M-FRB",
 }  # fmt: skip
-"""The rules of the first slice with a scenario (HF-SETUP-02..04, HF-PERK-02 and HF-ITEM-03 are tested in
+"""The rules implemented so far with a scenario (HF-SETUP-02..04, HF-PERK-02 and HF-ITEM-03 are tested in
 tests/test_horrified.py: their setups are not a scenario's)."""
 
 

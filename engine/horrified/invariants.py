@@ -12,6 +12,7 @@ from clix.engine.core.players import RandomAgent
 from clix.engine.core.selfcheck import GameCheck, play_checked
 from clix.engine.horrified.components import Components
 from clix.engine.horrified.matchups import components_at
+from clix.engine.horrified.mats import cure_done, pair, spec_of
 from clix.engine.horrified.players import TeamPlayer
 from clix.engine.horrified.setup import new_game
 from clix.engine.horrified.state import OFF_BOARD, OVER, HorrifiedState
@@ -57,6 +58,7 @@ def violations(state: HorrifiedState) -> list[str]:
     for piece in state.in_game():
         if board.is_water(piece.pos) and piece.id != "creature":
             found.append(f"{piece.id} is in water at {board.names[piece.pos]}")
+    found += monster_violations(state)
     alive = state.in_game()
     if alive and state.frenzied not in {m.id for m in alive}:
         found.append(f"the frenzy marker is on {state.frenzied}, not on a monster in the game")
@@ -69,8 +71,33 @@ def violations(state: HorrifiedState) -> list[str]:
     return found
 
 
+def monster_violations(state: HorrifiedState) -> list[str]:
+    """The mats' invariants: the Boat on its path, the tablet a full set of scarabs, the Cure held only once found
+    and by one hero, the Wolf Man's spots holding blue items of their strength, the pair apart (HF-M-*)."""
+    found: list[str] = []
+    for piece in state.in_game():
+        task = spec_of(state, piece.id).task
+        if task.kind == "boat" and not 0 <= piece.progress <= len(task.path):
+            found.append(f"the Boat is on X {piece.progress}, off its path of {len(task.path)}")
+        if task.kind == "scarabs" and sorted(abs(s) for s in piece.tablet) != list(range(len(task.start))):
+            found.append(f"the Mummy's tablet lost or doubled a scarab: {piece.tablet}")
+        if task.kind == "cure":
+            for spot, uid in piece.mat.items():
+                if state.item(uid).colour != "blue" or state.item(uid).strength != task.strengths[spot]:
+                    found.append(f"the Wolf Man's spot {spot} holds an item that does not match it")
+    holders = [h.id for h in state.heroes if h.cure]
+    wolf = state.piece("wolf-man")
+    if len(holders) > 1 or (holders and (wolf is None or not cure_done(state, wolf))):
+        found.append(f"the Cure is held by {holders} before it is found or after the Wolf Man is gone")
+    both = pair(state)
+    if both is not None and both[0].pos == both[1].pos and not state.over:
+        found.append("Frankenstein and the Bride share a space and the game goes on")
+    return found
+
+
 def random_lineup(components: Components, rng: np.random.Generator) -> tuple[list[str], list[str]]:
-    """Monsters (1 or 2 of those played) and 1-4 heroes drawn at random (no Courier solo)."""
+    """1 to all 6 monsters (beyond the rules' 4: the invariants hold regardless) and 1-4 heroes drawn at random (no
+    Courier solo)."""
     monsters = sorted(components.monsters)
     chosen = [str(m) for m in rng.permutation(monsters)[: int(rng.integers(1, len(monsters) + 1))]]
     players = int(rng.integers(1, 5))

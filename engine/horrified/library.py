@@ -37,8 +37,11 @@ PERK_EFFECTS = (
     "move-monsters",
     "move-heroes",
 )
-PLAYED_MONSTERS = ("dracula", "invisible-man")
-"""The monsters whose task, defeat and power the engine plays (the first slice, HF-M-DRA, HF-M-INV)."""
+PLAYED_MONSTERS = ("dracula", "invisible-man", "creature", "frankenstein", "mummy", "wolf-man")
+"""The monsters whose task, defeat and power the engine plays (HF-M-*), in the order line-ups are listed (the first
+slice's two first); the Bride comes with Frankenstein."""
+PAIRED = {"bride": "frankenstein"}
+"""A figure that is part of another monster's mat (HF-M-FRB): it is no monster of a line-up of its own."""
 KNOBS = ("terror-skull", "hit-faces", "items-per-colour", "frenzy-symbols")
 """The assumed numbers a sensitivity table may vary (`components.vary`)."""
 ALL_MONSTERS = ("creature", "dracula", "frankenstein", "bride", "invisible-man", "mummy", "wolf-man")
@@ -118,17 +121,45 @@ class Difficulty(_Strict):
     provenance: Provenance
 
 
+class Partner(_Strict):
+    """The second figure of a mat (the Bride, HF-M-FRB): its start, its own task numbers and where it is sent back."""
+
+    id: Literal["bride"]
+    start: str
+    colour: Colour
+    threshold: int = Field(ge=1)
+    sent_to: str
+
+
 class Task(_Strict):
-    kind: Literal["coffins", "evidence"]
+    """A monster's task (HF-ACT-06): `kind` picks which of the fields below it reads."""
+
+    kind: Literal["coffins", "evidence", "boat", "scarabs", "cure", "humanity"]
     colour: Colour | None = None
     threshold: int = Field(default=0, ge=0)
     at: str | None = None
-    locations: list[str] = Field(min_length=1)
+    locations: list[str] = Field(default_factory=list)
+    """coffins: where the coffins lie; evidence: the mat's spots (item locations)."""
+    path: list[Colour] = Field(default_factory=list)
+    """boat: the colour of each X after the Start, the last one the Lair (HF-M-CRE)."""
+    grooves: list[tuple[int, int]] = Field(default_factory=list)
+    """scarabs: the tablet's spots joined by a groove (spot 0 the centre, 1-6 the numbered spots, HF-M-MUM)."""
+    start: list[int] = Field(default_factory=list)
+    """scarabs: the scarab on each spot 0-6 at setup (0 empty)."""
+    strengths: list[int] = Field(default_factory=list)
+    """cure: the strength each spot of the mat asks for (HF-M-WOL)."""
+    sent_to: str | None = None
+    """humanity: where the monster is sent when the pair meets too soon (HF-M-FRB)."""
+    partner: Partner | None = None
 
 
 class Defeat(_Strict):
-    colour: Colour
-    threshold: int = Field(ge=1)
+    """How the monster is defeated (HF-ACT-07): items of one colour to a threshold, one item of each colour, or (the
+    pair) by meeting."""
+
+    kind: Literal["threshold", "one-each", "meet"] = "threshold"
+    colour: Colour | None = None
+    threshold: int = Field(default=0, ge=0)
 
 
 class Monster(_Strict):
@@ -137,8 +168,11 @@ class Monster(_Strict):
     start: str
     task: Task
     defeat: Defeat
-    power: Literal["dark-charm", "stalk-unseen"]
+    power: Literal["dark-charm", "stalk-unseen", "rock-the-boat", "fortify-the-curse", "vicious-bite",
+                   "here-comes-the-bride"]  # fmt: skip
     power_amount: int = Field(default=1, ge=1)
+    lure: int = Field(default=0, ge=0)
+    """The Mummy and the Wolf Man: how far the first event moves the hero or the monster (HF-AMB-3, R-HF-22)."""
     provenance: dict[str, Provenance]
 
 
@@ -283,10 +317,17 @@ def cross_problems(library: Library) -> list[Problem]:
     for k, hero in enumerate(library.tables.get("heroes", [])):
         check("heroes", ("heroes", k, "start"), hero.start)
     for k, monster in enumerate(library.tables.get("monsters", [])):
-        check("monsters", ("monsters", k, "start"), monster.start)
+        check("monsters", ("monsters", k, "start"), monster.start, land=monster.id != "creature")  # HF-M-CRE
         check("monsters", ("monsters", k, "task", "at"), monster.task.at)
         for j, place in enumerate(monster.task.locations):
             check("monsters", ("monsters", k, "task", "locations", j), place)
+        check("monsters", ("monsters", k, "task", "sent_to"), monster.task.sent_to)
+        if monster.task.partner is not None:
+            check("monsters", ("monsters", k, "task", "partner", "start"), monster.task.partner.start)
+            check("monsters", ("monsters", k, "task", "partner", "sent_to"), monster.task.partner.sent_to)
+        file, lines = library.where["monsters"]
+        for message in task_problems(monster):
+            found.append(Problem(file, lines.line(("monsters", k, "task")), f"monsters[{k}].task", message))
     items = library.tables.get("items")
     if items is not None and sum(c.count for c in items.colours) != items.total:
         file, lines = library.where["items"]
@@ -311,6 +352,26 @@ def cross_problems(library: Library) -> list[Problem]:
             elif count > deck.cards:
                 found.append(Problem(file, lines.line(("monster_deck",)), "monster_deck",
                                      f"'{key}' is on {count} cards of {deck.cards}"))  # fmt: skip
+    return found
+
+
+def task_problems(monster: Monster) -> list[str]:
+    """What makes a monster's task or defeat unplayable (each message says what to write instead)."""
+    task, defeat, found = monster.task, monster.defeat, []
+    needs = {"coffins": ("locations", "colour", "threshold"), "evidence": ("locations", "at"), "boat": ("path", "at"),
+             "scarabs": ("grooves", "start", "colour", "at"), "cure": ("strengths", "colour", "at"),
+             "humanity": ("colour", "threshold", "sent_to", "partner")}  # fmt: skip
+    for name in needs[task.kind]:
+        if not getattr(task, name):
+            found.append(f"a {task.kind} task needs `{name}`; add it")
+    if task.kind == "boat" and task.path and task.path[-1] != "blue":
+        found.append("the Lair is the last X of the boat's path and it is blue (HF-M-CRE); end `path` with blue")
+    if task.kind == "scarabs" and task.start and sorted(task.start) != list(range(len(task.start))):
+        found.append(f"`start` puts scarabs 1-{len(task.start) - 1} once each and 0 (the empty spot) once")
+    if task.kind == "scarabs" and any(not 0 <= s < len(task.start) for g in task.grooves for s in g):
+        found.append(f"a groove joins spots 0-{len(task.start) - 1} only")
+    if (defeat.kind == "threshold") != (defeat.colour is not None and defeat.threshold > 0):
+        found.append("a threshold defeat (and only it) needs `colour` and `threshold`")
     return found
 
 

@@ -120,19 +120,23 @@ class HorrifiedMatchups:
 
     def lineups(self, layers: tuple[Path, ...]) -> list[dict[str, Any]]:
         """Every difficulty the data names (HF-DIFF-01) with the monster line-ups of its size the engine plays: the
-        fixed monsters and every combination of the played ones filling the rest (a difficulty may have none)."""
+        fixed monsters and every combination of the played ones filling the rest (a difficulty may have none), each
+        line-up once, under the first difficulty that has it (the First Game's is not repeated under novice)."""
         from itertools import combinations
 
         components = components_at(layers)
         library = _LIBRARIES.get(layers or (SAMPLE,))
         played = [m for m in PLAYED_MONSTERS if m in components.monsters]
         found = []
+        listed: set[frozenset[str]] = set()
         for level in library.tables["difficulty"]:
             fixed = list(level.fixed)
             rest = [m for m in played if m not in fixed]
             line_ups = []
             if all(m in played for m in fixed) and level.monsters >= len(fixed):
                 line_ups = [tuple(fixed) + c for c in combinations(rest, level.monsters - len(fixed))]
+                line_ups = [lu for lu in line_ups if frozenset(lu) not in listed]
+                listed |= {frozenset(lu) for lu in line_ups}
             found.append({"difficulty": level.id, "monsters": level.monsters, "line_ups": line_ups})
         return found
 

@@ -1,10 +1,12 @@
-"""The monsters of the first slice: Dracula (HF-M-DRA) and the Invisible Man (HF-M-INV): what Advance and Defeat
-actions a hero may take against each, what they do, and each monster's Power (HF-MON-05)."""
+"""What Advance and Defeat actions a hero may take against each monster, what they do, and each monster's Power
+(HF-ACT-06..07, HF-MON-05): Dracula (HF-M-DRA) and the Invisible Man (HF-M-INV) here, the other four in `mats.py`."""
 
 from __future__ import annotations
 
 from itertools import combinations
 
+from clix.engine.horrified import mats
+from clix.engine.horrified.mats import spec_of
 from clix.engine.horrified.people import (
     check_win,
     closest_person,
@@ -43,11 +45,11 @@ def payments(state: HorrifiedState, hero: Hero, colour: str, threshold: int) -> 
 
 
 def advance_options(state: HorrifiedState, hero: Hero) -> list[tuple[str, int, tuple[int, ...]]]:
-    """(monster, spot, items) for each Advance the hero may take here (HF-ACT-06)."""
+    """(monster, spot, items) for each Advance the hero may take here (HF-ACT-06); `spot` is the coffin's or
+    evidence's location, the Boat's next X, the Wolf Man's mat spot, or the moves or humanity the item gives."""
     found: list[tuple[str, int, tuple[int, ...]]] = []
     for piece in state.in_game():
-        spec = state.components.monsters[piece.id]
-        task = spec.task
+        task = spec_of(state, piece.id).task
         if task.kind == "coffins" and hero.pos in piece.coffins:
             assert task.colour is not None
             found += [(piece.id, hero.pos, uids) for uids in payments(state, hero, task.colour, task.threshold)]
@@ -56,6 +58,14 @@ def advance_options(state: HorrifiedState, hero: Hero) -> list[tuple[str, int, t
                 where = state.item(uid).location
                 if where in evidence_spots(state, piece.id) and where not in piece.mat:
                     found.append((piece.id, where, (uid,)))
+        elif task.kind == "boat":
+            found += mats.boat_options(state, hero, piece)
+        elif task.kind == "scarabs":
+            found += mats.scarab_options(state, hero, piece, bonus(state, hero))
+        elif task.kind == "cure" and not mats.cure_done(state, piece):
+            found += mats.cure_options(state, hero, piece)
+        elif task.kind == "humanity":
+            found += mats.teach_options(state, hero, piece, bonus(state, hero))
     return found
 
 
@@ -65,38 +75,66 @@ def evidence_spots(state: HorrifiedState, monster: str) -> list[int]:
 
 
 def task_done(state: HorrifiedState, monster: str) -> bool:
-    """Dracula: all 4 coffins smashed; the Invisible Man: all 5 spots filled (HF-GOAL-01)."""
+    """The monster's task complete (HF-GOAL-01): coffins all smashed, evidence spots all filled, the Boat on the Lair,
+    the scarabs solved, the Cure found, both dials flipped."""
     piece = state.piece(monster)
     if piece is None:
         return True
-    if state.components.monsters[monster].task.kind == "coffins":
+    task = spec_of(state, monster).task
+    if task.kind == "coffins":
         return not piece.coffins
-    return len(piece.mat) == len(evidence_spots(state, monster))
+    if task.kind == "evidence":
+        return len(piece.mat) == len(evidence_spots(state, monster))
+    if task.kind == "boat":
+        return piece.progress == len(task.path)
+    if task.kind == "scarabs":
+        return mats.scarabs_done(piece)
+    if task.kind == "cure":
+        return mats.cure_done(state, piece)
+    return mats.pair_done(state)
 
 
 def defeat_options(state: HorrifiedState, hero: Hero) -> list[tuple[str, tuple[int, ...]]]:
-    """(monster, items) for each Defeat the hero may take here: in the monster's space, its task done (HF-ACT-07)."""
+    """(monster, items) for each Defeat the hero may take here: in the monster's space, its task done (HF-ACT-07);
+    the Wolf Man only by the hero holding the Cure; Frankenstein and the Bride never (they are defeated by meeting)."""
     found: list[tuple[str, tuple[int, ...]]] = []
     for piece in state.in_game():
         if piece.pos != hero.pos or not task_done(state, piece.id):
             continue
-        defeat = state.components.monsters[piece.id].defeat
-        found += [(piece.id, uids) for uids in payments(state, hero, defeat.colour, defeat.threshold)]
+        spec = spec_of(state, piece.id)
+        defeat = spec.defeat
+        if spec.task.kind == "cure" and not hero.cure:
+            continue
+        if defeat.kind == "one-each":
+            chosen = mats.one_each(state, hero)
+            found += [(piece.id, chosen)] if chosen is not None else []
+        elif defeat.kind == "threshold" and defeat.colour is not None:
+            found += [(piece.id, uids) for uids in payments(state, hero, defeat.colour, defeat.threshold)]
     return found
 
 
 def advance(state: HorrifiedState, hero: Hero, monster: str, spot: int, items: tuple[int, ...]) -> None:
-    """Smash a coffin (HF-M-DRA: the red items are discarded) or place evidence on the mat (HF-M-INV)."""
+    """Smash a coffin (HF-M-DRA: the red items are discarded), place evidence on the mat (HF-M-INV), or the other
+    monsters' Advance (`mats.py`)."""
     piece = state.piece(monster)
     assert piece is not None
-    if state.components.monsters[monster].task.kind == "coffins":
+    kind = spec_of(state, monster).task.kind
+    if kind == "coffins":
         spend(state, hero, items)
         piece.coffins.remove(spot)
         state.emit("coffin smashed", at=state.components.board.names[spot], left=len(piece.coffins))
-    else:
+    elif kind == "evidence":
         hero.items.remove(items[0])
         piece.mat[spot] = items[0]
         state.emit("evidence", at=state.components.board.names[spot], filled=len(piece.mat))
+    elif kind == "boat":
+        mats.sail(state, hero, piece, spot, items)
+    elif kind == "scarabs":
+        mats.break_the_curse(state, hero, piece, spot, items)
+    elif kind == "cure":
+        mats.test_ingredient(state, hero, piece, spot, items)
+    else:
+        mats.teach(state, hero, piece, spot, items)
 
 
 def defeat(state: HorrifiedState, hero: Hero, monster: str, items: tuple[int, ...]) -> None:
@@ -104,6 +142,8 @@ def defeat(state: HorrifiedState, hero: Hero, monster: str, items: tuple[int, ..
     piece = state.piece(monster)
     assert piece is not None
     spend(state, hero, items)
+    if spec_of(state, monster).task.kind == "cure":
+        hero.cure = False  # HF-M-WOL: the Cure is discarded with the red items
     had_frenzy = state.frenzied == monster
     piece.defeated = True
     state.discard.extend(piece.mat[k] for k in sorted(piece.mat))
@@ -119,7 +159,8 @@ def power(state: HorrifiedState, monster: str, faces: int) -> None:
     piece = state.piece(monster)
     if piece is None or faces <= 0:
         return
-    kind = state.components.monsters[monster].power
+    spec = spec_of(state, monster)
+    kind = spec.power
     if kind == "dark-charm":  # HF-M-DRA: the current player's hero to Dracula's space (off the board: nothing)
         hero = state.current
         if hero.pos != OFF_BOARD and hero.pos != piece.pos:
@@ -129,8 +170,16 @@ def power(state: HorrifiedState, monster: str, faces: int) -> None:
         goal = closest_person(state, piece.pos, False, villagers_only=True)
         if goal is None:
             return
-        for _ in range(faces * state.components.monsters[monster].power_amount):
+        for _ in range(faces * spec.power_amount):
             if piece.pos == goal:
                 break
             piece.pos = step_toward(state, piece.pos, goal, False)
         state.emit("stalks", monster=monster, to=state.components.board.names[piece.pos])
+    elif kind == "rock-the-boat":
+        mats.rock_the_boat(state, piece, faces)
+    elif kind == "fortify-the-curse":
+        mats.fortify_the_curse(state, piece, faces)
+    elif kind == "vicious-bite":
+        mats.vicious_bite(state, piece, faces)
+    else:
+        mats.here_comes_the_bride(state, faces)

@@ -88,7 +88,8 @@ def check_safe(state: HorrifiedState, villager: int) -> None:
 def frenzy_next(state: HorrifiedState) -> None:
     """The frenzy marker to the monster of the next higher Frenzy Order in the game, wrapping to the lowest; with one
     monster left it stays (HF-FRZ-01)."""
-    left = sorted(state.in_game(), key=lambda m: state.components.monsters[m.id].frenzy_order)
+    mats = state.components.monsters  # the Bride is on Frankenstein's mat: only he is frenzied (HF-M-FRB)
+    left = sorted((m for m in state.in_game() if m.id in mats), key=lambda m: mats[m.id].frenzy_order)
     if not left:
         return
     orders = [state.components.monsters[m.id].frenzy_order for m in left]

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from clix.engine.core import decisions
+from clix.engine.horrified.mats import check_pair
 from clix.engine.horrified.monsters import advance, advance_options, defeat, defeat_options
 from clix.engine.horrified.people import check_safe, place_items, villagers_at
 from clix.engine.horrified.state import HERO_PHASE, MONSTER_PHASE, OFF_BOARD, HorrifiedState
@@ -150,6 +151,7 @@ def _act(state: HorrifiedState, action: Action) -> None:
         return
     if isinstance(action, PlayPerk):
         play_perk(state, action)
+        check_pair(state)
         return
     state.actions_left -= 1
     if isinstance(action, Move):
@@ -170,6 +172,7 @@ def _act(state: HorrifiedState, action: Action) -> None:
         defeat(state, hero, action.monster, action.items)
     elif isinstance(action, Special):
         special(state, action)
+    check_pair(state)  # HF-M-FRB: a perk or an action may bring the pair together
     state.emit("action", action=type(action).__name__)
 
 

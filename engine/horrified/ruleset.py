@@ -10,13 +10,13 @@ from clix.engine.horrified import rules
 from clix.engine.horrified.state import PHASES
 
 NAME = "horrified"
-VERSION = "horrified/slice1-1"
+VERSION = "horrified/monsters-1"
 """Bumped whenever a change of these rules or of the sample components can change a seeded game."""
 
 
 @cache
 def load() -> Ruleset:
-    """Horrified, loaded once per process (the first slice: Dracula and the Invisible Man)."""
+    """Horrified, loaded once per process (all six monsters, HF-M-*)."""
     return Ruleset(
         name=NAME,
         version=VERSION,

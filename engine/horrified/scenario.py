@@ -69,6 +69,16 @@ class Setup(_Strict):
     """Items lying at a location (each must be an item placed there)."""
     coffins: list[str] | None = None
     evidence: list[str] = Field(default_factory=list)
+    progress: dict[str, int] = Field(default_factory=dict)
+    """The Boat's X (creature) or a figure's humanity (frankenstein, bride) by monster id."""
+    tablet: list[int] | None = None
+    """The Mummy's scarab on each spot 0-6 (0 empty, negative face down)."""
+    ingredients: list[int] = Field(default_factory=list)
+    """The Wolf Man's spots filled, by their strength (a blue item of it is taken from the bag)."""
+    cure: str | None = None
+    """The hero holding the Cure."""
+    holder: dict[str, str] = Field(default_factory=dict)
+    """The hero holding the Soul sign (mummy) or the Hunted emblem (wolf-man)."""
     perks: dict[str, list[str]] = Field(default_factory=dict)
     cards: list[CardSpec] = Field(default_factory=list)
     dice: list[str] = Field(default_factory=list)
@@ -82,6 +92,12 @@ class Expect(_Strict):
     villagers: dict[str, str] | None = None
     coffins: list[str] | None = None
     evidence: list[str] | None = None
+    progress: dict[str, int] = Field(default_factory=dict)
+    tablet: list[int] | None = None
+    ingredients: list[int] | None = None
+    cure: str | None = None
+    """The hero holding the Cure ("nobody": none does)."""
+    holder: dict[str, str] = Field(default_factory=dict)
     items: dict[str, list[str]] = Field(default_factory=dict)
     perks: dict[str, int] = Field(default_factory=dict)
     over: bool | None = None
@@ -203,6 +219,23 @@ def build_state(setup: Setup) -> HorrifiedState:
         uid = _item(state, state.bag, f"any @ {spot}")
         state.bag.remove(uid)
         _monster(state, "invisible-man").mat[location(state, spot)] = uid
+    for monster, value in setup.progress.items():
+        _monster(state, monster).progress = value
+    if setup.tablet is not None:
+        _monster(state, "mummy").tablet = list(setup.tablet)
+    wolf = state.piece("wolf-man")
+    for strength in setup.ingredients:
+        uid = _item(state, state.bag, f"blue {strength}")
+        state.bag.remove(uid)
+        spots = state.components.monsters["wolf-man"].task.strengths
+        free = next((k for k, s in enumerate(spots) if s == strength and wolf and k not in wolf.mat), None)
+        if wolf is None or free is None:
+            raise ScenarioError(f"the Wolf Man has no empty spot of strength {strength} (spots {spots})")
+        wolf.mat[free] = uid
+    if setup.cure is not None:
+        _hero(state, setup.cure).cure = True
+    for monster, hero_id in setup.holder.items():
+        _monster(state, monster).holder = _hero(state, hero_id).id
     for hero_id, names in setup.perks.items():
         for name in names:
             found = next((k for k in state.perk_deck if state.components.perks[k].id == name), None)
@@ -309,6 +342,10 @@ def read_step(state: HorrifiedState, step: str | dict[str, Any]) -> Action:
         spot = location(state, value["at"]) if "at" in value else hero.pos
         if value["monster"] == "invisible-man" and spend:
             spot = state.item(spend[0]).location
+        elif value["monster"] in ("creature", "mummy", "wolf-man", "frankenstein", "bride"):
+            # the Boat's X, the tablet moves, the Wolf Man's spot, or the humanity the item gives: as listed
+            listed = [a for a in legal_actions(state) if isinstance(a, Advance) and a.monster == value["monster"]]
+            spot = next((a.spot for a in listed if a.items == spend), -1)
         return Advance(value["monster"], spot, spend)
     if key == "perk":
         holder = _hero(state, value["holder"])
@@ -344,8 +381,10 @@ def answer(state: HorrifiedState, step: str | dict[str, Any]) -> None:
 def _option(state: HorrifiedState, kind: str, text: Any) -> Any:
     """The decision option a scenario's answer names (a location, an item, a hero or villager, "take the hit")."""
     text = str(text)
-    if kind in ("closest", "path", "place", "push", "hurry"):
+    if kind in ("closest", "path", "place", "push", "hurry", "steer"):
         return location(state, text)
+    if kind == "scarab":
+        return text
     if kind == "target":
         if any(h.id == text for h in state.heroes):
             return f"hero:{text}"
@@ -360,6 +399,8 @@ def _option(state: HorrifiedState, kind: str, text: Any) -> Any:
         giver, _, rest = text.partition("->")
         taker, _, item = rest.partition(":")
         a, b = (state.heroes.index(_hero(state, n.strip())) for n in (giver, taker))
+        if item.strip() == "cure":  # HF-M-WOL: the Cure is given by Share
+            return (a, b, "cure")
         return (a, b, _item(state, state.heroes[a].items, item.strip()))
     raise ScenarioError(f"a {kind} decision cannot be answered by name yet")
 
@@ -391,6 +432,21 @@ def check(state: HorrifiedState, expect: Expect) -> list[str]:
     if expect.evidence is not None:
         piece = state.piece("invisible-man")
         want("evidence", sorted(names[s] for s in piece.mat) if piece else [], sorted(expect.evidence))
+    for monster, value in expect.progress.items():
+        piece = state.piece(monster)
+        want(f"progress.{monster}", piece.progress if piece else None, value)
+    if expect.tablet is not None:
+        piece = state.piece("mummy")
+        want("tablet", piece.tablet if piece else None, expect.tablet)
+    if expect.ingredients is not None:
+        piece = state.piece("wolf-man")
+        got = sorted(state.item(u).strength for u in piece.mat.values()) if piece else None
+        want("ingredients", got, sorted(expect.ingredients))
+    if expect.cure is not None:
+        want("cure", next((h.id for h in state.heroes if h.cure), "nobody"), expect.cure)
+    for monster, hero_id in expect.holder.items():
+        piece = state.piece(monster)
+        want(f"holder.{monster}", piece.holder if piece else None, hero_id)
     for hero_id, specs in expect.items.items():
         got = sorted(f"{state.item(u).colour} {state.item(u).strength}" for u in _hero(state, hero_id).items)
         want(f"items.{hero_id}", got, sorted(specs))

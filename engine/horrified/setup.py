@@ -9,7 +9,7 @@ from clix.engine.core import decisions
 from clix.engine.core.dice import Dice
 from clix.engine.core.pieces import Player
 from clix.engine.horrified.components import Components
-from clix.engine.horrified.library import PLAYED_MONSTERS
+from clix.engine.horrified.library import PAIRED, PLAYED_MONSTERS
 from clix.engine.horrified.people import place_items
 from clix.engine.horrified.rules import begin_turn
 from clix.engine.horrified.ruleset import load
@@ -35,6 +35,9 @@ def check_lineup(components: Components, monsters: Sequence[str], heroes: Sequen
     if not monsters or len(set(monsters)) != len(monsters):
         raise SetupError("choose one or more different monsters")
     for monster in monsters:
+        if monster in PAIRED:
+            owner = PAIRED[monster]
+            raise SetupError(f"the {monster} comes with {owner} (one mat, HF-M-FRB); choose {owner}")
         if monster not in components.monsters:
             playable = ", ".join(m for m in PLAYED_MONSTERS if m in components.monsters)
             raise SetupError(f"the monster {monster!r} is not played yet; choose from {playable}")
@@ -62,8 +65,12 @@ def _setup(state: HorrifiedState, lineup: tuple[tuple[str, ...], tuple[str, ...]
     order = sorted(monsters, key=lambda m: c.monsters[m].frenzy_order)  # HF-SETUP-02
     for monster in order:
         spec = c.monsters[monster]
-        coffins = [board.index(n) for n in spec.task.locations] if spec.task.kind == "coffins" else []
-        state.pieces.append(MonsterPiece(monster, board.index(spec.start), coffins=coffins))
+        task = spec.task
+        coffins = [board.index(n) for n in task.locations] if task.kind == "coffins" else []
+        tablet = list(task.start) if task.kind == "scarabs" else []  # HF-M-MUM: all face up (R-HF-24)
+        state.pieces.append(MonsterPiece(monster, board.index(spec.start), coffins=coffins, tablet=tablet))
+        if task.partner is not None:  # HF-M-FRB: the Bride comes with Frankenstein
+            state.pieces.append(MonsterPiece(task.partner.id, board.index(task.partner.start)))
     state.frenzied = order[0]
     state.heroes = [Hero(h, k + 1, c.heroes[h].start) for k, h in enumerate(heroes)]  # HF-SETUP-03
     perks = [k for k, p in enumerate(c.perks) if p.solo or len(heroes) > 1]  # HF-PERK-02

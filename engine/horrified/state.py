@@ -45,10 +45,18 @@ class MonsterPiece:
     coffins: list[int] = field(default_factory=list)
     """Dracula: the locations whose coffin is not smashed yet (HF-M-DRA)."""
     mat: dict[int, int] = field(default_factory=dict)
-    """The Invisible Man: evidence spot (a location) -> the item placed there (HF-M-INV)."""
+    """The Invisible Man: evidence spot (a location) -> the item placed there (HF-M-INV); the Wolf Man: spot index
+    -> the blue item placed there (HF-M-WOL)."""
+    progress: int = 0
+    """The Creature: the X the Boat is on (0 the Start, HF-M-CRE); Frankenstein and the Bride: humanity (HF-M-FRB)."""
+    tablet: list[int] = field(default_factory=list)
+    """The Mummy: the scarab on each spot (0 empty; negative: that scarab face down, HF-M-MUM)."""
+    holder: str = ""
+    """The hero holding the Soul sign (the Mummy) or the Hunted emblem (the Wolf Man): set by the first event."""
 
     def copy(self) -> MonsterPiece:
-        return MonsterPiece(self.id, self.pos, self.defeated, list(self.coffins), dict(self.mat))
+        return MonsterPiece(self.id, self.pos, self.defeated, list(self.coffins), dict(self.mat), self.progress,
+                            list(self.tablet), self.holder)  # fmt: skip
 
 
 @dataclass(frozen=True)

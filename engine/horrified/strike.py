@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from clix.engine.core import decisions
 from clix.engine.horrified.components import Card
+from clix.engine.horrified.library import PAIRED
+from clix.engine.horrified.mats import check_pair, lure, spec_of
 from clix.engine.horrified.monsters import power
 from clix.engine.horrified.people import (
     check_safe,
@@ -41,9 +43,10 @@ def monster_phase(state: HorrifiedState) -> None:
         monster = state.frenzied if symbol == FRENZY else symbol
         if state.piece(monster) is None:
             continue  # not in the game or defeated (HF-MON-02, HF-DEF-01)
-        if symbol != FRENZY and monster == card.event and monster != state.frenzied:
-            continue  # the event monster does not strike, unless frenzied (HF-MON-02, docs/rulings.md R-HF-03)
+        if symbol != FRENZY and PAIRED.get(monster, monster) == card.event and monster != state.frenzied:
+            continue  # the event monster does not strike, unless frenzied (HF-MON-02, docs/rulings.md R-HF-03, R-HF-28)
         strike(state, monster, card.moves, card.dice)
+        check_pair(state)  # HF-M-FRB: the pair meeting after a strike
     state.played.append(card.index)
     state.defeated_heroes = []
 
@@ -58,12 +61,16 @@ def event(state: HorrifiedState, card: Card) -> None:
                    at=state.components.board.names[card.villager_at])  # fmt: skip
         check_safe(state, card.villager)
         return
-    if state.piece(card.event) is None:
+    piece = state.piece(card.event)
+    if piece is None:
         return
-    if card.event_kind == "move":
+    if spec_of(state, piece.id).lure and not piece.holder:
+        lure(state, piece)  # HF-M-MUM Reincarnated Soul, HF-M-WOL Hunted by the Wolf (docs/rulings.md R-HF-22)
+    elif card.event_kind == "move":
         move_monster_toward_person(state, card.event, card.event_amount)
     elif card.event_kind == FRENZY:
         frenzy_next(state)
+    check_pair(state)
 
 
 def roll(state: HorrifiedState, dice: int) -> tuple[int, int]:
