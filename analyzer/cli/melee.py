@@ -18,7 +18,6 @@ from clix.analyzer.cli.common import (
     store_for,
 )
 from clix.analyzer.common import checks
-from clix.analyzer.common.errors import ClixError
 
 
 def melee(
@@ -85,8 +84,9 @@ def melee(
         typer.Option(
             "--pods",
             metavar="N",
-            help="A field of five or more armies played in pods of N (4; 3 not yet) drawn so every pair meets about "
-            "equally, rated by a Plackett-Luce model on placings (95% bootstrap intervals over pods).",
+            help="A field of N or more armies played in pods of N (3 or 4) drawn so every pair meets about equally, "
+            "each pod in its N seat rotations, rated by a Plackett-Luce model on placings (95% bootstrap intervals "
+            "over pods); --games counts the field's games. `clix meta --pods N` plays the same.",
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
@@ -102,9 +102,11 @@ def melee(
     checks.turns(turns)
     checks.seed(seed)
     cores = checks.jobs(jobs, stderr_console())
-    field = pods is not None
-    if pods is not None and pods != 4:
-        raise ClixError(f"--pods: a field plays in pods of 4 (got {pods}); pods of 3 are not supported yet")
+    if pods is not None:
+        from clix.analyzer.melee.field import check_pod_size
+
+        check_pod_size(pods)
+    field = pods or 0
     melee_spec = build_melee(
         rosters,
         armies,
@@ -123,7 +125,7 @@ def melee(
     if field:
         from clix.analyzer.melee.field import run_field
 
-        raise typer.Exit(run_field(melee_spec, games, seed, cores, target, as_json, console))
+        raise typer.Exit(run_field(melee_spec, games, seed, cores, target, as_json, console, field))
     if game is not None:
         from clix.analyzer.melee.replay import print_game
 

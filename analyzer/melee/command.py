@@ -19,13 +19,13 @@ from clix.engine.core.files.problems import did_you_mean
 MIN_ARMIES, MAX_ARMIES = 3, 4
 
 
-def check_armies(armies: Sequence[str], known: Sequence[str] | None, field: bool = False) -> None:
-    """3 or 4 armies (a `field`: five or more, all different), each one the library has (`known`; None: the count
-    alone), one line otherwise."""
-    if field and (len(armies) <= MAX_ARMIES or len(set(armies)) < len(armies)):
+def check_armies(armies: Sequence[str], known: Sequence[str] | None, field: int = 0) -> None:
+    """3 or 4 armies (a `field` in pods of `field`: that many or more, all different), each one the library has
+    (`known`; None: the count alone), one line otherwise."""
+    if field and (len(armies) < field or len(set(armies)) < len(armies)):
         raise ClixError(
-            f"ARMIES: --pods plays five or more different armies in pods of 4 (got {len(armies)}, "
-            f"{len(set(armies))} different); for 3 or 4 armies at one table leave out --pods"
+            f"ARMIES: --pods {field} plays {field} or more different armies in pods of {field} (got {len(armies)}, "
+            f"{len(set(armies))} different); name each army once"
         )
     if not field and not MIN_ARMIES <= len(armies) <= MAX_ARMIES:
         raise ClixError(
@@ -93,9 +93,10 @@ def build_melee(
     turns: int,
     ties: str,
     warn: Callable[[str], None] | None = None,
-    field: bool = False,
+    field: int = 0,
 ) -> Melee:
-    """The melee the command line or the API asks for, every argument checked (one line for the first wrong one)."""
+    """The melee the command line or the API asks for, every argument checked (one line for the first wrong one);
+    `field`: a field in pods of that many armies (`analyzer.melee.field`), 0 for one table."""
     from clix.analyzer.library.load import load_library
 
     DEFAULT_STYLE = horrorclix_part("players").DEFAULT_STYLE
