@@ -43,7 +43,8 @@ def test_a_small_field_reports_finite_ratings_with_intervals(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "field"
-    args = ["melee", *FIELD, "--pods", "4", "--games", "12", "--turns", "6", "--jobs", "1", "--json", "-o", str(out)]
+    args = ["melee", *FIELD, "--pods", "4", "--games", "12", "--turns", "6", "--jobs", "1", "--store",
+            str(tmp_path / "s.duckdb"), "--json", "-o", str(out)]  # fmt: skip
     code, printed, err = run_main(args, capsys)
     assert code == 0, err
     summary = json.loads(printed)
@@ -97,7 +98,8 @@ def test_meta_pods_plays_the_budget_field_as_melee_pods_does(
 ) -> None:
     """`clix meta --pods N --budget 100` (issue 39's done-when) rates the sample field of four with intervals, the
     same numbers `clix melee` gives for those armies."""
-    common = ["--pods", str(size), "--games", str(4 * size), "--turns", "5", "--jobs", "1", "--json"]
+    common = ["--pods", str(size), "--games", str(4 * size), "--turns", "5", "--jobs", "1", "--json", "--store",
+              str(tmp_path / "s.duckdb"), "--fresh"]  # fmt: skip
     code, printed, err = run_main(["meta", "--budget", "100", *common, "--resamples", "60", "-o", str(tmp_path / "a")],
                                   capsys)  # fmt: skip
     assert code == 0, err
@@ -120,3 +122,27 @@ def test_meta_pods_refuses_what_a_field_in_pods_cannot_do(
 ) -> None:
     code, _, err = run_main(["meta", "--budget", "100", "--pods", "4", "--games", "8", *extra], capsys)
     assert code == 2 and err.count("\n") == 1 and says in err, err
+
+
+def test_a_field_rerun_is_served_from_the_store_listed_and_its_games_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 39: a field's games are stored under its own key (its pods included), a rerun takes them all from the
+    store, `clix results list` shows the run as a melee, and `--game N` replays game N's placings from the table."""
+    store = tmp_path / "s.duckdb"
+    args = ["melee", *FIELD, "--pods", "4", "--games", "8", "--turns", "4", "--jobs", "1", "--store", str(store)]
+    for run in ("a", "b"):
+        code, printed, err = run_main([*args, "--json", "-o", str(tmp_path / run)], capsys)
+        assert code == 0, err
+    summary = json.loads(printed)
+    assert summary["ended"]["from_store"] == summary["games"] == 12  # at least two pods an army
+    assert (tmp_path / "b" / "ratings.png").is_file() and "Seat and first-player" in (
+        tmp_path / "b" / "report.html"
+    ).read_text()
+    code, listed, err = run_main(["results", "list", "--store", str(store)], capsys)
+    assert code == 0 and listed.count("melee:") == 2, listed
+    games = pd.read_csv(tmp_path / "a" / "games.csv")
+    code, printed, err = run_main([*args[:-2], "--game", "9", "--json"], capsys)
+    assert code == 0, err
+    row, stored = json.loads(printed), games[games["game"] == 9].iloc[0]
+    assert row["pod"] == stored["pod"] and all(row[f"place_{x}"] == stored[f"place_{x}"] for x in "ABCD")

@@ -125,7 +125,14 @@ def melee(
     if field:
         from clix.analyzer.melee.field import run_field
 
-        raise typer.Exit(run_field(melee_spec, games, seed, cores, target, as_json, console, field))
+        if game is not None:
+            from clix.analyzer.melee.replay import print_field_game
+
+            raise typer.Exit(print_field_game(melee_spec, field, games, seed, game, console, as_json))
+        raise typer.Exit(
+            run_field(melee_spec, games, seed, cores, target, as_json, console, field, store=store_for(store),
+                      fresh=fresh)
+        )  # fmt: skip
     if game is not None:
         from clix.analyzer.melee.replay import print_game
 

@@ -129,10 +129,13 @@ def play_games(
     progress: Callable[[int], None] | None = None,
     stop_on_error: bool = False,
     keeper: MeleeKeeper | None = None,
+    play: Callable[[int], dict[str, Any]] | None = None,
+    describe: Callable[[int], str] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play games 0 .. `games` - 1 (whole blocks) on `jobs` processes with the duel's worker pool, taking those the
     result store has (`keeper`) and storing those played: the rows in game order, and how the run ended
-    ({interrupted, stopped, failed, from_store})."""
+    ({interrupted, stopped, failed, from_store}). `play` (a picklable callable of the game index; default the
+    melee's `play_row`) and `describe` (a game's label in messages) serve a field's pods."""
     rows: dict[int, dict[str, Any]] = {i: r for i, r in (keeper.known if keeper else {}).items() if i < games}
     indexes = [i for i in range(games) if i not in rows]
 
@@ -143,11 +146,11 @@ def play_games(
 
     try:
         outcome = run_items(
-            partial(play_row, melee, seed),
+            play or partial(play_row, melee, seed),
             indexes,
             jobs,
             batch_size_for(max(1, len(indexes)), jobs),
-            describe=lambda p: f"game {indexes[p]} (seed path {':'.join(map(str, seed_path(melee, indexes[p])))})",
+            describe=lambda p: (describe or partial(_seed_path_text, melee))(indexes[p]),
             report=report_line,
             progress=progress,
             stop_on_error=stop_on_error,
@@ -166,6 +169,10 @@ def play_games(
         "from_store": games - len(indexes),
     }
     return [rows[i] for i in sorted(rows)], ended
+
+
+def _seed_path_text(melee: Melee, index: int) -> str:
+    return f"game {index} (seed path {':'.join(map(str, seed_path(melee, index)))})"
 
 
 def games_frame(rows: list[dict[str, Any]], melee: Melee) -> Any:

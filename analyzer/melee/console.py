@@ -81,7 +81,13 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
 
 
 def print_summary(summary: dict[str, Any], console: Console) -> None:
-    """Print `summary_lines`, wrapped to the console's width (the tables' rows whole)."""
+    """Print `summary_lines` (a field in pods: `field.field_lines`), wrapped to the console's width (the tables'
+    rows whole)."""
+    if "pod_size" in summary:
+        from clix.analyzer.melee.field import field_lines
+
+        print_lines(console, field_lines(summary), keep=("  ",))
+        return
     for line in summary_lines(summary):
         if line.startswith(TABLE):
             console.print(line[len(TABLE) :], markup=False, soft_wrap=True)

@@ -90,5 +90,16 @@ def run_meta_pods(asked: PodsAsked, out: Any, as_json: bool, console: Any) -> in
         field=asked.pods,
     )
     return run_field(
-        melee, asked.games, asked.seed, asked.jobs, out, as_json, console, asked.pods, resamples=asked.resamples
+        melee,
+        asked.games,
+        asked.seed,
+        asked.jobs,
+        out,
+        as_json,
+        console,
+        asked.pods,
+        resamples=asked.resamples,
+        store=asked.store,
+        fresh=asked.fresh,
+        pdf=asked.pdf,
     )
