@@ -17,6 +17,7 @@ from clix.analyzer.cli.common import (
     stderr_console,
     store_for,
 )
+from clix.analyzer.cli.meta import FreshOption, store_option
 from clix.analyzer.common import checks
 
 
@@ -70,15 +71,9 @@ def melee(
     ] = None,
     store: Annotated[
         Path | None,
-        typer.Option(
-            "--store",
-            help="Result store (a DuckDB file; default: ./clix-out/clix.duckdb): games already there are read, not "
-            "played, and every game played is added as it finishes.",
-        ),
+        store_option("games already there are read, not played, and every game played is added as it finishes"),
     ] = None,
-    fresh: Annotated[
-        bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
-    ] = False,
+    fresh: FreshOption = False,
     pods: Annotated[
         int | None,
         typer.Option(
@@ -123,16 +118,14 @@ def melee(
     name = "-".join(melee_spec.armies) + ("-field" if field else "-teams" if melee_spec.teams else "-melee")
     target = Target(Path("clix-out") / name, new_run=True) if out is None else Target(out, force=force)
     if field:
-        from clix.analyzer.melee.field import run_field
+        from clix.analyzer.melee.field import FieldPlay, run_field
 
         if game is not None:
             from clix.analyzer.melee.replay import print_field_game
 
             raise typer.Exit(print_field_game(melee_spec, field, games, seed, game, console, as_json))
-        raise typer.Exit(
-            run_field(melee_spec, games, seed, cores, target, as_json, console, field, store=store_for(store),
-                      fresh=fresh)
-        )  # fmt: skip
+        play = FieldPlay(games, seed, cores, field, store=store_for(store), fresh=fresh)
+        raise typer.Exit(run_field(melee_spec, play, target, as_json, console))
     if game is not None:
         from clix.analyzer.melee.replay import print_game
 

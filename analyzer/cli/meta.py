@@ -31,6 +31,18 @@ from clix.engine.core.ruleset import DEFAULT_RULESET
 if TYPE_CHECKING:
     pass
 
+FreshOption = Annotated[
+    bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
+]
+"""`--fresh` of the commands that keep their games in the result store (meta, melee)."""
+
+
+def store_option(what: str) -> Any:
+    """`--store` of a command that keeps its games in the result store; `what` says what it reads and adds."""
+    return typer.Option(
+        "--store", help=f"Result store (a DuckDB file; default: ./clix-out/clix.duckdb, whatever --out is): {what}."
+    )
+
 
 def meta(
     armies: Annotated[
@@ -106,15 +118,9 @@ def meta(
     force: ForceOption = False,
     store: Annotated[
         Path | None,
-        typer.Option(
-            "--store",
-            help="Result store (a DuckDB file; default: ./clix-out/clix.duckdb, whatever --out is): each cell's "
-            "games are the duel's, read from it and added to it.",
-        ),
+        store_option("each cell's games are the duel's, read from it and added to it (--pods: the field's games)"),
     ] = None,
-    fresh: Annotated[
-        bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
-    ] = False,
+    fresh: FreshOption = False,
     as_json: JsonOption = False,
     pdf: PdfOption = False,
     stop_on_error: StopOption = False,

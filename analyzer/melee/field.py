@@ -284,22 +284,24 @@ def field_lines(summary: dict[str, Any]) -> list[str]:
     return lines
 
 
-def run_field(
-    melee: Melee,
-    games: int,
-    seed: int,
-    jobs: int,
-    out: Any,
-    as_json: bool,
-    console: Any,
-    size: int = POD,
-    resamples: int = BOOTSTRAP,
-    store: Path | None = None,
-    fresh: bool = False,
-    pdf: bool = False,
-) -> int:
-    """`clix melee ... --pods N` (and `clix meta --pods N`): draw the pods, play them (those the result `store` has
-    taken from it unless `fresh`, the others added), print the summary (text or one line of JSON), write the
+@dataclass(frozen=True)
+class FieldPlay:
+    """How a field is played, rated and kept: its games, master seed and worker processes, the pod size, the
+    bootstrap's resamples, the result store (None: none), --fresh and --pdf."""
+
+    games: int
+    seed: int = 0
+    jobs: int = 1
+    size: int = POD
+    resamples: int = BOOTSTRAP
+    store: Path | None = None
+    fresh: bool = False
+    pdf: bool = False
+
+
+def run_field(melee: Melee, play: FieldPlay, out: Any, as_json: bool, console: Any) -> int:
+    """`clix melee ... --pods N` (and `clix meta --pods N`): draw the pods, play them (those the result store has
+    taken from it unless --fresh, the others added), print the summary (text or one line of JSON), write the
     field's folder to `out` (a `report.folder.Target`; None writes nothing; `field_report.write_field`) and record
     the run in the store's runs (`clix results`); the exit code."""
     from contextlib import nullcontext
@@ -314,18 +316,19 @@ def run_field(
     from clix.analyzer.play.result import run_exit_code
     from clix.analyzer.report.folder import claim_output
 
-    if pdf:
+    if play.pdf:
         from clix.analyzer.report.duel import check_pdf
 
         check_pdf()
-    field = build_field(melee, games, seed, size)
+    seed, store = play.seed, play.store
+    field = build_field(melee, play.games, seed, play.size)
     played = len(field.pods) * field.size
     with claim_output(out) if out is not None else nullcontext() as claimed:
-        keeper = None if store is None else MeleeKeeper(store, melee, seed, played, fresh, field_key(field, seed))
+        keeper = None if store is None else MeleeKeeper(store, melee, seed, played, play.fresh, field_key(field, seed))
         try:
             done = len(keeper.known) if keeper is not None else 0
             with progress_bar(console, "field", played, as_json or console.quiet, done) as advance:
-                rows, ended = play_field(field, seed, jobs, advance, keeper)
+                rows, ended = play_field(field, seed, play.jobs, advance, keeper)
         finally:
             close_pool()
         table = pd.DataFrame(rows)
@@ -333,10 +336,10 @@ def run_field(
         table = table[whole].reset_index(drop=True) if len(table) else table
         if table.empty:
             raise ClixError("no whole pod of games finished: nothing to report (see the lines above)")
-        summary = summarize_field(field, table, seed, resamples) | {"ended": ended, "store": str(store or "")}
+        summary = summarize_field(field, table, seed, play.resamples) | {"ended": ended, "store": str(store or "")}
         if claimed is not None:
             with claimed.staged() as staging:
-                written = write_field(staging, table, summary, pdf)
+                written = write_field(staging, table, summary, play.pdf)
             summary["outputs"] = [str(claimed.final(p)) for p in written]
         if keeper is not None:
             folder = str(Path(summary["outputs"][0]).resolve().parent) if "outputs" in summary else ""

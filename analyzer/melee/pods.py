@@ -68,7 +68,7 @@ def meta_field(asked: PodsAsked, warn: Any = None) -> list[str]:
 def run_meta_pods(asked: PodsAsked, out: Any, as_json: bool, console: Any) -> int:
     """Play and report the field in pods (`field.run_field`); the exit code."""
     from clix.analyzer.melee.command import build_melee
-    from clix.analyzer.melee.field import check_pod_size, run_field
+    from clix.analyzer.melee.field import FieldPlay, check_pod_size, run_field
 
     check_pod_size(asked.pods)
 
@@ -89,17 +89,7 @@ def run_meta_pods(asked: PodsAsked, out: Any, as_json: bool, console: Any) -> in
         warn=warn,
         field=asked.pods,
     )
-    return run_field(
-        melee,
-        asked.games,
-        asked.seed,
-        asked.jobs,
-        out,
-        as_json,
-        console,
-        asked.pods,
-        resamples=asked.resamples,
-        store=asked.store,
-        fresh=asked.fresh,
-        pdf=asked.pdf,
+    play = FieldPlay(
+        asked.games, asked.seed, asked.jobs, asked.pods, asked.resamples, asked.store, asked.fresh, asked.pdf
     )
+    return run_field(melee, play, out, as_json, console)
