@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from clix.analyzer.common.jsonout import rounded
 from clix.analyzer.melee.command import build_melee
 from clix.analyzer.melee.field import build_field, draw_pods, play_field, summarize_field
 from helpers import run_main
@@ -146,3 +147,17 @@ def test_a_field_rerun_is_served_from_the_store_listed_and_its_games_replay(
     assert code == 0, err
     row, stored = json.loads(printed), games[games["game"] == 9].iloc[0]
     assert row["pod"] == stored["pod"] and all(row[f"place_{x}"] == stored[f"place_{x}"] for x in "ABCD")
+
+
+def test_the_api_plays_a_field_in_pods_as_the_command_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import clix
+
+    result = clix.melee(FIELD, pods=3, games=12, turns=4, jobs=1, seed=2)
+    code, printed, err = run_main(["melee", *FIELD, "--pods", "3", "--games", "12", "--turns", "4", "--jobs", "1",
+                                   "--seed", "2", "--json", "--store", str(tmp_path / "s.duckdb")], capsys)  # fmt: skip
+    assert code == 0, err
+    assert rounded(result.table()["rating"].tolist()) == [a["rating"] for a in json.loads(printed)["armies"]]
+    assert result.headline.startswith(result.table()["army"].iloc[0])
+    assert result.report(tmp_path / "api").name == "report.html" and (tmp_path / "api" / "seats.png").is_file()
+    with pytest.raises(clix.ClixError, match="a pod seats 3 or 4"):
+        clix.melee(FIELD, pods=2, games=4)
