@@ -182,7 +182,8 @@ def meta(
             fresh=fresh, rosters=rosters, ruleset=ruleset, pods=pods,
         )  # fmt: skip
         target = Target(Path("clix-out/meta-pods"), new_run=True) if out is None else Target(out, force=force)
-        raise typer.Exit(run_meta_pods(asked, target, as_json, console))
+        warn = lambda line: stderr_console().print(line, markup=False)  # noqa: E731
+        raise typer.Exit(run_meta_pods(asked, field_armies, target, as_json, console, warn))
     chosen = analysis_ruleset(
         rosters, [("ARMIES", a) for a in named] + [("--maps", m) for m in split_names(maps)], ruleset
     )

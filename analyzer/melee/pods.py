@@ -4,6 +4,7 @@ and report for the same field, map, players and seed (issue 39)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,10 +48,10 @@ def pod_style(players: str) -> str | None:
     return names[0]
 
 
-def meta_field(asked: PodsAsked, warn: Any = None) -> list[str]:
-    """The field's armies by id: those named, then with --budget every library army of that build total."""
+def meta_field(asked: PodsAsked, field_armies: Callable[..., list[str]], warn: Any = None) -> list[str]:
+    """The field's armies by id: those named, then with --budget every library army of that build total (the
+    meta's `field_armies`, handed in by the command line: melee and meta do not import each other)."""
     from clix.analyzer.library.load import load_library
-    from clix.analyzer.meta.field import field_armies
 
     if asked.ruleset not in (None, DEFAULT_RULESET):
         raise ClixError(
@@ -65,19 +66,16 @@ def meta_field(asked: PodsAsked, warn: Any = None) -> list[str]:
     return field_armies(library.roster, [library.id(a) for a in asked.armies], asked.budget)
 
 
-def run_meta_pods(asked: PodsAsked, out: Any, as_json: bool, console: Any) -> int:
-    """Play and report the field in pods (`field.run_field`); the exit code."""
+def run_meta_pods(
+    asked: PodsAsked, field_armies: Callable[..., list[str]], out: Any, as_json: bool, console: Any, warn: Any
+) -> int:
+    """Play and report the field in pods (`field.run_field`); the exit code. `warn` prints a warning line."""
     from clix.analyzer.melee.command import build_melee
     from clix.analyzer.melee.field import FieldPlay, check_pod_size, run_field
 
     check_pod_size(asked.pods)
 
-    def warn(line: str) -> None:
-        from clix.analyzer.cli.common import stderr_console
-
-        stderr_console().print(line, markup=False)
-
-    field = meta_field(asked, warn)
+    field = meta_field(asked, field_armies, warn)
     melee = build_melee(
         asked.rosters,
         field,
