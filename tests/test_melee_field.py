@@ -58,7 +58,7 @@ def test_a_small_field_reports_finite_ratings_with_intervals(
     games, rated = pd.read_csv(out / "games.csv"), pd.read_csv(out / "ratings.csv")
     assert len(games) == 12 and set(games["pod"]) == {0, 1, 2} and len(rated) == 5
     assert "Ratings" in (out / "report.html").read_text()
-    code, printed, err = run_main([*args[:-3], "--seed", "3"], capsys)
+    code, printed, err = run_main([*args[:-3], "--seed", "3", "-o", str(tmp_path / "seed3")], capsys)
     assert code == 0, err
     assert printed.splitlines()[0].split()[0] in FIELD and "pod win" in printed
 
