@@ -154,7 +154,7 @@ def test_the_api_plays_a_field_in_pods_as_the_command_does(tmp_path: Path, capsy
 
     result = clix.melee(FIELD, pods=3, games=12, turns=4, jobs=1, seed=2)
     code, printed, err = run_main(["melee", *FIELD, "--pods", "3", "--games", "12", "--turns", "4", "--jobs", "1",
-                                   "--seed", "2", "--json", "--store", str(tmp_path / "s.duckdb")], capsys)  # fmt: skip
+                                   "--seed", "2", "--json", "--store", str(tmp_path / "s.duckdb"), "-o", str(tmp_path / "cli")], capsys)  # fmt: skip
     assert code == 0, err
     assert rounded(result.table()["rating"].tolist()) == [a["rating"] for a in json.loads(printed)["armies"]]
     assert result.headline.startswith(result.table()["army"].iloc[0])
