@@ -126,10 +126,11 @@ def melee(
     common.turns(turns)
     common.seed(seed)
     cores = common.jobs(jobs)
-    if pods is not None:
-        with common.python_errors(FLAGS):
-            return _field(armies, pods, games, map, players, seed, turns, ties, cores, rosters, store, fresh, progress)
     with common.python_errors(FLAGS):
+        if pods is not None:
+            from clix.analyzer.melee.field import check_pod_size
+
+            check_pod_size(pods)
         spec = build_melee(
             common.layers(rosters),
             common.names(list(armies) if not isinstance(armies, str) else armies, "armies"),
@@ -138,7 +139,10 @@ def melee(
             teams,
             turns,
             ties,
+            field=pods or 0,
         )
+        if pods is not None:
+            return _field(spec, pods, games, seed, cores, store, fresh, progress)
         played, note = requested_games(games, spec)
         if note is not None:
             common.note(common.speak_python(note, FLAGS))
@@ -150,36 +154,19 @@ def melee(
 
 
 def _field(
-    armies: Sequence[str],
+    spec: Any,
     pods: int,
     games: int,
-    map: str | None,
-    players: str | Sequence[str] | None,
     seed: int,
-    turns: int,
-    ties: str,
     jobs: int,
-    rosters: Source,
     store: str | Path | None,
     fresh: bool,
     progress: Progress,
 ) -> FieldResult:
     """`melee(..., pods=N)`: the field's games (whole pods) and summary, as `clix melee ARMIES --pods N --json`."""
-    from clix.analyzer.melee.command import build_melee
-    from clix.analyzer.melee.field import build_field, check_pod_size, field_key, play_field, summarize_field
+    from clix.analyzer.melee.field import build_field, field_key, play_field, summarize_field
     from clix.analyzer.melee.keep import MeleeKeeper
 
-    check_pod_size(pods)
-    spec = build_melee(
-        common.layers(rosters),
-        common.names(list(armies) if not isinstance(armies, str) else armies, "armies"),
-        None if map is None else str(map),
-        None if players is None else common.players(players),
-        None,
-        turns,
-        ties,
-        field=pods,
-    )
     field = build_field(spec, games, seed, pods)
     played = len(field.pods) * pods
     keeper = None if store is None else MeleeKeeper(Path(store), spec, seed, played, fresh, field_key(field, seed))
