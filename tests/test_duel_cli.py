@@ -65,7 +65,16 @@ def test_duel_writes_every_output_and_json(tmp_path):
 
 
 def test_duel_mistakes_are_one_line_errors(tmp_path):
-    done = clix("duel", "butcher-shop", "nosuch", "--games", "2", "--rosters", str(ROOT / "rosters" / "horrorclix"), cwd=tmp_path)
+    done = clix(
+        "duel",
+        "butcher-shop",
+        "nosuch",
+        "--games",
+        "2",
+        "--rosters",
+        str(ROOT / "rosters" / "horrorclix"),
+        cwd=tmp_path,
+    )
     assert done.returncode == 2
     assert done.stderr.strip().startswith("clix: error: no army named 'nosuch'")
     done = clix(
@@ -85,7 +94,16 @@ def test_duel_mistakes_are_one_line_errors(tmp_path):
 
 def test_bench_reports_both_rates_and_identical_results(tmp_path):
     done = clix(
-        "bench", "--games", "4", "--jobs", "2", "--rounds", "2", "--rosters", str(ROOT / "rosters" / "horrorclix"), cwd=tmp_path
+        "bench",
+        "--games",
+        "4",
+        "--jobs",
+        "2",
+        "--rounds",
+        "2",
+        "--rosters",
+        str(ROOT / "rosters" / "horrorclix"),
+        cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()

@@ -52,7 +52,10 @@ def test_a_scenario_naming_horrorclix_plays_as_one_naming_none(tmp_path):
 @pytest.mark.parametrize(
     ("value", "said"),
     [
-        ("heroclix-2006", "'heroclix-2006' is not a ruleset clix plays; clix plays heroclix-2005, horrified, horrorclix (a file"),
+        (
+            "heroclix-2006",
+            "'heroclix-2006' is not a ruleset clix plays; clix plays heroclix-2005, horrified, horrorclix (a file",
+        ),
         ("horroclix", "'horroclix' is not a ruleset clix plays; clix plays heroclix-2005, horrified, horrorclix"),
         ("[1, 2]", "'ruleset' is the name of a ruleset"),
     ],
@@ -120,7 +123,9 @@ def test_a_roster_file_naming_an_unknown_ruleset_is_one_problem(tmp_path):
     assert roster.figures == {}
     assert len(problems) == 1
     assert (problems[0].line, problems[0].field) == (1, "ruleset")
-    assert problems[0].message.startswith("'horrorclicks' is not a ruleset clix plays; clix plays heroclix-2005, horrified, horrorclix")
+    assert problems[0].message.startswith(
+        "'horrorclicks' is not a ruleset clix plays; clix plays heroclix-2005, horrified, horrorclix"
+    )
 
 
 def test_another_rulesets_file_in_a_horrorclix_folder_is_not_read_as_horrorclix(tmp_path, two_rulesets):

@@ -194,12 +194,28 @@ def test_results_list_and_show_a_melee_run_beside_a_duel(tmp_path: Path, capsys:
     """A melee played with a store is one of its recorded runs (issue 39): `results list` names it a melee with its
     armies and A's win share, `results show` prints its headline, `results export` writes its games."""
     store = ["--store", str(tmp_path / "s.duckdb")]
-    code, out, err = run_main(["melee", *FOUR[:3], "--games", "6", "--turns", "6", "--jobs", "1", "--json",
-                               "-o", str(tmp_path / "m"), *store], capsys)
+    code, out, err = run_main(
+        [
+            "melee",
+            *FOUR[:3],
+            "--games",
+            "6",
+            "--turns",
+            "6",
+            "--jobs",
+            "1",
+            "--json",
+            "-o",
+            str(tmp_path / "m"),
+            *store,
+        ],
+        capsys,
+    )
     assert code == 0, err
     summary = json.loads(out)
-    code, _, err = run_main(["duel", *FOUR[:2], "--games", "4", "--turns", "6", "--jobs", "1",
-                             "-o", str(tmp_path / "d"), *store], capsys)
+    code, _, err = run_main(
+        ["duel", *FOUR[:2], "--games", "4", "--turns", "6", "--jobs", "1", "-o", str(tmp_path / "d"), *store], capsys
+    )
     assert code == 0, err
     code, listing, err = run_main(["results", "list", *store], capsys)
     assert code == 0, err

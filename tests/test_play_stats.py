@@ -26,7 +26,11 @@ from rich.console import Console
 
 ROOT = Path(__file__).resolve().parent.parent
 MATCHUP = Matchup(
-    library=ROOT / "rosters" / "horrorclix", army_a="butcher-shop", army_b="firing-line", map_name="graveyard", turn_limit=6
+    library=ROOT / "rosters" / "horrorclix",
+    army_a="butcher-shop",
+    army_b="firing-line",
+    map_name="graveyard",
+    turn_limit=6,
 )
 SEED = 3
 COUNTED = (
@@ -387,9 +391,7 @@ def test_duel_json_report_and_summary_show_how_the_ai_played(tmp_path):
 
     text = io.StringIO()
     names = {"a": "butcher-shop", "b": "firing-line"}
-    print_summary(
-        Console(file=text, width=300), summary, summary["settings"], names, "provenance", out / "report.html"
-    )
+    print_summary(Console(file=text, width=300), summary, summary["settings"], names, "provenance", out / "report.html")
     lines = text.getvalue().splitlines()
     shown = [i for i, line in enumerate(lines) if line.startswith("  how the AI played")]
     assert len(shown) == 1

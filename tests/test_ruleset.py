@@ -162,7 +162,8 @@ def test_rulesets_are_found_by_name_and_horrorclix_is_the_default(monkeypatch):
     monkeypatch.setitem(core_ruleset.RULESETS, duel.NAME, "duel_ruleset:load")
     assert core_ruleset.ruleset_named(duel.NAME) is duel.load()
     with pytest.raises(
-        KeyError, match="no ruleset is called 'heroclix'; clix plays duel-on-a-grid, heroclix-2005, horrified, horrorclix"
+        KeyError,
+        match="no ruleset is called 'heroclix'; clix plays duel-on-a-grid, heroclix-2005, horrified, horrorclix",
     ):
         core_ruleset.ruleset_named("heroclix")
 

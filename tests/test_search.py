@@ -142,7 +142,9 @@ def test_sampled_cards_leave_out_my_crypt_and_the_cards_played(library: Roster) 
 
 
 def test_a_search_game_replays_from_its_seed(library: Roster) -> None:
-    matchup = Matchup(ROOT / "rosters" / "horrorclix", "butcher-shop", "firing-line", "graveyard", "search:3", "tuned", turn_limit=3)
+    matchup = Matchup(
+        ROOT / "rosters" / "horrorclix", "butcher-shop", "firing-line", "graveyard", "search:3", "tuned", turn_limit=3
+    )
     first, _ = play_state(matchup, 5, 0)
     again, _ = play_state(matchup, 5, 0)
     assert [str(e) for e in first.log] == [str(e) for e in again.log]

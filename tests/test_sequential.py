@@ -94,7 +94,17 @@ def test_duel_reports_precision_and_equivalence(tmp_path: Path) -> None:
     the equivalence test found; out-of-range values are one clear line, exit 2."""
     import json
 
-    common = ["duel", "butcher-shop", "firing-line", "--turns", "4", "--jobs", "1", "--rosters", str(ROOT / "rosters" / "horrorclix")]
+    common = [
+        "duel",
+        "butcher-shop",
+        "firing-line",
+        "--turns",
+        "4",
+        "--jobs",
+        "1",
+        "--rosters",
+        str(ROOT / "rosters" / "horrorclix"),
+    ]
     done = _clix(
         *common,
         "--games",

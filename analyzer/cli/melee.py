@@ -17,8 +17,8 @@ from clix.analyzer.cli.common import (
     stderr_console,
     store_for,
 )
+from clix.analyzer.cli.meta import FreshOption, store_option
 from clix.analyzer.common import checks
-from clix.analyzer.common.errors import ClixError
 
 
 def melee(
@@ -71,22 +71,17 @@ def melee(
     ] = None,
     store: Annotated[
         Path | None,
-        typer.Option(
-            "--store",
-            help="Result store (a DuckDB file; default: ./clix-out/clix.duckdb): games already there are read, not "
-            "played, and every game played is added as it finishes.",
-        ),
+        store_option("games already there are read, not played, and every game played is added as it finishes"),
     ] = None,
-    fresh: Annotated[
-        bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
-    ] = False,
+    fresh: FreshOption = False,
     pods: Annotated[
         int | None,
         typer.Option(
             "--pods",
             metavar="N",
-            help="A field of five or more armies played in pods of N (4; 3 not yet) drawn so every pair meets about "
-            "equally, rated by a Plackett-Luce model on placings (95% bootstrap intervals over pods).",
+            help="A field of N or more armies played in pods of N (3 or 4) drawn so every pair meets about equally, "
+            "each pod in its N seat rotations, rated by a Plackett-Luce model on placings (95% bootstrap intervals "
+            "over pods); --games counts the field's games. `clix meta --pods N` plays the same.",
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
@@ -102,9 +97,11 @@ def melee(
     checks.turns(turns)
     checks.seed(seed)
     cores = checks.jobs(jobs, stderr_console())
-    field = pods is not None
-    if pods is not None and pods != 4:
-        raise ClixError(f"--pods: a field plays in pods of 4 (got {pods}); pods of 3 are not supported yet")
+    if pods is not None:
+        from clix.analyzer.melee.field import check_pod_size
+
+        check_pod_size(pods)
+    field = pods or 0
     melee_spec = build_melee(
         rosters,
         armies,
@@ -121,9 +118,14 @@ def melee(
     name = "-".join(melee_spec.armies) + ("-field" if field else "-teams" if melee_spec.teams else "-melee")
     target = Target(Path("clix-out") / name, new_run=True) if out is None else Target(out, force=force)
     if field:
-        from clix.analyzer.melee.field import run_field
+        from clix.analyzer.melee.field import FieldPlay, run_field
 
-        raise typer.Exit(run_field(melee_spec, games, seed, cores, target, as_json, console))
+        if game is not None:
+            from clix.analyzer.melee.replay import print_field_game
+
+            raise typer.Exit(print_field_game(melee_spec, field, games, seed, game, console, as_json))
+        play = FieldPlay(games, seed, cores, field, store=store_for(store), fresh=fresh)
+        raise typer.Exit(run_field(melee_spec, play, target, as_json, console))
     if game is not None:
         from clix.analyzer.melee.replay import print_game
 

@@ -31,6 +31,18 @@ from clix.engine.core.ruleset import DEFAULT_RULESET
 if TYPE_CHECKING:
     pass
 
+FreshOption = Annotated[
+    bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
+]
+"""`--fresh` of the commands that keep their games in the result store (meta, melee)."""
+
+
+def store_option(what: str) -> Any:
+    """`--store` of a command that keeps its games in the result store; `what` says what it reads and adds."""
+    return typer.Option(
+        "--store", help=f"Result store (a DuckDB file; default: ./clix-out/clix.duckdb, whatever --out is): {what}."
+    )
+
 
 def meta(
     armies: Annotated[
@@ -106,15 +118,9 @@ def meta(
     force: ForceOption = False,
     store: Annotated[
         Path | None,
-        typer.Option(
-            "--store",
-            help="Result store (a DuckDB file; default: ./clix-out/clix.duckdb, whatever --out is): each cell's "
-            "games are the duel's, read from it and added to it.",
-        ),
+        store_option("each cell's games are the duel's, read from it and added to it (--pods: the field's games)"),
     ] = None,
-    fresh: Annotated[
-        bool, typer.Option("--fresh", help="Play every game even if the store has it (and store the new rows).")
-    ] = False,
+    fresh: FreshOption = False,
     as_json: JsonOption = False,
     pdf: PdfOption = False,
     stop_on_error: StopOption = False,
@@ -128,6 +134,17 @@ def meta(
             "stored games as the whole meta's); writes row.html, summary.json, cells.csv and games.csv.",
         ),
     ] = False,
+    pods: Annotated[
+        int | None,
+        typer.Option(
+            "--pods",
+            metavar="N",
+            help="Multiplayer: the field in pods of N (3 or 4) at one table, drawn so every pair meets about "
+            "equally, each pod in its N seat rotations; Plackett-Luce ratings on placings with 95% bootstrap "
+            "intervals over pods (--resamples). --games counts the field's games; one map (--maps, default "
+            "graveyard); as `clix melee ARMIES --pods N`.",
+        ),
+    ] = None,
 ) -> None:
     """Balance across a field of armies: every pair plays on every map (the same seeds in every cell). Prints the
     score matrix, each army's score against the field, ratings, the Nash mixture of the matchup game, outliers,
@@ -136,6 +153,7 @@ def meta(
     forces (or --ruleset heroclix-2005 --budget N) plays HeroClix, its knockouts and victory points in place of
     plot twists."""
     from clix.analyzer.meta.command import MetaOptions, expand_army_arguments, field_armies, field_styles
+    from clix.analyzer.report.folder import Target
 
     checks.games(games, what="per cell")
     checks.turns(turns)
@@ -152,6 +170,20 @@ def meta(
     else:
         cores = checks.jobs(0 if jobs is None else jobs, stderr_console())
     named = expand_army_arguments(armies or [])
+    if pods is not None:
+        from clix.analyzer.melee.pods import PodsAsked, run_meta_pods
+
+        refused = {"--row": row, "--target-ci": target_ci is not None, "--backend": backend != "local"}
+        for flag in (f for f, given in refused.items() if given):
+            raise ClixError(f"{flag}: not with --pods (a field in pods is played and rated as a whole); leave it out")
+        asked = PodsAsked(
+            armies=named, budget=budget, maps=split_names(maps), players=players, games=games, seed=seed,
+            jobs=cores or 1, turns=turns, ties=ties, resamples=resamples, pdf=pdf, store=store_for(store),
+            fresh=fresh, rosters=rosters, ruleset=ruleset, pods=pods,
+        )  # fmt: skip
+        target = Target(Path("clix-out/meta-pods"), new_run=True) if out is None else Target(out, force=force)
+        warn = lambda line: stderr_console().print(line, markup=False)  # noqa: E731
+        raise typer.Exit(run_meta_pods(asked, field_armies, target, as_json, console, warn))
     chosen = analysis_ruleset(
         rosters, [("ARMIES", a) for a in named] + [("--maps", m) for m in split_names(maps)], ruleset
     )

@@ -19,13 +19,13 @@ from clix.engine.core.files.problems import did_you_mean
 MIN_ARMIES, MAX_ARMIES = 3, 4
 
 
-def check_armies(armies: Sequence[str], known: Sequence[str] | None, field: bool = False) -> None:
-    """3 or 4 armies (a `field`: five or more, all different), each one the library has (`known`; None: the count
-    alone), one line otherwise."""
-    if field and (len(armies) <= MAX_ARMIES or len(set(armies)) < len(armies)):
+def check_armies(armies: Sequence[str], known: Sequence[str] | None, field: int = 0) -> None:
+    """3 or 4 armies (a `field` in pods of `field`: that many or more, all different), each one the library has
+    (`known`; None: the count alone), one line otherwise."""
+    if field and (len(armies) < field or len(set(armies)) < len(armies)):
         raise ClixError(
-            f"ARMIES: --pods plays five or more different armies in pods of 4 (got {len(armies)}, "
-            f"{len(set(armies))} different); for 3 or 4 armies at one table leave out --pods"
+            f"ARMIES: --pods {field} plays {field} or more different armies in pods of {field} (got {len(armies)}, "
+            f"{len(set(armies))} different); name each army once"
         )
     if not field and not MIN_ARMIES <= len(armies) <= MAX_ARMIES:
         raise ClixError(
@@ -93,9 +93,10 @@ def build_melee(
     turns: int,
     ties: str,
     warn: Callable[[str], None] | None = None,
-    field: bool = False,
+    field: int = 0,
 ) -> Melee:
-    """The melee the command line or the API asks for, every argument checked (one line for the first wrong one)."""
+    """The melee the command line or the API asks for, every argument checked (one line for the first wrong one);
+    `field`: a field in pods of that many armies (`analyzer.melee.field`), 0 for one table."""
     from clix.analyzer.library.load import load_library
 
     DEFAULT_STYLE = horrorclix_part("players").DEFAULT_STYLE
@@ -128,10 +129,13 @@ def play_games(
     progress: Callable[[int], None] | None = None,
     stop_on_error: bool = False,
     keeper: MeleeKeeper | None = None,
+    play: Callable[[int], dict[str, Any]] | None = None,
+    describe: Callable[[int], str] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play games 0 .. `games` - 1 (whole blocks) on `jobs` processes with the duel's worker pool, taking those the
     result store has (`keeper`) and storing those played: the rows in game order, and how the run ended
-    ({interrupted, stopped, failed, from_store})."""
+    ({interrupted, stopped, failed, from_store}). `play` (a picklable callable of the game index; default the
+    melee's `play_row`) and `describe` (a game's label in messages) serve a field's pods."""
     rows: dict[int, dict[str, Any]] = {i: r for i, r in (keeper.known if keeper else {}).items() if i < games}
     indexes = [i for i in range(games) if i not in rows]
 
@@ -142,11 +146,11 @@ def play_games(
 
     try:
         outcome = run_items(
-            partial(play_row, melee, seed),
+            play or partial(play_row, melee, seed),
             indexes,
             jobs,
             batch_size_for(max(1, len(indexes)), jobs),
-            describe=lambda p: f"game {indexes[p]} (seed path {':'.join(map(str, seed_path(melee, indexes[p])))})",
+            describe=lambda p: (describe or partial(_seed_path_text, melee))(indexes[p]),
             report=report_line,
             progress=progress,
             stop_on_error=stop_on_error,
@@ -165,6 +169,10 @@ def play_games(
         "from_store": games - len(indexes),
     }
     return [rows[i] for i in sorted(rows)], ended
+
+
+def _seed_path_text(melee: Melee, index: int) -> str:
+    return f"game {index} (seed path {':'.join(map(str, seed_path(melee, index)))})"
 
 
 def games_frame(rows: list[dict[str, Any]], melee: Melee) -> Any:

@@ -81,9 +81,48 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
 
 
 def print_summary(summary: dict[str, Any], console: Console) -> None:
-    """Print `summary_lines`, wrapped to the console's width (the tables' rows whole)."""
+    """Print `summary_lines` (a field in pods: `field_lines`), wrapped to the console's width (the tables'
+    rows whole)."""
+    if "pod_size" in summary:
+        print_lines(console, field_lines(summary), keep=("  ",))
+        return
     for line in summary_lines(summary):
         if line.startswith(TABLE):
             console.print(line[len(TABLE) :], markup=False, soft_wrap=True)
         else:
             print_lines(console, [line])
+
+
+def field_lines(summary: dict[str, Any]) -> list[str]:
+    """The console summary: the headline, the field's size, then one line per army, best first."""
+    lines = [
+        summary["headline"],
+        f"{summary['games']} games in {summary['pods']} pods of {summary['pod_size']} on {summary['map']}, seed "
+        f"{summary['seed']}; each pair met in {summary['meetings']['fewest']}-{summary['meetings']['most']} pods",
+        "",
+        "Plackett-Luce ratings (log-strength, 0 the field's mean) with 95% bootstrap intervals over pods; pod win:"
+        f" the chance to win a pod of {summary['pod_size'] - 1} average armies:",
+    ]
+    for a in summary["armies"]:
+        lines.append(
+            f"  {a['army']:<14} {a['rating']:+.2f} [{a['low']:+.2f}, {a['high']:+.2f}] pod win {a['pod_win']:.0%}"
+            f"  {a['games']} games  won {a['win_share']:.0%}  place {a['mean_place']:.2f}"
+        )
+    seats = summary.get("seats", [])
+    if seats:
+        lines += ["", "Win share by seat, by turn position (1: first player), 95% intervals over pods, equal "
+                  f"{1 / summary['pod_size']:.0%}:"]  # fmt: skip
+        for s, p in zip(seats, summary["positions"], strict=True):
+            lines.append(
+                f"  {s['seat']}: seat {s['win_share']:.0%} [{s['low']:.0%}-{s['high']:.0%}]   position "
+                f"{p['win_share']:.0%} [{p['low']:.0%}-{p['high']:.0%}]"
+            )
+    king = summary.get("king_making") or {}
+    if king.get("games"):
+        lines.append(
+            f"king-making: in {king['took_sides']:.0%} of {king['games']} games last place killed monsters of one "
+            f"leader only; in {king['helped_winner']:.0%} the runner-up's (it helped the winner)"
+        )
+    if summary.get("ended", {}).get("from_store"):
+        lines.append(f"{summary['ended']['from_store']} games taken from the result store {summary.get('store', '')}")
+    return lines

@@ -29,8 +29,9 @@ from clix.analyzer.play.store import (
 from clix.analyzer.play.writer import GameWriter
 
 
-def melee_key(melee: Melee, master_seed: int) -> GameKey:
-    """The store key of a melee's games (see the module)."""
+def melee_key(melee: Melee, master_seed: int, pods: tuple[tuple[int, ...], ...] = (), size: int = 0) -> GameKey:
+    """The store key of a melee's games (see the module); a field in pods (`analyzer.melee.field`) adds its pod
+    size and its pods (army indexes), so a field drawn otherwise never takes another's games."""
     matchups = horrorclix_part("matchups")
     MATCHUPS, roster_at = matchups.MATCHUPS, matchups.roster_at
     roster = roster_at(melee.library)
@@ -47,15 +48,19 @@ def melee_key(melee: Melee, master_seed: int) -> GameKey:
         "ties": melee.ties,
         "master_seed": str(master_seed),
     }
+    if size:
+        fields |= {"kind": "field", "pod_size": size, "pods": [list(p) for p in pods]}
     return GameKey(_digest(fields), fields)
 
 
 class MeleeKeeper:
     """A melee's games kept in the store: those it has (`known`, by index) and a writer for those played."""
 
-    def __init__(self, path: Path, melee: Melee, master_seed: int, games: int, fresh: bool) -> None:
+    def __init__(
+        self, path: Path, melee: Melee, master_seed: int, games: int, fresh: bool, key: GameKey | None = None
+    ) -> None:
         self.store = Store.open(path)
-        self.key = melee_key(melee, master_seed)
+        self.key = key or melee_key(melee, master_seed)
         found = {} if fresh else self.store.load(self.key, below=games)
         self.known: dict[int, dict[str, Any]] = {index: row for index, (row, _) in found.items()}
         self.writer = GameWriter(self.store, self.key, report_line)
@@ -86,6 +91,8 @@ class MeleeKeeper:
             "turns": melee.turn_limit,
             "ties": melee.ties,
         }
+        if "pod_size" in summary:  # a field in pods: `clix results` lists it as a melee, shows it as a field
+            settings["pods"] = summary["pod_size"]
         record = RunRecord(
             id=self.run_id,
             started=self.started,

@@ -129,22 +129,12 @@ def run_meta(
     `roster` is the library's data in `options.ruleset` (a HorrorClix `Roster`, a HeroClix `Library`)."""
     check_meta_options(options)
     matchups = field_cells(library, armies, maps, styles, options.turns, options.ties, options.ruleset)
-    if options.pdf:
-        from clix.analyzer.report.duel import check_pdf
-
-        check_pdf()
-    runner = meta_runner(roster, options)
-    keeper = MetaStore.open(options.store, roster, matchups, options) if options.store is not None else None
+    runner, keeper = meta_start(roster, matchups, options)
     with claim_output(out) as folder:
         bar = _Progress(console, as_json)
         with bar.shown(f"meta of {len(armies)} armies, {len(matchups)} cells"):
             run = play_meta(matchups, options, runner, keeper, progress=bar.advance, on_look=bar.look)
-        if keeper is not None and run.interrupted and run.played:
-            report_line(
-                f"the finished games are kept in the store {options.store}: the same command plays only the rest"
-            )
-        games = field_games(matchups, run)
-        ended_early(len(games), "games", run.interrupted, run.stopped, len(run.failed), run.crashed)
+        games = finished_games(matchups, run, keeper, options)
         if games.empty and run.crashed:
             report_line("no game finished before the crash: nothing to report")
             return run_exit_code(run.interrupted, True, True)
@@ -173,6 +163,31 @@ def run_meta(
         print_lines(console, meta_lines(summary, settings, kind))
         print_lines(console, [wrote(written.values())])
     return run_exit_code(run.interrupted, bool(run.failed), run.stopped)
+
+
+def meta_start(
+    roster: Roster | Any, matchups: Sequence[Matchup], options: MetaOptions
+) -> tuple[Runner, MetaStore | None]:
+    """Before a meta's (or its row's) games: --pdf checked, the runner and the result store's keeper (None
+    without a store)."""
+    if options.pdf:
+        from clix.analyzer.report.duel import check_pdf
+
+        check_pdf()
+    runner = meta_runner(roster, options)
+    keeper = MetaStore.open(options.store, roster, matchups, options) if options.store is not None else None
+    return runner, keeper
+
+
+def finished_games(
+    matchups: Sequence[Matchup], run: FieldRun, keeper: MetaStore | None, options: MetaOptions
+) -> pd.DataFrame:
+    """The games a meta (or its row) finished, saying first where an interrupted run keeps them and how it ended."""
+    if keeper is not None and run.interrupted and run.played:
+        report_line(f"the finished games are kept in the store {options.store}: the same command plays only the rest")
+    games = field_games(matchups, run)
+    ended_early(len(games), "games", run.interrupted, run.stopped, len(run.failed), run.crashed)
+    return games
 
 
 def _kind(ruleset: str) -> str:

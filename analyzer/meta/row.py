@@ -22,38 +22,29 @@ from clix.analyzer.common.names import army_names
 from clix.analyzer.common.text import print_lines, wrote
 from clix.analyzer.meta.command import (
     MetaOptions,
-    MetaStore,
     _kind,
     _settings,
     check_meta_options,
-    meta_runner,
+    finished_games,
+    meta_start,
     play_meta,
 )
 from clix.analyzer.meta.field import field_cells
-from clix.analyzer.meta.play import field_games
 from clix.analyzer.meta.stats import _normal, cell_table
-from clix.analyzer.play.result import ended_early, report_line, run_exit_code
+from clix.analyzer.play.result import report_line, run_exit_code
 from clix.analyzer.play.runner import Matchup
 from clix.analyzer.report.folder import Interrupted, Target, claim_output, writing
-from clix.engine.core.ruleset import DEFAULT_RULESET
 from rich.console import Console
 
 
-def row_cells(
-    library: Path | tuple[Path, ...],
-    field: Sequence[str],
-    maps: Sequence[str],
-    styles: Sequence[str],
-    turns: int,
-    ties: str = "break",
-    ruleset: str = DEFAULT_RULESET,
-) -> list[Matchup]:
-    """The cells of `clix meta FIELD` that hold the field's first army (it is A in each: it comes first)."""
+def row_cells(library: Path | tuple[Path, ...], field: Sequence[str], *rest: Any, **settings: Any) -> list[Matchup]:
+    """The cells of `clix meta FIELD` that hold the field's first army (it is A in each: it comes first); the
+    maps, styles, turns, ties and ruleset as `field.field_cells` takes them."""
     if len(field) < 2:
         raise ClixError("a meta row needs an army and at least one other army to play against")
     if field[0] in field[1:]:
         raise ClixError(f"a meta row plays {field[0]} against the others: leave it out of the field it faces")
-    return [m for m in field_cells(library, field, maps, styles, turns, ties, ruleset) if m.army_a == field[0]]
+    return [m for m in field_cells(library, field, *rest, **settings) if m.army_a == field[0]]
 
 
 def row_summary(field: Sequence[str], cells: pd.DataFrame, names: dict[str, str]) -> dict[str, Any]:
@@ -149,22 +140,12 @@ def run_meta_row(
     code as `run_meta`'s. `progress` is told of the games as they finish (first of those the store holds)."""
     check_meta_options(options)
     matchups = row_cells(library, field, maps, styles, options.turns, options.ties, options.ruleset)
-    if options.pdf:
-        from clix.analyzer.report.duel import check_pdf
-
-        check_pdf()
-    runner = meta_runner(roster, options)
-    keeper = MetaStore.open(options.store, roster, matchups, options) if options.store is not None else None
+    runner, keeper = meta_start(roster, matchups, options)
     if keeper is not None and progress is not None and any(keeper.known):
         progress(sum(len(known) for known in keeper.known))  # the games the store holds count as done
     with claim_output(out) as folder:
         run = play_meta(matchups, options, runner, keeper, progress=progress, on_look=None)
-        if keeper is not None and run.interrupted and run.played:
-            report_line(
-                f"the finished games are kept in the store {options.store}: the same command plays only the rest"
-            )
-        games = field_games(matchups, run)
-        ended_early(len(games), "games", run.interrupted, run.stopped, len(run.failed), run.crashed)
+        games = finished_games(matchups, run, keeper, options)
         if games.empty:
             if run.interrupted and not run.crashed:
                 raise Interrupted()

@@ -258,5 +258,7 @@ def efficiency_plot(figures: pd.DataFrame, names: dict[str, str], path: Path) ->
     ax.set_xlabel(
         "victory points earned per point of cost (mean per game)\nwhiskers: 95% bootstrap interval over pairs"
     )
-    ax.set_title("VP per point of cost\n(what a figure scored, not its worth; see clix value)")  # on one line it ran off the figure
+    ax.set_title(
+        "VP per point of cost\n(what a figure scored, not its worth; see clix value)"
+    )  # on one line it ran off the figure
     return _save(fig, path)

@@ -213,7 +213,9 @@ def check_holdout(
         "held": sum(1 for p in done if p["measured_low"] <= p["predicted"] <= p["measured_high"]),
         "model_error": 100 * _model_error(done) if len(done) >= 2 else None,
         "predictions_held": sum(
-            1 for p in done if p["interval_low"] is not None and p["interval_low"] <= p["measured"] <= p["interval_high"]
+            1
+            for p in done
+            if p["interval_low"] is not None and p["interval_low"] <= p["measured"] <= p["interval_high"]
         ),
         "predictions_checked": sum(1 for p in done if p["interval_low"] is not None),
         "pairs": per_pair,

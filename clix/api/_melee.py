@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 FLAGS = common.flags_of("games", "players", "seed", "turns", "ties", "jobs", "teams", "game", "fresh") | {
     "--store": "store",
     "--map": "map",
+    "--pods": "pods",
     "ARMIES": "armies",
 }
 
@@ -67,6 +68,33 @@ class MeleeResult(Result):
         return {"report": report, "games": games, "summary": summary}
 
 
+@dataclass(repr=False, eq=False)
+class FieldResult(MeleeResult):
+    """A field in pods (`clix.melee(armies, pods=N)`, as `clix melee ARMIES --pods N`): its games (with their pod)
+    and its summary; `armies` holds each army's Plackett-Luce rating with its 95% interval over pods."""
+
+    @property
+    def armies(self) -> pd.DataFrame:
+        """Per army, best rated first: rating, low, high, its chance to win a pod of average armies, games, win
+        share and mean place."""
+        return pd.DataFrame(self.summary["armies"])
+
+    def table(self) -> pd.DataFrame:
+        return self.armies[["army", "rating", "low", "high", "pod_win", "games", "win_share", "mean_place"]]
+
+    def plot(self) -> Figure:
+        """Each army's rating with its 95% interval, and its win share against a pod's equal share."""
+        from clix.analyzer.melee.field_report import ratings_figure
+
+        return ratings_figure(self.summary)
+
+    def _write(self, folder: Path, pdf: bool) -> dict[str, Path]:
+        from clix.analyzer.melee.field_report import write_field
+
+        paths = write_field(folder, self.games, self.summary, pdf)
+        return {"report": paths[-1], **{p.stem + p.suffix.replace(".", "_"): p for p in paths[:-1]}}
+
+
 def melee(
     armies: Sequence[str],
     *,
@@ -82,12 +110,14 @@ def melee(
     store: str | Path | None = None,
     fresh: bool = False,
     progress: Progress = None,
+    pods: int | None = None,
 ) -> MeleeResult:
     """Play three or four armies (ids) at one table, every army in every seat over blocks of games sharing a seed,
     as `clix melee` does with the same arguments (for any `jobs`); `teams` as "AB:CD" plays two teams of two.
     `games` is rounded up to whole blocks (a warning says so). With a result `store` (a DuckDB file, as `clix melee
-    --store`) its games of this melee are taken from it (unless `fresh`) and the others added. Mistakes raise
-    `clix.ClixError`."""
+    --store`) its games of this melee are taken from it (unless `fresh`) and the others added. With `pods` (3 or 4):
+    a field of that many armies or more played in pods (`games` counts the field's games), returned as a
+    `FieldResult` with Plackett-Luce ratings (`clix melee ARMIES --pods N`). Mistakes raise `clix.ClixError`."""
     from clix.analyzer.melee.command import build_melee, games_frame, play_games, requested_games
     from clix.analyzer.melee.keep import MeleeKeeper
     from clix.analyzer.melee.stats import summarize
@@ -97,6 +127,10 @@ def melee(
     common.seed(seed)
     cores = common.jobs(jobs)
     with common.python_errors(FLAGS):
+        if pods is not None:
+            from clix.analyzer.melee.field import check_pod_size
+
+            check_pod_size(pods)
         spec = build_melee(
             common.layers(rosters),
             common.names(list(armies) if not isinstance(armies, str) else armies, "armies"),
@@ -105,7 +139,10 @@ def melee(
             teams,
             turns,
             ties,
+            field=pods or 0,
         )
+        if pods is not None:
+            return _field(spec, pods, games, seed, cores, store, fresh, progress)
         played, note = requested_games(games, spec)
         if note is not None:
             common.note(common.speak_python(note, FLAGS))
@@ -114,3 +151,28 @@ def melee(
         rows, ended = play_games(spec, played, seed, cores, counter.step, keeper=keeper)
         table = games_frame(rows, spec)
     return MeleeResult(games=table, summary=summarize(table) | {"seed": seed, "map": spec.map_name, "ended": ended})
+
+
+def _field(
+    spec: Any,
+    pods: int,
+    games: int,
+    seed: int,
+    jobs: int,
+    store: str | Path | None,
+    fresh: bool,
+    progress: Progress,
+) -> FieldResult:
+    """`melee(..., pods=N)`: the field's games (whole pods) and summary, as `clix melee ARMIES --pods N --json`."""
+    from clix.analyzer.melee.field import build_field, field_key, play_field, summarize_field
+    from clix.analyzer.melee.keep import MeleeKeeper
+
+    field = build_field(spec, games, seed, pods)
+    played = len(field.pods) * pods
+    keeper = None if store is None else MeleeKeeper(Path(store), spec, seed, played, fresh, field_key(field, seed))
+    rows, ended = play_field(field, seed, jobs, common.Counter(progress, played).step, keeper)
+    table = pd.DataFrame(rows)
+    table = table[table.groupby("pod")["game"].transform("size") == pods].reset_index(drop=True)
+    if table.empty:
+        raise ClixError("no whole pod of games finished: nothing to report")
+    return FieldResult(games=table, summary=summarize_field(field, table, seed) | {"ended": ended})
