@@ -130,7 +130,8 @@ def pdf_facts(path: Path, pngs: Path) -> tuple[list[tuple[float, float]], str, l
     for number, page in enumerate(pdf, start=1):
         width, height = page.get_size()
         sizes.append((width, height))
-        image = page.render(scale=0.5).to_pil()
+        # at full size: a page of small table text drawn at half size has no pixel darker than a light grey
+        image = page.render(scale=1).to_pil()
         image.save(pngs / f"page-{number}.png")
         assert image.convert("L").getextrema()[0] < 128, f"page {number} renders blank"
         text = page.get_textpage()

@@ -53,7 +53,7 @@ def test_progress_is_told_every_game():
     [
         ({"table": "ladder"}, "table: choose one of lineup"),
         ({"seats": 5}, "seats: Horrified is for 1 to 4 players"),
-        ({"monsters": ["dracula", "mummy"]}, "monsters/heroes: the monster 'mummy'"),
+        ({"monsters": ["dracula", "werewolf"]}, "monsters/heroes: the monster 'werewolf'"),
         ({"games": 0}, "games must be 1 to"),
         ({"difficulty": "nightmare"}, "difficulty: no difficulty is called 'nightmare'"),
     ],
