@@ -100,7 +100,9 @@ def penetrates(attacker: Figure, action: Attack) -> bool:
     return (isinstance(action, Ranged | Throw) and PSYCHIC_BLAST in attacker.powers) or exploits(attacker, close)
 
 
-def odds(attacker: Figure, target: Figure, attack: int, defense: int, penetrating: bool, damage: float) -> tuple[float, ...]:
+def odds(
+    attacker: Figure, target: Figure, attack: int, defense: int, penetrating: bool, damage: float
+) -> tuple[float, ...]:
     """`attack_odds` from the attack and defense values already modified (`attack_value`, `defense_total`)."""
     plain = hit_chance(defense - attack)
     kept = 1.0
