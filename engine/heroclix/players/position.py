@@ -6,6 +6,7 @@ option is computed here once, so an option (most are moves) is scored by lookups
 
 from __future__ import annotations
 
+import math
 from typing import Any, cast
 
 from clix.engine.core.geometry import BLOCKING, Geometry
@@ -191,6 +192,7 @@ class Context:
         self._values: dict[tuple[int, int, bool], float] = {}
         self._attack_sides: dict[int, tuple[int, int, bool]] = {}
         self._defense_sides: dict[int, int] = {}
+        self._clicks: dict[int, tuple[int, float]] = {}
         self._threat: dict[int, dict[int, float]] = {}
         self._best: dict[int, float] = {}
         self._speed: dict[int, int] = {}
@@ -230,12 +232,19 @@ class Context:
 
     # --- attacks -----------------------------------------------------------------------------------------
 
+    def clicks(self, figure: Figure) -> tuple[int, float]:
+        """(`clicks_left`, `click_value`) of `figure`, once per decision."""
+        found = self._clicks.get(figure.uid)
+        if found is None:
+            self._clicks[figure.uid] = found = (clicks_left(figure), click_value(figure))
+        return found
+
     def worth(self, attacker: Figure, target: Figure, damage_taken: float) -> float:
         """Victory points of dealing `damage_taken` clicks to `target`: clicks at their share of its points, a
         KO at its points (double for `attacker`'s archenemy, HX-END-06) plus the threat it removes."""
         w = self.w
-        left = clicks_left(target)
-        value = w.damage * min(damage_taken, left) * click_value(target)
+        left, each = self.clicks(target)
+        value = w.damage * min(damage_taken, left) * each
         if damage_taken >= left:
             double = target.uid in self.state.archenemies.get(attacker.uid, frozenset())
             value += w.kills * target.stats.points * (2 if double else 1)
@@ -252,7 +261,8 @@ class Context:
         """`attack_value` from the attack's `attack_odds`."""
         plain, critical, normal, crit, miss = found
         gain = plain * self.worth(attacker, target, normal) + critical * self.worth(attacker, target, crit)
-        cost = miss * (attacker.stats.points if clicks_left(attacker) <= 1 else click_value(attacker))
+        left, each = self.clicks(attacker)
+        cost = miss * (attacker.stats.points if left <= 1 else each)
         return gain - cost
 
     def plain_value(self, attacker: Figure, target: Figure, close: bool) -> float:
@@ -339,6 +349,8 @@ class Context:
         if found is not None:
             return found
         dealt: list[float] = []
+        most = -math.inf  # with one action (a 100-point build), the threat is the best attack alone: no list to sort
+        single = self.enemy_actions == 1
         width = self.geo.width
         x, y = square % width, square // width
         for foe in self._attackers(figure):
@@ -348,9 +360,16 @@ class Context:
                 continue
             how = self._how(foe.pos, square, apart, foe.range) if apart <= foe.shoots else 0
             value = (foe.close if how == 2 else foe.ranged) if how else foe.far
-            dealt.append(value * foe.pushed)  # a push costs them too (HX-TURN-11)
-        dealt.sort(reverse=True)
-        known[square] = found = sum(dealt[: self.enemy_actions])
+            if single:
+                most = max(most, value * foe.pushed)  # a push costs them too (HX-TURN-11)
+            else:
+                dealt.append(value * foe.pushed)
+        if single:
+            found = 0.0 + most if most > -math.inf else 0.0  # as `sum` of the one best (or of none)
+        else:
+            dealt.sort(reverse=True)
+            found = sum(dealt[: self.enemy_actions])
+        known[square] = found
         return found
 
     def _attackers(self, figure: Figure) -> list[Attacker]:
@@ -440,5 +459,6 @@ class Context:
         """Pushing `figure` (HX-TURN-11, -12, -14): its click of pushing damage, all of it on its last click (the
         opponents score it, HX-END-08), and the action it cannot take next turn (HX-TURN-13)."""
         w = self.w
-        lost = figure.stats.points * (1 + w.kills) if clicks_left(figure) <= 1 else click_value(figure)
+        left, each = self.clicks(figure)
+        lost = figure.stats.points * (1 + w.kills) if left <= 1 else each
         return w.push * (lost + w.tempo * self.best_attack(figure))
