@@ -153,3 +153,18 @@ def test_the_walker_terrain_table_stops_where_the_rules_stop(map_name):
                 assert _stops(kinds, geometry.diagonal_flanks, here, square) == expected, (here, square, swims)
                 stopped += expected
     assert stopped > 0
+
+
+@pytest.mark.parametrize("map_name", MAPS)
+def test_a_line_clear_of_walls_and_blocking_terrain_is_what_the_ray_says(map_name):
+    """`Geometry.line_clear` (traced to the first obstacle, not kept) answers as `Geometry.ray` does for every pair
+    of squares of the map (HC-COMBAT-18, HC-TERRAIN-10, -11)."""
+    geometry = geometry_of(_library().maps[map_name])
+    shut = 0
+    for source in range(0, geometry.size, 2):
+        for aim in range(geometry.size):
+            ray = geometry.ray(source, aim)
+            clear = geometry.line_clear(source, aim)
+            assert clear == (not ray.walled and not ray.blocked_by_terrain), (source, aim)
+            shut += not clear
+    assert shut > 0

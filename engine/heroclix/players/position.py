@@ -332,9 +332,8 @@ class Context:
             if not row:
                 row.extend([-1] * self.geo.size)
             clear = row[aim]
-            if clear < 0:
-                ray = self.geo.ray(source, aim)
-                row[aim] = clear = 0 if ray.walled or ray.blocked_by_terrain else 1
+            if clear < 0:  # traced once per map, not kept as a `Ray` (`Geometry.line_clear`)
+                row[aim] = clear = 1 if self.geo.line_clear(source, aim) else 0
             return clear
         return 0
 
