@@ -197,6 +197,57 @@ class Geometry:
             found = self._rays[key] = self._trace(a, b)
         return found
 
+    def line_clear(self, a: int, b: int) -> bool:
+        """Whether the line of fire from a to b crosses no wall and no blocking terrain: `ray(a, b)` neither
+        `walled` nor `blocked_by_terrain` (HC-COMBAT-18, HC-TERRAIN-10, -11), traced to the first obstacle and not
+        kept, for a caller that keeps its own table of the answers (a player's per-map lines of fire)."""
+        ax, ay = self.xy(a)
+        bx, by = self.xy(b)
+        dx = 1 if bx > ax else -1
+        dy = 1 if by > ay else -1
+        cx, cy = ax, ay
+        terrain = self.terrain
+        events = self._crossings(ax, ay, bx, by)
+        for t in sorted(events):
+            crossing = events[t]
+            here = self.index(cx, cy)
+            if len(crossing) == 2:  # exactly through a grid point
+                flank1, flank2 = self.index(cx + dx, cy), self.index(cx, cy + dy)
+                cx, cy = cx + dx, cy + dy
+                there = self.index(cx, cy)
+                if self._corner_walled(here, there, flank1, flank2):
+                    return False
+                if terrain[flank1] == BLOCKING and terrain[flank2] == BLOCKING:
+                    return False
+            else:
+                if crossing[0] == "x":
+                    cx += dx
+                else:
+                    cy += dy
+                there = self.index(cx, cy)
+                if self._wall(here, there):
+                    return False
+            if there != b and terrain[there] == BLOCKING:
+                return False
+        return True
+
+    def _crossings(self, ax: int, ay: int, bx: int, by: int) -> dict[int, list[str]]:
+        """Where the line from (ax, ay) to (bx, by) crosses each grid line, as `_trace` finds them: by the fraction
+        of the way, scaled to an integer, the axes crossed there."""
+        sx, sy, ex, ey = 2 * ax + 1, 2 * ay + 1, 2 * bx + 1, 2 * by + 1
+        spans = {"x": abs(ex - sx), "y": abs(ey - sy)}
+        events: dict[int, list[str]] = {}
+        for axis, start, end in (("x", sx, ex), ("y", sy, ey)):
+            if start == end:
+                continue
+            other_span = spans["y" if axis == "x" else "x"] or 1
+            step = 2 if end > start else -2
+            line = start + (1 if end > start else -1)  # first even grid line on the way
+            while (line - end) * (1 if end > start else -1) < 0:
+                events.setdefault(abs(line - start) * other_span, []).append(axis)
+                line += step
+        return events
+
     def _trace(self, a: int, b: int) -> Ray:
         ax, ay = self.xy(a)
         bx, by = self.xy(b)

@@ -38,8 +38,15 @@ IMPERVIOUS_AT = 5
 def reduced(character: Figure, damage: int, penetrating: bool = False) -> int:
     """The damage `character` takes of `damage` dealt to it, after its damage reducer (the best showing; only
     Invincible against penetrating damage, HX-PAC-06), never below 0 (HX-DAMAGE-02)."""
-    reducers = (INVINCIBLE,) if penetrating else tuple(REDUCTION)
-    cut = max((REDUCTION[name] for name in reducers if name in character.powers), default=0)
+    powers = character.powers
+    cut = 0  # every reducer takes at least 1: the best showing, or none
+    if penetrating:
+        if INVINCIBLE in powers:
+            cut = REDUCTION[INVINCIBLE]
+    else:
+        for name, amount in REDUCTION.items():
+            if amount > cut and name in powers:
+                cut = amount
     return max(0, damage - cut)
 
 

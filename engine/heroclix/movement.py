@@ -269,7 +269,6 @@ def reachable(
     start = character.pos
     speed = move_speed(state, character) if squares < 0 else squares
     level = levels_of(geometry).level
-    ladders = levels_of(geometry).ladders
     indoor = geometry.indoor
     flier = flies(character)
     mode = state.flight.get(character.uid)
@@ -302,35 +301,10 @@ def reachable(
                     if adjacency(state, character, foe, square, False):
                         danger.add(square)
 
-    closed = closed_steps(geometry)
-
-    def verdict(here: int, square: int) -> int:
-        """0: the move may end on `square`; 1: it may only pass it; 2: it may not enter it."""
-        if flier:
-            if mode == SOARING and indoor[square]:
-                return 2
-            indoors = mode == HOVERING and (indoor[here] or indoor[square]) and not phaser
-            if indoors and (square in closed[here] or (indoor[square] and geometry.terrain[square] == BLOCKING)):
-                return 2
-            if square in others or (mode == HOVERING and geometry.terrain[square] == BLOCKING):
-                return 1
-            return 0
-        if state.rears and not leaper:  # HX-SPECIAL-03, HX-MOVE-04: not across an opposing double-base's diagonal
-            crossed = double_base.across(state, here, square)
-            if crossed is not None and crossed.uid in foe_ids:
-                return 2
-        if phaser or (huge and not indoor[here] and not indoor[square]):  # HX-SPECIAL-12, -16, HX-POWER-03
-            if square in foe_squares:
-                return 1 if leaper else 2
-            return 1 if square in others or geometry.terrain[square] == BLOCKING else 0
-        if square in closed[here] or geometry.terrain[square] == BLOCKING:
-            return 2
-        if level[square] != level[here] and frozenset((here, square)) not in ladders and not huge:
-            return 2
-        if square in foe_squares:
-            return 1 if leaper else 2
-        return 1 if square in others else 0
-
+    judge = _Steps(state, geometry, character, flier, mode, phaser, huge, leaper, others, foe_squares, foe_ids)
+    walker = not flier and not huge
+    kinds = walker_terrain(geometry, swimmer)
+    flanks = geometry.diagonal_flanks
     starts = double_base.touching(state, character) if character.uid in state.rears else None  # HX-SPECIAL-04
     seen: set[int] = {start} if starts is None else set()
     ends: dict[int, tuple[int, ...]] = {start: ()}
@@ -346,7 +320,7 @@ def reachable(
                     here = starts[square]
                 if square in seen:
                     continue
-                judged = verdict(here, square)
+                judged = judge.verdict(here, square)
                 if judged == 2:
                     continue
                 candidate = (*path, square)
@@ -355,11 +329,99 @@ def reachable(
                     starts is None or double_base.rear_square(state, character, candidate, -1, mode) >= 0
                 ):
                     ends[square] = candidate
-                if not flier and ((not huge and _terrain_stop(state, here, square, swimmer)) or square in danger):
+                if flier:
+                    grown.append(candidate)
+                    continue
+                if square in danger or (walker and _stops(kinds, flanks, here, square)):
                     continue
                 grown.append(candidate)
         frontier = grown
     return ends
+
+
+class _Steps:
+    """What `reachable` reads to judge a step (`verdict`), worked out once per search."""
+
+    def __init__(
+        self, state: HeroState, geometry: Geometry, character: Figure, flier: bool, mode: str | None, phaser: bool,
+        huge: bool, leaper: bool, others: set[int], foe_squares: set[int], foe_ids: set[int],
+    ) -> None:  # fmt: skip
+        self.state = state
+        self.geometry = geometry
+        self.terrain = geometry.terrain
+        self.indoor = geometry.indoor
+        self.closed = closed_steps(geometry)
+        self.level = levels_of(geometry).level
+        self.ladders = levels_of(geometry).ladders
+        self.character = character
+        self.flier = flier
+        self.soaring = mode == SOARING
+        self.hovering = mode == HOVERING
+        self.phaser = phaser
+        self.huge = huge
+        self.leaper = leaper
+        self.others = others
+        self.foe_squares = foe_squares
+        self.foe_ids = foe_ids
+        self.rears = bool(state.rears)
+
+    def verdict(self, here: int, square: int) -> int:
+        """0: the move may end on `square`; 1: it may only pass it; 2: it may not enter it."""
+        terrain = self.terrain
+        indoor = self.indoor
+        if self.flier:
+            if self.soaring and indoor[square]:
+                return 2
+            indoors = self.hovering and (indoor[here] or indoor[square]) and not self.phaser
+            if indoors and (square in self.closed[here] or (indoor[square] and terrain[square] == BLOCKING)):
+                return 2
+            if square in self.others or (self.hovering and terrain[square] == BLOCKING):
+                return 1
+            return 0
+        if self.rears and not self.leaper:  # HX-SPECIAL-03, HX-MOVE-04: not across an opposing double-base's diagonal
+            crossed = double_base.across(self.state, here, square)
+            if crossed is not None and crossed.uid in self.foe_ids:
+                return 2
+        if self.phaser or (self.huge and not indoor[here] and not indoor[square]):  # HX-SPECIAL-12, -16, HX-POWER-03
+            if square in self.foe_squares:
+                return 1 if self.leaper else 2
+            return 1 if square in self.others or terrain[square] == BLOCKING else 0
+        if square in self.closed[here] or terrain[square] == BLOCKING:
+            return 2
+        level = self.level
+        if level[square] != level[here] and frozenset((here, square)) not in self.ladders and not self.huge:
+            return 2
+        if square in self.foe_squares:
+            return 1 if self.leaper else 2
+        return 1 if square in self.others else 0
+
+
+def walker_terrain(geometry: Geometry, swims: bool) -> tuple[list[int], list[bool]]:
+    """Per square, its terrain type for a walker's movement (`_kind` with nothing lifted: water clear for a
+    swimmer, HX-MOVE-19) and whether that is hindering or water, once per map: `reachable` reads them at every
+    step (`_stops`)."""
+    found: Any = geometry.cached(
+        "heroclix walker terrain", lambda: (_kinds(geometry, False), _kinds(geometry, True))
+    )  # fmt: skip
+    return cast(tuple[tuple[list[int], list[bool]], tuple[list[int], list[bool]]], found)[1 if swims else 0]
+
+
+def _kinds(geometry: Geometry, swims: bool) -> tuple[list[int], list[bool]]:
+    kinds = [0 if terrain == WATER and swims else terrain for terrain in geometry.terrain]
+    return kinds, [kind in (HINDERING, WATER) for kind in kinds]
+
+
+def _stops(kinds: tuple[list[int], list[bool]], flanks: dict[tuple[int, int], tuple[int, int]], here: int,
+           square: int) -> bool:  # fmt: skip
+    """`_terrain_stop` of a step from `here` into `square` with nothing lifted, read from `walker_terrain`'s
+    tables (HX-TERRAIN-05, HX-MOVE-20)."""
+    kind, rough = kinds
+    if rough[square] and kind[square] != kind[here]:
+        return True
+    if rough[here]:
+        return False
+    flank = flanks.get((here, square))
+    return flank is not None and rough[flank[0]] and rough[flank[1]]
 
 
 def carry_problem(

@@ -11,7 +11,7 @@ import numpy as np
 from clix.engine.core import decisions
 from clix.engine.core.dice import Dice
 from clix.engine.core.geometry import BLOCKING
-from clix.engine.core.pieces import Figure, Player, stats_from_dial
+from clix.engine.core.pieces import Figure, Player, Stats, stats_from_dial
 from clix.engine.heroclix import card_play, double_base, rules
 from clix.engine.heroclix.card_checks import feat_points
 from clix.engine.heroclix.events import EventKind
@@ -170,6 +170,32 @@ def _mark_archenemies(state: HeroState, library: Library) -> None:
 
 
 def _figure(uid: int, label: str, character: Character, player: int, square: int) -> Figure:
+    return Figure(uid, label, character_stats(character), player, player, square, character.start, "start",
+                  character.start)  # fmt: skip
+
+
+STATS_KEPT = 256
+"""How many characters' `Stats` a process keeps (`character_stats`); all are dropped when it is full."""
+
+_stats: dict[tuple[object, ...], Stats] = {}
+
+
+def character_stats(character: Character) -> Stats:
+    """`character`'s dial as the engine reads it (HX-CHAR-05): parsed once per process, not once per game, and
+    shared by its figures, as `State.copy` shares stats (nothing changes a `Stats`: Outwit puts another in its
+    place). Kept by everything it is made from, so a changed character gets its own."""
+    dial = tuple(e if isinstance(e, str) else (e.values, tuple(e.powers)) for e in character.dial)
+    key = (character.id, dial, tuple(character.powers), character.start, character.range, character.bolts,
+           character.speed_mode, character.points)  # fmt: skip
+    found = _stats.get(key)
+    if found is None:
+        if len(_stats) >= STATS_KEPT:
+            _stats.clear()
+        found = _stats[key] = _parsed_stats(character)
+    return found
+
+
+def _parsed_stats(character: Character) -> Stats:
     stats = stats_from_dial(
         character.id, character.clicks(), start=character.start, range_=character.range, bolts=character.bolts,
         speed_mode=character.speed_mode, points=character.points,
@@ -179,8 +205,7 @@ def _figure(uid: int, label: str, character: Character, player: int, square: int
         {name: {} for name in [*everywhere, *(power_named(p) for p in ([] if isinstance(e, str) else e.powers))]}
         for e in character.dial
     )
-    stats = replace(stats, powers={"start": showing})
-    return Figure(uid, label, stats, player, player, square, character.start, "start", character.start)
+    return replace(stats, powers={"start": showing})
 
 
-__all__ = ["DEFAULT_TURN_LIMIT", "SetupError", "new_game"]
+__all__ = ["DEFAULT_TURN_LIMIT", "SetupError", "character_stats", "new_game"]

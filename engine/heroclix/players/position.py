@@ -6,6 +6,7 @@ option is computed here once, so an option (most are moves) is scored by lookups
 
 from __future__ import annotations
 
+import math
 from typing import Any, cast
 
 from clix.engine.core.geometry import BLOCKING, Geometry
@@ -30,9 +31,21 @@ LATE_ROUNDS = 4
 Attack = Close | Ranged | Throw | Telekinesis
 
 
+def _hit_sum(need: int) -> float:
+    return sum(n for total, n in ROLLS.items() if 3 <= total <= 11 and total >= need) / 36
+
+
+HIT_CHANCES = [_hit_sum(need) for need in range(3, 12)]
+"""`hit_chance` of 3 to 11 needed, worked out once (below 3 every plain roll hits, above 11 none does)."""
+
+
 def hit_chance(need: int) -> float:
     """The chance that 2d6 reach `need` without doubles 1 or 6: a plain hit (HX-COMBAT-02, -03, -04)."""
-    return sum(n for total, n in ROLLS.items() if 3 <= total <= 11 and total >= need) / 36
+    if need <= 3:
+        return HIT_CHANCES[0]
+    if need > 11:
+        return 0.0
+    return HIT_CHANCES[need - 3]
 
 
 def clicks_left(figure: Figure) -> int:
@@ -58,19 +71,44 @@ def attack_odds(state: HeroState, attacker: Figure, target: Figure, action: Atta
     and its modifiers, the defense value (Defend), Combat Reflexes or Energy Shield, Perplex and the cards, under the
     rule of 3 (HX-VALUE-05); Super Senses' evasion and Impervious' roll as chances. A hindered line is left out."""
     close = isinstance(action, Close)
+    return odds(attacker, target, attack_value(state, attacker, action), defense_total(state, target, close),
+                penetrates(attacker, action), damage)  # fmt: skip
+
+
+def attack_value(state: HeroState, attacker: Figure, action: Attack) -> int:
+    """`attacker`'s attack value for `action` with its modifiers under the rule of 3 (HX-VALUE-05): an expert's +1,
+    the cards', Smoke Cloud's and Perplex's; the same for every target of a plain close or ranged attack."""
+    close = isinstance(action, Close)
     expert = combat.expert_bonus(attacker, action) + cards.modifier(state, attacker, cards.ATTACK, close)
     bonus = expert - smoke_penalty(state, attacker) + perplexed(state, attacker, ATTACK)
-    attack = max(0, attacker.attack + capped(bonus))
-    defense = defense_value(state, target) + capped(
+    return max(0, attacker.attack + capped(bonus))
+
+
+def defense_total(state: HeroState, target: Figure, close: bool) -> int:
+    """`target`'s defense value against a close (or ranged) attack: Defend's, with Combat Reflexes or Energy
+    Shield, Perplex and the cards under the rule of 3 (HX-VALUE-05); the same for every attacker."""
+    return defense_value(state, target) + capped(
         defense_bonus(target, close)
         + perplexed(state, target, DEFENSE)
         + cards.modifier(state, target, cards.DEFENSE, close)
     )
+
+
+def penetrates(attacker: Figure, action: Attack) -> bool:
+    """Whether `attacker`'s damage with `action` ignores reducers other than Invincible (Psychic Blast at range,
+    Exploit Weakness in close combat; HX-POWER-19, -40, HX-PAC-06)."""
+    close = isinstance(action, Close)
+    return (isinstance(action, Ranged | Throw) and PSYCHIC_BLAST in attacker.powers) or exploits(attacker, close)
+
+
+def odds(
+    attacker: Figure, target: Figure, attack: int, defense: int, penetrating: bool, damage: float
+) -> tuple[float, ...]:
+    """`attack_odds` from the attack and defense values already modified (`attack_value`, `defense_total`)."""
     plain = hit_chance(defense - attack)
     kept = 1.0
     if SUPER_SENSES in target.powers:  # HX-POWER-25: 5-6 evades
         kept *= 1 - (2 - senses_handicap(attacker)) / 6
-    penetrating = (isinstance(action, Ranged | Throw) and PSYCHIC_BLAST in attacker.powers) or exploits(attacker, close)
     if IMPERVIOUS in target.powers and not penetrating:  # HX-POWER-34: 5-6 takes none
         kept *= 2 / 3
     whole = int(damage)
@@ -152,6 +190,9 @@ class Context:
         self.enemies = [c for c in standing if sides.team(state, c.controller) != side]
         self.enemy_actions = max(1, state.build_total // sides.POINTS_PER_ACTION)
         self._values: dict[tuple[int, int, bool], float] = {}
+        self._attack_sides: dict[int, tuple[int, int, bool]] = {}
+        self._defense_sides: dict[int, int] = {}
+        self._clicks: dict[int, tuple[int, float]] = {}
         self._threat: dict[int, dict[int, float]] = {}
         self._best: dict[int, float] = {}
         self._speed: dict[int, int] = {}
@@ -191,12 +232,19 @@ class Context:
 
     # --- attacks -----------------------------------------------------------------------------------------
 
+    def clicks(self, figure: Figure) -> tuple[int, float]:
+        """(`clicks_left`, `click_value`) of `figure`, once per decision."""
+        found = self._clicks.get(figure.uid)
+        if found is None:
+            self._clicks[figure.uid] = found = (clicks_left(figure), click_value(figure))
+        return found
+
     def worth(self, attacker: Figure, target: Figure, damage_taken: float) -> float:
         """Victory points of dealing `damage_taken` clicks to `target`: clicks at their share of its points, a
         KO at its points (double for `attacker`'s archenemy, HX-END-06) plus the threat it removes."""
         w = self.w
-        left = clicks_left(target)
-        value = w.damage * min(damage_taken, left) * click_value(target)
+        left, each = self.clicks(target)
+        value = w.damage * min(damage_taken, left) * each
         if damage_taken >= left:
             double = target.uid in self.state.archenemies.get(attacker.uid, frozenset())
             value += w.kills * target.stats.points * (2 if double else 1)
@@ -207,22 +255,49 @@ class Context:
     def attack_value(self, attacker: Figure, target: Figure, action: Attack, damage: float) -> float:
         """Expected victory points of one attack roll of `attacker` on `target` (HX-COMBAT-02..04), less the
         chance of a critical miss clicking the attacker (HX-COMBAT-03)."""
-        plain, critical, normal, crit, miss = attack_odds(self.state, attacker, target, action, damage)
+        return self._valued(attacker, target, attack_odds(self.state, attacker, target, action, damage))
+
+    def _valued(self, attacker: Figure, target: Figure, found: tuple[float, ...]) -> float:
+        """`attack_value` from the attack's `attack_odds`."""
+        plain, critical, normal, crit, miss = found
         gain = plain * self.worth(attacker, target, normal) + critical * self.worth(attacker, target, crit)
-        cost = miss * (attacker.stats.points if clicks_left(attacker) <= 1 else click_value(attacker))
+        left, each = self.clicks(attacker)
+        cost = miss * (attacker.stats.points if left <= 1 else each)
         return gain - cost
 
     def plain_value(self, attacker: Figure, target: Figure, close: bool) -> float:
-        """`attack_value` of a plain close or ranged attack (cached for the decision)."""
+        """`attack_value` of a plain close or ranged attack (cached for the decision). The attacker's attack and
+        damage values and the target's defense are the same whoever the other is: each is worked out once per
+        decision (`_attacking`, `_defending`)."""
         key = (attacker.uid, target.uid, close)
         found = self._values.get(key)
         if found is None:
-            action: Attack = Close(attacker.uid, target.uid) if close else Ranged(attacker.uid, (target.uid,))
-            damage = attacker.damage + combat.damage_modifier(self.state, attacker, action)
-            found = self.attack_value(attacker, target, action, damage)
+            attack, damage, penetrating = self._attacking(attacker, close)
+            defense = self._defending(target, close)
+            found = self._valued(attacker, target, odds(attacker, target, attack, defense, penetrating, damage))
             if close:
                 found *= self.w.close if attacker in self.mine else 1.0
             self._values[key] = found = max(0.0, found)
+        return found
+
+    def _attacking(self, attacker: Figure, close: bool) -> tuple[int, int, bool]:
+        """(attack value, damage value, penetrating) of `attacker`'s plain close or ranged attack, with their
+        modifiers (`attack_value`, `combat.damage_modifier`): the same for every target (once per decision)."""
+        key = attacker.uid * 2 + (1 if close else 0)
+        found = self._attack_sides.get(key)
+        if found is None:
+            action: Attack = Close(attacker.uid, attacker.uid) if close else Ranged(attacker.uid, ())
+            damage = attacker.damage + combat.damage_modifier(self.state, attacker, action)
+            found = (attack_value(self.state, attacker, action), damage, penetrates(attacker, action))
+            self._attack_sides[key] = found
+        return found
+
+    def _defending(self, target: Figure, close: bool) -> int:
+        """`target`'s defense against a plain close or ranged attack (`defense_total`, once per decision)."""
+        key = target.uid * 2 + (1 if close else 0)
+        found = self._defense_sides.get(key)
+        if found is None:
+            self._defense_sides[key] = found = defense_total(self.state, target, close)
         return found
 
     def best_attack(self, attacker: Figure) -> float:
@@ -257,9 +332,8 @@ class Context:
             if not row:
                 row.extend([-1] * self.geo.size)
             clear = row[aim]
-            if clear < 0:
-                ray = self.geo.ray(source, aim)
-                row[aim] = clear = 0 if ray.walled or ray.blocked_by_terrain else 1
+            if clear < 0:  # traced once per map, not kept as a `Ray` (`Geometry.line_clear`)
+                row[aim] = clear = 1 if self.geo.line_clear(source, aim) else 0
             return clear
         return 0
 
@@ -274,6 +348,8 @@ class Context:
         if found is not None:
             return found
         dealt: list[float] = []
+        most = -math.inf  # with one action (a 100-point build), the threat is the best attack alone: no list to sort
+        single = self.enemy_actions == 1
         width = self.geo.width
         x, y = square % width, square // width
         for foe in self._attackers(figure):
@@ -283,9 +359,16 @@ class Context:
                 continue
             how = self._how(foe.pos, square, apart, foe.range) if apart <= foe.shoots else 0
             value = (foe.close if how == 2 else foe.ranged) if how else foe.far
-            dealt.append(value * foe.pushed)  # a push costs them too (HX-TURN-11)
-        dealt.sort(reverse=True)
-        known[square] = found = sum(dealt[: self.enemy_actions])
+            if single:
+                most = max(most, value * foe.pushed)  # a push costs them too (HX-TURN-11)
+            else:
+                dealt.append(value * foe.pushed)
+        if single:
+            found = 0.0 + most if most > -math.inf else 0.0  # as `sum` of the one best (or of none)
+        else:
+            dealt.sort(reverse=True)
+            found = sum(dealt[: self.enemy_actions])
+        known[square] = found
         return found
 
     def _attackers(self, figure: Figure) -> list[Attacker]:
@@ -375,5 +458,6 @@ class Context:
         """Pushing `figure` (HX-TURN-11, -12, -14): its click of pushing damage, all of it on its last click (the
         opponents score it, HX-END-08), and the action it cannot take next turn (HX-TURN-13)."""
         w = self.w
-        lost = figure.stats.points * (1 + w.kills) if clicks_left(figure) <= 1 else click_value(figure)
+        left, each = self.clicks(figure)
+        lost = figure.stats.points * (1 + w.kills) if left <= 1 else each
         return w.push * (lost + w.tempo * self.best_attack(figure))
