@@ -234,6 +234,8 @@ class Geometry:
     def _crossings(self, ax: int, ay: int, bx: int, by: int) -> dict[int, list[str]]:
         """Where the line from (ax, ay) to (bx, by) crosses each grid line, as `_trace` finds them: by the fraction
         of the way, scaled to an integer, the axes crossed there."""
+        # In doubled coordinates space (x, y) spans (2x, 2x+2) and its centre is (2x+1, 2y+1). Every fraction of
+        # the way is scaled by both spans (those that are not zero), so the crossings are exact integers to sort.
         sx, sy, ex, ey = 2 * ax + 1, 2 * ay + 1, 2 * bx + 1, 2 * by + 1
         spans = {"x": abs(ex - sx), "y": abs(ey - sy)}
         events: dict[int, list[str]] = {}
@@ -251,21 +253,7 @@ class Geometry:
     def _trace(self, a: int, b: int) -> Ray:
         ax, ay = self.xy(a)
         bx, by = self.xy(b)
-        # In doubled coordinates space (x, y) spans (2x, 2x+2) and its centre is (2x+1, 2y+1).
-        sx, sy, ex, ey = 2 * ax + 1, 2 * ay + 1, 2 * bx + 1, 2 * by + 1
-        # Where the line crosses each grid line, as the fraction of the way from a to b; every fraction is
-        # scaled by both spans (those that are not zero), so the crossings are exact integers to sort.
-        spans = {"x": abs(ex - sx), "y": abs(ey - sy)}
-        events: dict[int, list[str]] = {}
-        for axis, start, end in (("x", sx, ex), ("y", sy, ey)):
-            if start == end:
-                continue
-            other_span = spans["y" if axis == "x" else "x"] or 1
-            step = 2 if end > start else -2
-            line = start + (1 if end > start else -1)  # first even grid line on the way
-            while (line - end) * (1 if end > start else -1) < 0:
-                events.setdefault(abs(line - start) * other_span, []).append(axis)
-                line += step
+        events = self._crossings(ax, ay, bx, by)
         dx = 1 if bx > ax else -1
         dy = 1 if by > ay else -1
         cx, cy = ax, ay
