@@ -68,8 +68,10 @@ def resolve(
     style: str,
 ) -> tuple[Cell, str]:
     """The cell these options name and its difficulty's id (or 'custom'); a ClixError for any mistake."""
-    if style not in ("team", "random"):
-        raise ClixError(f"--players: Horrified has the players team and random, not {style!r}")
+    try:
+        kit().player_factory(style)  # team, random, search or search:N (the kit's UnknownStyle is a ValueError)
+    except ValueError as exc:
+        raise ClixError(f"--players: {exc}") from None
     if heroes and players is not None and players != len(heroes):
         raise ClixError(f"--seats {players} but {len(heroes)} heroes named in --heroes; give one of them")
     chosen_heroes = tuple(heroes) if heroes else default_heroes(layers, 2 if players is None else players)

@@ -14,9 +14,11 @@ from clix.engine.core.driver import play
 from clix.engine.core.files.problems import InvalidFile, Problem
 from clix.engine.core.matchups import LibraryCache, UnknownStyle
 from clix.engine.core.players import RandomAgent
+from clix.engine.core.players.search import is_search, search_budget
 from clix.engine.horrified.components import Components, build_components, vary
 from clix.engine.horrified.library import PLAYED_MONSTERS, Library, load_library
 from clix.engine.horrified.players import TeamPlayer
+from clix.engine.horrified.search import search_factory
 from clix.engine.horrified.setup import SetupError, check_lineup, new_game
 
 _LIBRARIES: LibraryCache[Library] = LibraryCache(load_library)
@@ -59,7 +61,12 @@ class HorrifiedMatchups:
             return RandomAgent
         if style == "team":
             return TeamPlayer
-        raise UnknownStyle(f"Horrified has the players random and team, not {style!r}")
+        if is_search(style):  # the search player, `search` or `search:N` playouts a decision (issue 40)
+            try:
+                return search_factory(search_budget(style), name=style)
+            except ValueError as exc:
+                raise UnknownStyle(str(exc)) from None
+        raise UnknownStyle(f"Horrified has the players team and random, and search or search:N, not {style!r}")
 
     def library(self, layers: tuple[Path, ...]) -> Library:
         return _LIBRARIES.get(layers)
