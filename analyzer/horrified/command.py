@@ -20,7 +20,7 @@ from rich.console import Console
 SHORT = {"win rate": "rate", "commoner loss": "loss"}
 """The verdicts as the sensitivity table's last column names them."""
 TABLES = ("lineup", "difficulty", "heroes", "sensitivity")
-NOTE = "a model: assumed components (docs/horrified.md), the team player"
+NOTE = "a model: assumed components (docs/horrified.md), the {style} player"
 
 
 def cells_for(table: str, base: Cell) -> int:
@@ -109,7 +109,7 @@ def measure(plan: Plan, jobs: int, advance: Callable[[int], None] | None = None)
         result, found, cells = sensitivity_table(base, play)
     head = {"ruleset": "horrified", "monsters": list(base.monsters), "heroes": list(base.heroes),
             "players": len(base.heroes), "difficulty": plan.difficulty, "style": base.style, "games": games,
-            "seed": seed, "data": [str(p) for p in base.layers[1:]], "note": NOTE}  # fmt: skip
+            "seed": seed, "data": [str(p) for p in base.layers[1:]], "note": NOTE.format(style=base.style)}  # fmt: skip
     label, rows = focus(cells, found, base)
     summary = {**head, **result, "command": command_line(table, base, games, seed), "ends_by_turn": ends_by_turn(rows)}
     return Measured({**summary, "headline": headline(summary)}, list(cells), found, label)
