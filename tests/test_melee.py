@@ -131,6 +131,15 @@ def test_the_command_prints_a_headline_and_writes_its_games(tmp_path: Path, caps
     code, out, err = run_main(["melee", *FOUR[:3], "--turns", "6", "--game", "7"], capsys)
     row = games[games["game"] == 7].iloc[0]
     assert code == 0 and f"winner {row['winner']}" in out
+    code, again, err = run_main(["replay", "--run", str(tmp_path / "run"), "--game", "7"], capsys)
+    assert code == 0 and again == out, err  # the folder alone replays the game (its summary.json's settings)
+    changed = games.copy()
+    changed.loc[changed["game"] == 7, "place_A"] = 9.0
+    changed.to_csv(tmp_path / "run" / "games.csv", index=False)
+    code, again, err = run_main(["replay", "--run", str(tmp_path / "run"), "--game", "7"], capsys)
+    assert code == 1 and "replay differs" in again and "place_A is" in again
+    code, _, err = run_main(["replay", "--run", str(tmp_path / "run"), "--game", "12"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "holds games 0 to 11" in err
 
 
 @pytest.mark.parametrize(

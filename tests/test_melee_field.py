@@ -141,12 +141,18 @@ def test_a_field_rerun_is_served_from_the_store_listed_and_its_games_replay(
         tmp_path / "b" / "report.html"
     ).read_text()
     code, listed, err = run_main(["results", "list", "--store", str(store)], capsys)
-    assert code == 0 and listed.count("melee:") == 2, listed
+    assert code == 0 and listed.count("pods of 4:") == 2, listed
+    first = next(a for a in summary["armies"] if a["army"] == FIELD[0])  # the score column: A's win share
+    rows = [line.split() for line in listed.splitlines() if line[:3].strip().isdigit()]
+    assert [row[-1] for row in rows] == [f"{100 * first['win_share']:.1f}%"] * 2, listed
     games = pd.read_csv(tmp_path / "a" / "games.csv")
     code, printed, err = run_main([*args[:-2], "--game", "9", "--json"], capsys)
     assert code == 0, err
     row, stored = json.loads(printed), games[games["game"] == 9].iloc[0]
     assert row["pod"] == stored["pod"] and all(row[f"place_{x}"] == stored[f"place_{x}"] for x in "ABCD")
+    code, replayed, err = run_main(["replay", "--run", str(tmp_path / "a"), "--game", "9"], capsys)
+    assert code == 0, err  # from the folder alone, checked against games.csv
+    assert all(f"place {stored[f'place_{x}']:g}: {x} {stored[f'army_{x}']}" in replayed for x in "ABCD"), replayed
 
 
 def test_the_api_plays_a_field_in_pods_as_the_command_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.melee.design import SLOTS, Melee, horrorclix_part, play_row, rounded_games, seed_path
-from clix.analyzer.melee.keep import MeleeKeeper
+from clix.analyzer.melee.keep import MeleeKeeper, run_settings
 from clix.analyzer.play.pool import run_items
 from clix.analyzer.play.result import report_line
 from clix.analyzer.play.runner import batch_size_for, player_factory
@@ -279,13 +279,14 @@ def run_melee(
                 "no whole block of games finished: nothing to report (play more games, or see the lines above)"
             )
         summary = summarize(table) | {"seed": seed, "map": melee.map_name, "ended": ended, "store": str(store or "")}
+        summary["settings"] = run_settings(melee, summary, melee_command(melee, played, seed))
         if claimed is not None:
             with claimed.staged() as staging:
                 written = write_outputs(staging, table, summary)
             summary["outputs"] = [str(claimed.final(p)) for p in written]
         if keeper is not None:
             folder = str(Path(summary["outputs"][0]).resolve().parent) if "outputs" in summary else ""
-            keeper.record(melee, summary, [int(i) for i in table["game"]], melee_command(melee, played, seed), folder)
+            keeper.record(melee, summary, [int(i) for i in table["game"]], summary["settings"]["command"], folder)
     if as_json:
         print_json(summary)
     else:

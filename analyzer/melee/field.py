@@ -277,7 +277,7 @@ def run_field(melee: Melee, play: FieldPlay, out: Any, as_json: bool, console: A
     from clix.analyzer.common.text import print_lines
     from clix.analyzer.melee.console import field_lines
     from clix.analyzer.melee.field_report import write_field
-    from clix.analyzer.melee.keep import MeleeKeeper
+    from clix.analyzer.melee.keep import MeleeKeeper, run_settings
     from clix.analyzer.play.pool import close_pool
     from clix.analyzer.play.result import run_exit_code
     from clix.analyzer.report.folder import claim_output
@@ -303,6 +303,7 @@ def run_field(melee: Melee, play: FieldPlay, out: Any, as_json: bool, console: A
         if table.empty:
             raise ClixError("no whole pod of games finished: nothing to report (see the lines above)")
         summary = summarize_field(field, table, seed, play.resamples) | {"ended": ended, "store": str(store or "")}
+        summary["settings"] = run_settings(melee, summary, field_command(field, played, seed))
         if claimed is not None:
             with claimed.staged() as staging:
                 written = write_field(staging, table, summary, play.pdf)
@@ -310,7 +311,7 @@ def run_field(melee: Melee, play: FieldPlay, out: Any, as_json: bool, console: A
         if keeper is not None:
             folder = str(Path(summary["outputs"][0]).resolve().parent) if "outputs" in summary else ""
             indexes = [int(i) for i in table["game"]]
-            keeper.record(melee, summary, indexes, field_command(field, played, seed), folder)
+            keeper.record(melee, summary, indexes, summary["settings"]["command"], folder)
     if as_json:
         print_json(summary)
     else:

@@ -53,6 +53,35 @@ def melee_key(melee: Melee, master_seed: int, pods: tuple[tuple[int, ...], ...] 
     return GameKey(_digest(fields), fields)
 
 
+def run_settings(melee: Melee, summary: dict[str, Any], command: str) -> dict[str, Any]:
+    """What a melee (or a field in pods) was asked, as its summary.json and the store's runs record it: enough to
+    play any of its games again from the folder alone (`clix replay --run DIR --game N`). `clix results` lists a
+    field as a melee and shows it as a field (`pods`)."""
+    settings: dict[str, Any] = {
+        "kind": "melee",
+        "command": command,
+        "armies": list(melee.armies),
+        "teams": summary["teams"],
+        "map": melee.map_name,
+        "players": ",".join(melee.styles),
+        "seed": str(summary["seed"]),
+        "turns": melee.turn_limit,
+        "ties": melee.ties,
+        "games": summary["games"],
+        "rosters": [str(Path(layer).resolve()) for layer in melee.library],
+    }
+    if "pod_size" in summary:
+        settings["pods"] = summary["pod_size"]
+    return settings
+
+
+def first_army_share(melee: Melee, summary: dict[str, Any]) -> float | None:
+    """The win share of the army named first (slot A; in a field, its share of the pods it played), the score
+    `clix results list` shows for a melee ("A's score"); a field's summary lists its armies best rated first."""
+    found = [a for a in summary["armies"] if a["army"] == melee.armies[0]]
+    return found[0]["win_share"] if found else None
+
+
 class MeleeKeeper:
     """A melee's games kept in the store: those it has (`known`, by index) and a writer for those played."""
 
@@ -80,19 +109,7 @@ class MeleeKeeper:
         import duckdb
 
         ended = summary["ended"]
-        settings = {
-            "kind": "melee",
-            "command": command,
-            "armies": list(melee.armies),
-            "teams": summary["teams"],
-            "map": melee.map_name,
-            "players": ",".join(melee.styles),
-            "seed": str(summary["seed"]),
-            "turns": melee.turn_limit,
-            "ties": melee.ties,
-        }
-        if "pod_size" in summary:  # a field in pods: `clix results` lists it as a melee, shows it as a field
-            settings["pods"] = summary["pod_size"]
+        settings = summary.get("settings") or run_settings(melee, summary, command)
         record = RunRecord(
             id=self.run_id,
             started=self.started,
@@ -110,7 +127,7 @@ class MeleeKeeper:
             from_store=ended["from_store"],
             played=len(indexes) - ended["from_store"],
             interrupted=bool(ended["interrupted"]),
-            score=summary["armies"][0]["win_share"] if summary["armies"] else None,  # A's win share
+            score=first_army_share(melee, summary),
             out=out,
             indexes=json.dumps(index_ranges(indexes)),
             document=json.dumps({**summary, "settings": settings}, default=str),
