@@ -29,9 +29,16 @@ from clix.analyzer.play.store import (
 from clix.analyzer.play.writer import GameWriter
 
 
-def melee_key(melee: Melee, master_seed: int, pods: tuple[tuple[int, ...], ...] = (), size: int = 0) -> GameKey:
+def melee_key(
+    melee: Melee,
+    master_seed: int,
+    pods: tuple[tuple[int, ...], ...] = (),
+    size: int = 0,
+    maps: tuple[str, ...] = (),
+) -> GameKey:
     """The store key of a melee's games (see the module); a field in pods (`analyzer.melee.field`) adds its pod
-    size and its pods (army indexes), so a field drawn otherwise never takes another's games."""
+    size and its pods (army indexes), so a field drawn otherwise never takes another's games, and the maps with
+    their data when it plays on several."""
     matchups = horrorclix_part("matchups")
     MATCHUPS, roster_at = matchups.MATCHUPS, matchups.roster_at
     roster = roster_at(melee.library)
@@ -50,6 +57,9 @@ def melee_key(melee: Melee, master_seed: int, pods: tuple[tuple[int, ...], ...] 
     }
     if size:
         fields |= {"kind": "field", "pod_size": size, "pods": [list(p) for p in pods]}
+    if maps:
+        data = [_digest(MATCHUPS.data_document(roster, list(melee.armies), {}, m)) for m in maps]
+        fields |= {"maps": list(maps), "maps_data": data}
     return GameKey(_digest(fields), fields)
 
 
