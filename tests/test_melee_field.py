@@ -147,6 +147,11 @@ def test_a_field_on_two_maps_keeps_the_one_map_fields_games_and_replays_from_its
     code, replayed, err = run_main(["replay", "--run", str(tmp_path / "a"), "--game", "13"], capsys)
     assert code == 0, err
     assert all(f"place {stored[f'place_{x}']:g}: {x} {stored[f'army_{x}']}" in replayed for x in "ABCD"), replayed
+    import clix
+
+    result = clix.melee(FIELD, pods=4, games=24, turns=4, jobs=1, seed=0, map="graveyard,mansion")
+    assert result.games["game"].tolist() == games["game"].tolist() and result.summary["maps"] == summary["maps"]
+    assert rounded([a["rating"] for a in result.summary["armies"]]) == [a["rating"] for a in summary["armies"]]
     code, _, err = run_main(["melee", *FIELD[:3], "--map", "graveyard,mansion", "--games", "6"], capsys)
     assert code == 2 and err.count("\n") == 1 and "a melee at one table plays on one map" in err
 
