@@ -12,7 +12,7 @@ from clix.analyzer.melee.command import build_melee, games_frame, play_games
 from clix.analyzer.melee.design import Melee, placings, play_state, seat_orders, seed_path
 from clix.analyzer.melee.keep import MeleeKeeper, melee_key
 from clix.analyzer.melee.replay import replay_row
-from clix.analyzer.melee.stats import summarize
+from clix.analyzer.melee.stats import king_making, summarize, targeted
 from helpers import run_main
 
 FOUR = ["butcher-shop", "firing-line", "haunting", "midnight-rush"]
@@ -131,6 +131,15 @@ def test_the_command_prints_a_headline_and_writes_its_games(tmp_path: Path, caps
     code, out, err = run_main(["melee", *FOUR[:3], "--turns", "6", "--game", "7"], capsys)
     row = games[games["game"] == 7].iloc[0]
     assert code == 0 and f"winner {row['winner']}" in out
+    code, again, err = run_main(["replay", "--run", str(tmp_path / "run"), "--game", "7"], capsys)
+    assert code == 0 and again == out, err  # the folder alone replays the game (its summary.json's settings)
+    changed = games.copy()
+    changed.loc[changed["game"] == 7, "place_A"] = 9.0
+    changed.to_csv(tmp_path / "run" / "games.csv", index=False)
+    code, again, err = run_main(["replay", "--run", str(tmp_path / "run"), "--game", "7"], capsys)
+    assert code == 1 and "replay differs" in again and "place_A is" in again
+    code, _, err = run_main(["replay", "--run", str(tmp_path / "run"), "--game", "12"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "holds games 0 to 11" in err
 
 
 @pytest.mark.parametrize(
@@ -232,3 +241,21 @@ def test_results_list_and_show_a_melee_run_beside_a_duel(tmp_path: Path, capsys:
     assert code == 0, err
     games = pd.read_csv(tmp_path / "g.csv")
     assert len(games) == 12 and set(games["order"]) == {"ABC", "ACB", "BAC", "BCA", "CAB", "CBA"}
+
+
+def test_targeted_shares_say_who_drew_the_attacks_against_an_even_spread() -> None:
+    """Issue 39's "everyone's target": of B's and C's attacks (10 and 30), A drew 10 + 15; an even spread gives it
+    half of each (20 of 40). In a 2v2 every army has two opponents, so the even share is half, and king-making is
+    not counted (two sides: no army outside the race to hand the win to another), said in words."""
+    row = {"army_A": "a", "army_B": "b", "army_C": "c", "teams": "",
+           "attacks_AB": 4, "attacks_AC": 0, "attacks_BA": 10, "attacks_BC": 0, "attacks_CA": 15, "attacks_CB": 15}  # fmt: skip
+    shares = {t["slot"]: t for t in targeted(pd.DataFrame([row]))}
+    assert shares["A"]["received"] == 25 and shares["A"]["share"] == pytest.approx(25 / 40)
+    assert shares["A"]["equal_share"] == pytest.approx(20 / 40)
+    assert shares["C"]["received"] == 0 and shares["C"]["equal_share"] == pytest.approx(7 / 14)  # A 4 and B 10, halved
+    team = {f"army_{x}": x.lower() for x in "ABCD"} | {"teams": "AC:BD"}
+    team |= {f"attacks_{x}{y}": 1 + (x == "B") for x in "ABCD" for y in "ABCD" if x != y}
+    games = pd.DataFrame([team])
+    assert [t["equal_share"] for t in targeted(games)] == [pytest.approx(0.5)] * 4
+    assert targeted(games)[0]["received"] == 3  # B's 2 and D's 1; C is A's teammate
+    assert king_making(games)["games"] == 0 and "two sides" in king_making(games)["not_counted"]

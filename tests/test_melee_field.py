@@ -108,14 +108,57 @@ def test_meta_pods_plays_the_budget_field_as_melee_pods_does(
     assert meta["pod_size"] == size and meta["bootstrap"] == 60 and len(meta["armies"]) == 4
     assert all(a["low"] <= a["rating"] <= a["high"] for a in meta["armies"])
     field = sorted(a["army"] for a in meta["armies"])
-    code, printed, err = run_main(["melee", *field, *common, "-o", str(tmp_path / "b")], capsys)
+    code, printed, err = run_main(["melee", *field, *common, "--map", "graveyard,mansion", "-o", str(tmp_path / "b")],
+                                  capsys)  # fmt: skip
     assert code == 0, err
     assert [a["rating"] for a in json.loads(printed)["armies"]] == [a["rating"] for a in meta["armies"]]
+    assert meta["maps"] == ["graveyard", "mansion"]  # a meta plays every map, and so does its field in pods
+    games = pd.read_csv(tmp_path / "a" / "games.csv")
+    assert (games.groupby("pod")["map"].value_counts() == size).all()  # every pod's rotations on each map
+    assert games.groupby("pod")["map"].nunique().eq(2).all()
+
+
+def test_a_field_on_two_maps_keeps_the_one_map_fields_games_and_replays_from_its_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A field on graveyard alone numbers its games as before; on two maps the same pods are drawn and each plays its
+    rotations on each map, under a key of its own, and `clix replay --run` replays any game from the folder; a
+    melee at one table takes one map."""
+    one = build_field(build_melee(None, FIELD, "graveyard", None, None, 4, "break", field=4), 12, 3, 4)
+    two = build_field(build_melee(None, FIELD, "graveyard,mansion", None, None, 4, "break", field=4), 12, 3, 4)
+    assert one.maps == () and one.on_maps == ("graveyard",) and one.games == len(one.pods) * 4
+    assert two.on_maps == ("graveyard", "mansion") and two.pod_games == 8 and two.pods[:2] == one.pods[:2]
+    args = ["melee", *FIELD, "--pods", "4", "--games", "24", "--turns", "4", "--jobs", "1", "--map",
+            "graveyard,mansion", "--store", str(tmp_path / "s.duckdb"), "--json"]  # fmt: skip
+    code, printed, err = run_main([*args, "-o", str(tmp_path / "a")], capsys)
+    assert code == 0, err
+    summary = json.loads(printed)
+    assert (
+        summary["maps"] == ["graveyard", "mansion"] and summary["games"] == 24 and summary["pods"] == 3
+    )  # two pods an army
+    games = pd.read_csv(tmp_path / "a" / "games.csv")
+    assert games["map"].tolist() == (["graveyard"] * 4 + ["mansion"] * 4) * 3
+    code, printed, err = run_main([*args, "-o", str(tmp_path / "b")], capsys)
+    assert code == 0 and json.loads(printed)["ended"]["from_store"] == 24, err
+    code, printed, err = run_main(["melee", *FIELD, "--pods", "4", "--games", "24", "--turns", "4", "--jobs", "1",
+                                   "--store", str(tmp_path / "s.duckdb"), "--json", "-o", str(tmp_path / "c")], capsys)  # fmt: skip
+    assert code == 0 and json.loads(printed)["ended"]["from_store"] == 0, err  # one map: another field's key
+    stored = games[games["game"] == 13].iloc[0]
+    code, replayed, err = run_main(["replay", "--run", str(tmp_path / "a"), "--game", "13"], capsys)
+    assert code == 0, err
+    assert all(f"place {stored[f'place_{x}']:g}: {x} {stored[f'army_{x}']}" in replayed for x in "ABCD"), replayed
+    import clix
+
+    result = clix.melee(FIELD, pods=4, games=24, turns=4, jobs=1, seed=0, map="graveyard,mansion")
+    assert result.games["game"].tolist() == games["game"].tolist() and result.summary["maps"] == summary["maps"]
+    assert rounded([a["rating"] for a in result.summary["armies"]]) == [a["rating"] for a in summary["armies"]]
+    code, _, err = run_main(["melee", *FIELD[:3], "--map", "graveyard,mansion", "--games", "6"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "a melee at one table plays on one map" in err
 
 
 @pytest.mark.parametrize(
     ("extra", "says"),
-    [(["--row"], "--row: not with --pods"), (["--maps", "graveyard,mansion"], "plays on one map"),
+    [(["--row"], "--row: not with --pods"), (["--maps", "graveyard,moon"], "map"),
      (["--players", "sweep"], "one style for every army"), (["--ruleset", "heroclix-2005"], "HorrorClix armies only")],
 )  # fmt: skip
 def test_meta_pods_refuses_what_a_field_in_pods_cannot_do(
@@ -141,12 +184,18 @@ def test_a_field_rerun_is_served_from_the_store_listed_and_its_games_replay(
         tmp_path / "b" / "report.html"
     ).read_text()
     code, listed, err = run_main(["results", "list", "--store", str(store)], capsys)
-    assert code == 0 and listed.count("melee:") == 2, listed
+    assert code == 0 and listed.count("pods of 4:") == 2, listed
+    first = next(a for a in summary["armies"] if a["army"] == FIELD[0])  # the score column: A's win share
+    rows = [line.split() for line in listed.splitlines() if line[:3].strip().isdigit()]
+    assert [row[-1] for row in rows] == [f"{100 * first['win_share']:.1f}%"] * 2, listed
     games = pd.read_csv(tmp_path / "a" / "games.csv")
     code, printed, err = run_main([*args[:-2], "--game", "9", "--json"], capsys)
     assert code == 0, err
     row, stored = json.loads(printed), games[games["game"] == 9].iloc[0]
     assert row["pod"] == stored["pod"] and all(row[f"place_{x}"] == stored[f"place_{x}"] for x in "ABCD")
+    code, replayed, err = run_main(["replay", "--run", str(tmp_path / "a"), "--game", "9"], capsys)
+    assert code == 0, err  # from the folder alone, checked against games.csv
+    assert all(f"place {stored[f'place_{x}']:g}: {x} {stored[f'army_{x}']}" in replayed for x in "ABCD"), replayed
 
 
 def test_the_api_plays_a_field_in_pods_as_the_command_does(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -43,7 +43,14 @@ def melee(
             "--teams", help="Two teams of two by slot letters, e.g. AB:CD (HC-SPECIAL-11); teammates sit alternately."
         ),
     ] = None,
-    map_name: Annotated[str | None, typer.Option("--map", help="Map id (default: graveyard).")] = None,
+    map_name: Annotated[
+        str | None,
+        typer.Option(
+            "--map",
+            help="Map id (default: graveyard). A field in pods (--pods) may name several, comma-separated "
+            "(graveyard,mansion): every pod plays its seat rotations on each.",
+        ),
+    ] = None,
     players: Annotated[
         str | None,
         typer.Option("--players", "-p", help="Player style for every army, or one per army separated by commas."),

@@ -141,8 +141,8 @@ def meta(
             metavar="N",
             help="Multiplayer: the field in pods of N (3 or 4) at one table, drawn so every pair meets about "
             "equally, each pod in its N seat rotations; Plackett-Luce ratings on placings with 95% bootstrap "
-            "intervals over pods (--resamples). --games counts the field's games; one map (--maps, default "
-            "graveyard); as `clix melee ARMIES --pods N`.",
+            "intervals over pods (--resamples). --games counts the field's games; every pod plays on each map "
+            "(--maps, default: every map with a starting area per seat); as `clix melee ARMIES --pods N`.",
         ),
     ] = None,
 ) -> None:

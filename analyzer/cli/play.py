@@ -284,7 +284,11 @@ def replay(
     army_b: Annotated[str | None, typer.Argument(metavar="ARMY_B", help="Army B of the duel.")] = None,
     run: Annotated[
         Path | None,
-        typer.Option("--run", help="A duel's --out folder: replay its game --game from summary.json and games.csv."),
+        typer.Option(
+            "--run",
+            help="A duel's or a melee's --out folder (a field in pods too): replay its game --game from "
+            "summary.json and games.csv.",
+        ),
     ] = None,
     game: Annotated[int, typer.Option("--game", help="Game index in the duel (odd games have the seats swapped).")] = 0,
     map_name: Annotated[
@@ -310,7 +314,8 @@ def replay(
     rosters: RostersOption = None,
 ) -> None:
     """Play one game of a duel again and print it turn by turn: game --game of the run in --run (checked
-    against its games.csv row, exit 1 if it differs), or of `clix duel ARMY_A ARMY_B` with these options."""
+    against its games.csv row, exit 1 if it differs), or of `clix duel ARMY_A ARMY_B` with these options. A
+    melee's folder (`clix melee`, `--pods` fields too) replays the game and prints its placings, checked alike."""
     from clix.analyzer.duel.replay import replay_run, replay_seed
 
     checks.game_index(game)
@@ -325,6 +330,11 @@ def replay(
         given = [name for name, value in options.items() if value is not None]
         if given:
             raise ClixError(f"{given[0]}: --run replays the game as it was played, with the run's settings")
+        from clix.analyzer.melee.replay import folder_settings, replay_folder
+
+        melee = folder_settings(run)
+        if melee is not None:
+            raise typer.Exit(replay_folder(rosters, run, melee, game, console, as_json=False))
         result = replay_run(rosters, run, game, warn=lambda line: stderr_console().print(line, markup=False))
     else:
         if army_a is None or army_b is None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.melee.design import SLOTS, Melee, horrorclix_part, play_row, rounded_games, seed_path
-from clix.analyzer.melee.keep import MeleeKeeper
+from clix.analyzer.melee.keep import MeleeKeeper, run_settings
 from clix.analyzer.play.pool import run_items
 from clix.analyzer.play.result import report_line
 from clix.analyzer.play.runner import batch_size_for, player_factory
@@ -96,24 +96,31 @@ def build_melee(
     field: int = 0,
 ) -> Melee:
     """The melee the command line or the API asks for, every argument checked (one line for the first wrong one);
-    `field`: a field in pods of that many armies (`analyzer.melee.field`), 0 for one table."""
+    `field`: a field in pods of that many armies (`analyzer.melee.field`), 0 for one table. A field may name
+    several maps, comma-separated: the melee's map is then their ids joined by commas (`field.build_field` plays
+    every pod on each)."""
     from clix.analyzer.library.load import load_library
 
     DEFAULT_STYLE = horrorclix_part("players").DEFAULT_STYLE
     if ties not in ("break", "draw"):
         raise ClixError(f"--ties takes break or draw (got {ties!r})")
     check_armies(armies, None, field)
-    map_id = map_name or "graveyard"
-    library = load_library(list(rosters) if rosters else None, armies=armies, maps=[map_id], warn=warn)
+    maps = list(dict.fromkeys(m.strip() for m in (map_name or "graveyard").split(",") if m.strip())) or ["graveyard"]
+    if len(maps) > 1 and not field:
+        raise ClixError(
+            f"--map {map_name}: a melee at one table plays on one map; several maps are for a field in pods (--pods)"
+        )
+    library = load_library(list(rosters) if rosters else None, armies=armies, maps=maps, warn=warn)
     roster = library.roster
     ids = [library.id(a) for a in armies]
     check_armies(ids, sorted(roster.armies), field)
-    map_id = library.id(map_id)
-    check_map(roster, map_id, min(len(ids), MAX_ARMIES))
+    map_ids = [library.id(m) for m in maps]
+    for map_id in map_ids:
+        check_map(roster, map_id, field or min(len(ids), MAX_ARMIES))
     return Melee(
         library=tuple(library.layers),
         armies=tuple(ids),
-        map_name=map_id,
+        map_name=",".join(map_ids),
         styles=parse_styles(players, len(ids), DEFAULT_STYLE),
         teams=parse_teams(teams, len(ids)),
         turn_limit=turns,
@@ -279,13 +286,14 @@ def run_melee(
                 "no whole block of games finished: nothing to report (play more games, or see the lines above)"
             )
         summary = summarize(table) | {"seed": seed, "map": melee.map_name, "ended": ended, "store": str(store or "")}
+        summary["settings"] = run_settings(melee, summary, melee_command(melee, played, seed))
         if claimed is not None:
             with claimed.staged() as staging:
                 written = write_outputs(staging, table, summary)
             summary["outputs"] = [str(claimed.final(p)) for p in written]
         if keeper is not None:
             folder = str(Path(summary["outputs"][0]).resolve().parent) if "outputs" in summary else ""
-            keeper.record(melee, summary, [int(i) for i in table["game"]], melee_command(melee, played, seed), folder)
+            keeper.record(melee, summary, [int(i) for i in table["game"]], summary["settings"]["command"], folder)
     if as_json:
         print_json(summary)
     else:

@@ -67,7 +67,14 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
         lines.append(
             f"  attacks by {spread['slot']}: {spread['attacks']} ({shares}; equal share {_pct(spread['equal_share'])})"
         )
+    for aimed in summary.get("targeted", []):
+        lines.append(
+            f"  attacks on {aimed['slot']}: {aimed['received']} ({_pct(aimed['share'])} of its opponents' attacks; "
+            f"an even spread {_pct(aimed['equal_share'])})"
+        )
     king = summary["king_making"]
+    if king.get("not_counted"):
+        lines.append(f"  king-making: {king['not_counted']}")
     if king["games"]:
         lines.append(
             f"  king-making: in {_pct(king['took_sides'])} of {king['games']} games last place killed monsters of one "
@@ -97,7 +104,7 @@ def field_lines(summary: dict[str, Any]) -> list[str]:
     """The console summary: the headline, the field's size, then one line per army, best first."""
     lines = [
         summary["headline"],
-        f"{summary['games']} games in {summary['pods']} pods of {summary['pod_size']} on {summary['map']}, seed "
+        f"{summary['games']} games in {summary['pods']} pods of {summary['pod_size']} on {', '.join(summary.get('maps') or [summary['map']])}, seed "
         f"{summary['seed']}; each pair met in {summary['meetings']['fewest']}-{summary['meetings']['most']} pods",
         "",
         "Plackett-Luce ratings (log-strength, 0 the field's mean) with 95% bootstrap intervals over pods; pod win:"

@@ -38,6 +38,23 @@ class Field:
     pods: tuple[tuple[int, ...], ...]
     size: int = POD
     """Armies at each pod's table (3 or 4)."""
+    maps: tuple[str, ...] = ()
+    """The maps every pod plays on, each in all its seat rotations, when several (empty: the melee's map)."""
+
+    @property
+    def on_maps(self) -> tuple[str, ...]:
+        """The maps every pod plays on (the melee's alone, or `maps`)."""
+        return self.maps or (self.melee.map_name,)
+
+    @property
+    def pod_games(self) -> int:
+        """Games a pod plays: its seat rotations on each map."""
+        return self.size * len(self.on_maps)
+
+    @property
+    def games(self) -> int:
+        """Games the whole field plays."""
+        return len(self.pods) * self.pod_games
 
     def pod_melee(self, pod: int) -> Melee:
         """Pod `pod` as a melee of its armies, each seat rotation once."""
@@ -86,13 +103,14 @@ def check_pod_size(size: int) -> None:
         )
 
 
-def pod_count(armies: int, games: int, size: int = POD) -> int:
-    """Pods enough for `games` games (`size` a pod), at least two pods an army."""
-    return max(-(-games // size), -(-2 * armies // size))
+def pod_count(armies: int, games: int, size: int = POD, maps: int = 1) -> int:
+    """Pods enough for `games` games (`size` a pod on each of `maps` maps), at least two pods an army."""
+    return max(-(-games // (size * maps)), -(-2 * armies // size))
 
 
 def build_field(melee: Melee, games: int, seed: int, size: int = POD) -> Field:
-    """The field of `melee`'s armies (`size` or more, no teams) in pods of `size` enough for `games` games."""
+    """The field of `melee`'s armies (`size` or more, no teams) in pods of `size` enough for `games` games; a
+    melee whose map is several, comma-separated (`command.build_melee` with a field), plays every pod on each."""
     check_pod_size(size)
     if melee.size > MAX_FIELD:
         raise ClixError(f"ARMIES: a field in pods takes at most {MAX_FIELD} armies (got {melee.size}); name fewer")
@@ -101,13 +119,18 @@ def build_field(melee: Melee, games: int, seed: int, size: int = POD) -> Field:
             f"--pods {size}: a field seats {size} or more armies in pods of {size} (got {melee.size}"
             f"{' and --teams' if melee.teams else ''}); name more armies or leave out --teams"
         )
-    return Field(melee, draw_pods(melee.size, pod_count(melee.size, games, size), seed, size), size)
+    maps = tuple(melee.map_name.split(","))
+    pods = draw_pods(melee.size, pod_count(melee.size, games, size, len(maps)), seed, size)
+    return Field(replace(melee, map_name=maps[0]), pods, size, maps if len(maps) > 1 else ())
 
 
 def play_field_row(field: Field, seed: int, index: int) -> dict[str, Any]:
-    """Game `index` of the field (pod index // size, rotation index % size) as a melee row with its pod."""
-    pod = index // field.size
-    row = play_row(field.pod_melee(pod), seed, index)
+    """Game `index` of the field as a melee row with its pod: pod index // pod_games, on map (index // size) % maps,
+    rotation index % size (one map: pod index // size, as fields have always been numbered). Each pod's games on
+    each map are a block of their own seed."""
+    pod = index // field.pod_games
+    on = field.on_maps[(index // field.size) % len(field.on_maps)]
+    row = play_row(replace(field.pod_melee(pod), map_name=on), seed, index)
     return {"pod": pod, **row}
 
 
@@ -202,7 +225,8 @@ def summarize_field(field: Field, games: Any, seed: int, resamples: int = BOOTST
         "meetings": {"fewest": min(meets), "most": max(meets)},
         "bootstrap": resamples,
         "pod_armies": [[field.melee.armies[i] for i in pod] for pod in field.pods],
-        "map": field.melee.map_name,
+        "map": ",".join(field.on_maps),
+        "maps": list(field.on_maps),
         "seed": seed,
     }
     best = rated[0]
@@ -225,13 +249,13 @@ def play_field(
 
     return play_games(
         field.melee,
-        len(field.pods) * field.size,
+        field.games,
         seed,
         jobs,
         progress,
         keeper=keeper,
         play=partial(play_field_row, field, seed),
-        describe=lambda index: f"game {index} (pod {index // field.size})",
+        describe=lambda index: f"game {index} (pod {index // field.pod_games})",
     )
 
 
@@ -239,14 +263,15 @@ def field_key(field: Field, seed: int) -> Any:
     """The store key of the field's games (`keep.melee_key` with its pod size and pods)."""
     from clix.analyzer.melee.keep import melee_key
 
-    return melee_key(field.melee, seed, field.pods, field.size)
+    return melee_key(field.melee, seed, field.pods, field.size, field.maps)
 
 
 def field_command(field: Field, games: int, seed: int) -> str:
     """The command line that plays this field again (as `clix results list` records it)."""
     from clix.analyzer.melee.command import melee_command
 
-    return melee_command(field.melee, games, seed).replace(" --games", f" --pods {field.size} --games", 1)
+    command = melee_command(replace(field.melee, map_name=",".join(field.on_maps)), games, seed)
+    return command.replace(" --games", f" --pods {field.size} --games", 1)
 
 
 @dataclass(frozen=True)
@@ -277,7 +302,7 @@ def run_field(melee: Melee, play: FieldPlay, out: Any, as_json: bool, console: A
     from clix.analyzer.common.text import print_lines
     from clix.analyzer.melee.console import field_lines
     from clix.analyzer.melee.field_report import write_field
-    from clix.analyzer.melee.keep import MeleeKeeper
+    from clix.analyzer.melee.keep import MeleeKeeper, run_settings
     from clix.analyzer.play.pool import close_pool
     from clix.analyzer.play.result import run_exit_code
     from clix.analyzer.report.folder import claim_output
@@ -288,7 +313,7 @@ def run_field(melee: Melee, play: FieldPlay, out: Any, as_json: bool, console: A
         check_pdf()
     seed, store = play.seed, play.store
     field = build_field(melee, play.games, seed, play.size)
-    played = len(field.pods) * field.size
+    played = field.games
     with claim_output(out) if out is not None else nullcontext() as claimed:
         keeper = None if store is None else MeleeKeeper(store, melee, seed, played, play.fresh, field_key(field, seed))
         try:
@@ -298,11 +323,12 @@ def run_field(melee: Melee, play: FieldPlay, out: Any, as_json: bool, console: A
         finally:
             close_pool()
         table = pd.DataFrame(rows)
-        whole = table.groupby("pod")["game"].transform("size") == field.size if len(table) else []
+        whole = table.groupby("pod")["game"].transform("size") == field.pod_games if len(table) else []
         table = table[whole].reset_index(drop=True) if len(table) else table
         if table.empty:
             raise ClixError("no whole pod of games finished: nothing to report (see the lines above)")
         summary = summarize_field(field, table, seed, play.resamples) | {"ended": ended, "store": str(store or "")}
+        summary["settings"] = run_settings(melee, summary, field_command(field, played, seed))
         if claimed is not None:
             with claimed.staged() as staging:
                 written = write_field(staging, table, summary, play.pdf)
@@ -310,7 +336,7 @@ def run_field(melee: Melee, play: FieldPlay, out: Any, as_json: bool, console: A
         if keeper is not None:
             folder = str(Path(summary["outputs"][0]).resolve().parent) if "outputs" in summary else ""
             indexes = [int(i) for i in table["game"]]
-            keeper.record(melee, summary, indexes, field_command(field, played, seed), folder)
+            keeper.record(melee, summary, indexes, summary["settings"]["command"], folder)
     if as_json:
         print_json(summary)
     else:

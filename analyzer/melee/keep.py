@@ -29,9 +29,16 @@ from clix.analyzer.play.store import (
 from clix.analyzer.play.writer import GameWriter
 
 
-def melee_key(melee: Melee, master_seed: int, pods: tuple[tuple[int, ...], ...] = (), size: int = 0) -> GameKey:
+def melee_key(
+    melee: Melee,
+    master_seed: int,
+    pods: tuple[tuple[int, ...], ...] = (),
+    size: int = 0,
+    maps: tuple[str, ...] = (),
+) -> GameKey:
     """The store key of a melee's games (see the module); a field in pods (`analyzer.melee.field`) adds its pod
-    size and its pods (army indexes), so a field drawn otherwise never takes another's games."""
+    size and its pods (army indexes), so a field drawn otherwise never takes another's games, and the maps with
+    their data when it plays on several."""
     matchups = horrorclix_part("matchups")
     MATCHUPS, roster_at = matchups.MATCHUPS, matchups.roster_at
     roster = roster_at(melee.library)
@@ -50,7 +57,39 @@ def melee_key(melee: Melee, master_seed: int, pods: tuple[tuple[int, ...], ...] 
     }
     if size:
         fields |= {"kind": "field", "pod_size": size, "pods": [list(p) for p in pods]}
+    if maps:
+        data = [_digest(MATCHUPS.data_document(roster, list(melee.armies), {}, m)) for m in maps]
+        fields |= {"maps": list(maps), "maps_data": data}
     return GameKey(_digest(fields), fields)
+
+
+def run_settings(melee: Melee, summary: dict[str, Any], command: str) -> dict[str, Any]:
+    """What a melee (or a field in pods) was asked, as its summary.json and the store's runs record it: enough to
+    play any of its games again from the folder alone (`clix replay --run DIR --game N`). `clix results` lists a
+    field as a melee and shows it as a field (`pods`)."""
+    settings: dict[str, Any] = {
+        "kind": "melee",
+        "command": command,
+        "armies": list(melee.armies),
+        "teams": summary["teams"],
+        "map": melee.map_name,
+        "players": ",".join(melee.styles),
+        "seed": str(summary["seed"]),
+        "turns": melee.turn_limit,
+        "ties": melee.ties,
+        "games": summary["games"],
+        "rosters": [str(Path(layer).resolve()) for layer in melee.library],
+    }
+    if "pod_size" in summary:
+        settings["pods"] = summary["pod_size"]
+    return settings
+
+
+def first_army_share(melee: Melee, summary: dict[str, Any]) -> float | None:
+    """The win share of the army named first (slot A; in a field, its share of the pods it played), the score
+    `clix results list` shows for a melee ("A's score"); a field's summary lists its armies best rated first."""
+    found = [a for a in summary["armies"] if a["army"] == melee.armies[0]]
+    return found[0]["win_share"] if found else None
 
 
 class MeleeKeeper:
@@ -80,19 +119,7 @@ class MeleeKeeper:
         import duckdb
 
         ended = summary["ended"]
-        settings = {
-            "kind": "melee",
-            "command": command,
-            "armies": list(melee.armies),
-            "teams": summary["teams"],
-            "map": melee.map_name,
-            "players": ",".join(melee.styles),
-            "seed": str(summary["seed"]),
-            "turns": melee.turn_limit,
-            "ties": melee.ties,
-        }
-        if "pod_size" in summary:  # a field in pods: `clix results` lists it as a melee, shows it as a field
-            settings["pods"] = summary["pod_size"]
+        settings = summary.get("settings") or run_settings(melee, summary, command)
         record = RunRecord(
             id=self.run_id,
             started=self.started,
@@ -110,7 +137,7 @@ class MeleeKeeper:
             from_store=ended["from_store"],
             played=len(indexes) - ended["from_store"],
             interrupted=bool(ended["interrupted"]),
-            score=summary["armies"][0]["win_share"] if summary["armies"] else None,  # A's win share
+            score=first_army_share(melee, summary),
             out=out,
             indexes=json.dumps(index_ranges(indexes)),
             document=json.dumps({**summary, "settings": settings}, default=str),

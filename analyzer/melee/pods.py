@@ -58,12 +58,20 @@ def meta_field(asked: PodsAsked, field_armies: Callable[..., list[str]], warn: A
             f"--ruleset {asked.ruleset}: fields in pods play HorrorClix armies only (HeroClix multiplayer is not "
             "there yet: docs/melee.md); leave out --pods for a HeroClix meta"
         )
-    if len(asked.maps) > 1:
-        raise ClixError(
-            f"--maps {','.join(asked.maps)}: a field in pods plays on one map; name one (default: graveyard)"
-        )
     library = load_library(asked.rosters, armies=asked.armies, maps=asked.maps, warn=warn)
     return field_armies(library.roster, [library.id(a) for a in asked.armies], asked.budget)
+
+
+def pod_maps(asked: PodsAsked, warn: Any = None) -> str:
+    """The maps every pod plays on, comma-separated (`command.build_melee` checks them): those named, else every
+    map of the library with a starting area for each seat of a pod (HC-SETUP-04), as a meta plays every map."""
+    from clix.analyzer.library.load import load_library
+
+    if asked.maps:
+        return ",".join(asked.maps)
+    roster = load_library(asked.rosters, warn=warn).roster
+    fitting = [m for m in sorted(roster.maps) if len(roster.maps[m].starting_areas()) >= asked.pods]
+    return ",".join(fitting) or "graveyard"
 
 
 def run_meta_pods(
@@ -79,7 +87,7 @@ def run_meta_pods(
     melee = build_melee(
         asked.rosters,
         field,
-        asked.maps[0] if asked.maps else None,
+        pod_maps(asked, warn),
         pod_style(asked.players),
         None,
         asked.turns,

@@ -128,6 +128,34 @@ def attack_spread(games: pd.DataFrame) -> list[dict[str, Any]]:
     return out
 
 
+def targeted(games: pd.DataFrame) -> list[dict[str, Any]]:
+    """Per slot: the share of its opponents' attacks that went to it ("everyone's target"), against the share an
+    even spread would give it (each opponent's attacks split equally over that opponent's own opponents; in a 2v2
+    each army has two opponents, each with two opponents of its own: 50%)."""
+    slots = slots_of(games)
+    team_of = _teams(games)
+
+    def opponents(x: str) -> list[str]:
+        return [y for y in slots if y != x and team_of.get(y) != team_of.get(x, x)]
+
+    made = {x: {y: int(games[f"attacks_{x}{y}"].sum()) for y in opponents(x)} for x in slots}
+    out = []
+    for x in slots:
+        attackers = opponents(x)
+        total = sum(sum(made[y].values()) for y in attackers)
+        received = sum(made[y][x] for y in attackers)
+        even = sum(sum(made[y].values()) / len(opponents(y)) for y in attackers)
+        out.append(
+            {
+                "slot": x,
+                "received": received,
+                "share": received / total if total else None,
+                "equal_share": even / total if total else None,
+            }
+        )
+    return out
+
+
 def _teams(games: pd.DataFrame) -> dict[str, str]:
     """Each slot's team (its letters, as in "AB:CD"); none in a free-for-all."""
     text = games["teams"].iloc[0] if "teams" in games.columns and len(games) else ""
@@ -135,12 +163,21 @@ def _teams(games: pd.DataFrame) -> dict[str, str]:
     return {x: team for team in text.split(":") if team for x in team}
 
 
+TEAM_KING_MAKING = (
+    "not counted in team games: with two sides every army plays for its own side's win, so no army outside the "
+    "race can hand the win to one of two others; see who each side's attacks went to instead"
+)
+"""Why a 2v2 has no king-making count (docs/statistics.md, "Melee")."""
+
+
 def king_making(games: pd.DataFrame) -> dict[str, Any]:
     """How often the last-placed player took sides between the two leaders: of the games with one winner, one
     runner-up and one last-placed player (3 or more players), the share in which last place killed monsters of
     one of the top two and not of the other, and whether it was the runner-up's (helping the winner)."""
     slots = slots_of(games)
-    if len(slots) < 3 or _teams(games):
+    if _teams(games):
+        return {"games": 0, "took_sides": None, "helped_winner": None, "not_counted": TEAM_KING_MAKING}
+    if len(slots) < 3:
         return {"games": 0, "took_sides": None, "helped_winner": None}
     counted = took = helped = 0
     for _, game in games.iterrows():
@@ -175,6 +212,7 @@ def summarize(games: pd.DataFrame) -> dict[str, Any]:
         "seats": by_position(games, "seat"),
         "positions": by_position(games, "position"),
         "attack_spread": attack_spread(games),
+        "targeted": targeted(games),
         "king_making": king_making(games),
         "rounds": float(rounds.mean()) if len(games) else None,
         "timeouts": float((games["end_reason"] == "turn limit").mean()) if len(games) else None,

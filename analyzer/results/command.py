@@ -45,8 +45,10 @@ def melee_settings(record: RunRecord) -> dict[str, object] | None:
 
 def run_label(record: RunRecord) -> str:
     """What a run played, as `clix results list` shows it: "A vs B" for a duel, "melee: A, B, C" (with its teams)
-    for a melee."""
+    for a melee, "pods of N: A, B, C, D, E" for a field in pods. Its score column is A's win share."""
     melee = melee_settings(record)
+    if melee is not None and melee.get("pods"):
+        return f"pods of {melee['pods']}: " + record_names(record)["a"]
     if melee is not None:
         teams = f" ({melee['teams']})" if melee.get("teams") else ""
         return "melee: " + record_names(record)["a"] + teams

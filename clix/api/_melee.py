@@ -117,7 +117,8 @@ def melee(
     `games` is rounded up to whole blocks (a warning says so). With a result `store` (a DuckDB file, as `clix melee
     --store`) its games of this melee are taken from it (unless `fresh`) and the others added. With `pods` (3 or 4):
     a field of that many armies or more played in pods (`games` counts the field's games), returned as a
-    `FieldResult` with Plackett-Luce ratings (`clix melee ARMIES --pods N`). Mistakes raise `clix.ClixError`."""
+    `FieldResult` with Plackett-Luce ratings (`clix melee ARMIES --pods N`); its `map` may name several maps,
+    comma-separated, and every pod plays on each. Mistakes raise `clix.ClixError`."""
     from clix.analyzer.melee.command import build_melee, games_frame, play_games, requested_games
     from clix.analyzer.melee.keep import MeleeKeeper
     from clix.analyzer.melee.stats import summarize
@@ -168,11 +169,11 @@ def _field(
     from clix.analyzer.melee.keep import MeleeKeeper
 
     field = build_field(spec, games, seed, pods)
-    played = len(field.pods) * pods
+    played = field.games
     keeper = None if store is None else MeleeKeeper(Path(store), spec, seed, played, fresh, field_key(field, seed))
     rows, ended = play_field(field, seed, jobs, common.Counter(progress, played).step, keeper)
     table = pd.DataFrame(rows)
-    table = table[table.groupby("pod")["game"].transform("size") == pods].reset_index(drop=True)
+    table = table[table.groupby("pod")["game"].transform("size") == field.pod_games].reset_index(drop=True)
     if table.empty:
         raise ClixError("no whole pod of games finished: nothing to report")
     return FieldResult(games=table, summary=summarize_field(field, table, seed) | {"ended": ended})
