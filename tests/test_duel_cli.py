@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 from clix.engine import compiled
+from helpers import run_main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -101,6 +102,8 @@ def test_bench_reports_both_rates_and_identical_results(tmp_path):
         "2",
         "--rounds",
         "2",
+        "--search-games",
+        "0",
         "--rosters",
         str(ROOT / "rosters" / "horrorclix"),
         cwd=tmp_path,
@@ -112,3 +115,26 @@ def test_bench_reports_both_rates_and_identical_results(tmp_path):
     assert any("2 cores:" in line and "parallel efficiency" in line for line in lines)
     assert "results identical for 1 and 2 jobs: True" in done.stdout
     assert "own parallel efficiency for plain Python work on 2 cores" in done.stdout
+    assert any(line.strip().startswith("200-point duel (crimson-court vs drowned-choir") for line in lines)
+    assert not any("search game" in line for line in lines)  # --search-games 0
+
+
+def test_bench_times_a_search_game_and_says_when_the_200_point_armies_are_missing(tmp_path, capsys, monkeypatch):
+    """Issue 38: the bench gives games/s on one core for the 200-point duel and the search's cost a game; a library
+    without the 200-point armies says so on that line instead."""
+    import shutil
+
+    from clix.analyzer.bench import command
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(command, "SEARCH_STYLE", "search:4")
+    library = tmp_path / "lib"
+    shutil.copytree(ROOT / "rosters" / "horrorclix", library)
+    (library / "armies" / "crimson-court.yaml").unlink()
+    code, out, err = run_main(["bench", "--games", "2", "--rounds", "1", "--jobs", "1", "--rosters", str(library)],
+                              capsys)  # fmt: skip
+    assert code == 0, err
+    assert "200-point duel: not timed (crimson-court and drowned-choir on graveyard are not in the library)" in out
+    assert "search game (search:4 vs tuned on the reference duel, 2 games), 1 core:" in out and "s a game" in out
+    code, _, err = run_main(["bench", "--search-games", "-1"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "--search-games takes 0 to 1,000 games" in err

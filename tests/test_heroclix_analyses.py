@@ -187,12 +187,17 @@ def test_meta_mistakes_on_heroclix_are_one_line(tmp_path, capsys, monkeypatch):
 
 
 def test_bench_times_the_heroclix_reference_duel(tmp_path, capsys, monkeypatch):
+    from clix.analyzer.bench import command
+
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(command, "SEARCH_STYLE", "search:4")
     code, out, err = run_main(["bench", "--ruleset", HEROCLIX, "--games", "2", "--rounds", "1", "--jobs", "1"], capsys)
     assert code == 0, err
     style = kit(HEROCLIX).default_style
     assert out.startswith(f"{HEROCLIX} reference duel: dawn-patrol vs night-shift on chemical-plant, {style} players")
     assert "games/s" in out and "results identical for 1 and 1 jobs: True" in out and "state copy" not in out
+    assert "200-point duel (dawnguard-strike vs iron-syndicate on chemical-plant, 2 games a round), 1 core:" in out
+    assert f"search game (search:4 vs {style} on the reference duel, 2 games), 1 core:" in out
 
 
 def test_the_heroclix_reference_duel_goes_to_the_bench_worker():

@@ -9,6 +9,7 @@ import pstats
 import statistics
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,13 @@ REFERENCE = ("butcher-shop", "firing-line", "graveyard", DEFAULT_STYLE, DEFAULT_
 """Two sample 100-point armies, the default players, the graveyard map."""
 REFERENCES = {"heroclix-2005": ("dawn-patrol", "night-shift", "chemical-plant")}
 """Another ruleset's reference duel: two sample forces of 100 points and a map (its kit's default players)."""
+REFERENCES_200 = {
+    DEFAULT_RULESET: ("crimson-court", "drowned-choir", "graveyard"),
+    "heroclix-2005": ("dawnguard-strike", "iron-syndicate", "chemical-plant"),
+}
+"""Each ruleset's 200-point duel: two sample armies (forces) of 200 points and a map, the default players."""
+SEARCH_STYLE = "search"
+"""The style of the search game `clix bench` times against the default player, on the reference duel."""
 
 
 def reference_duel(ruleset: str = DEFAULT_RULESET) -> tuple[str, ...]:
@@ -56,9 +64,10 @@ def run_bench(
     rounds: int = 3,
     roster: Roster | None = None,
     ruleset: str = DEFAULT_RULESET,
+    search_games: int = 1,
 ) -> int:
-    """Time the reference duel (of `ruleset`); print games/s on one core and on `jobs` (all) cores; return the exit
-    code."""
+    """Time the reference duel (of `ruleset`); print games/s on one core and on `jobs` (all) cores, then on one
+    core the 200-point duel and `search_games` games of the search player (`more_rates`); return the exit code."""
     if ruleset == DEFAULT_RULESET:
         army_a, army_b, map_name, style_a, style_b = REFERENCE
         if roster is not None:
@@ -96,6 +105,8 @@ def run_bench(
         markup=False,
     )
     console.print(f"  results identical for 1 and {cores} jobs: {identical}", markup=False)
+    for line in more_rates(matchup, games, rounds, search_games):
+        console.print(line, markup=False)
     copy_cost = state_copy_cost(matchup) if ruleset == DEFAULT_RULESET else None  # the search player's: HorrorClix
     if copy_cost is not None:
         console.print(
@@ -120,6 +131,45 @@ def run_bench(
         pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(18)
         console.print(text.getvalue(), markup=False)
     return 0
+
+
+def more_rates(reference: Matchup, games: int, rounds: int, search_games: int) -> list[str]:
+    """Lines for the other speeds issue 38 asks of the bench, each on one core: the ruleset's 200-point duel
+    (`REFERENCES_200`; a quarter of `games` a round, median of `rounds`, after a warm-up game) and `search_games`
+    games of `SEARCH_STYLE` against the default player on the reference duel (the search's cost a game). A
+    library without the 200-point armies gets a line saying so."""
+    lines = []
+    army_a, army_b, map_name = REFERENCES_200.get(reference.ruleset, ("", "", ""))
+    big = replace(reference, army_a=army_a, army_b=army_b, map_name=map_name)
+    rules = kit(reference.ruleset)
+    data = rules.library(reference.layers)
+    if (
+        not army_a
+        or army_a not in rules.armies(data)
+        or army_b not in rules.armies(data)
+        or map_name not in rules.maps(data)
+    ):
+        lines.append(f"  200-point duel: not timed ({army_a} and {army_b} on {map_name} are not in the library)")
+    else:
+        run_matchup(big, 1, 0, jobs=1)
+        count = max(2, games // 4)
+        rates = []
+        for _ in range(rounds):
+            run = run_matchup(big, count, 1, jobs=1)
+            rates.append(len(run.games) / run.seconds)
+        lines.append(
+            f"  200-point duel ({army_a} vs {army_b} on {map_name}, {count} games a round), 1 core: "
+            f"{spread(rates)} games/s"
+        )
+    if search_games > 0:
+        searching = replace(reference, style_a=SEARCH_STYLE)
+        run = run_matchup(searching, search_games, 1, jobs=1)
+        lines.append(
+            f"  search game ({SEARCH_STYLE} vs {reference.style_b} on the reference duel, {len(run.games)} "
+            f"game{'s' if len(run.games) > 1 else ''}), 1 core: {run.seconds / len(run.games):.1f} s a game "
+            f"({len(run.games) / run.seconds:.2f} games/s)"
+        )
+    return lines
 
 
 def check_reference(library: Path | tuple[Path, ...], roster: Roster) -> None:

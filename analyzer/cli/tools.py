@@ -82,17 +82,26 @@ def bench(
             "--against and --instructions too.",
         ),
     ] = None,
+    search_games: Annotated[
+        int,
+        typer.Option(
+            "--search-games",
+            help="Games of the search player (`search`) against the default player on the reference duel, timed on "
+            "one core after the duels (0: none); each costs seconds compiled, a minute or more in pure Python.",
+        ),
+    ] = 1,
 ) -> None:
     """Speed benchmark: the reference duel (two sample 100-point armies, default players, graveyard map) on
-    one core and on all cores; prints games/s and the parallel efficiency (median of the rounds). With
-    --against, this build against another checkout instead, timed or counted. --ruleset heroclix-2005 plays
-    HeroClix's reference duel instead."""
+    one core and on all cores; prints games/s and the parallel efficiency (median of the rounds), then on one core
+    the 200-point duel (crimson-court vs drowned-choir; HeroClix: dawnguard-strike vs iron-syndicate) and a game of
+    the search player. With --against, this build against another checkout instead, timed or counted.
+    --ruleset heroclix-2005 plays HeroClix's reference duel instead."""
     from clix.analyzer.bench.command import REFERENCE, check_reference, run_bench
 
     if instructions and against is None:
         raise ClixError("--instructions counts side by side with another build: give --against CHECKOUT too")
     if ruleset is not None and ruleset != DEFAULT_RULESET:
-        _bench_ruleset(ruleset, games, jobs, rounds, profile, meta, against, instructions, rosters)
+        _bench_ruleset(ruleset, games, jobs, rounds, profile, meta, against, instructions, rosters, search_games)
     if against is not None:
         from clix.analyzer.bench import against as bench_against
 
@@ -115,7 +124,16 @@ def bench(
     cores = checks.jobs(jobs, stderr_console())
     library = library_for(rosters)
     raise typer.Exit(
-        run_bench(library.layers, games if games is not None else 200, cores, profile, console, rounds, library.roster)
+        run_bench(
+            library.layers,
+            games if games is not None else 200,
+            cores,
+            profile,
+            console,
+            rounds,
+            library.roster,
+            search_games=checks.games(search_games, "--search-games", minimum=0, maximum=1000),
+        )
     )
 
 
@@ -129,6 +147,7 @@ def _bench_ruleset(
     against: Path | None,
     instructions: bool,
     rosters: list[Path] | None,
+    search_games: int = 1,
 ) -> None:
     """`clix bench --ruleset R` for a ruleset other than HorrorClix: its reference duel timed (or, with --against,
     timed or counted against another checkout); exits with the run's code."""
@@ -153,7 +172,10 @@ def _bench_ruleset(
     count = checks.games(games if games is not None else 200)
     checks.rounds(rounds)
     cores = checks.jobs(jobs, stderr_console())
-    raise typer.Exit(run_bench(library.layers, count, cores, profile, console, rounds, ruleset=ruleset))
+    searches = checks.games(search_games, "--search-games", minimum=0, maximum=1000)
+    raise typer.Exit(
+        run_bench(library.layers, count, cores, profile, console, rounds, ruleset=ruleset, search_games=searches)
+    )
 
 
 def compile_engine() -> None:
