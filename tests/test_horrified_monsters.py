@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from clix.analyzer.horrified.games import kit
 from clix.engine.core import decisions
 from clix.engine.core.dice import Dice
 from clix.engine.core.driver import play
@@ -143,3 +144,27 @@ def test_the_team_finishes_each_task_and_defeats_the_monster(monster):
         play(state, [TeamPlayer(np.random.default_rng(s)) for s in seats])
         won += state.winner is not None
     assert won >= 4
+
+
+def test_a_later_event_that_reads_the_sign_draws_the_holder_again_r_hf_22():
+    """R-HF-22 (assumed `sign_events`): once the mayor holds the Soul sign, a Mummy event that reads it draws the
+    mayor `lure` (2) spaces toward the Mummy again, though the inspector is the current player; the generated deck
+    marks that many of the Mummy's and the Wolf Man's event cards, and none of another monster's."""
+    state = game(("mummy",))
+    mummy, mayor = state.piece("mummy"), state.heroes[0]
+    mayor.pos = at(state, "inn")
+    board = state.components.board
+    start = board.distance(mayor.pos, mummy.pos)
+    with_cards(
+        state, card(state, (), event="mummy", kind="move", amount=2), card(state, (), event="mummy", kind="sign")
+    )
+    end_phase(state)
+    assert mummy.holder == "mayor" and board.distance(mayor.pos, mummy.pos) == start - 2
+    end_phase(state)
+    assert board.distance(mayor.pos, mummy.pos) == max(0, start - 4) and mummy.holder == "mayor"
+    for marked in (0, 1, 2):
+        cards = kit().components((), "sign-events", marked).cards if marked else kit().components(()).cards
+        by_owner = {
+            o: sum(c.event == o and c.event_kind == "sign" for c in cards) for o in ("mummy", "wolf-man", "dracula")
+        }
+        assert by_owner == {"mummy": marked, "wolf-man": marked, "dracula": 0}

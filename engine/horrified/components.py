@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from clix.engine.horrified.board import Board, build_board
 from clix.engine.horrified.library import KNOBS, Library, Monster, MonsterDeck, Perk
 
+SIGN = "sign"
+"""A card's event kind when it reads the Soul sign / Hunted emblem (`MonsterDeck.sign_events`, R-HF-22)."""
+
 
 @dataclass(frozen=True)
 class ItemToken:
@@ -82,7 +85,7 @@ def build_components(library: Library) -> Components:
         board=board,
         items=tuple(items),
         initial_draw=t["items"].initial_draw,
-        cards=generate_deck(t["monster_deck"], board, villagers),
+        cards=generate_deck(t["monster_deck"], board, villagers, frozenset(m.id for m in t["monsters"] if m.lure)),
         perks=perks,
         heroes=heroes,
         villagers=villagers,
@@ -94,9 +97,12 @@ def build_components(library: Library) -> Components:
     )
 
 
-def generate_deck(deck: MonsterDeck, board: Board, villagers: tuple[tuple[str, int], ...]) -> tuple[Card, ...]:
+def generate_deck(
+    deck: MonsterDeck, board: Board, villagers: tuple[tuple[str, int], ...], luring: frozenset[str] = frozenset()
+) -> tuple[Card, ...]:
     """The monster deck from the deck file's numbers (no card text is known, checklist section 2 row 2): deterministic,
-    so a data file always means one deck; the game shuffles it with its own generator (HF-SETUP-01)."""
+    so a data file always means one deck; the game shuffles it with its own generator (HF-SETUP-01). The first
+    `sign_events` event cards of each `luring` monster read the Soul sign / Hunted emblem (kind `sign`)."""
     n = deck.cards
     owners = [owner for owner, count in deck.events.items() for _ in range(count)]
     owners = _spread(owners, n)
@@ -121,6 +127,8 @@ def generate_deck(deck: MonsterDeck, board: Board, villagers: tuple[tuple[str, i
             seen = monster_cards.get(owner, 0)
             event = deck.monster_events[seen % len(deck.monster_events)]
             kind, amount = event.kind, event.amount
+            if owner in luring and seen < deck.sign_events:
+                kind, amount = SIGN, 1
             monster_cards[owner] = seen + 1
         strike = tuple(sorted(s for s in symbols[k] if s != "frenzy")) + (("frenzy",) if "frenzy" in symbols[k] else ())
         cards.append(
@@ -152,7 +160,8 @@ def _spread(owners: list[str], n: int) -> list[str]:
 def vary(library: Library, knob: str, value: int) -> Components:
     """The components with one assumed number changed (`library.KNOBS`), the rest as loaded: the skull's place on the
     terror track (HF-GOAL-02), the Hit faces of each die (the rest blank but one Power, HF-MON-05), the item tokens
-    of each colour (HF-ITEM-01), the Frenzy symbols in the monster deck (HF-MON-02). A ValueError names the knobs."""
+    of each colour (HF-ITEM-01), the Frenzy symbols in the monster deck (HF-MON-02), the Mummy's and the Wolf Man's
+    event cards that read the Soul sign / Hunted emblem (R-HF-22). A ValueError names the knobs."""
     t = dict(library.tables)
     if knob == "terror-skull":
         t["terror"] = t["terror"].model_copy(update={"skull": value})
@@ -166,6 +175,8 @@ def vary(library: Library, knob: str, value: int) -> Components:
         t["items"] = t["items"].model_copy(update={"colours": colours})
     elif knob == "frenzy-symbols":
         t["monster_deck"] = t["monster_deck"].model_copy(update={"frenzy": value})
+    elif knob == "sign-events":
+        t["monster_deck"] = t["monster_deck"].model_copy(update={"sign_events": value})
     else:
         raise ValueError(f"no assumed number is called {knob!r}; vary one of {', '.join(KNOBS)}")
     return build_components(Library(tables=t, where=library.where, files=library.files))

@@ -42,7 +42,7 @@ PLAYED_MONSTERS = ("dracula", "invisible-man", "creature", "frankenstein", "mumm
 slice's two first); the Bride comes with Frankenstein."""
 PAIRED = {"bride": "frankenstein"}
 """A figure that is part of another monster's mat (HF-M-FRB): it is no monster of a line-up of its own."""
-KNOBS = ("terror-skull", "hit-faces", "items-per-colour", "frenzy-symbols")
+KNOBS = ("terror-skull", "hit-faces", "items-per-colour", "frenzy-symbols", "sign-events")
 """The assumed numbers a sensitivity table may vary (`components.vary`)."""
 ALL_MONSTERS = ("creature", "dracula", "frankenstein", "bride", "invisible-man", "mummy", "wolf-man")
 
@@ -190,6 +190,11 @@ class MonsterDeck(_Strict):
     monster_events: list[MonsterEvent] = Field(min_length=1)
     strikes: dict[str, int]
     frenzy: int = Field(ge=0)
+    sign_events: int = Field(default=0, ge=0)
+    """Of each luring monster's event cards (the Mummy's, the Wolf Man's), how many read the Soul sign / the Hunted
+    emblem once it is held: the holder's hero moves `lure` spaces toward the Mummy, or the Wolf Man `lure` spaces
+    toward the holder's hero, instead of the generated event (HF-AMB-3, docs/rulings.md R-HF-22; assumed, no card
+    list is public)."""
     provenance: Provenance
 
 

@@ -239,6 +239,22 @@ def lure(state: HorrifiedState, piece: MonsterPiece) -> None:
     hero = state.current
     piece.holder = hero.id
     state.emit("soul sign" if piece.id == "mummy" else "hunted", hero=hero.id)
+    _draw_together(state, piece, hero)
+
+
+def follow_sign(state: HorrifiedState, piece: MonsterPiece) -> None:
+    """A later event that reads the sign (`MonsterDeck.sign_events`, assumed; R-HF-22): the holder's hero moves `lure`
+    spaces toward the Mummy, or the Wolf Man `lure` spaces toward the holder's hero, as the first event did."""
+    hero = next((h for h in state.heroes if h.id == piece.holder), None)
+    if hero is None:
+        return
+    state.emit("sign read", monster=piece.id, hero=hero.id)
+    _draw_together(state, piece, hero)
+
+
+def _draw_together(state: HorrifiedState, piece: MonsterPiece, hero: Hero) -> None:
+    """The hero `lure` spaces toward the Mummy, or the Wolf Man `lure` spaces toward the hero (lit paths, stopping on
+    arrival); a hero off the board moves nowhere and draws nobody."""
     if hero.pos == OFF_BOARD:
         return
     for _ in range(spec_of(state, piece.id).lure):

@@ -4,9 +4,9 @@ items, resolve its event, then each strike symbol left to right: move, then atta
 from __future__ import annotations
 
 from clix.engine.core import decisions
-from clix.engine.horrified.components import Card
+from clix.engine.horrified.components import SIGN, Card
 from clix.engine.horrified.library import PAIRED
-from clix.engine.horrified.mats import check_pair, lure, spec_of
+from clix.engine.horrified.mats import check_pair, follow_sign, lure, spec_of
 from clix.engine.horrified.monsters import power
 from clix.engine.horrified.people import (
     check_safe,
@@ -54,7 +54,8 @@ def monster_phase(state: HorrifiedState) -> None:
 def event(state: HorrifiedState, card: Card) -> None:
     """The card's event (HF-MON-01), as a parameterized effect: a villager placed (one already on the board is moved
     there, docs/rulings.md R-HF-08), or the event monster moving toward the closest person, or the frenzy marker
-    passed on. An event of a monster not in the game is ignored."""
+    passed on, or (assumed, R-HF-22) the Soul-sign hero drawn toward the Mummy / the Wolf Man toward the Hunted
+    hero. An event of a monster not in the game is ignored."""
     if card.event_kind == "villager":
         state.villagers[card.villager] = card.villager_at
         state.emit("villager placed", villager=state.components.villagers[card.villager][0],
@@ -66,6 +67,8 @@ def event(state: HorrifiedState, card: Card) -> None:
         return
     if spec_of(state, piece.id).lure and not piece.holder:
         lure(state, piece)  # HF-M-MUM Reincarnated Soul, HF-M-WOL Hunted by the Wolf (docs/rulings.md R-HF-22)
+    elif card.event_kind == SIGN:
+        follow_sign(state, piece)  # an event that reads the sign (assumed: `sign_events`, R-HF-22)
     elif card.event_kind == "move":
         move_monster_toward_person(state, card.event, card.event_amount)
     elif card.event_kind == FRENZY:
