@@ -245,6 +245,10 @@ def lines(summary: dict[str, Any]) -> list[str]:
                          f"{percent(row['win_rate']):<16} {signed(row['change']):<17} {mark}")  # fmt: skip
         for key, kept in summary["survives"].items():
             found.append(f"  {key}: {'survives every plausible value' if kept else 'FLIPS under a plausible value'}")
+    if table != "lineup":  # what ended the games of the cell the plot of ends shows (report.focus)
+        by_end = {end: sum(summary["ends_by_turn"].get(end, [])) for end in ("win", "terror", "deck out")}
+        found.append(f"  ends, {'+'.join(summary['monsters'])} with {summary['players']} heroes: {by_end['win']} won, "
+                     f"{by_end['terror']} terror, {by_end['deck out']} deck out")  # fmt: skip
     found += textwrap.wrap(summary["headline"], 78, initial_indent="  ", subsequent_indent="  ")
     found.append(f"  ({summary['note']})")
     return found
