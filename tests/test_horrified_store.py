@@ -150,7 +150,7 @@ def test_clix_results_lists_shows_and_exports_a_horrified_run(tmp_path, capsys):
     assert code == 0, err
     assert shown.splitlines()[0].startswith(f"run {record.id}, started ") and table["command"] in shown
     assert f"baseline mayor, archaeologist: {_percent(table['baseline']['win_rate'])}" in shown
-    assert "ends, dracula+invisible-man with 2 heroes: " in shown and "0 games from the store, " in shown
+    assert "ends of the cell the report plots: " in shown and "0 games from the store, " in shown
     written = tmp_path / "games.csv"
     code, said, err = run_main(["results", "export", "last", "--store", str(store), "-o", str(written)], capsys)
     assert code == 0, err

@@ -247,8 +247,8 @@ def lines(summary: dict[str, Any]) -> list[str]:
             found.append(f"  {key}: {'survives every plausible value' if kept else 'FLIPS under a plausible value'}")
     if table != "lineup":  # what ended the games of the cell the plot of ends shows (report.focus)
         by_end = {end: sum(summary["ends_by_turn"].get(end, [])) for end in ("win", "terror", "deck out")}
-        found.append(f"  ends, {'+'.join(summary['monsters'])} with {summary['players']} heroes: {by_end['win']} won, "
-                     f"{by_end['terror']} terror, {by_end['deck out']} deck out")  # fmt: skip
+        found.append(f"  ends of the cell the report plots: {by_end['win']} won, {by_end['terror']} terror, "
+                     f"{by_end['deck out']} deck out")  # fmt: skip
     found += textwrap.wrap(summary["headline"], 78, initial_indent="  ", subsequent_indent="  ")
     found.append(f"  ({summary['note']})")
     return found
