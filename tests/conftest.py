@@ -44,6 +44,7 @@ PLUMBING = frozenset(
         "test_horrified_cli.py",
         "test_horrified_files.py",
         "test_horrified_report.py",
+        "test_horrified_store.py",
         "test_imports.py",
         "test_memory.py",
         "test_meta_dask.py",

@@ -14,6 +14,12 @@ from typer.testing import CliRunner
 import clix
 
 
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    """`clix horrified` keeps its games in the result store (./clix-out/clix.duckdb): a store of the test's own."""
+    monkeypatch.chdir(tmp_path)
+
+
 @pytest.mark.parametrize(("table", "games"), [("lineup", 12), ("heroes", 3)])
 def test_the_api_gives_what_the_command_prints_and_writes(table, games, tmp_path):
     done = CliRunner().invoke(
@@ -22,6 +28,7 @@ def test_the_api_gives_what_the_command_prints_and_writes(table, games, tmp_path
     assert done.exit_code == 0, done.output
     printed = json.loads(done.stdout)
     printed.pop("games_csv")
+    assert printed.pop("store")["played"] == games * (1 if table == "lineup" else len(printed["swaps"]) + 1)
     result = clix.horrified(table=table, games=games, jobs=1)
     assert json.loads(json.dumps(rounded(result.summary))) == printed  # --json prints 6 significant digits
     written = pd.read_csv(tmp_path / "games.csv", keep_default_na=False)

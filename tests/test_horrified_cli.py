@@ -18,6 +18,12 @@ from typer.testing import CliRunner
 BASE = Cell(("dracula", "invisible-man"), ("mayor", "archaeologist"))
 
 
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    """`clix horrified` keeps its games in the result store (./clix-out/clix.duckdb): a store of the test's own."""
+    monkeypatch.chdir(tmp_path)
+
+
 def _run(*words: str):
     return CliRunner().invoke(app, ["horrified", *words], catch_exceptions=False)
 
@@ -41,10 +47,10 @@ def test_a_lineup_reports_its_win_rate_with_an_interval_ends_and_turns_as_json(t
 
 def test_any_jobs_gives_the_same_games(tmp_path):
     one = _run("--table", "heroes", "-n", "6", "--jobs", "1", "--json", "-o", str(tmp_path / "a"))
-    two = _run("--table", "heroes", "-n", "6", "--jobs", "2", "--json", "-o", str(tmp_path / "b"))
+    two = _run("--table", "heroes", "-n", "6", "--jobs", "2", "--json", "-o", str(tmp_path / "b"), "--fresh")
     assert one.exit_code == two.exit_code == 0, one.output + two.output
     assert (tmp_path / "a" / "games.csv").read_text() == (tmp_path / "b" / "games.csv").read_text()
-    strip = lambda text: {k: v for k, v in json.loads(text).items() if k != "games_csv"}  # noqa: E731
+    strip = lambda text: {k: v for k, v in json.loads(text).items() if k not in ("games_csv", "store")}  # noqa: E731
     assert strip(one.stdout) == strip(two.stdout)
 
 

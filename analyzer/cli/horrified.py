@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from clix.analyzer.cli.common import JobsOption, JsonOption, PdfOption, SeedOption, console, stderr_console
+from clix.analyzer.cli.common import JobsOption, JsonOption, PdfOption, SeedOption, console, stderr_console, store_for
+from clix.analyzer.cli.meta import FreshOption, store_option
 from clix.analyzer.common import checks
 from clix.analyzer.common.errors import ClixError
 
@@ -68,12 +69,20 @@ def horrified(
             "whole (e.g. counted items for assumed ones); repeat to layer them.",
         ),
     ] = None,
+    store: Annotated[
+        Path | None,
+        store_option(
+            "each cell's games already there are read, not played, and every game played is added as it finishes"
+        ),
+    ] = None,
+    fresh: FreshOption = False,
 ) -> None:
     """Horrified (co-operative, issue 40): the team's win rate with a 95% Wilson interval for a monster line-up, heroes
-    and player count, with end reasons (win, terror, deck out) and turns; or a difficulty, hero or sensitivity table.
-    Every cell plays the same seeds (game k: the k-th child of --seed), so changes are paired and any --jobs gives the
-    same numbers. Writes games.csv and horrified.html (horrified.pdf with --pdf), the assumed components listed
-    first: the results are about them (docs/horrified.md)."""
+        and player count, with end reasons (win, terror, deck out) and turns; or a difficulty, hero or sensitivity table.
+        Every cell plays the same seeds (game k: the k-th child of --seed), so changes are paired and any --jobs gives the
+        same numbers. Writes games.csv and horrified.html (horrified.pdf with --pdf), the assumed components listed
+        first: the results are about them (docs/horrified.md). Keeps every game in the result store (`clix results`): the
+    same command again plays only the games the store lacks."""
     from clix.analyzer.horrified.command import TABLES, Plan, run
     from clix.analyzer.horrified.lineup import layers_for, resolve, split
 
@@ -87,4 +96,5 @@ def horrified(
 
         check_pdf()
     base, level = resolve(layers_for(data or []), split(monsters), split(heroes), seats, difficulty, players)
-    run(Plan(table, base, level, n, seed), cores, out or Path("clix-out") / f"horrified-{table}", as_json, console, pdf)
+    folder = out or Path("clix-out") / f"horrified-{table}"
+    run(Plan(table, base, level, n, seed), cores, folder, as_json, console, pdf, store_for(store), fresh)

@@ -7,15 +7,18 @@ import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.common.progress import progress_bar
 from clix.analyzer.horrified.games import Cell, play_cells, seeds
 from clix.analyzer.horrified.report import focus, headline
-from clix.analyzer.horrified.summary import ends_by_turn, percent, signed, summarize
+from clix.analyzer.horrified.summary import ends_by_turn, percent, signed, summarize, win_rate
 from clix.analyzer.horrified.tables import difficulty_cells, difficulty_table, hero_cells, hero_table, sensitivity_table
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from clix.analyzer.horrified.keep import HorrifiedKeeper
 
 SHORT = {"win rate": "rate", "commoner loss": "loss"}
 """The verdicts as the sensitivity table's last column names them."""
@@ -57,24 +60,61 @@ class Measured:
     cells: list[Cell]
     found: list[list[dict[str, Any]]]
     focus: str
+    score: float | None = None
+    """The focus cell's win rate (what `clix results list` shows of the run)."""
 
 
-def run(plan: Plan, jobs: int, out: Path, as_json: bool, console: Console, pdf: bool = False) -> dict[str, Any]:
+def run(
+    plan: Plan,
+    jobs: int,
+    out: Path,
+    as_json: bool,
+    console: Console,
+    pdf: bool = False,
+    store: Path | None = None,
+    fresh: bool = False,
+) -> dict[str, Any]:
     """Play the plan's cells on the same seeds, report, write `out`/games.csv and the report (horrified.html,
-    ends.png; horrified.pdf with `pdf`); the summary."""
+    ends.png; horrified.pdf with `pdf`); the summary. With a result `store`, the games it has are read, not
+    played (unless `fresh`), those played are added as they finish, and the run is recorded in its `runs`; a
+    Ctrl-C keeps the games finished (`Interrupted` says so)."""
+    from clix.analyzer.horrified.keep import HorrifiedKeeper
+
+    keeper = None if store is None else HorrifiedKeeper(store, plan.seed, plan.games, fresh)
     total = plan.games * cells_for(plan.table, plan.base)
-    with progress_bar(console, f"horrified {plan.table}", total, as_json or console.quiet) as advance:
-        measured = measure(plan, jobs, advance)
+    try:
+        with progress_bar(console, f"horrified {plan.table}", total, as_json or console.quiet) as advance:
+            measured = measure(plan, jobs, advance, keeper)
+    except KeyboardInterrupt:
+        if keeper is None:
+            raise
+        from clix.analyzer.report.folder import Interrupted
+
+        raise Interrupted(
+            f"interrupted: the {keeper.played} games finished are kept in the result store {keeper.store.path} "
+            f"({keeper.from_store} were there already); the same command again plays only the rest"
+        ) from None
     written = write_outputs(out, measured, plan.base.layers, pdf)
     summary = measured.summary
+    kept: dict[str, Any] = {}
+    if keeper is not None:
+        keeper.record(summary, measured.score, summary["command"], str(out.resolve()))
+        kept = {"path": str(keeper.store.path), "run": keeper.run_id, "from_store": keeper.from_store,
+                "played": keeper.played, "fresh": fresh}  # fmt: skip
     if as_json:
-        print_json({**summary, "games_csv": str(written["games"])})
+        print_json({**summary, "games_csv": str(written["games"]), **({"store": kept} if kept else {})})
     else:
-        for line in lines(summary):
+        for line in lines(summary) + ([store_line(kept)] if kept else []):
             console.print(line, markup=False, highlight=False)
         for path in written.values():
             console.print(f"wrote {path}", markup=False, highlight=False)
     return summary
+
+
+def store_line(kept: dict[str, Any]) -> str:
+    """Where the run's games went: '  store: run 3 in clix-out/clix.duckdb; 400 games from the store, 0 played'."""
+    taken = "--fresh: no games read" if kept["fresh"] else f"{kept['from_store']} games from the store"
+    return f"  store: run {kept['run']} in {kept['path']}; {taken}, {kept['played']} played"
 
 
 def write_outputs(out: Path, measured: Measured, layers: tuple[Path, ...], pdf: bool = False) -> dict[str, Path]:
@@ -88,14 +128,29 @@ def write_outputs(out: Path, measured: Measured, layers: tuple[Path, ...], pdf: 
     return {"games": out / "games.csv", **write_report(out, measured.summary, layers, measured.focus, pdf)}
 
 
-def measure(plan: Plan, jobs: int, advance: Callable[[int], None] | None = None) -> Measured:
-    """Play the plan's cells `games` times each on the same seeds (`advance(n)` as games finish): the summary with
-    its headline and the ends by turn of the table's baseline, the cells and their game rows."""
+def measure(
+    plan: Plan, jobs: int, advance: Callable[[int], None] | None = None, keeper: HorrifiedKeeper | None = None
+) -> Measured:
+    """Play the plan's cells `games` times each on the same seeds (`advance(n)` as games finish), taking the games
+    the result store has (`keeper`) and storing those played: the summary with its headline and the ends by turn
+    of the table's baseline, the cells and their game rows."""
     table, base, games, seed = plan.table, plan.base, plan.games, plan.seed
     game_seeds = seeds(seed, games)
 
     def play(cells: Sequence[Cell]) -> list[list[dict[str, Any]]]:
-        return play_cells(cells, game_seeds, jobs, advance)
+        if keeper is None:
+            return play_cells(cells, game_seeds, jobs, advance)
+        known = keeper.known(cells)
+        if advance is not None and keeper.from_store:
+            advance(sum(len(rows) for rows in known))
+        wanted = [[k for k in range(games) if k not in rows] for rows in known]
+        try:
+            played = play_cells(cells, game_seeds, jobs, advance, wanted, lambda c, rows: keeper.add(cells[c], rows))
+        finally:
+            keeper.close()
+        return [
+            sorted([*rows.values(), *new], key=lambda row: row["game"]) for rows, new in zip(known, played, strict=True)
+        ]
 
     if table == "lineup":
         cells = [base]
@@ -112,7 +167,8 @@ def measure(plan: Plan, jobs: int, advance: Callable[[int], None] | None = None)
             "seed": seed, "data": [str(p) for p in base.layers[1:]], "note": NOTE.format(style=base.style)}  # fmt: skip
     label, rows = focus(cells, found, base)
     summary = {**head, **result, "command": command_line(table, base, games, seed), "ends_by_turn": ends_by_turn(rows)}
-    return Measured({**summary, "headline": headline(summary)}, list(cells), found, label)
+    score = win_rate(rows)["rate"]
+    return Measured({**summary, "headline": headline(summary)}, list(cells), found, label, score)
 
 
 def command_line(table: str, base: Cell, games: int, seed: int) -> str:
@@ -189,6 +245,10 @@ def lines(summary: dict[str, Any]) -> list[str]:
                          f"{percent(row['win_rate']):<16} {signed(row['change']):<17} {mark}")  # fmt: skip
         for key, kept in summary["survives"].items():
             found.append(f"  {key}: {'survives every plausible value' if kept else 'FLIPS under a plausible value'}")
+    if table != "lineup":  # what ended the games of the cell the plot of ends shows (report.focus)
+        by_end = {end: sum(summary["ends_by_turn"].get(end, [])) for end in ("win", "terror", "deck out")}
+        found.append(f"  ends of the cell the report plots: {by_end['win']} won, {by_end['terror']} terror, "
+                     f"{by_end['deck out']} deck out")  # fmt: skip
     found += textwrap.wrap(summary["headline"], 78, initial_indent="  ", subsequent_indent="  ")
     found.append(f"  ({summary['note']})")
     return found

@@ -59,12 +59,18 @@ def play_cells(
     game_seeds: Sequence[np.random.SeedSequence],
     jobs: int,
     advance: Callable[[int], None] | None = None,
+    wanted: Sequence[Sequence[int]] | None = None,
+    on_rows: Callable[[int, list[dict[str, Any]]], None] | None = None,
 ) -> list[list[dict[str, Any]]]:
-    """Every game of every cell (the same seeds in each), rows in game order per cell; `advance(n)` after each chunk."""
+    """Every game of every cell (the same seeds in each), rows in game order per cell; `advance(n)` after each chunk.
+    `wanted`: each cell's game indexes to play (default: all of `game_seeds`); `on_rows(c, rows)` is told each
+    chunk of cell `c` as it finishes (the result store's writer), in the parent."""
+    every = range(len(game_seeds))
+    todo = [list(every) for _ in cells] if wanted is None else [sorted(w) for w in wanted]
     tasks = [
-        (c, [(k, game_seeds[k]) for k in range(start, min(start + CHUNK, len(game_seeds)))])
+        (c, [(k, game_seeds[k]) for k in todo[c][start : start + CHUNK]])
         for c in range(len(cells))
-        for start in range(0, len(game_seeds), CHUNK)
+        for start in range(0, len(todo[c]), CHUNK)
     ]
     found: list[list[dict[str, Any]]] = [[] for _ in cells]
     if jobs <= 1:
@@ -76,6 +82,8 @@ def play_cells(
         done = run(delayed(_play_chunk)(cells[c], chunk) for c, chunk in tasks)
     for (c, _), rows in zip(tasks, done, strict=True):
         found[c].extend(rows)
+        if on_rows is not None:
+            on_rows(c, rows)
         if advance is not None:
             advance(len(rows))
     for rows in found:

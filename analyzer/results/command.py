@@ -6,7 +6,9 @@ import contextlib
 import json
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.names import settings_names
@@ -43,9 +45,23 @@ def melee_settings(record: RunRecord) -> dict[str, object] | None:
     return settings if isinstance(settings, dict) and settings.get("kind") == "melee" else None
 
 
+def horrified_settings(record: RunRecord) -> dict[str, Any] | None:
+    """A Horrified run's settings (`analyzer.horrified.keep`), or None for another run (or a damaged summary)."""
+    try:
+        settings = json.loads(record.document)["settings"]
+    except (TypeError, ValueError, KeyError):
+        return None
+    return settings if isinstance(settings, dict) and settings.get("kind") == "horrified" else None
+
+
 def run_label(record: RunRecord) -> str:
     """What a run played, as `clix results list` shows it: "A vs B" for a duel, "melee: A, B, C" (with its teams)
-    for a melee, "pods of N: A, B, C, D, E" for a field in pods. Its score column is A's win share."""
+    for a melee, "pods of N: A, B, C, D, E" for a field in pods (its score column is A's win share), "horrified:
+    M1+M2, 2 heroes" (and its table) for a Horrified run."""
+    horrified = horrified_settings(record)
+    if horrified is not None:
+        table = "" if horrified.get("table") == "lineup" else f" ({horrified.get('table')} table)"
+        return f"horrified: {record_names(record)['a']}, {horrified.get('players')} heroes{table}"
     melee = melee_settings(record)
     if melee is not None and melee.get("pods"):
         return f"pods of {melee['pods']}: " + record_names(record)["a"]
@@ -63,6 +79,8 @@ def record_names(record: RunRecord) -> dict[str, str]:
     armies are all on side "a" (joined by commas), side "b" says "(melee)" (`clix serve` shows "a vs b")."""
     if melee_settings(record) is not None:
         return {"a": ", ".join(record.army_a.split(",")), "b": "(melee)"}
+    if horrified_settings(record) is not None:  # the monsters against the heroes, as a Horrified cell is named
+        return {"a": "+".join(record.army_a.split(",")), "b": "+".join(record.army_b.split(","))}
     try:
         settings = json.loads(record.document)["settings"]
         return settings_names({**settings, "army_a": record.army_a, "army_b": record.army_b})
@@ -129,6 +147,9 @@ def print_run(store: Store, run: str, console: Console) -> None:
     if melee_settings(record) is not None:
         _print_melee_run(record, console)
         return
+    if horrified_settings(record) is not None:
+        _print_horrified_run(record, console)
+        return
     try:
         document = json.loads(record.document)
         settings = document.pop("settings")
@@ -161,6 +182,45 @@ def _print_melee_run(record: RunRecord, console: Console) -> None:
         markup=False,
     )
     print_summary(json.loads(record.document), console)
+
+
+def _print_horrified_run(record: RunRecord, console: Console) -> None:
+    """`clix results show RUN` for a Horrified run: when and how, then the summary `clix horrified` printed (its win
+    rates with their intervals, what ended the games), where its games came from and its report."""
+    from clix.analyzer.horrified.command import lines, store_line
+
+    document = json.loads(record.document)
+    settings = document.pop("settings")
+    console.print(
+        f"run {record.id}, started {local_time(record.started):%Y-%m-%d %H:%M:%S}: {record.command}", markup=False
+    )
+    kept = {"path": settings.get("store", ""), **{k: settings.get(k) for k in ("run", "from_store", "played", "fresh")}}
+    for line in [*lines(document), store_line(kept)]:
+        console.print(line, markup=False, highlight=False)
+    console.print(f"report: {_shown(Path(record.out)) / 'horrified.html'}", markup=False)
+
+
+def horrified_games(store: Store, record: RunRecord, settings: dict[str, Any]) -> Any:
+    """A Horrified run's games from the store, one row per game of each cell, as its games.csv (a pandas table);
+    a ClixError naming the first cell whose games are missing."""
+    import pandas as pd
+    from clix.analyzer.horrified.command import GAME_FIELDS
+
+    indexes = record.game_indexes()
+    rows = []
+    for cell in settings["cells"]:
+        found = store.load(GameKey(cell["key"], {}), indexes=indexes, warn=lambda line: None)
+        if len(found) < len(indexes):
+            missing = min(set(indexes) - set(found))
+            raise ClixError(
+                f"run {record.id}: {len(indexes) - len(found)} games of its cell {'+'.join(cell['monsters'])} vs "
+                f"{'+'.join(cell['heroes'])} are missing or damaged in {store.path} (game {missing} first); its folder "
+                f"{record.out} has its games.csv"
+            )
+        head = {"monsters": "+".join(cell["monsters"]), "heroes": "+".join(cell["heroes"]),
+                "assumption": cell["assumption"], "value": cell["value"]}  # fmt: skip
+        rows += [{**head, **found[index][0]} for index in sorted(found)]
+    return pd.DataFrame(rows, columns=GAME_FIELDS)
 
 
 def _shown(path: Path) -> Path:
@@ -224,18 +284,34 @@ def export_run(store: Store, run: str, fmt: str | None, out: Path, figures: bool
         raise ClixError(f"{given}: choose --format csv or parquet (or end the file name in .csv or .parquet)")
     out = _export_target(out)
     record = find_run(store, run)
+    horrified = horrified_settings(record)
+    if horrified is not None:
+        if figures:
+            raise ClixError(f"--figures: run {record.id} is a Horrified run, which has no figure rows; leave it out")
+        frame = horrified_games(store, record, horrified)
+        return _write(out, lambda path: _frame_to(frame, chosen, path)), len(frame)
     stored = run_tables(store, record)
     table = (stored.figure_table if figures else stored.game_table).compact()
+    writer = table.to_csv if chosen == "csv" else table.to_parquet
+    return _write(out, writer), len(table)
+
+
+def _frame_to(frame: Any, chosen: str, path: Path) -> None:
+    if chosen == "csv":
+        frame.to_csv(path, index=False)
+    else:
+        frame.to_parquet(path, index=False)
+
+
+def _write(out: Path, write: Callable[[Path], Any]) -> Path:
+    """`write(path)` to a file beside `out`, then renamed over it (keeping a replaced file's permissions)."""
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ClixError(f"--out {out}: cannot create its folder ({exc.strerror or exc})") from None
     staging = out.with_name(f".{out.name}.clix-new-{os.getpid()}")
     try:
-        if chosen == "csv":
-            table.to_csv(staging)
-        else:
-            table.to_parquet(staging)
+        write(staging)
         with contextlib.suppress(FileNotFoundError):  # a file replaced keeps its permissions
             os.chmod(staging, stat.S_IMODE(out.stat().st_mode))
         staging.replace(out)
@@ -244,4 +320,4 @@ def export_run(store: Store, run: str, fmt: str | None, out: Path, figures: bool
     finally:
         with contextlib.suppress(OSError):
             staging.unlink()
-    return out, len(table)
+    return out

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 FLAGS = common.flags_of(
-    "monsters", "heroes", "seats", "difficulty", "table", "games", "players", "seed", "jobs", "data"
+    "monsters", "heroes", "seats", "difficulty", "table", "games", "players", "seed", "jobs", "data", "store", "fresh"
 )
 DEFAULT_GAMES = {"lineup": 400}
 """Games per cell when `games` is not given: 400 for a line-up, 100 per cell for a table (as the command's)."""
@@ -112,12 +112,17 @@ def horrified(
     jobs: int = 0,
     data: str | Path | Sequence[str | Path] | None = None,
     progress: Progress = None,
+    store: str | Path | None = None,
+    fresh: bool = False,
 ) -> HorrifiedResult:
     """Horrified's co-operative win rate with its 95% Wilson interval for `monsters` (default: `difficulty`'s first
-    line-up, novice) and `heroes` (default: the first `seats` heroes, 2), or with `table` "difficulty", "heroes" or
-    "sensitivity" that table, as `clix horrified` plays it with the same arguments (for any `jobs`); `data` is
-    `--data` (Horrified files over the sample components). Mistakes raise `clix.ClixError`."""
+        line-up, novice) and `heroes` (default: the first `seats` heroes, 2), or with `table` "difficulty", "heroes" or
+        "sensitivity" that table, as `clix horrified` plays it with the same arguments (for any `jobs`); `data` is
+        `--data` (Horrified files over the sample components). With a result `store` (a DuckDB file, as `clix horrified
+    --store`) each cell's games are taken from it (unless `fresh`) and the others added. Mistakes raise
+    `clix.ClixError`."""
     from clix.analyzer.horrified.command import GAME_FIELDS, TABLES, Plan, cells_for, game_rows, measure
+    from clix.analyzer.horrified.keep import HorrifiedKeeper
     from clix.analyzer.horrified.lineup import layers_for, resolve
 
     if table not in TABLES:
@@ -138,6 +143,7 @@ def horrified(
             players,
         )
         counter = common.Counter(progress, n * cells_for(table, base))
-        measured = measure(Plan(table, base, level, n, seed), cores, counter.step)
+        keeper = None if store is None else HorrifiedKeeper(Path(store), seed, n, fresh)
+        measured = measure(Plan(table, base, level, n, seed), cores, counter.step, keeper)
     games_table = pd.DataFrame(game_rows(measured.cells, measured.found), columns=GAME_FIELDS)
     return HorrifiedResult(games=games_table, summary=measured.summary, measured=measured, layers=base.layers)
