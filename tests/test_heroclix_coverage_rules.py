@@ -1,7 +1,8 @@
 """The rules issue 34's coverage pass added scenarios for (HX-PAC-19, -24, -26, -29: the card's rules read in 2005
 terms; HX-TEAM-11; force building and setup, HX-BUILD, HX-SETUP, HX-CHAR-06): each scenario fails when the engine's
 rule is changed on purpose (a constant set to a wrong value, or a small function replaced by a wrong version),
-through the shared `fails_when_changed` of tests/heroclix_checks.py."""
+through the shared `fails_when_changed` of tests/heroclix_checks.py. And the facts about the data and its format
+that a library test checks (HX-DATA-06, -11, -12; tests/test_heroclix_coverage.py names them)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ from typing import Any
 import pytest
 from clix.engine.core import decisions
 from clix.engine.heroclix import card_checks, card_play, combat, library, maps, movement, setup, sides
+from clix.engine.heroclix.card_play import SAMPLE
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.geometries import geometry_of
+from clix.engine.heroclix.library import Character, load_library
 from clix.engine.heroclix.maps import MapObject
+from clix.engine.heroclix.powers import POWERS, power_named
 from heroclix_checks import fails_when_changed, mutation_rows
+from pydantic import ValidationError
 
 FORCE_PROBLEMS = library.force_problems
 ASSIGNABLE = card_checks.assignable
@@ -113,3 +118,43 @@ MUTANTS = [
 @pytest.mark.parametrize(("rule", "module", "name", "value", "scenario"), mutation_rows(MUTANTS))
 def test_a_changed_rule_fails_its_scenario(rule, module, name, value, scenario, monkeypatch):
     fails_when_changed(rule, module, name, value, scenario, monkeypatch)
+
+
+NAMED_IN_002 = ("Outwit", "Willpower", "Enhancement", "Stealth", "Energy Explosion", "Support", "Regeneration",
+                "Steal Energy", "Leap/Climb", "Phasing", "Super Strength", "Telekinesis", "Force Blast", "Plasticity")  # fmt: skip
+"""HX-DATA-06: the powers 002 names, so present in 2005 (Phasing is the card's Phasing/Teleport)."""
+
+
+def test_the_powers_002_names_are_played():
+    """HX-DATA-06: every power 002 names is one clix plays, spelled as a character file may name it."""
+    unplayed = [
+        name for name in NAMED_IN_002 if not any(p == power_named(name) or p.startswith(f"{name}/") for p in POWERS)
+    ]
+    assert unplayed == []
+
+
+BASE_FIELDS = {
+    "speed_mode": "speed mode (boot, wing, dolphin)", "transporter": "transporter (reversed speed symbol)",
+    "size": "size (standard, giant, big damage symbol; double-base)", "bolts": "lightning bolts",
+    "team": "team symbol", "base_colour": "base colour (archenemies)", "rank": "rank ring", "dial": "KO clicks",
+    "name": "name", "set": "set", "collector_number": "collector number", "points": "points", "range": "range",
+    "start": "starting click", "powers": "powers",
+}  # fmt: skip
+"""HX-DATA-11, -12: what the base and dial show that a character file must state, by its field."""
+
+
+def test_the_character_format_states_what_the_base_shows():
+    """HX-DATA-11, -12: the character format has a field for every symbol the text extraction lost and every field
+    of the suggested format; its dial is four values a click with the powers named (not coloured), 'x' a KO click,
+    the last click a KO click; and every sample character loads."""
+    assert set(BASE_FIELDS) <= set(Character.model_fields)
+    hero = {"ruleset": "heroclix-2005", "id": "hero", "name": "Hero", "points": 40, "rank": "rookie", "set": "test",
+            "collector_number": 1, "range": 5, "provenance": "test"}  # fmt: skip
+    click = {"values": "8 9 16 2", "powers": ["Toughness"]}
+    assert Character.model_validate(hero | {"dial": [click, "7 8 15 2", "x"]}).all_powers() == ["Toughness"]
+    for wrong in (["8 9 16 2", "7 8 15 2"], ["8R 9 16 2", "x"], ["8 9 16", "x"]):  # no KO click; a colour; 3 values
+        with pytest.raises(ValidationError):
+            Character.model_validate(hero | {"dial": wrong})
+    library, problems = load_library([SAMPLE])
+    assert problems == [] and len(library.characters) >= 30
+    assert all(character.clicks()[-1].killed for character in library.characters.values())
