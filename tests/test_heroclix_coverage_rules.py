@@ -108,6 +108,7 @@ MUTANTS = [
     ("HX-SETUP-08", setup, "_place_characters", _in_another_area, "setup/08-characters-placed-in-own-area"),
     ("HX-SETUP-08 next to", setup, "_place_characters", _overflowing, "setup/09-character-outside"),
     ("HX-SETUP-08 fit", setup, "_place_characters", _overflowing, "setup/10-force-that-does-not-fit"),
+    ("HX-SETUP-08 rear", setup, "_place_characters", _overflowing, "setup/15-double-base-rear-outside"),
     ("HX-SETUP-09", setup, "HOVERING", "soaring", "setup/11-indoor-flier-set-soaring-refused"),
     ("HX-SETUP-10", setup, "_first_player", lambda state: 3 - FIRST_PLAYER(state), "setup/12-play-begins"),
     ("HX-SETUP-11", setup, "_first_player", lambda state: 3 - FIRST_PLAYER(state), "setup/13-quick-start"),

@@ -104,7 +104,7 @@ def set_up_scenario(result: ScenarioResult, scenario: Scenario) -> tuple[HeroSta
         if not isinstance(wanted, Refused):
             result.failures.append(f"setup was refused: {reason}")
         else:
-            result.failures.extend(f"setup: refused, but not under {rule}: {reason}" for rule in wanted.refused
+            result.failures.extend(f"setup: refused, but not under {rule}: {reason}" for rule in wanted.rules()
                                    if rule not in reason)  # fmt: skip
             if wanted.reason_contains and wanted.reason_contains.lower() not in reason.lower():
                 result.failures.append(f"setup: reason_contains: {wanted.reason_contains!r} not in {reason!r}")
@@ -114,12 +114,12 @@ def set_up_scenario(result: ScenarioResult, scenario: Scenario) -> tuple[HeroSta
             )
         return None
     except DiceExhausted as exc:
-        accepted = f"expected refused under {', '.join(wanted.refused)}, but the rules accepted the forces and " if (
+        accepted = f"expected refused under {', '.join(wanted.rules())}, but the rules accepted the forces and " if (
             isinstance(wanted, Refused)) else ""  # fmt: skip
         result.failures.append(f"setup: {accepted}{exc}")
         return None
     if isinstance(wanted, Refused):
-        result.failures.append(f"setup: expected refused under {', '.join(wanted.refused)}, but the rules accepted it")
+        result.failures.append(f"setup: expected refused under {', '.join(wanted.rules())}, but the rules accepted it")
         return None
     state.dice = ForcedDice(dice)
     return state, ids

@@ -9,7 +9,7 @@ setup, naming the rule; a choice the block does not name gets the first the rule
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from clix.engine.core import decisions
 from clix.engine.core.dice import DiceExhausted
@@ -203,9 +203,10 @@ class _Driver:
                 self.asked_flight.add(self.current)
                 what = f"flight: {self.current} {wanted}"
             else:
-                if spot is not None:
-                    two = isinstance(spot[0], tuple)
-                    x, y = spot[1 if question.kind == "place rear" else 0] if two else spot  # type: ignore[misc]
+                squares = [] if spot is None else [spot[0], spot[1]] if isinstance(spot[0], tuple) else [spot]
+                rear = question.kind == "place rear"
+                if squares and not (rear and len(squares) == 1):  # a rear half with one square named: the default
+                    x, y = cast(tuple[int, int], squares[-1] if rear else squares[0])
                     if not (0 <= x < geometry.width and 0 <= y < geometry.height):
                         raise ScenarioError(f"setup.place: {self.current} at [{x}, {y}] is off the map")
                     wanted = geometry.index(x, y)

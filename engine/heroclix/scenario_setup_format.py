@@ -15,17 +15,20 @@ class Refused(BaseModel):
 
     model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
-    refused: list[str] = Field(min_length=1)
-    """The rule IDs the refusal must name (one or a list)."""
+    refused: str | list[str]
+    """The rule ID the refusal must name, or a list of them (each must be named)."""
     reason_contains: str | None = None
     """Text a refusal's reason must contain."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _one(cls, data: Any) -> Any:
-        if isinstance(data, dict) and isinstance(data.get("refused"), str):
-            return {**data, "refused": [data["refused"]]}
-        return data
+    def rules(self) -> list[str]:
+        """The rule IDs the refusal must name."""
+        return [self.refused] if isinstance(self.refused, str) else list(self.refused)
+
+    @model_validator(mode="after")
+    def _some(self) -> Refused:
+        if not self.rules():
+            raise ValueError("refused names the rule (or rules) the refusal must name")
+        return self
 
 
 class ScenarioSetup(BaseModel):
