@@ -9,7 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import yaml
 from clix.engine.core import decisions
+from clix.engine.core.files.problems import InvalidFile
 from clix.engine.heroclix import card_checks, card_play, combat, library, maps, movement, setup, sides
 from clix.engine.heroclix.card_play import SAMPLE
 from clix.engine.heroclix.events import EventKind
@@ -17,6 +19,7 @@ from clix.engine.heroclix.geometries import geometry_of
 from clix.engine.heroclix.library import Character, load_library
 from clix.engine.heroclix.maps import MapObject
 from clix.engine.heroclix.powers import POWERS, power_named
+from clix.engine.heroclix.scenario import run_scenario
 from heroclix_checks import fails_when_changed, mutation_rows
 from pydantic import ValidationError
 
@@ -159,3 +162,46 @@ def test_the_character_format_states_what_the_base_shows():
     library, problems = load_library([SAMPLE])
     assert problems == [] and len(library.characters) >= 30
     assert all(character.clicks()[-1].killed for character in library.characters.values())
+
+
+SETUP = {
+    "ruleset": "heroclix-2005", "name": "a setup", "expect": {}, "dice": [6, 5, 1, 2],
+    "map": {"kind": "outdoor", "rows": ["1111", "....", "2222"]},
+    "setup": {"forces": [{"build_total": 100, "characters": ["alley-cat-e"]},
+                         {"build_total": 100, "characters": ["riptide-e"]}], "expect": "legal"},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"characters": [{"id": "A", "player": 1, "dial": ["8 9 16 2", "x"], "at": [0, 1]}]},
+         "the file lists no 'characters'"),
+        ({"setup": SETUP["setup"] | {"expect": {"refused": "HX-BUILD-01"}}, "steps": [{"end_turn": True}]},
+         "a setup the rules must refuse has no steps"),
+        ({"setup": SETUP["setup"] | {"place": {"batman": [0, 0]}}}, "batman is none"),
+        ({"setup": SETUP["setup"] | {"characters": [{"id": "x", "name": "X"}]}}, "setup.characters[0].points"),
+        ({"setup": SETUP["setup"] | {"pile": [1, 1]}, "dice": [6, 5, 1, 2]}, "setup.pile"),
+        ({"setup": SETUP["setup"] | {"place": {"alley-cat-e": [9, 0]}}}, "alley-cat-e at [9, 0] is off the map"),
+    ],
+)  # fmt: skip
+def test_a_setup_block_that_is_not_valid_is_one_line_naming_it(tmp_path, change, said):
+    """The setup block's own mistakes (not the forces': those are what it tests, refusals) make the file invalid,
+    one line naming the field and what is wrong."""
+    data = SETUP | change
+    if "pile" in data["setup"]:
+        data["setup"]["forces"][0] = {"build_total": 100, "characters": ["alley-cat-e"], "objects": ["light", "heavy"]}
+    path = tmp_path / "scenario.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    with pytest.raises(InvalidFile) as refused:
+        run_scenario(path)
+    assert said in str(refused.value) and "\n" not in str(refused.value).strip()
+
+
+def test_a_legal_setup_with_no_choices_takes_the_rules_first_options(tmp_path):
+    """HX-SETUP-03, -08: a choice the block does not name gets the first the rules offer (the first area left, the
+    first free square by row then column); the set-up position is the first player's turn (HX-SETUP-10)."""
+    path = tmp_path / "scenario.yaml"
+    expect = {"active_player": 1, "characters": {"alley-cat-e": {"at": [0, 2]}, "riptide-e": {"at": [0, 0]}}}
+    path.write_text(yaml.safe_dump(SETUP | {"expect": expect}, sort_keys=False), encoding="utf-8")
+    assert run_scenario(path).failures == []
