@@ -1,7 +1,9 @@
 """Which HeroClix rules have a scenario (issue 34: "a rule-coverage test says which are covered"): docs/
 heroclix-coverage.md lists, topic by topic, the rules of ../shared/rules/heroclix_rules.md that the scenarios
-under tests/scenarios/heroclix cite and those none does yet. The test fails when the page no longer says what
-the scenarios cover; `python tests/test_heroclix_coverage.py` writes it again."""
+under tests/scenarios/heroclix cite, those a library test checks instead (facts about the data and its format),
+those with no rule of play to check (each with its reason) and those with none yet. The test fails when the page no
+longer says what the scenarios cover; `python tests/test_heroclix_coverage.py` writes it again. Every rule is
+covered, checked or excused, and every OPEN choice has its entry in docs/rulings.md."""
 
 from __future__ import annotations
 
@@ -17,13 +19,53 @@ CHECKLIST = ROOT.parent / "shared" / "rules" / "heroclix_rules.md"
 SCENARIOS = ROOT / "tests" / "scenarios" / "heroclix"
 PAGE = ROOT / "docs" / "heroclix-coverage.md"
 ITEM = re.compile(r"^- \*\*(HX-([A-Z]+)-(\d+))\*\* (.*)$", re.MULTILINE)
+RULINGS = ROOT / "docs" / "rulings.md"
+LIBRARY_TESTS = {
+    "HX-DATA-06": "test_the_powers_002_names_are_played",
+    "HX-DATA-11": "test_the_character_format_states_what_the_base_shows",
+    "HX-DATA-12": "test_the_character_format_states_what_the_base_shows",
+}
+"""Rules that are facts about the data and its format, checked by a test of tests/test_heroclix_coverage_rules.py."""
+EXCUSED = {
+    "HX-BUILD-07": "OPEN: allies are not played; every player is its own side (docs/rulings.md)",
+    "HX-SETUP-02": "the first player's choice of map: the map is an input of a game (a scenario's `map`, the "
+    "commands' `--map`), not a choice the engine plays",
+    "HX-SETUP-06": "3-D objects: none in the seeds or clix's data, and no rule for them beyond replacing a token",
+    "HX-KNOCK-02": "no power, team ability, feat or condition of clix's data causes or prevents knockback through "
+    "anything the damage changes (size and the transporter flag never change; Force Blast deals no damage), so "
+    "checking before the damage cannot differ from checking after it",
+    "HX-MOVE-28": "OPEN: how a move is planned is not observable; a step gives its whole path, checked square by "
+    "square (docs/rulings.md)",
+    "HX-END-13": "etiquette at the table (marking a lifted square, a d6 for disputes): the engine refuses what the "
+    "rules do not allow, by name, and docs/rulings.md records each gap",
+    "HX-END-14": "OPEN: the round limit is the analyzer's setting (`turn_limit`, docs/rulings.md), not a rule a "
+    "scenario can state",
+    "HX-PAC-14": "ADAPTED: 2005 has no character cards or special powers, so there is nothing to play (Outwit's card "
+    "option is dropped, HX-POWER-47)",
+    "HX-PAC-30": "modern concepts no seed defines: the data and scenario formats have no field for them (an unknown "
+    "key is refused); a character's informative `keywords` list is accepted, not refused as the checklist suggests",
+    "HX-DATA-01": "the starter box's contents (rulebook, dice, ring, terrain markers): no rule of play; its six object "
+    "tokens are HX-SETUP-05's (setup/05)",
+    "HX-DATA-05": "the powers of official figures: clix ships no official dial (its sample characters are its own "
+    "design); the powers named are all played (HX-DATA-06)",
+    "HX-DATA-07": "names without numbers, for sample data only",
+    "HX-DATA-08": "no layout in the seeds; clix's maps (rosters/heroclix/maps) are its own design",
+    "HX-DATA-10": "no team named or given a text in the seeds; the sample team abilities are clix's, played by the "
+    "HX-TEAM scenarios",
+}
+"""Rules with no rule of play for a scenario to check, each with its reason (one line each on the page)."""
 
 
-def coverage_page(checklist: str) -> str:
-    """The page: per topic, the rules cited by a scenario and those not (OPEN-only rules marked)."""
+def cited_rules() -> set[str]:
+    """Every rule a scenario cites."""
     cited: set[str] = set()
     for path in sorted(SCENARIOS.rglob("*.yaml")):
         cited.update(yaml.safe_load(path.read_text(encoding="utf-8")).get("rules", []))
+    return cited
+
+
+def checklist_rules(checklist: str) -> dict[str, list[tuple[str, bool]]]:
+    """The checklist's rules by topic, each with whether it is only an OPEN question."""
     topics: dict[str, list[tuple[str, bool]]] = {}
     seen: set[str] = set()
     for match in ITEM.finditer(checklist):  # the open items repeat some rules further down: the first counts
@@ -31,26 +73,51 @@ def coverage_page(checklist: str) -> str:
         if rule not in seen:
             seen.add(rule)
             topics.setdefault(topic, []).append((rule, text.startswith("**OPEN:**")))
+    return topics
+
+
+def coverage_page(checklist: str) -> str:
+    """The page: per topic, the rules cited by a scenario, checked by a library test, excused, and none of these
+    (OPEN-only rules marked); then the reasons of the excused ones."""
+    cited = cited_rules()
+    topics = checklist_rules(checklist)
     lines = [
         "# HeroClix rules covered by scenarios",
         "",
         "Generated by `python tests/test_heroclix_coverage.py` from `../shared/rules/heroclix_rules.md` and the",
         "`rules:` of the scenarios under `tests/scenarios/heroclix/` (a test fails when this page is out of date).",
-        "Force building (BUILD) is tested in tests/test_heroclix_library.py and setup (SETUP) in tests/test_heroclix.py,",
-        "not by scenarios. Rules marked (OPEN) are questions the sources leave open.",
+        "Force building (BUILD, CHAR-06) and setup (SETUP) have scenarios too: a scenario's `setup:` block states the",
+        "forces and the players' choices and expects a legal setup or a refusal naming the rule (docs/data-formats.md).",
+        "Facts about the data and its format have a library test (tests/test_heroclix_coverage_rules.py); rules with",
+        "no rule of play to check are listed below with their reason. Rules marked (OPEN) are questions the sources",
+        "leave open.",
         "",
-        "| topic | covered | rules with a scenario | rules without one yet |",
-        "|---|---|---|---|",
+        "| topic | covered | rules with a scenario | by a library test | no rule of play (below) | none yet |",
+        "|---|---|---|---|---|---|",
     ]
-    covered_all = total = 0
+    counts = [0, 0, 0, 0]
     for topic, rules in topics.items():
         have = [r for r, _ in rules if r in cited]
-        lack = [f"{r.split('-')[2]}{' (OPEN)' if only_open else ''}" for r, only_open in rules if r not in cited]
-        covered_all += len(have)
-        total += len(rules)
-        numbers = ", ".join(r.split("-")[2] for r in have) or "none"
-        lines.append(f"| {topic} | {len(have)}/{len(rules)} | {numbers} | {', '.join(lack) or 'none'} |")
-    lines += ["", f"In all, {covered_all} of {total} rules have a scenario.", ""]
+        tested = [r for r, _ in rules if r not in cited and r in LIBRARY_TESTS]
+        excused = [r for r, _ in rules if r not in cited and r not in LIBRARY_TESTS and r in EXCUSED]
+        marks = {r: " (OPEN)" if only_open else "" for r, only_open in rules}
+        lack = [r for r, _ in rules if r not in {*have, *tested, *excused}]
+        for index, group in enumerate((have, tested, excused, lack)):
+            counts[index] += len(group)
+        cells = [", ".join(f"{r.split('-')[2]}{marks[r]}" for r in group) or "none" for group in (have, tested,
+                 excused, lack)]  # fmt: skip
+        lines.append(f"| {topic} | {len(have)}/{len(rules)} | {' | '.join(cells)} |")
+    total = sum(len(rules) for rules in topics.values())
+    lines += [
+        "",
+        f"In all, {counts[0]} of {total} rules have a scenario, {counts[1]} a library test and {counts[2]} no rule of "
+        f"play to check; {counts[3]} have none of these yet.",
+        "",
+        "## Rules with no rule of play to check",
+        "",
+        *(f"- {rule}: {why}" for rule, why in EXCUSED.items() if rule not in cited),
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -59,6 +126,46 @@ def test_the_coverage_page_says_what_the_scenarios_cover():
     expected = coverage_page(CHECKLIST.read_text(encoding="utf-8"))
     assert PAGE.exists(), "docs/heroclix-coverage.md is missing: run python tests/test_heroclix_coverage.py"
     assert PAGE.read_text(encoding="utf-8") == expected, "out of date: run python tests/test_heroclix_coverage.py"
+
+
+@pytest.mark.skipif(not CHECKLIST.exists(), reason="shared/ is not beside this clone")
+def test_every_rule_is_covered_checked_or_excused():
+    """Issue 34's done-when: a scenario for every rule that is not only an OPEN question, unless a library test
+    checks it (a fact about the data) or it has no rule of play (excused, with its reason); an excused rule has no
+    scenario, and each library test named exists."""
+    topics = checklist_rules(CHECKLIST.read_text(encoding="utf-8"))
+    every = {rule for rules in topics.values() for rule, _ in rules}
+    cited = cited_rules()
+    missing = sorted(every - cited - set(LIBRARY_TESTS) - set(EXCUSED))
+    assert missing == [], f"no scenario, library test or reason for {missing}"
+    assert sorted(set(EXCUSED) & cited) == [], "a rule with a scenario is not excused"
+    assert sorted({*EXCUSED, *LIBRARY_TESTS} - every) == [], "names a rule the checklist does not have"
+    tests = (ROOT / "tests" / "test_heroclix_coverage_rules.py").read_text(encoding="utf-8")
+    assert all(f"def {name}(" in tests for name in LIBRARY_TESTS.values())
+
+
+def ruled(rule: str, rulings: str) -> bool:
+    """Whether docs/rulings.md has an entry naming `rule`, in full (HX-SETUP-08) or as a later number of a list that
+    begins with its topic (HX-POWER-17, -19 or HX-MOVE-27..29 names HX-POWER-19 and HX-MOVE-28)."""
+    topic, number = rule.rsplit("-", 1)
+    for entry in re.split(r"\n(?=\s*- )", rulings):
+        if rule in entry:
+            return True
+        for first, rest in re.findall(re.escape(topic) + r"-(\d+)((?:\s*(?:,|and|to|\.\.)\s*-?\d+)+)", entry):
+            numbers = [int(first), *(int(n) for n in re.findall(r"\d+", rest))]
+            spans = re.findall(r"(\d+)\s*(?:to|\.\.)\s*-?(\d+)", f"{first}{rest}")
+            if int(number) in numbers or any(int(a) <= int(number) <= int(b) for a, b in spans):
+                return True
+    return False
+
+
+@pytest.mark.skipif(not CHECKLIST.exists(), reason="shared/ is not beside this clone")
+def test_every_open_choice_has_its_ruling():
+    """Issue 34's done-when: every OPEN choice of the checklist is in docs/rulings.md."""
+    checklist = CHECKLIST.read_text(encoding="utf-8")
+    opens = {rule for rule, _, _, text in ITEM.findall(checklist) if "**OPEN:**" in text}
+    rulings = RULINGS.read_text(encoding="utf-8")
+    assert sorted(rule for rule in opens if not ruled(rule, rulings)) == []
 
 
 if __name__ == "__main__":

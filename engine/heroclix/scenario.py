@@ -26,6 +26,8 @@ from clix.engine.heroclix.powers import FLURRY, POWERS, power_named
 from clix.engine.heroclix.ruleset import load
 from clix.engine.heroclix.scenario_answers import Answers
 from clix.engine.heroclix.scenario_format import Expect, Scenario, ScenarioCharacter, load_scenario
+from clix.engine.heroclix.scenario_setup import SetupRefused, set_up
+from clix.engine.heroclix.scenario_setup_format import Refused, ScenarioSetup
 from clix.engine.heroclix.scenario_steps import NOT_YET, ScenarioError, free_attack, power_action, raze
 from clix.engine.heroclix.state import (
     DIRECTIONS,
@@ -46,12 +48,19 @@ def run_scenario(path: Path, library: Any = None) -> ScenarioResult:
     """Run one heroclix-2005 scenario file; an invalid one (or one naming what is not played yet) raises
     InvalidFile. `library` is unused until HeroClix has a roster library."""
     scenario = load_scenario(path)
+    result = ScenarioResult(str(path), scenario.name, list(scenario.rules))
     try:
-        known = card_play.definitions_for(scenario, library)
-        state, ids = build_state(scenario, known)
+        if scenario.setup is not None:  # HX-BUILD, HX-SETUP: an extension of the contract
+            known: Any = card_play.Definitions(library)
+            built = set_up_scenario(result, scenario)
+            if built is None:
+                return result
+            state, ids = built
+        else:
+            known = card_play.definitions_for(scenario, library)
+            state, ids = build_state(scenario, known)
     except ScenarioError as exc:
         raise InvalidFile([Problem(str(path), 0, "", str(exc))]) from exc
-    result = ScenarioResult(str(path), scenario.name, list(scenario.rules))
     refused_at: int | None = None
     reason = ""
     try:
@@ -80,6 +89,40 @@ def run_scenario(path: Path, library: Any = None) -> ScenarioResult:
         return result
     _compare(result, scenario.expect, state, ids, refused_at, reason)
     return result
+
+
+def set_up_scenario(result: ScenarioResult, scenario: Scenario) -> tuple[HeroState, dict[str, int]] | None:
+    """The position a `setup:` block sets up (`scenario_setup`), its dice taken from the scenario's first; None
+    when the rules refused it, as expected or not (`result` then says whether that was expected)."""
+    block = cast(ScenarioSetup, scenario.setup)
+    dice = list(scenario.dice)
+    wanted = block.expect
+    try:
+        state, ids = set_up(block, scenario.map, dice)
+    except SetupRefused as exc:
+        reason = str(exc)
+        if not isinstance(wanted, Refused):
+            result.failures.append(f"setup was refused: {reason}")
+        else:
+            result.failures.extend(f"setup: refused, but not under {rule}: {reason}" for rule in wanted.rules()
+                                   if rule not in reason)  # fmt: skip
+            if wanted.reason_contains and wanted.reason_contains.lower() not in reason.lower():
+                result.failures.append(f"setup: reason_contains: {wanted.reason_contains!r} not in {reason!r}")
+        if len(dice) != (scenario.expect.dice_left or 0):
+            result.failures.append(
+                f"dice_left: expected {scenario.expect.dice_left or 0} unused dice, {len(dice)} were left"
+            )
+        return None
+    except DiceExhausted as exc:
+        accepted = f"expected refused under {', '.join(wanted.rules())}, but the rules accepted the forces and " if (
+            isinstance(wanted, Refused)) else ""  # fmt: skip
+        result.failures.append(f"setup: {accepted}{exc}")
+        return None
+    if isinstance(wanted, Refused):
+        result.failures.append(f"setup: expected refused under {', '.join(wanted.rules())}, but the rules accepted it")
+        return None
+    state.dice = ForcedDice(dice)
+    return state, ids
 
 
 def build_state(scenario: Scenario, known: Any = None) -> tuple[HeroState, dict[str, int]]:

@@ -11,6 +11,7 @@ from clix.engine.core.files.yaml_lines import YamlError, read_yaml
 from clix.engine.core.ruleset import RULESET_KEY
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.maps import Coord, HeroMap, Side, Wall
+from clix.engine.heroclix.scenario_setup_format import ScenarioSetup
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 RULESET_NAME = "heroclix-2005"
@@ -262,6 +263,9 @@ class Scenario(_Strict):
     """The steps to play, in order ({move: A, path: [...]}, {close: A, target: B}, {power: A, use: NAME}, ...)."""
     expect: Expect
     """What must be true after the steps."""
+    setup: ScenarioSetup | None = None
+    """Forces to build and set up by the rules instead of `characters` (HX-BUILD, HX-SETUP; an extension of the
+    contract, docs/data-formats.md); the setup takes its dice from `dice` first."""
 
     @model_validator(mode="after")
     def _consistent(self) -> Scenario:
@@ -289,6 +293,11 @@ class Scenario(_Strict):
             elif len(kinds) != 1:
                 problems.append(f"steps[{index}]: a step is exactly one of {', '.join(STEP_KINDS)}")
             problems.extend(f"steps[{index}]: {why}" for why in _double_base_keys(step, doubles))
+        if self.setup is not None and (self.characters or self.feats or self.battlefield):
+            problems.append("setup: the forces of a setup block bring the characters, feats and conditions; the "
+                            "file lists no 'characters', 'feats' or 'battlefield' of its own")  # fmt: skip
+        if self.setup is not None and self.setup.expect != "legal" and self.steps:
+            problems.append("setup: a setup the rules must refuse has no steps")
         if problems:
             raise ValueError("; ".join(problems))
         return self
