@@ -169,10 +169,34 @@ _ONE: Final[Bits] = 1
 
 
 def spaces_of(bits: Bits) -> list[int]:
-    """The spaces of a bitset, in order."""
+    """The spaces of a bitset, in order: a byte at a time, each byte's spaces copied from a tuple kept by the
+    byte's place and value (`_BYTE_SPACES`), so no space's int is made again."""
+    found: list[int] = []
+    raw: bytes = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
+    if len(raw) > _BYTE_SPACES_PLACES:
+        return _spaces_of_bytes(raw)
+    kept = _BYTE_SPACES
+    if len(kept) < 256 * len(raw):
+        kept.extend([None] * (256 * len(raw) - len(kept)))
+    at = 0  # 256 x the byte's place
+    for byte in raw:
+        if byte:
+            spaces = kept[at + byte]
+            if spaces is None:
+                spaces = kept[at + byte] = _byte_spaces(at >> 5, byte)
+            found.extend(spaces)
+        at += 256
+    return found
+
+
+def _byte_spaces(base: int, byte: int) -> tuple[int, ...]:
+    return tuple(base + bit for bit in _BYTE_BITS[byte])
+
+
+def _spaces_of_bytes(raw: bytes) -> list[int]:
+    """`spaces_of` for a bitset past `_BYTE_SPACES_PLACES` bytes, a bit at a time."""
     found: list[int] = []
     base = 0
-    raw: bytes = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
     byte_bits = _BYTE_BITS
     for byte in raw:
         if byte:
@@ -186,6 +210,10 @@ _BYTE_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(bit for bit in range(8) if byte >> bit & 1) for byte in range(256)
 )
 """For each byte value, its set bits (`spaces_of` reads a bitset a byte at a time)."""
+_BYTE_SPACES_PLACES: Final = 512
+"""Bytes of a bitset (maps up to 4096 spaces) whose spaces `spaces_of` keeps by byte value and place."""
+_BYTE_SPACES: Final[list[tuple[int, ...] | None]] = []
+"""At 256 x place + value: the spaces of that byte of a bitset (None until first met; at most 131,072)."""
 
 
 def terrain_bits(geo: Geometry, terrain: int) -> Bits:
