@@ -168,6 +168,11 @@ _SINGLE_BITS: Final[tuple[Bits, ...]] = tuple(1 << space for space in range(_SIN
 _ONE: Final[Bits] = 1
 
 
+def single_bit(space: int) -> Bits:
+    """The bitset of the one space `space` (kept for maps up to 4096 spaces: a shift makes a new int)."""
+    return _SINGLE_BITS[space] if space < _SINGLE_BITS_KEPT else _ONE << space
+
+
 def spaces_of(bits: Bits) -> list[int]:
     """The spaces of a bitset, in order: a byte at a time, each byte's spaces copied from a tuple kept by the
     byte's place and value (`_BYTE_SPACES`), so no space's int is made again."""
