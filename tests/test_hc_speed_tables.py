@@ -47,3 +47,12 @@ def test_the_distance_table_holds_every_distance_of_the_map(monkeypatch):
     bare = Geometry(roster.maps["graveyard"])
     assert position.distance_table(bare) is None
     assert [position._nearest_row(bare, positions) for positions in picks] == with_table
+
+
+def test_terrain_profile_is_the_named_tuple_of_its_flags_made_once():
+    flags = [(g, le, so, h, sw) for g in (0, 1) for le in (0, 1) for so in (0, 1) for h in (0, 1) for sw in (0, 1)]
+    for ghost, leap, soaring, hovering, swimming in flags:
+        args = (bool(ghost), bool(leap), bool(soaring), bool(hovering), bool(swimming))
+        profile = move_tables.terrain_profile(*args)
+        assert profile == move_tables.TerrainProfile(*args) and not profile.victim
+        assert move_tables.terrain_profile(*args) is profile

@@ -55,6 +55,21 @@ class TerrainProfile(NamedTuple):
         return self.ghost and geo.indoor[space]
 
 
+def terrain_profile(ghost: bool, leap: bool, soaring: bool, hovering: bool, swimming: bool) -> TerrainProfile:
+    """The monster's `TerrainProfile` of these flags, made once per process: every move asks for one, and a
+    named tuple's constructor runs interpreted even in the compiled engine."""
+    key = (1 if ghost else 0) | (2 if leap else 0) | (4 if soaring else 0) | (8 if hovering else 0)
+    key |= 16 if swimming else 0
+    found = _PROFILES[key]
+    if found is None:
+        found = _PROFILES[key] = TerrainProfile(ghost, leap, soaring, hovering, swimming)
+    return found
+
+
+_PROFILES: Final[list[TerrainProfile | None]] = [None] * 32
+"""A monster's terrain profile by its five flags as bits (`terrain_profile`)."""
+
+
 class TerrainMover(Protocol):
     """What terrain's rules read of a mover: a monster's or a victim's move (engine/horrorclix/movement.py), or a map-only
     mover (for the step tables)."""

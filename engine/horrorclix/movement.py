@@ -23,6 +23,7 @@ from clix.engine.horrorclix.move_tables import (
     single_bit,
     spaces_of,
     terrain_bits,
+    terrain_profile,
     terrain_step,
 )
 from clix.engine.horrorclix.state import ON_MAP, SOARING, GameState, Monster
@@ -52,7 +53,7 @@ class MoveContext:
         self.soaring = self.flying and self.flight == SOARING
         self.hovering = self.flying and not self.soaring
         self.swimming = monster.stats.speed_mode == "fin"
-        self.profile = TerrainProfile(self.ghost, self.leap, self.soaring, self.hovering, self.swimming)
+        self.profile = terrain_profile(self.ghost, self.leap, self.soaring, self.hovering, self.swimming)
         # Soaring ignores all terrain and objects (HC-MOVE-12, -20), walls and portals included; Ghost
         # ignores walls and portals (HC-DATA-16).
         self.through_walls = self.ghost or self.soaring
