@@ -55,6 +55,21 @@ class TerrainProfile(NamedTuple):
         return self.ghost and geo.indoor[space]
 
 
+def terrain_profile(ghost: bool, leap: bool, soaring: bool, hovering: bool, swimming: bool) -> TerrainProfile:
+    """The monster's `TerrainProfile` of these flags, made once per process: every move asks for one, and a
+    named tuple's constructor runs interpreted even in the compiled engine."""
+    key = (1 if ghost else 0) | (2 if leap else 0) | (4 if soaring else 0) | (8 if hovering else 0)
+    key |= 16 if swimming else 0
+    found = _PROFILES[key]
+    if found is None:
+        found = _PROFILES[key] = TerrainProfile(ghost, leap, soaring, hovering, swimming)
+    return found
+
+
+_PROFILES: Final[list[TerrainProfile | None]] = [None] * 32
+"""A monster's terrain profile by its five flags as bits (`terrain_profile`)."""
+
+
 class TerrainMover(Protocol):
     """What terrain's rules read of a mover: a monster's or a victim's move (engine/horrorclix/movement.py), or a map-only
     mover (for the step tables)."""
@@ -168,11 +183,40 @@ _SINGLE_BITS: Final[tuple[Bits, ...]] = tuple(1 << space for space in range(_SIN
 _ONE: Final[Bits] = 1
 
 
+def single_bit(space: int) -> Bits:
+    """The bitset of the one space `space` (kept for maps up to 4096 spaces: a shift makes a new int)."""
+    return _SINGLE_BITS[space] if space < _SINGLE_BITS_KEPT else _ONE << space
+
+
 def spaces_of(bits: Bits) -> list[int]:
-    """The spaces of a bitset, in order."""
+    """The spaces of a bitset, in order: a byte at a time, each byte's spaces copied from a tuple kept by the
+    byte's place and value (`_BYTE_SPACES`), so no space's int is made again."""
+    found: list[int] = []
+    raw: bytes = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
+    if len(raw) > _BYTE_SPACES_PLACES:
+        return _spaces_of_bytes(raw)
+    kept = _BYTE_SPACES
+    if len(kept) < 256 * len(raw):
+        kept.extend([None] * (256 * len(raw) - len(kept)))
+    at = 0  # 256 x the byte's place
+    for byte in raw:
+        if byte:
+            spaces = kept[at + byte]
+            if spaces is None:
+                spaces = kept[at + byte] = _byte_spaces(at >> 5, byte)
+            found.extend(spaces)
+        at += 256
+    return found
+
+
+def _byte_spaces(base: int, byte: int) -> tuple[int, ...]:
+    return tuple(base + bit for bit in _BYTE_BITS[byte])
+
+
+def _spaces_of_bytes(raw: bytes) -> list[int]:
+    """`spaces_of` for a bitset past `_BYTE_SPACES_PLACES` bytes, a bit at a time."""
     found: list[int] = []
     base = 0
-    raw: bytes = bits.to_bytes((bits.bit_length() + 7) // 8, "little")
     byte_bits = _BYTE_BITS
     for byte in raw:
         if byte:
@@ -186,6 +230,10 @@ _BYTE_BITS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(bit for bit in range(8) if byte >> bit & 1) for byte in range(256)
 )
 """For each byte value, its set bits (`spaces_of` reads a bitset a byte at a time)."""
+_BYTE_SPACES_PLACES: Final = 512
+"""Bytes of a bitset (maps up to 4096 spaces) whose spaces `spaces_of` keeps by byte value and place."""
+_BYTE_SPACES: Final[list[tuple[int, ...] | None]] = []
+"""At 256 x place + value: the spaces of that byte of a bitset (None until first met; at most 131,072)."""
 
 
 def terrain_bits(geo: Geometry, terrain: int) -> Bits:

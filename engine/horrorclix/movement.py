@@ -20,8 +20,10 @@ from clix.engine.horrorclix.move_tables import (
     TerrainProfile,
     bits_of,
     search_tables,
+    single_bit,
     spaces_of,
     terrain_bits,
+    terrain_profile,
     terrain_step,
 )
 from clix.engine.horrorclix.state import ON_MAP, SOARING, GameState, Monster
@@ -51,7 +53,7 @@ class MoveContext:
         self.soaring = self.flying and self.flight == SOARING
         self.hovering = self.flying and not self.soaring
         self.swimming = monster.stats.speed_mode == "fin"
-        self.profile = TerrainProfile(self.ghost, self.leap, self.soaring, self.hovering, self.swimming)
+        self.profile = terrain_profile(self.ghost, self.leap, self.soaring, self.hovering, self.swimming)
         # Soaring ignores all terrain and objects (HC-MOVE-12, -20), walls and portals included; Ghost
         # ignores walls and portals (HC-DATA-16).
         self.through_walls = self.ghost or self.soaring
@@ -309,7 +311,7 @@ class Reach:
         return spaces_of(self.end_bits)
 
     def __contains__(self, space: int) -> bool:
-        return space >= 0 and bool(self.end_bits >> space & 1)
+        return space >= 0 and bool(self.end_bits & single_bit(space))
 
     def path(self, end: int) -> list[int]:
         """A shortest legal path (spaces entered, in order) from the start to the destination `end` (the start
@@ -319,8 +321,12 @@ class Reach:
         if self._paths is not None:
             return self._paths[end]
         layers = self._layers
-        bit: Bits = 1 << end
-        step = next(k for k, (free, stopped) in enumerate(layers) if (free | stopped) & bit)
+        bit: Bits = single_bit(end)
+        step = 0
+        for free, stopped in layers:  # a loop, not `next` over a generator: compiled, a generator is an object
+            if free & bit or stopped & bit:
+                break
+            step += 1
         as_free = bool(layers[step][0] & bit)
         path = [end]
         here = end
@@ -334,16 +340,19 @@ class Reach:
     def _parent(self, space: int, step: int, as_free: bool) -> int:
         """A space reached free at `step - 1` from which one step enters `space` as it was reached."""
         before = self._layers[step - 1][0]
-        dynamic_stop = bool(self._stop_bits >> space & 1)
+        dynamic_stop = bool(self._stop_bits & single_bit(space))
+        # bits tested against a kept single-bit int, not shifted down: a shift makes a new map-sized int
         for offset, go_free, go_stop in self._masks:
             parent = space - offset
-            if parent < 0 or not before >> parent & 1:
+            if parent < 0:
+                continue
+            bit: Bits = single_bit(parent)
+            if not before & bit:
                 continue
             if as_free:
-                allowed = go_free >> parent & 1
-            else:
-                allowed = go_stop >> parent & 1 or (dynamic_stop and go_free >> parent & 1)
-            if allowed:
+                if go_free & bit:
+                    return parent
+            elif go_stop & bit or (dynamic_stop and go_free & bit):
                 return parent
         raise AssertionError(f"no parent for space {space} at step {step}")  # the layers say there is one
 

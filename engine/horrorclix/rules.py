@@ -5,6 +5,8 @@ game live here too. Players only choose among `legal_actions(state)`.
 
 from __future__ import annotations
 
+from typing import Final
+
 from clix.engine.core import decisions, effects
 from clix.engine.horrorclix import cards, combat, plots, subplots
 from clix.engine.horrorclix.actions import (
@@ -267,11 +269,18 @@ def end_turn(state: GameState) -> None:
 def _acted_this_turn(state: GameState) -> bool:
     """Whether a monster action was logged since the turn began."""
     for event in reversed(state.log):
-        if event.kind == EventKind.ACTION:
+        kind = event.kind
+        if kind == _ACTION:
             return True
-        if event.kind == EventKind.TURN_START:
+        if kind == _TURN_START:
             return False
     return False
+
+
+_ACTION: Final[str] = EventKind.ACTION
+_TURN_START: Final[str] = EventKind.TURN_START
+"""Module constants, not enum reads: under Python 3.11 a member read through its enum class goes through the
+enum metaclass's attribute hook, and `_acted_this_turn` reads them for every event of a turn."""
 
 
 def _next_player(state: GameState) -> None:

@@ -131,8 +131,11 @@ def _nearest_row(geo: Geometry, positions: list[int]) -> bytes:
         return bytes([99]) * geo.size
     if len(positions) == 1:
         return distance_row(geo, positions[0])
-    rows = np.frombuffer(b"".join([distance_row(geo, pos) for pos in positions]), dtype=np.uint8)
-    return np.minimum.reduce(rows.reshape(len(positions), geo.size), axis=0).tobytes()
+    table = distance_table(geo)
+    if table is None:
+        rows = np.frombuffer(b"".join([distance_row(geo, pos) for pos in positions]), dtype=np.uint8)
+        return np.minimum.reduce(rows.reshape(len(positions), geo.size), axis=0).tobytes()
+    return np.minimum.reduce(table[positions], axis=0).tobytes()
 
 
 def distance_row(geo: Geometry, pos: int) -> bytes:
@@ -146,12 +149,31 @@ def distance_row(geo: Geometry, pos: int) -> bytes:
         return _distance_row(geo, pos)
     row = rows[pos]
     if row is None:  # a list by space, not a dict by key: scoring a decision asks for hundreds of rows
-        row = rows[pos] = _distance_row(geo, pos)
+        table = distance_table(geo)
+        row = rows[pos] = _distance_row(geo, pos) if table is None else table[pos].tobytes()
     return row
 
 
 DISTANCE_ROWS = "distance_rows"
 """The key of the map's distance rows in `Geometry.caches`: a list with a row (or None, not yet made) per space."""
+DISTANCE_TABLE = "distance_table"
+"""The key of the map's distance table in `Geometry.caches` (`distance_table`)."""
+DISTANCE_TABLE_MAX = 4096
+"""Maps of more spaces than this get no distance table (it takes a byte per pair of spaces: 16 MB at 4096)."""
+
+
+def distance_table(geo: Geometry) -> Any:
+    """Spaces apart (HC-MOVE-03; from 255 on, 255) between every two spaces of the map, a `uint8` array of
+    one row per space, computed at once the first time it is asked (it depends on the map alone; a row at a
+    time cost the players about 57,000 instructions each, compiled); None for a map of more than
+    `DISTANCE_TABLE_MAX` spaces."""
+    table = geo.caches.get(DISTANCE_TABLE)
+    if table is None and geo.size <= DISTANCE_TABLE_MAX:
+        spaces = np.arange(geo.size)
+        across, down = spaces % geo.width, spaces // geo.width
+        apart = np.maximum(np.abs(across[:, None] - across[None, :]), np.abs(down[:, None] - down[None, :]))
+        table = geo.caches[DISTANCE_TABLE] = np.minimum(apart, 255).astype(np.uint8)
+    return table
 
 
 def _distance_row(geo: Geometry, pos: int) -> bytes:
