@@ -39,7 +39,7 @@ def new_game(
     turn_limit: int | None = DEFAULT_TURN_LIMIT,
 ) -> HeroState:
     """A new game, set up as far as the first question to a player (`state.waiting`); the dice come from `rng`."""
-    if len(layout.starting_areas()) < len(forces):
+    if len(table_areas(layout, len(forces))) < len(forces):
         raise SetupError(f"map {layout.id} has {len(layout.starting_areas())} starting areas for {len(forces)} forces "
                          "(HX-SETUP-03 OPEN)")  # fmt: skip
     build_total = max(force.build_total for force in forces)
@@ -85,10 +85,19 @@ def _first_player(state: HeroState) -> int:
             return contenders[0]
 
 
+def table_areas(layout: MapFile, players: int) -> list[int]:
+    """The starting areas a table of `players` chooses from (HX-SETUP-03 OPEN): a map numbers its areas for the
+    table, 1 and 2 on opposite edges for two players, 3 and 4 on the other edges for three or four; a game of N
+    players uses areas 1..N, or every area when the map does not number them so."""
+    areas = sorted(layout.starting_areas())
+    numbered = [a for a in areas if a <= players]
+    return numbered if len(numbered) >= players else areas
+
+
 def _choose_areas(state: HeroState, order: list[int], layout: MapFile) -> dict[int, int]:
     """From the player after the first, each chooses a starting area no one has chosen; the first player takes
     the last choice left to it (with two players, the area the other did not take: HX-SETUP-03)."""
-    left = sorted(layout.starting_areas())
+    left = table_areas(layout, len(order))
     chosen: dict[int, int] = {}
     for number in [*order[1:], order[0]]:
         pick = decisions.ask(state, "area", number, left, always=len(left) > 1)
@@ -208,4 +217,4 @@ def _parsed_stats(character: Character) -> Stats:
     return replace(stats, powers={"start": showing})
 
 
-__all__ = ["DEFAULT_TURN_LIMIT", "SetupError", "character_stats", "new_game"]
+__all__ = ["DEFAULT_TURN_LIMIT", "SetupError", "character_stats", "new_game", "table_areas"]
