@@ -21,6 +21,7 @@ from clix.engine.heroclix.maps import MapObject
 from clix.engine.heroclix.movement_powers import earthbound
 from clix.engine.heroclix.powers import power_named
 from clix.engine.heroclix.ruleset import load
+from clix.engine.heroclix.sides import team
 from clix.engine.heroclix.state import HOVERING, SOARING, HeroState
 
 DEFAULT_TURN_LIMIT = 10
@@ -37,8 +38,13 @@ def new_game(
     layout: MapFile,
     rng: np.random.Generator,
     turn_limit: int | None = DEFAULT_TURN_LIMIT,
+    teams: Sequence[int] = (),
 ) -> HeroState:
-    """A new game, set up as far as the first question to a player (`state.waiting`); the dice come from `rng`."""
+    """A new game, set up as far as the first question to a player (`state.waiting`); the dice come from `rng`.
+    `teams`: each force's side (1 or 2) when allied players share one (HX-BUILD-07, HX-END-04); empty: every force
+    for itself. Forces are seated in the order given (player 1, 2, ...), play passing clockwise (HX-TURN-01)."""
+    if teams and (len(teams) != len(forces) or len(set(teams)) < 2):
+        raise SetupError(f"teams {tuple(teams)}: one side per force, at least two sides, for {len(forces)} forces")
     if len(table_areas(layout, len(forces))) < len(forces):
         raise SetupError(f"map {layout.id} has {len(layout.starting_areas())} starting areas for {len(forces)} forces "
                          "(HX-SETUP-03 OPEN)")  # fmt: skip
@@ -47,7 +53,7 @@ def new_game(
     state = HeroState(
         geometry_of(layout),
         Dice(rng),
-        [Player(n, n, built[n - 1], force.name) for n, force in enumerate(forces, 1)],
+        [Player(n, teams[n - 1] if teams else n, built[n - 1], force.name) for n, force in enumerate(forces, 1)],
         build_total=build_total,
         turn_limit=turn_limit,
         ruleset=load(),
@@ -171,7 +177,7 @@ def _mark_archenemies(state: HeroState, library: Library) -> None:
     found: dict[int, set[int]] = {}
     for one in state.monsters:
         for other in state.monsters:
-            if one.controller != other.controller and archenemies(
+            if team(state, one.controller) != team(state, other.controller) and archenemies(
                 library.characters[one.stats.id], library.characters[other.stats.id]
             ):
                 found.setdefault(one.uid, set()).add(other.uid)
