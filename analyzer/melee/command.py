@@ -15,6 +15,7 @@ from clix.analyzer.play.pool import run_items
 from clix.analyzer.play.result import report_line
 from clix.analyzer.play.runner import batch_size_for, player_factory
 from clix.engine.core.files.problems import did_you_mean
+from clix.engine.core.ruleset import DEFAULT_RULESET
 
 MIN_ARMIES, MAX_ARMIES = 3, 4
 
@@ -72,7 +73,7 @@ def parse_teams(spec: str | None, size: int) -> tuple[int, ...]:
     return tuple(1 if letters[i] in parts[0] else 2 for i in range(size))
 
 
-def parse_styles(spec: str | None, size: int, default: str) -> tuple[str, ...]:
+def parse_styles(spec: str | None, size: int, default: str, ruleset: str = DEFAULT_RULESET) -> tuple[str, ...]:
     """`--players`: one style for every army, or one per army in order; each a known style."""
     names = [n.strip() for n in (spec or default).split(",") if n.strip()]
     if len(names) == 1:
@@ -80,7 +81,7 @@ def parse_styles(spec: str | None, size: int, default: str) -> tuple[str, ...]:
     if len(names) != size:
         raise ClixError(f"--players takes one style, or {size} separated by commas, one per army (got {spec!r})")
     for name in names:
-        player_factory(name)
+        player_factory(name, ruleset)
     return tuple(names)
 
 
@@ -94,11 +95,18 @@ def build_melee(
     ties: str,
     warn: Callable[[str], None] | None = None,
     field: int = 0,
+    ruleset: str | None = None,
 ) -> Melee:
     """The melee the command line or the API asks for, every argument checked (one line for the first wrong one);
-    `field`: a field in pods of that many armies (`analyzer.melee.field`), 0 for one table."""
+    `field`: a field in pods of that many armies (`analyzer.melee.field`), 0 for one table. The armies say their
+    ruleset (HeroClix forces: heroclix-2005), else `ruleset` (--ruleset), else HorrorClix."""
     from clix.analyzer.library.load import load_library
+    from clix.analyzer.library.rulesets import Argument, arguments_ruleset
 
+    named = [Argument("ARMIES", a) for a in armies] + ([Argument("--map", map_name, "maps")] if map_name else [])
+    chosen = arguments_ruleset(list(rosters) if rosters else None, named, ruleset)
+    if chosen != DEFAULT_RULESET:
+        return _kit_melee(rosters, armies, map_name, players, teams, turns, ties, warn, field, chosen)
     DEFAULT_STYLE = horrorclix_part("players").DEFAULT_STYLE
     if ties not in ("break", "draw"):
         raise ClixError(f"--ties takes break or draw (got {ties!r})")
@@ -118,6 +126,53 @@ def build_melee(
         teams=parse_teams(teams, len(ids)),
         turn_limit=turns,
         ties=ties,
+    )
+
+
+def _kit_melee(
+    rosters: Sequence[Path] | None,
+    armies: Sequence[str],
+    map_name: str | None,
+    players: str | None,
+    teams: str | None,
+    turns: int,
+    ties: str,
+    warn: Callable[[str], None] | None,
+    field: int,
+    ruleset: str,
+) -> Melee:
+    """`build_melee` for another ruleset than HorrorClix's (HeroClix): its library and styles through its kit."""
+    from clix.analyzer.library.rulesets import Argument, matchup_library
+
+    if ties not in ("break", "draw"):
+        raise ClixError(f"--ties takes break or draw (got {ties!r})")
+    check_armies(armies, None, field)
+    loaded = matchup_library(
+        list(rosters) if rosters else None,
+        [Argument("ARMIES", a) for a in armies],
+        Argument("--map", map_name),
+        ruleset=ruleset,
+        warn=warn,
+    )
+    kit = loaded.kit
+    ids = [loaded.id(a) for a in armies]
+    check_armies(ids, sorted(kit.armies(loaded.data)), field)
+    map_id = loaded.ids[""]
+    areas = len(kit.maps(loaded.data)[map_id].starting_areas())
+    if areas < min(len(ids), MAX_ARMIES):
+        raise ClixError(
+            f"--map: {map_id} has {areas} starting areas and the melee seats {min(len(ids), MAX_ARMIES)} players "
+            "(HX-SETUP-03 OPEN); choose a map with one for each"
+        )
+    return Melee(
+        library=tuple(loaded.layers),
+        armies=tuple(ids),
+        map_name=map_id,
+        styles=parse_styles(players, len(ids), kit.default_style, ruleset),
+        teams=parse_teams(teams, len(ids)),
+        turn_limit=turns,
+        ties=ties,
+        ruleset=ruleset,
     )
 
 

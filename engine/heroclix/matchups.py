@@ -84,11 +84,15 @@ class HeroClixMatchups:
         turn_limit: int,
         tie_break: bool,
         watch: Watch | None = None,
+        teams: Sequence[int] = (),
     ) -> tuple[HeroState, list[Agent]]:
+        """A game of the `armies` (two for a duel, three or four for a melee, seated in this order; `teams`: each
+        one's side in a team game), set up from `seed`, with one agent per army."""
         forces = [Force.model_validate_json(given[n]) if n in given else library.forces[n] for n in armies]
         dice_seed, *player_seeds = child_seeds(seed, 1 + len(forces))
         agents = [factory(np.random.default_rng(s)) for factory, s in zip(factories, player_seeds, strict=True)]
-        state = new_game(library, forces, library.maps[map_name], np.random.default_rng(dice_seed), turn_limit)
+        layout = library.maps[map_name]
+        state = new_game(library, forces, layout, np.random.default_rng(dice_seed), turn_limit, teams)
         state.tie_break = tie_break
         settle(state, agents, watch=watch)
         return state, agents
@@ -115,6 +119,12 @@ class HeroClixMatchups:
 
     def style_weights(self, style: str) -> dict[str, float] | None:
         return asdict(STYLES[style]) if style in STYLES else None
+
+    def melee_facts(self, state: HeroState) -> dict[str, Any]:
+        """A finished game at a table of three or four, read for a melee's row (`melee_rows.melee_facts`)."""
+        from clix.engine.heroclix.melee_rows import melee_facts
+
+        return melee_facts(state)
 
 
 MATCHUPS = HeroClixMatchups()
