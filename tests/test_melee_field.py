@@ -116,7 +116,7 @@ def test_meta_pods_plays_the_budget_field_as_melee_pods_does(
 @pytest.mark.parametrize(
     ("extra", "says"),
     [(["--row"], "--row: not with --pods"), (["--maps", "graveyard,mansion"], "plays on one map"),
-     (["--players", "sweep"], "one style for every army"), (["--ruleset", "heroclix-2005"], "HorrorClix armies only")],
+     (["--players", "sweep"], "one style for every army"), (["--ruleset", "heroclix-2005", "--maps", "graveyard"], "plays the armies and maps of one ruleset")],
 )  # fmt: skip
 def test_meta_pods_refuses_what_a_field_in_pods_cannot_do(
     extra: list[str], says: str, capsys: pytest.CaptureFixture[str]

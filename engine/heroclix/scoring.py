@@ -91,10 +91,15 @@ def knock_out(state: HeroState, character: Figure, source: Figure | None) -> Non
         shares = dict.fromkeys(rivals, worth / len(rivals))
     _score(state, shares)
     _score(state, feats.defeated(state, character, shares))  # HX-END-09, -10: its feats score like it
-    left = {p.number for p in state.players if any(c.owner == p.number for c in state.standing())}
-    teams_left = {team(state, p) for p in left}
-    if len(teams_left) <= 1:  # HX-END-01 OPEN: the game ends when at most one side has characters left
+    if one_side_left(state):
         finish(state, "a force was eliminated")
+
+
+def one_side_left(state: HeroState) -> bool:
+    """HX-END-01 OPEN: with three or more players the game ends when at most one side (a player, or allies) has
+    characters left, not when the first player has none; with two, when either force is gone."""
+    left = {p.number for p in state.players if any(c.owner == p.number for c in state.standing())}
+    return len({team(state, p) for p in left}) <= 1
 
 
 def _score(state: HeroState, points: dict[int, float]) -> None:
