@@ -179,3 +179,13 @@ def test_a_heroclix_team_melee_and_meta_pods(tmp_path: Path, capsys: pytest.Capt
          "--jobs", "1", "--json", "-o", str(tmp_path / "p"), "--store", str(tmp_path / "s.duckdb")], capsys)  # fmt: skip
     assert code == 0, err
     assert sorted(a["army"] for a in json.loads(printed)["armies"]) == sorted(HUNDREDS)
+
+
+def test_the_api_plays_a_heroclix_melee() -> None:
+    """`clix.melee(..., ruleset="heroclix-2005")` as `clix melee --ruleset heroclix-2005`: the same rows."""
+    import clix
+
+    result = clix.melee(HUNDREDS[:3], games=12, turns=3, jobs=1, seed=2, ruleset="heroclix-2005")
+    melee = build_melee(None, HUNDREDS[:3], None, None, None, 3, "break")
+    assert len(result.games) == 12
+    assert result.games.loc[5, "vp_A"] == play_row(melee, 2, 5)["vp_A"]
