@@ -19,6 +19,7 @@ from clix.engine.heroclix import rules, scoring, sides
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.matchups import MATCHUPS, library_at
 from clix.engine.heroclix.players.heuristic import STYLES, HeuristicAgent
+from clix.engine.heroclix.players.search import Evaluation, evaluate
 from clix.engine.heroclix.scenario import build_state
 from clix.engine.heroclix.scenario_format import Scenario
 from clix.engine.heroclix.setup import new_game, table_areas
@@ -92,7 +93,7 @@ def test_a_team_game_never_attacks_a_teammate_and_a_side_wins() -> None:
     """HX-CHAR-11: teammates are friendly, so no attack of the heuristic hits one; HX-END-04: the winner is a side
     whose allies' VP, added together, are the most."""
     library = library_at(SAMPLE)
-    teams = [1, 2, 1, 2]
+    teams = [2, 1, 2, 1]  # seat 1 on side 2: a side number is not a seat
     for seed in range(2):
         state, agents = MATCHUPS.start(
             library, HUNDREDS, {}, "chemical-plant", [MATCHUPS.player_factory("tuned")] * 4, seed, 8, True,
@@ -106,6 +107,10 @@ def test_a_team_game_never_attacks_a_teammate_and_a_side_wins() -> None:
         totals = {t: sum(state.points.get(p, 0.0) for p in (1, 2, 3, 4) if teams[p - 1] == t) for t in (1, 2)}
         if state.winner is not None and totals[1] != totals[2]:
             assert state.winner == max(totals, key=lambda t: totals[t])
+        if state.winner is not None:  # the search player scores the won game for each player of the side
+            for player in (1, 2, 3, 4):
+                won = teams[player - 1] == state.winner
+                assert (evaluate(state, player, Evaluation()) > 0) == won
 
 
 def _last_round(third: int) -> tuple[object, list[object]]:
