@@ -27,7 +27,8 @@ def melee(
         list[str],
         typer.Argument(
             metavar="ARMIES...",
-            help="Three or four HorrorClix army ids (see `clix roster list armies`), slots A, B, C, D in this order.",
+            help="Three or four HorrorClix army ids (see `clix roster list armies`) or HeroClix force ids, slots A, "
+            "B, C, D in this order.",
         ),
     ],
     games: Annotated[
