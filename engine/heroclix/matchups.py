@@ -18,6 +18,7 @@ from clix.engine.core.matchups import LibraryCache, heuristic_player
 from clix.engine.core.players import Agent
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.library import Force, Library, load_library
+from clix.engine.heroclix.melee_rows import ACTION_EVENTS, DEALT_BY_ATTACKER, melee_facts
 from clix.engine.heroclix.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
 from clix.engine.heroclix.players.search import search_factory
 from clix.engine.heroclix.setup import new_game
@@ -122,8 +123,6 @@ class HeroClixMatchups:
 
     def melee_facts(self, state: HeroState) -> dict[str, Any]:
         """A finished game at a table of three or four, read for a melee's row (`melee_rows.melee_facts`)."""
-        from clix.engine.heroclix.melee_rows import melee_facts
-
         return melee_facts(state)
 
 
@@ -133,17 +132,6 @@ MATCHUPS = HeroClixMatchups()
 def matchups() -> HeroClixMatchups:
     """The kit the HeroClix `Ruleset` names as its `matchups` entry point."""
     return MATCHUPS
-
-
-ACTION_EVENTS = frozenset(
-    {
-        EventKind.MOVE, EventKind.ATTACK, EventKind.POWER, EventKind.TELEKINESIS, EventKind.TERRAIN_ATTACK,
-        EventKind.BREAK_AWAY, EventKind.CARRIED, EventKind.PICKED_UP, EventKind.SUPPORT_ROLL,
-    }
-)  # fmt: skip
-"""The events that show the active player took an action in its turn (a turn without any is idle)."""
-DEALT_BY_ATTACKER = frozenset({"attack", KNOCKBACK, "poison"})
-"""The causes of damage credited to the character whose attack (or power) dealt it."""
 
 
 def game_rows(state: HeroState, head: dict[str, Any], swapped: bool) -> tuple[dict[str, Any], list[dict[str, Any]]]:

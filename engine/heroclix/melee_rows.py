@@ -8,8 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 from clix.engine.heroclix.events import EventKind
-from clix.engine.heroclix.matchups import ACTION_EVENTS, DEALT_BY_ATTACKER
-from clix.engine.heroclix.state import HeroState
+from clix.engine.heroclix.state import KNOCKBACK, HeroState
+
+ACTION_EVENTS = frozenset(
+    {
+        EventKind.MOVE, EventKind.ATTACK, EventKind.POWER, EventKind.TELEKINESIS, EventKind.TERRAIN_ATTACK,
+        EventKind.BREAK_AWAY, EventKind.CARRIED, EventKind.PICKED_UP, EventKind.SUPPORT_ROLL,
+    }
+)  # fmt: skip
+"""The events that show the active player took an action in its turn (a turn without any is idle)."""
+DEALT_BY_ATTACKER = frozenset({"attack", KNOCKBACK, "poison"})
+"""The causes of damage credited to the character whose attack (or power) dealt it."""
 
 
 def melee_facts(state: HeroState) -> dict[str, Any]:
