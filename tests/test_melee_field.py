@@ -159,7 +159,7 @@ def test_a_field_on_two_maps_keeps_the_one_map_fields_games_and_replays_from_its
 @pytest.mark.parametrize(
     ("extra", "says"),
     [(["--row"], "--row: not with --pods"), (["--maps", "graveyard,moon"], "map"),
-     (["--players", "sweep"], "one style for every army"), (["--ruleset", "heroclix-2005"], "HorrorClix armies only")],
+     (["--players", "sweep"], "one style for every army"), (["--ruleset", "heroclix-2005", "--maps", "graveyard"], "plays the armies and maps of one ruleset")],
 )  # fmt: skip
 def test_meta_pods_refuses_what_a_field_in_pods_cannot_do(
     extra: list[str], says: str, capsys: pytest.CaptureFixture[str]

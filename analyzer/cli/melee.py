@@ -1,4 +1,4 @@
-"""The `clix melee` command: three or four HorrorClix armies at one table."""
+"""The `clix melee` command: three or four HorrorClix armies (or HeroClix forces) at one table."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from clix.analyzer.cli.common import (
     ForceOption,
     JobsOption,
     RostersOption,
+    RulesetOption,
     SeedOption,
     StopOption,
     TurnsOption,
@@ -26,7 +27,8 @@ def melee(
         list[str],
         typer.Argument(
             metavar="ARMIES...",
-            help="Three or four HorrorClix army ids (see `clix roster list armies`), slots A, B, C, D in this order.",
+            help="Three or four HorrorClix army ids (see `clix roster list armies`) or HeroClix force ids, slots A, "
+            "B, C, D in this order.",
         ),
     ],
     games: Annotated[
@@ -94,6 +96,7 @@ def melee(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON instead of text.")] = False,
     stop_on_error: StopOption = False,
     rosters: RostersOption = None,
+    ruleset: RulesetOption = None,
 ) -> None:
     """Play three or four armies at one table, free-for-all or two teams of two: every army in every seat (a block
     of games shares one seed), each army's win share and mean placing with 95% intervals over blocks against the
@@ -119,6 +122,7 @@ def melee(
         ties,
         warn=lambda line: stderr_console().print(line, markup=False),
         field=field,
+        ruleset=ruleset,
     )
     from clix.analyzer.report.folder import Target
 

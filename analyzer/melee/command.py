@@ -15,6 +15,7 @@ from clix.analyzer.play.pool import run_items
 from clix.analyzer.play.result import report_line
 from clix.analyzer.play.runner import batch_size_for, player_factory
 from clix.engine.core.files.problems import did_you_mean
+from clix.engine.core.ruleset import DEFAULT_RULESET
 
 MIN_ARMIES, MAX_ARMIES = 3, 4
 
@@ -72,7 +73,7 @@ def parse_teams(spec: str | None, size: int) -> tuple[int, ...]:
     return tuple(1 if letters[i] in parts[0] else 2 for i in range(size))
 
 
-def parse_styles(spec: str | None, size: int, default: str) -> tuple[str, ...]:
+def parse_styles(spec: str | None, size: int, default: str, ruleset: str = DEFAULT_RULESET) -> tuple[str, ...]:
     """`--players`: one style for every army, or one per army in order; each a known style."""
     names = [n.strip() for n in (spec or default).split(",") if n.strip()]
     if len(names) == 1:
@@ -80,7 +81,7 @@ def parse_styles(spec: str | None, size: int, default: str) -> tuple[str, ...]:
     if len(names) != size:
         raise ClixError(f"--players takes one style, or {size} separated by commas, one per army (got {spec!r})")
     for name in names:
-        player_factory(name)
+        player_factory(name, ruleset)
     return tuple(names)
 
 
@@ -94,13 +95,20 @@ def build_melee(
     ties: str,
     warn: Callable[[str], None] | None = None,
     field: int = 0,
+    ruleset: str | None = None,
 ) -> Melee:
     """The melee the command line or the API asks for, every argument checked (one line for the first wrong one);
     `field`: a field in pods of that many armies (`analyzer.melee.field`), 0 for one table. A field may name
     several maps, comma-separated: the melee's map is then their ids joined by commas (`field.build_field` plays
-    every pod on each)."""
+    every pod on each). The armies say their ruleset (HeroClix forces: heroclix-2005), else `ruleset` (--ruleset),
+    else HorrorClix."""
     from clix.analyzer.library.load import load_library
+    from clix.analyzer.library.rulesets import Argument, arguments_ruleset
 
+    named = [Argument("ARMIES", a) for a in armies] + ([Argument("--map", map_name, "maps")] if map_name else [])
+    chosen = arguments_ruleset(list(rosters) if rosters else None, named, ruleset)
+    if chosen != DEFAULT_RULESET:
+        return _kit_melee(rosters, armies, map_name, players, teams, turns, ties, warn, field, chosen)
     DEFAULT_STYLE = horrorclix_part("players").DEFAULT_STYLE
     if ties not in ("break", "draw"):
         raise ClixError(f"--ties takes break or draw (got {ties!r})")
@@ -125,6 +133,61 @@ def build_melee(
         teams=parse_teams(teams, len(ids)),
         turn_limit=turns,
         ties=ties,
+    )
+
+
+def _kit_melee(
+    rosters: Sequence[Path] | None,
+    armies: Sequence[str],
+    map_name: str | None,
+    players: str | None,
+    teams: str | None,
+    turns: int,
+    ties: str,
+    warn: Callable[[str], None] | None,
+    field: int,
+    ruleset: str,
+) -> Melee:
+    """`build_melee` for another ruleset than HorrorClix's (HeroClix): its library and styles through its kit."""
+    from clix.analyzer.library.rulesets import Argument, matchup_library
+
+    if ties not in ("break", "draw"):
+        raise ClixError(f"--ties takes break or draw (got {ties!r})")
+    check_armies(armies, None, field)
+    maps = list(dict.fromkeys(m.strip() for m in (map_name or "").split(",") if m.strip()))
+    if len(maps) > 1 and not field:
+        raise ClixError(
+            f"--map {map_name}: a melee at one table plays on one map; several maps are for a field in pods (--pods)"
+        )
+    loaded = matchup_library(
+        list(rosters) if rosters else None,
+        [Argument("ARMIES", a) for a in armies],
+        Argument("--map", maps[0] if maps else None),
+        ruleset=ruleset,
+        warn=warn,
+        more_maps=[Argument("--map", m, "maps") for m in maps[1:]],
+    )
+    kit = loaded.kit
+    ids = [loaded.id(a) for a in armies]
+    check_armies(ids, sorted(kit.armies(loaded.data)), field)
+    map_ids = [loaded.ids[""], *(loaded.id(m) for m in maps[1:])]
+    seats = field or min(len(ids), MAX_ARMIES)
+    for map_id in map_ids:
+        areas = len(kit.maps(loaded.data)[map_id].starting_areas())
+        if areas < seats:
+            raise ClixError(
+                f"--map: {map_id} has {areas} starting areas and the melee seats {seats} players "
+                "(HX-SETUP-03 OPEN); choose a map with one for each"
+            )
+    return Melee(
+        library=tuple(loaded.layers),
+        armies=tuple(ids),
+        map_name=",".join(map_ids),
+        styles=parse_styles(players, len(ids), kit.default_style, ruleset),
+        teams=parse_teams(teams, len(ids)),
+        turn_limit=turns,
+        ties=ties,
+        ruleset=ruleset,
     )
 
 

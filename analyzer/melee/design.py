@@ -42,6 +42,8 @@ class Melee:
     rotations: bool = False
     """A field's pod (analyzer/melee/field.py): its block is the N cyclic rotations of the seats (each army in
     each seat once) rather than every order."""
+    ruleset: str = DEFAULT_RULESET
+    """The game played: HorrorClix, or heroclix-2005 (its forces and maps, played through its matchup kit)."""
 
     @property
     def size(self) -> int:
@@ -83,9 +85,31 @@ def rounded_games(games: int, block: int) -> int:
 
 
 def horrorclix_part(name: str) -> Any:
-    """HorrorClix's part `name` (its game, matchups, players), found through the core's registry: a melee plays
-    HorrorClix (HeroClix pods come with issue 39's part 5)."""
+    """HorrorClix's part `name` (its game, matchups, players), found through the core's registry."""
     return ruleset_named(DEFAULT_RULESET).part(name)
+
+
+def melee_part(melee: Melee, name: str) -> Any:
+    """The part `name` of the ruleset `melee` plays (its matchups kit: `melee_part(m, "matchups").MATCHUPS`)."""
+    return ruleset_named(melee.ruleset).part(name)
+
+
+def _kit_state(melee: Melee, seed: Any, order: tuple[int, ...], watch: Watch | None) -> Any:
+    """A game of another ruleset than HorrorClix's (HeroClix) at the table, set up through its matchup kit."""
+    kit = melee_part(melee, "matchups").MATCHUPS
+    state, agents = kit.start(
+        kit.library(melee.library),
+        [melee.armies[s] for s in order],
+        {},
+        melee.map_name,
+        [kit.player_factory(melee.styles[s]) for s in order],
+        seed,
+        melee.turn_limit,
+        melee.ties != "draw",
+        watch=watch,
+        teams=[melee.teams[s] for s in order] if melee.teams else (),
+    )
+    return kit.play(state, agents, watch=watch)
 
 
 def seed_path(melee: Melee, index: int) -> tuple[int, ...]:
@@ -96,12 +120,13 @@ def seed_path(melee: Melee, index: int) -> tuple[int, ...]:
 
 def play_state(melee: Melee, master_seed: int, index: int, watch: Watch | None = None) -> tuple[Any, tuple[int, ...]]:
     """Game `index` of a melee played to its end: its final state and its seat order (slot index per seat)."""
-    start_game = horrorclix_part("game").start_game
-    roster_at = horrorclix_part("matchups").roster_at
     settle_collector()
     order = melee.orders[index % melee.block_size]
-    roster = roster_at(melee.library)
     seed = game_seed(master_seed, seed_path(melee, index))
+    if melee.ruleset != DEFAULT_RULESET:
+        return _kit_state(melee, seed, order, watch), order
+    start_game = horrorclix_part("game").start_game
+    roster = horrorclix_part("matchups").roster_at(melee.library)
     names = [melee.armies[s] for s in order]
     state, agents = start_game(
         roster,
@@ -137,9 +162,9 @@ def game_row(state: Any, melee: Melee, master_seed: int, index: int, order: tupl
     size = melee.size
     seat_of = {slot: seat for seat, slot in enumerate(order, 1)}  # slot index -> seat (player number)
     letter = {seat: SLOTS[slot] for slot, seat in seat_of.items()}  # player number -> slot letter
-    first = next((e.get("player") for e in state.log if e.kind == "first_player"), 1)
-    owner = {m.label: m.owner for m in state.monsters}
-    last_turn = max((e.turn for e in state.log if e.kind == "turn_start"), default=1)
+    seats = list(range(1, size + 1))
+    facts = _facts(state, melee, seats)
+    first = facts["first"]
     row: dict[str, Any] = {
         "game": index,
         "block": index // melee.block_size,
@@ -149,18 +174,16 @@ def game_row(state: Any, melee: Melee, master_seed: int, index: int, order: tupl
         "map": melee.map_name,
         "teams": teams_text(melee),
         "first": letter[first],
-        "rounds": (last_turn - 1) // size + 1,
+        "rounds": facts["rounds"],
         "end_reason": state.end_reason,
-        "ruleset": ruleset_named(DEFAULT_RULESET).version,
+        "ruleset": ruleset_named(melee.ruleset).version,
         "engine": engine_name(),
         "turn_limit": melee.turn_limit,
         "ties": melee.ties,
     }
-    vp = {p.number: state.total_vp(p.number) for p in state.players}
-    points = {p.number: p.army_points for p in state.players}
-    seats = list(range(1, size + 1))
+    vp, points, ranked = facts["vp"], facts["points"], facts["rank_vp"]
     places = dict(
-        zip(seats, placings([vp[s] for s in seats], [points[s] for s in seats], state.tie_break), strict=True)
+        zip(seats, placings([ranked[s] for s in seats], [points[s] for s in seats], state.tie_break), strict=True)
     )
     if melee.teams:
         winner = state.winner  # a team number (HC-SPECIAL-11)
@@ -172,21 +195,9 @@ def game_row(state: Any, melee: Melee, master_seed: int, index: int, order: tupl
         best = [s for s in seats if places[s] == min(places.values())]
         share = {s: (1.0 / len(best) if s in best else 0.0) for s in seats}
         row["winner"] = letter[best[0]] if len(best) == 1 else "draw"
-    attacks: dict[tuple[str, str], int] = {}
-    kills: dict[tuple[str, str], int] = {}
-    victims = dict.fromkeys(seats, 0)
-    turns, idle = _turns(state.log, seats)
-    for event in state.log:
-        if event.kind == "attack":
-            by, at = owner.get(event.get("attacker") or ""), owner.get(event.get("target") or "")
-            if by in letter and at in letter:
-                attacks[letter[by], letter[at]] = attacks.get((letter[by], letter[at]), 0) + 1
-        elif event.kind == "killed":
-            by, at = owner.get(event.get("by") or ""), owner.get(event.get("monster") or "")
-            if by in letter and at in letter:
-                kills[letter[by], letter[at]] = kills.get((letter[by], letter[at]), 0) + 1
-        elif event.kind == "slain" and event.get("player") in victims:
-            victims[event.get("player")] += 1
+    attacks = {(letter[by], letter[at]): n for (by, at), n in facts["attacks"].items() if by in letter and at in letter}
+    kills = {(letter[by], letter[at]): n for (by, at), n in facts["kills"].items() if by in letter and at in letter}
+    victims, turns, idle = facts["victims"], facts["turns"], facts["idle"]
     for slot, x in enumerate(melee.slots):
         seat = seat_of[slot]
         row[f"army_{x}"] = melee.armies[slot]
@@ -198,7 +209,7 @@ def game_row(state: Any, melee: Melee, master_seed: int, index: int, order: tupl
         row[f"place_{x}"] = places[seat]
         row[f"win_{x}"] = share[seat]
         row[f"victims_{x}"] = victims[seat]
-        row[f"eliminated_{x}"] = state.player(seat).eliminated
+        row[f"eliminated_{x}"] = facts["eliminated"][seat]
         row[f"turns_{x}"] = turns[seat]
         row[f"idle_turns_{x}"] = idle[seat]  # how the AI played: turns with no action (passed or none legal)
         for y in melee.slots:
@@ -206,6 +217,46 @@ def game_row(state: Any, melee: Melee, master_seed: int, index: int, order: tupl
                 row[f"attacks_{x}{y}"] = attacks.get((x, y), 0)
                 row[f"kills_{x}{y}"] = kills.get((x, y), 0)
     return row
+
+
+def _facts(state: Any, melee: Melee, seats: list[int]) -> dict[str, Any]:
+    """What the row reads off a finished game, by player number: HorrorClix's from its log and state here, another
+    ruleset's from its kit (`melee_facts`: HeroClix names no victims, so it counts none)."""
+    if melee.ruleset != DEFAULT_RULESET:
+        facts = dict(melee_part(melee, "matchups").MATCHUPS.melee_facts(state))
+        facts.setdefault("victims", dict.fromkeys(seats, 0))
+        return facts
+    owner = {m.label: m.owner for m in state.monsters}
+    last_turn = max((e.turn for e in state.log if e.kind == "turn_start"), default=1)
+    attacks: dict[tuple[int, int], int] = {}
+    kills: dict[tuple[int, int], int] = {}
+    victims = dict.fromkeys(seats, 0)
+    for event in state.log:
+        if event.kind == "attack":
+            by, at = owner.get(event.get("attacker") or ""), owner.get(event.get("target") or "")
+            if by in victims and at in victims:
+                attacks[by, at] = attacks.get((by, at), 0) + 1
+        elif event.kind == "killed":
+            by, at = owner.get(event.get("by") or ""), owner.get(event.get("monster") or "")
+            if by in victims and at in victims:
+                kills[by, at] = kills.get((by, at), 0) + 1
+        elif event.kind == "slain" and event.get("player") in victims:
+            victims[event.get("player")] += 1
+    turns, idle = _turns(state.log, seats)
+    vp = {p.number: state.total_vp(p.number) for p in state.players}
+    return {
+        "first": next((e.get("player") for e in state.log if e.kind == "first_player"), 1),
+        "rounds": (last_turn - 1) // melee.size + 1,
+        "vp": vp,
+        "rank_vp": vp,
+        "points": {p.number: p.army_points for p in state.players},
+        "attacks": attacks,
+        "kills": kills,
+        "victims": victims,
+        "eliminated": {s: state.player(s).eliminated for s in seats},
+        "turns": turns,
+        "idle": idle,
+    }
 
 
 def _turns(log: Sequence[Any], seats: Sequence[int]) -> tuple[dict[int, int], dict[int, int]]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.melee import design
-from clix.analyzer.melee.design import Melee, horrorclix_part
+from clix.analyzer.melee.design import Melee, melee_part
 from clix.analyzer.play.result import report_line
 from clix.analyzer.play.store import (
     GameKey,
@@ -27,6 +27,7 @@ from clix.analyzer.play.store import (
     utc_now,
 )
 from clix.analyzer.play.writer import GameWriter
+from clix.engine.core.ruleset import DEFAULT_RULESET
 
 
 def melee_key(
@@ -39,9 +40,8 @@ def melee_key(
     """The store key of a melee's games (see the module); a field in pods (`analyzer.melee.field`) adds its pod
     size and its pods (army indexes), so a field drawn otherwise never takes another's games, and the maps with
     their data when it plays on several."""
-    matchups = horrorclix_part("matchups")
-    MATCHUPS, roster_at = matchups.MATCHUPS, matchups.roster_at
-    roster = roster_at(melee.library)
+    MATCHUPS = melee_part(melee, "matchups").MATCHUPS
+    roster = MATCHUPS.library(melee.library)
     fields: dict[str, Any] = {
         **code_fields(),
         "kind": "melee",
@@ -55,6 +55,8 @@ def melee_key(
         "ties": melee.ties,
         "master_seed": str(master_seed),
     }
+    if melee.ruleset != DEFAULT_RULESET:
+        fields["ruleset"] = melee.ruleset  # HorrorClix's keys stay as they were
     if size:
         fields |= {"kind": "field", "pod_size": size, "pods": [list(p) for p in pods]}
     if maps:

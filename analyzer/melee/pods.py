@@ -48,30 +48,54 @@ def pod_style(players: str) -> str | None:
     return names[0]
 
 
+def pods_ruleset(asked: PodsAsked) -> str:
+    """The ruleset the field plays: its named armies' (HeroClix forces: heroclix-2005), else --ruleset, else
+    HorrorClix."""
+    from clix.analyzer.library.rulesets import Argument, arguments_ruleset
+
+    named = [Argument("--armies", a) for a in asked.armies] + [Argument("--maps", m, "maps") for m in asked.maps]
+    return arguments_ruleset(asked.rosters, named, asked.ruleset)
+
+
 def meta_field(asked: PodsAsked, field_armies: Callable[..., list[str]], warn: Any = None) -> list[str]:
-    """The field's armies by id: those named, then with --budget every library army of that build total (the
-    meta's `field_armies`, handed in by the command line: melee and meta do not import each other)."""
+    """The field's armies by id: those named, then with --budget every library army (or HeroClix force) of that
+    build total (the meta's `field_armies`, handed in by the command line: melee and meta do not import each
+    other)."""
     from clix.analyzer.library.load import load_library
 
-    if asked.ruleset not in (None, DEFAULT_RULESET):
-        raise ClixError(
-            f"--ruleset {asked.ruleset}: fields in pods play HorrorClix armies only (HeroClix multiplayer is not "
-            "there yet: docs/melee.md); leave out --pods for a HeroClix meta"
-        )
+    ruleset = pods_ruleset(asked)
+    if ruleset != DEFAULT_RULESET:
+        from clix.analyzer.library.rulesets import Argument, analysis_library
+
+        loaded = analysis_library(
+            asked.rosters, ruleset, [Argument("--armies", a) for a in asked.armies],
+            [Argument("--maps", m, "maps") for m in asked.maps], warn=warn,
+        )  # fmt: skip
+        kit = loaded.kit
+        known = kit.armies(loaded.data)
+        return field_armies(None, [loaded.id(a) for a in asked.armies], asked.budget, known, kit.army_kind)
     library = load_library(asked.rosters, armies=asked.armies, maps=asked.maps, warn=warn)
     return field_armies(library.roster, [library.id(a) for a in asked.armies], asked.budget)
 
 
-def pod_maps(asked: PodsAsked, warn: Any = None) -> str:
+def pod_maps(asked: PodsAsked, warn: Any = None) -> str | None:
     """The maps every pod plays on, comma-separated (`command.build_melee` checks them): those named, else every
-    map of the library with a starting area for each seat of a pod (HC-SETUP-04), as a meta plays every map."""
+    map of the library with a starting area for each seat of a pod (HC-SETUP-04, HX-SETUP-03), as a meta plays
+    every map (none: the ruleset's default map)."""
     from clix.analyzer.library.load import load_library
 
     if asked.maps:
         return ",".join(asked.maps)
-    roster = load_library(asked.rosters, warn=warn).roster
-    fitting = [m for m in sorted(roster.maps) if len(roster.maps[m].starting_areas()) >= asked.pods]
-    return ",".join(fitting) or "graveyard"
+    ruleset = pods_ruleset(asked)
+    if ruleset != DEFAULT_RULESET:
+        from clix.analyzer.library.rulesets import analysis_library
+
+        loaded = analysis_library(asked.rosters, ruleset, [], [], warn=warn)
+        known = loaded.kit.maps(loaded.data)
+    else:
+        known = load_library(asked.rosters, warn=warn).roster.maps
+    fitting = [m for m in sorted(known) if len(known[m].starting_areas()) >= asked.pods]
+    return ",".join(fitting) or None
 
 
 def run_meta_pods(
@@ -94,6 +118,7 @@ def run_meta_pods(
         asked.ties,
         warn=warn,
         field=asked.pods,
+        ruleset=pods_ruleset(asked),
     )
     play = FieldPlay(
         asked.games, asked.seed, asked.jobs, asked.pods, asked.resamples, asked.store, asked.fresh, asked.pdf

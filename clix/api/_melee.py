@@ -111,6 +111,7 @@ def melee(
     fresh: bool = False,
     progress: Progress = None,
     pods: int | None = None,
+    ruleset: str | None = None,
 ) -> MeleeResult:
     """Play three or four armies (ids) at one table, every army in every seat over blocks of games sharing a seed,
     as `clix melee` does with the same arguments (for any `jobs`); `teams` as "AB:CD" plays two teams of two.
@@ -118,7 +119,8 @@ def melee(
     --store`) its games of this melee are taken from it (unless `fresh`) and the others added. With `pods` (3 or 4):
     a field of that many armies or more played in pods (`games` counts the field's games), returned as a
     `FieldResult` with Plackett-Luce ratings (`clix melee ARMIES --pods N`); its `map` may name several maps,
-    comma-separated, and every pod plays on each. Mistakes raise `clix.ClixError`."""
+    comma-separated, and every pod plays on each. HeroClix forces play HeroClix (their ruleset, or
+    `ruleset="heroclix-2005"`, as `--ruleset`). Mistakes raise `clix.ClixError`."""
     from clix.analyzer.melee.command import build_melee, games_frame, play_games, requested_games
     from clix.analyzer.melee.keep import MeleeKeeper
     from clix.analyzer.melee.stats import summarize
@@ -141,6 +143,7 @@ def melee(
             turns,
             ties,
             field=pods or 0,
+            ruleset=ruleset,
         )
         if pods is not None:
             return _field(spec, pods, games, seed, cores, store, fresh, progress)

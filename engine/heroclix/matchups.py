@@ -18,6 +18,7 @@ from clix.engine.core.matchups import LibraryCache, heuristic_player
 from clix.engine.core.players import Agent
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.library import Force, Library, load_library
+from clix.engine.heroclix.melee_rows import ACTION_EVENTS, DEALT_BY_ATTACKER, melee_facts
 from clix.engine.heroclix.players.heuristic import DEFAULT_STYLE, STYLES, style_factory
 from clix.engine.heroclix.players.search import search_factory
 from clix.engine.heroclix.setup import new_game
@@ -84,11 +85,15 @@ class HeroClixMatchups:
         turn_limit: int,
         tie_break: bool,
         watch: Watch | None = None,
+        teams: Sequence[int] = (),
     ) -> tuple[HeroState, list[Agent]]:
+        """A game of the `armies` (two for a duel, three or four for a melee, seated in this order; `teams`: each
+        one's side in a team game), set up from `seed`, with one agent per army."""
         forces = [Force.model_validate_json(given[n]) if n in given else library.forces[n] for n in armies]
         dice_seed, *player_seeds = child_seeds(seed, 1 + len(forces))
         agents = [factory(np.random.default_rng(s)) for factory, s in zip(factories, player_seeds, strict=True)]
-        state = new_game(library, forces, library.maps[map_name], np.random.default_rng(dice_seed), turn_limit)
+        layout = library.maps[map_name]
+        state = new_game(library, forces, layout, np.random.default_rng(dice_seed), turn_limit, teams)
         state.tie_break = tie_break
         settle(state, agents, watch=watch)
         return state, agents
@@ -116,6 +121,10 @@ class HeroClixMatchups:
     def style_weights(self, style: str) -> dict[str, float] | None:
         return asdict(STYLES[style]) if style in STYLES else None
 
+    def melee_facts(self, state: HeroState) -> dict[str, Any]:
+        """A finished game at a table of three or four, read for a melee's row (`melee_rows.melee_facts`)."""
+        return melee_facts(state)
+
 
 MATCHUPS = HeroClixMatchups()
 
@@ -123,17 +132,6 @@ MATCHUPS = HeroClixMatchups()
 def matchups() -> HeroClixMatchups:
     """The kit the HeroClix `Ruleset` names as its `matchups` entry point."""
     return MATCHUPS
-
-
-ACTION_EVENTS = frozenset(
-    {
-        EventKind.MOVE, EventKind.ATTACK, EventKind.POWER, EventKind.TELEKINESIS, EventKind.TERRAIN_ATTACK,
-        EventKind.BREAK_AWAY, EventKind.CARRIED, EventKind.PICKED_UP, EventKind.SUPPORT_ROLL,
-    }
-)  # fmt: skip
-"""The events that show the active player took an action in its turn (a turn without any is idle)."""
-DEALT_BY_ATTACKER = frozenset({"attack", KNOCKBACK, "poison"})
-"""The causes of damage credited to the character whose attack (or power) dealt it."""
 
 
 def game_rows(state: HeroState, head: dict[str, Any], swapped: bool) -> tuple[dict[str, Any], list[dict[str, Any]]]:

@@ -20,7 +20,7 @@ from clix.engine.heroclix.knockback import directions_problem, knock_back, way_f
 from clix.engine.heroclix.objects import lying_at
 from clix.engine.heroclix.powers import BARRIER, FORCE_BLAST, HYPERSONIC, SMOKE_CLOUD
 from clix.engine.heroclix.scoring import heal, take_damage
-from clix.engine.heroclix.sides import adjacency, adjacent_opponents, at, bulky, cannot_act, opponents
+from clix.engine.heroclix.sides import adjacency, adjacent_opponents, at, bulky, cannot_act, opponents, team
 from clix.engine.heroclix.state import Close, HeroState, PowerAction, Ranged
 from clix.engine.heroclix.targeted import power_range, within_power_range
 
@@ -261,7 +261,8 @@ def listed(state: HeroState, user: Figure) -> list[PowerAction]:
     if SUPPORT in user.powers:
         for friend in state.standing():
             action = PowerAction(user.uid, SUPPORT, target=friend.uid)
-            if friend.controller == user.controller and friend.uid != user.uid and not problem(state, action):
+            allied = team(state, friend.controller) == team(state, user.controller)  # HX-CHAR-11: teammates too
+            if allied and friend.uid != user.uid and not problem(state, action):
                 found.append(action)
     return found
 

@@ -280,17 +280,26 @@ def end_turn(state: HeroState) -> None:
         scoring.showdown(state)
         if state.over:
             return
-    elif state.turn_limit is not None and state.turn > state.turn_limit * len(state.players):
-        scoring.finish(state, "turn limit")  # HX-END-14 OPEN: a limit in rounds of every player's turn
-        return
     order = sorted(p.number for p in state.players)
     at = order.index(state.active) if state.active in order else -1
+    following = state.active
     for step in range(1, len(order) + 1):
         player = order[(at + step) % len(order)]
         if any(c.controller == player for c in state.standing()):
-            state.active = player
+            following = player
             break
+    if state.game_scenario != scoring.SHOWDOWN and out_of_rounds(state, following):
+        scoring.finish(state, "turn limit")
+        return
+    state.active = following
     begin_turn(state)
+
+
+def out_of_rounds(state: HeroState, following: int) -> bool:
+    """Whether the round limit is reached before `following`'s turn (HX-END-14 OPEN: a round is one turn of every
+    player still in the game): it has taken `turn_limit` turns already, so every player still in the game has.
+    With two players, the end of turn 2 x `turn_limit`."""
+    return state.turn_limit is not None and state.turns_taken.get(following, 0) >= state.turn_limit
 
 
 def score(state: HeroState) -> dict[int, int]:

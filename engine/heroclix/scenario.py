@@ -135,8 +135,9 @@ def build_state(scenario: Scenario, known: Any = None) -> tuple[HeroState, dict[
     state = HeroState(
         geometry,
         ForcedDice(list(scenario.dice)),
-        [Player(p, p) for p in players],
+        [Player(p, scenario.sides.get(p, p)) for p in players],  # allied players share a side (HX-END-04)
         build_total=scenario.build_total,
+        turn_limit=scenario.turn_limit,
         active=scenario.active_player,
         turn=scenario.turn,
         ruleset=load(),

@@ -249,6 +249,11 @@ class Scenario(_Strict):
     """The scenario of 002 the game is played under (HX-END-03, HX-SCEN-01; an extension of the contract):
     `showdown` (HX-SCEN-02, -03). The turns before `turn` were taken by the players in turn order, ending with the
     one before the active player."""
+    sides: dict[PlayerNumber, int] = Field(default_factory=dict)
+    """Each player's side when allied players share one (a team game, HX-BUILD-07, HX-END-04; an extension of the
+    contract): {1: 1, 2: 2, 3: 1, 4: 2}; absent: every player for itself. The winner is then a side's number."""
+    turn_limit: int | None = Field(None, ge=1, le=MAX_TURNS)
+    """The round limit (HX-END-14 OPEN; an extension of the contract); absent: none."""
     map: HeroMap = DEFAULT_MAP
     """The inline map (default: a 12x12 outdoor map of clear terrain)."""
     characters: list[ScenarioCharacter] = Field(default_factory=list)
@@ -278,6 +283,9 @@ class Scenario(_Strict):
         repeated = sorted({i for i in ids if ids.count(i) > 1})
         if repeated:
             problems.append(f"characters: ids used twice: {', '.join(repeated)}")
+        seated = {c.player for c in self.characters}
+        if self.sides and (set(self.sides) != seated or len(set(self.sides.values())) < 2):
+            problems.append(f"sides: name each player with a character ({sorted(seated)}) and at least two sides")
         bringers = [c.player for c in self.battlefield]
         for player in sorted({p for p in bringers if bringers.count(p) > 1}):
             problems.append(f"battlefield: player {player} brings two conditions; each brings one at most (HX-BFC-02)")

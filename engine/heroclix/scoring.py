@@ -33,8 +33,8 @@ def take_damage(state: HeroState, character: Figure, amount: int, cause: str, so
     (HX-DAMAGE-06); returns the clicks taken. `source`: the opposing character whose attack dealt it, if any."""
     if amount <= 0 or not character.alive:
         return 0
-    if source is not None and source.controller != character.controller:
-        state.damaged_by[character.uid] = source.controller  # HX-DAMAGE-10
+    if source is not None and team(state, source.controller) != team(state, character.controller):
+        state.damaged_by[character.uid] = source.controller  # HX-DAMAGE-10: an opposing player's character
     taken = 0
     last = character.stats.clicks - 1
     while taken < amount and character.click < last:
@@ -82,7 +82,7 @@ def knock_out(state: HeroState, character: Figure, source: Figure | None) -> Non
     side = team(state, character.owner)  # its own force's, even while mind-controlled (HX-POWER-06 OPEN b)
     rivals = sorted({p.number for p in state.players if team(state, p.number) != side})
     shares: dict[int, float] = {}
-    if source is not None and source.controller != character.controller:
+    if source is not None and team(state, source.controller) != team(state, character.controller):
         double = character.uid in state.archenemies.get(source.uid, frozenset())
         shares = {source.controller: worth * (2 if double else 1)}
     elif character.uid in state.damaged_by:
@@ -91,10 +91,15 @@ def knock_out(state: HeroState, character: Figure, source: Figure | None) -> Non
         shares = dict.fromkeys(rivals, worth / len(rivals))
     _score(state, shares)
     _score(state, feats.defeated(state, character, shares))  # HX-END-09, -10: its feats score like it
-    left = {p.number for p in state.players if any(c.owner == p.number for c in state.standing())}
-    teams_left = {team(state, p) for p in left}
-    if len(teams_left) <= 1:  # HX-END-01 OPEN: the game ends when at most one side has characters left
+    if one_side_left(state):
         finish(state, "a force was eliminated")
+
+
+def one_side_left(state: HeroState) -> bool:
+    """HX-END-01 OPEN: with three or more players the game ends when at most one side (a player, or allies) has
+    characters left, not when the first player has none; with two, when either force is gone."""
+    left = {p.number for p in state.players if any(c.owner == p.number for c in state.standing())}
+    return len({team(state, p) for p in left}) <= 1
 
 
 def _score(state: HeroState, points: dict[int, float]) -> None:
@@ -111,7 +116,8 @@ def scores_survivors(state: HeroState) -> bool:
 
 def finish(state: HeroState, reason: str) -> None:
     """The end (HX-END-04, -07, -11): survivors and the feats still in the game (HX-END-09) score for their own
-    player (`scores_survivors`); the most VP wins; a tie, or no character defeated at all, goes to the force built
+    player (`scores_survivors`); the most VP wins, allies adding theirs together (the winner is then the side's
+    team number, HX-END-04); a tie, or no character defeated at all, goes to the force built
     with the fewest points; equal forces draw. A game whose `tie_break` is off (the analyzer's `--ties draw`) draws
     instead of applying HX-END-11."""
     finish_among(state, reason, None)
@@ -128,7 +134,13 @@ def finish_among(state: HeroState, reason: str, among: list[int] | None) -> None
         for character in state.standing():
             _score(state, {character.owner: float(character.stats.points)})
         _score(state, feats.still_in_game(state))  # HX-END-09
-    totals = {p.number: state.points.get(p.number, 0.0) for p in state.players if among is None or p.number in among}
+    totals: dict[int, float] = {}
+    built: dict[int, int] = {}  # each side's build total (HX-END-11)
+    for p in state.players:
+        if among is None or p.number in among:
+            side = team(state, p.number)  # allied players add their VP together (HX-END-04)
+            totals[side] = totals.get(side, 0.0) + state.points.get(p.number, 0.0)
+            built[side] = built.get(side, 0) + p.army_points
     nobody_defeated = among is None and all(c.alive for c in state.monsters)
     best = max(totals.values(), default=0.0)
     leaders = [p for p, v in totals.items() if v == best]
@@ -136,7 +148,6 @@ def finish_among(state: HeroState, reason: str, among: list[int] | None) -> None
         state.winner = None
     elif nobody_defeated or len(leaders) > 1:
         pool = list(totals) if nobody_defeated else leaders
-        built = {p.number: p.army_points for p in state.players}  # each force's total (HX-END-11)
         fewest = min(built[p] for p in pool)
         cheapest = [p for p in pool if built[p] == fewest]
         state.winner = cheapest[0] if len(cheapest) == 1 else None

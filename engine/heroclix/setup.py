@@ -21,6 +21,7 @@ from clix.engine.heroclix.maps import MapObject
 from clix.engine.heroclix.movement_powers import earthbound
 from clix.engine.heroclix.powers import power_named
 from clix.engine.heroclix.ruleset import load
+from clix.engine.heroclix.sides import team
 from clix.engine.heroclix.state import HOVERING, SOARING, HeroState
 
 DEFAULT_TURN_LIMIT = 10
@@ -37,9 +38,14 @@ def new_game(
     layout: MapFile,
     rng: np.random.Generator,
     turn_limit: int | None = DEFAULT_TURN_LIMIT,
+    teams: Sequence[int] = (),
 ) -> HeroState:
-    """A new game, set up as far as the first question to a player (`state.waiting`); the dice come from `rng`."""
-    if len(layout.starting_areas()) < len(forces):
+    """A new game, set up as far as the first question to a player (`state.waiting`); the dice come from `rng`.
+    `teams`: each force's side (1 or 2) when allied players share one (HX-BUILD-07, HX-END-04); empty: every force
+    for itself. Forces are seated in the order given (player 1, 2, ...), play passing clockwise (HX-TURN-01)."""
+    if teams and (len(teams) != len(forces) or len(set(teams)) < 2):
+        raise SetupError(f"teams {tuple(teams)}: one side per force, at least two sides, for {len(forces)} forces")
+    if len(table_areas(layout, len(forces))) < len(forces):
         raise SetupError(f"map {layout.id} has {len(layout.starting_areas())} starting areas for {len(forces)} forces "
                          "(HX-SETUP-03 OPEN)")  # fmt: skip
     build_total = max(force.build_total for force in forces)
@@ -47,7 +53,7 @@ def new_game(
     state = HeroState(
         geometry_of(layout),
         Dice(rng),
-        [Player(n, n, built[n - 1], force.name) for n, force in enumerate(forces, 1)],
+        [Player(n, teams[n - 1] if teams else n, built[n - 1], force.name) for n, force in enumerate(forces, 1)],
         build_total=build_total,
         turn_limit=turn_limit,
         ruleset=load(),
@@ -85,10 +91,19 @@ def _first_player(state: HeroState) -> int:
             return contenders[0]
 
 
+def table_areas(layout: MapFile, players: int) -> list[int]:
+    """The starting areas a table of `players` chooses from (HX-SETUP-03 OPEN): a map numbers its areas for the
+    table, 1 and 2 on opposite edges for two players, 3 and 4 on the other edges for three or four; a game of N
+    players uses areas 1..N, or every area when the map does not number them so."""
+    areas = sorted(layout.starting_areas())
+    numbered = [a for a in areas if a <= players]
+    return numbered if len(numbered) >= players else areas
+
+
 def _choose_areas(state: HeroState, order: list[int], layout: MapFile) -> dict[int, int]:
     """From the player after the first, each chooses a starting area no one has chosen; the first player takes
     the last choice left to it (with two players, the area the other did not take: HX-SETUP-03)."""
-    left = sorted(layout.starting_areas())
+    left = table_areas(layout, len(order))
     chosen: dict[int, int] = {}
     for number in [*order[1:], order[0]]:
         pick = decisions.ask(state, "area", number, left, always=len(left) > 1)
@@ -162,7 +177,7 @@ def _mark_archenemies(state: HeroState, library: Library) -> None:
     found: dict[int, set[int]] = {}
     for one in state.monsters:
         for other in state.monsters:
-            if one.controller != other.controller and archenemies(
+            if team(state, one.controller) != team(state, other.controller) and archenemies(
                 library.characters[one.stats.id], library.characters[other.stats.id]
             ):
                 found.setdefault(one.uid, set()).add(other.uid)
@@ -208,4 +223,4 @@ def _parsed_stats(character: Character) -> Stats:
     return replace(stats, powers={"start": showing})
 
 
-__all__ = ["DEFAULT_TURN_LIMIT", "SetupError", "character_stats", "new_game"]
+__all__ = ["DEFAULT_TURN_LIMIT", "SetupError", "character_stats", "new_game", "table_areas"]

@@ -148,7 +148,7 @@ class Attacker:
 
     def __init__(
         self, pos: int, x: int, y: int, reach: int, shoots: int, range_: int, close: float, ranged: float, far: float,
-        pushed: float,
+        pushed: float, player: int = 0,
     ) -> None:  # fmt: skip
         self.pos = pos
         self.x = x
@@ -163,6 +163,8 @@ class Attacker:
         """What its attack is worth after a move (`Weights.reach`'s share)."""
         self.pushed = pushed
         """0.6 when it already has a token (a push costs it too, HX-TURN-11), else 1."""
+        self.player = player
+        """The player it acts for: each opposing player takes a turn of its own before ours comes again."""
 
 
 class Target:
@@ -189,6 +191,8 @@ class Context:
         self.mine = [c for c in standing if sides.team(state, c.controller) == side]
         self.enemies = [c for c in standing if sides.team(state, c.controller) != side]
         self.enemy_actions = max(1, state.build_total // sides.POINTS_PER_ACTION)
+        self.rivals = len({c.controller for c in self.enemies})
+        """How many opposing players have characters: at a table of three or four each takes its own turn."""
         self._values: dict[tuple[int, int, bool], float] = {}
         self._attack_sides: dict[int, tuple[int, int, bool]] = {}
         self._defense_sides: dict[int, int] = {}
@@ -218,6 +222,8 @@ class Context:
             return 1.0, 1.0
         me = {c.owner for c in self.mine} | {self.player}
         mine = sum(state.points.get(p, 0.0) for p in me) + sum(c.stats.points for c in self.mine)
+        if len({sides.team(state, p.number) for p in state.players}) > 2:
+            return self._scales_among_many(me, mine, late)
         theirs = sum(v for p, v in state.points.items() if p not in me) + sum(c.stats.points for c in self.enemies)
         margin = mine - theirs
         if margin == 0:
@@ -229,6 +235,24 @@ class Context:
         if margin > 0:
             return 1.0 / shift, shift
         return shift, 1.0 / shift  # behind, or level: a draw is half a win, so a level side plays for the win
+
+    def _scales_among_many(self, me: set[int], mine: float, late: float) -> tuple[float, float]:
+        """`_score_scales` at a table of three or more sides: measured against the best of the other sides (the
+        one to beat, HX-END-04), not their sum."""
+        state = self.state
+        others: dict[int, float] = {}
+        for p in state.players:
+            if p.number not in me:
+                side = sides.team(state, p.number)
+                others[side] = others.get(side, 0.0) + state.points.get(p.number, 0.0)
+        for c in self.enemies:
+            side = sides.team(state, c.owner)
+            others[side] = others.get(side, 0.0) + c.stats.points
+        margin = mine - max(others.values(), default=0.0)
+        shift = 1.0 + self.w.urgency * late
+        if margin > 0:
+            return 1.0 / shift, shift
+        return shift, 1.0 / shift
 
     # --- attacks -----------------------------------------------------------------------------------------
 
@@ -340,12 +364,17 @@ class Context:
     def threat(self, figure: Figure, square: int) -> float:
         """What the opponents can deal to `figure` on `square` next turn: each opponent that may act then (fewer
         than two tokens, HX-TURN-06) attacking it from where it stands, and, at `reach`'s share, each that must move
-        first (speed plus range); the best as many as they have actions (HX-TURN-02)."""
+        first (speed plus range); the best as many as they have actions (HX-TURN-02). At a table of three or four,
+        every opposing player takes its own turn before ours comes again (HX-TURN-01): the threats of each are
+        added (`_threat_of_each`)."""
         known = self._threat.get(figure.uid)
         if known is None:
             known = self._threat[figure.uid] = {}
         found = known.get(square)
         if found is not None:
+            return found
+        if self.rivals > 1:
+            found = known[square] = self._threat_of_each(figure, square)
             return found
         dealt: list[float] = []
         most = -math.inf  # with one action (a 100-point build), the threat is the best attack alone: no list to sort
@@ -371,6 +400,20 @@ class Context:
         known[square] = found
         return found
 
+    def _threat_of_each(self, figure: Figure, square: int) -> float:
+        """`threat` with several opposing players: per player, its best attacks, as many as it has actions."""
+        dealt: dict[int, list[float]] = {}
+        width = self.geo.width
+        x, y = square % width, square // width
+        for foe in self._attackers(figure):
+            apart = max(abs(foe.x - x), abs(foe.y - y))
+            if apart > foe.reach:
+                continue
+            how = self._how(foe.pos, square, apart, foe.range) if apart <= foe.shoots else 0
+            value = (foe.close if how == 2 else foe.ranged) if how else foe.far
+            dealt.setdefault(foe.player, []).append(value * foe.pushed)
+        return sum(sum(sorted(values, reverse=True)[: self.enemy_actions]) for values in dealt.values())
+
     def _attackers(self, figure: Figure) -> list[Attacker]:
         """Per opponent that may act next turn (HX-TURN-06): its square, its reach (speed plus range or
         adjacency) and what its close, ranged and moved attacks on `figure` are worth (once per decision)."""
@@ -386,7 +429,7 @@ class Context:
                 found.append(
                     Attacker(
                         enemy.pos, ex, ey, self.speed(enemy) + shoots, shoots, enemy.stats.range, close, ranged,
-                        self.w.reach * max(close, ranged), 0.6 if enemy.tokens else 1.0,
+                        self.w.reach * max(close, ranged), 0.6 if enemy.tokens else 1.0, enemy.controller,
                     )
                 )  # fmt: skip
             self._table[figure.uid] = found

@@ -60,7 +60,7 @@ def evaluate(state: HeroState, player: int, weights: Evaluation, heuristic: Weig
         value += scored if sides.team(state, seat) == me else -scored
     if state.over:
         if state.winner is not None:
-            value += WIN if sides.team(state, state.winner) == me else -WIN
+            value += WIN if state.winner == me else -WIN  # the winner is a side (HX-END-04: a player's own)
         return value
     ctx = Context(state, player, heuristic)
     material = weights.material
