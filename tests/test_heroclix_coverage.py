@@ -38,8 +38,6 @@ EXCUSED = {
     "square (docs/rulings.md)",
     "HX-END-13": "etiquette at the table (marking a lifted square, a d6 for disputes): the engine refuses what the "
     "rules do not allow, by name, and docs/rulings.md records each gap",
-    "HX-END-14": "OPEN: the round limit is the analyzer's setting (`turn_limit`, docs/rulings.md), not a rule a "
-    "scenario can state",
     "HX-PAC-14": "ADAPTED: 2005 has no character cards or special powers, so there is nothing to play (Outwit's card "
     "option is dropped, HX-POWER-47)",
     "HX-PAC-30": "modern concepts no seed defines: the data and scenario formats have no field for them (an unknown "
