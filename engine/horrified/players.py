@@ -1,8 +1,10 @@
 """Horrified's players: the core's random player, and a heuristic co-operative team (one greedy policy every seat
-shares): defeat, advance, pick up and rescue when it can, else walk toward what it needs next (HF-AMB-05)."""
+shares): defeat, advance, pick up and rescue when it can, pool items in one hero's hands when together they can do
+what neither can alone (Share, HF-ACT-05), else walk toward what it needs next (HF-AMB-05)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -10,8 +12,8 @@ import numpy as np
 from clix.engine.core.pending import Decision
 from clix.engine.horrified import mats
 from clix.engine.horrified.mats import DONE, spec_of
-from clix.engine.horrified.monsters import payments, task_done
-from clix.engine.horrified.rules import Advance, Defeat, EndPhase, Guide, Move, PickUp, PlayPerk, Special
+from clix.engine.horrified.monsters import evidence_spots, payments, task_done
+from clix.engine.horrified.rules import Advance, Defeat, EndPhase, Guide, Move, PickUp, PlayPerk, Share, Special
 from clix.engine.horrified.state import OFF_BOARD, Hero, HorrifiedState, MonsterPiece
 
 UNREACHABLE = 10_000
@@ -27,7 +29,7 @@ class TeamPlayer:
 
     def choose(self, state: HorrifiedState, decision: Decision) -> int:
         if decision.kind == "action":
-            scores = [self.score(state, option) for option in decision.options]
+            scores = self.scores(state, decision.options)
         elif decision.kind == "defend":
             scores = [defend_score(state, option) for option in decision.options]
         elif decision.kind == "target":  # a hero who can defend before one who cannot
@@ -36,13 +38,21 @@ class TeamPlayer:
             scores = scarab_scores(state, list(decision.options))
         elif decision.kind == "steer":
             scores = steer_scores(state, list(decision.options))
+        elif decision.kind == "share":
+            scores = share_scores(state, list(decision.options))
         else:
             scores = [1.0 if k == 0 else 0.0 for k in range(len(decision.options))]
         best = max(scores)
         tied = [k for k, s in enumerate(scores) if s == best]
         return int(tied[int(self.rng.integers(len(tied)))]) if len(tied) > 1 else tied[0]
 
-    def score(self, state: HorrifiedState, option: Any) -> float:
+    def scores(self, state: HorrifiedState, options: Sequence[Any]) -> list[float]:
+        """Every action's score, the hero's goal (`goal_of`) found once, when a walk first needs it."""
+        memo: list[int | None] = []
+        return [self.score(state, option, memo) for option in options]
+
+    def score(self, state: HorrifiedState, option: Any, memo: list[int | None] | None = None) -> float:
+        """One action's score; `memo` (empty, or holding the goal) shares `goal_of` between one decision's options."""
         hero = state.current
         board = state.components.board
         if isinstance(option, Defeat):
@@ -55,6 +65,9 @@ class TeamPlayer:
             return 450.0
         if isinstance(option, Guide | Move) and _rescues(state, option):
             return 400.0
+        if isinstance(option, Share):
+            gained = share_gain(state)
+            return 350.0 + len(gained) if gained else -1.0
         if isinstance(option, PlayPerk):
             effect = state.components.perks[option.perk].effect
             if effect == "extra-actions" and state.actions_left == 0:
@@ -64,7 +77,11 @@ class TeamPlayer:
             return -1.0
         if isinstance(option, EndPhase):
             return 0.0
-        goal = goal_of(state, hero)
+        if memo is None:
+            memo = []
+        if not memo:
+            memo.append(goal_of(state, hero))
+        goal = memo[0]
         if goal is None:
             return -1.0
         if isinstance(option, Move):
@@ -193,3 +210,95 @@ def _target_score(state: HorrifiedState, option: Any) -> float:
     if kind != "hero":
         return 0.0
     return float(len(next(h for h in state.heroes if h.id == who).items))
+
+
+Transfer = tuple[int, int | str]
+"""One item (its uid, or "cure" for the Cure) leaving hero `giver` (an index into `state.heroes`)."""
+
+
+def jobs(state: HorrifiedState, hero: Hero) -> frozenset[tuple[str, str]]:
+    """What the hero could do with what it holds, wherever it stands: ("defeat", monster) for a monster whose task is
+    done and whose defeat it can pay (HF-ACT-07; the Wolf Man: with the Cure too, HF-M-WOL), ("advance", monster) for
+    a task it can advance (HF-ACT-06: a coffin paid, a piece of evidence, the Boat, the scarabs, an ingredient,
+    humanity)."""
+    found: set[tuple[str, str]] = set()
+    for piece in state.in_game():
+        task = spec_of(state, piece.id).task
+        if task.kind == "humanity":
+            if (mats.pair_done(state) or not mats.flipped(state, piece)) and mats.teach_options(
+                state, replace(hero, pos=piece.pos), piece, 0
+            ):
+                found.add(("advance", piece.id))
+        elif task_done(state, piece.id):
+            if can_defeat(state, hero, piece.id):
+                found.add(("defeat", piece.id))
+        elif task.kind == "coffins" and task.colour is not None:
+            if payments(state, hero, task.colour, task.threshold):
+                found.add(("advance", piece.id))
+        elif task.kind == "evidence":
+            spots = set(evidence_spots(state, piece.id)) - set(piece.mat)
+            if any(state.item(u).location in spots for u in hero.items):
+                found.add(("advance", piece.id))
+        elif task.at is not None and _can_advance_at(state, hero, piece):
+            found.add(("advance", piece.id))
+    return frozenset(found)
+
+
+def _holding(state: HorrifiedState, receiver: int, moved: list[Transfer]) -> Hero:
+    """Hero `receiver` as it would be after taking the `moved` items (and the Cure) from the others."""
+    hero = state.heroes[receiver]
+    items = list(hero.items) + [what for _, what in moved if not isinstance(what, str)]
+    return replace(hero, items=items, cure=hero.cure or any(isinstance(what, str) for _, what in moved))
+
+
+def _everyone(state: HorrifiedState) -> list[Transfer]:
+    """Every item (and the Cure) held by the heroes on the current hero's space, by holder."""
+    here = [k for k, h in enumerate(state.heroes) if h.pos == state.current.pos]
+    found: list[Transfer] = [(g, uid) for g in here for uid in sorted(state.heroes[g].items)]
+    return found + [(g, "cure") for g in here if state.heroes[g].cure]
+
+
+def share_receiver(state: HorrifiedState, spare: int) -> tuple[int, frozenset[tuple[str, str]]]:
+    """Who should hold the pooled items of the heroes on the current hero's space (HF-ACT-05), and what it could do
+    then: the hero the pool serves best (the Scientist's bonus), then the current hero when it has `spare` actions
+    left to use them, else the next to play."""
+    current = state.active - 1
+    everyone = _everyone(state)
+    best: tuple[tuple[int, int], int, frozenset[tuple[str, str]]] | None = None
+    for k, hero in enumerate(state.heroes):
+        if hero.pos != state.current.pos:
+            continue
+        could = jobs(state, _holding(state, k, [t for t in everyone if t[0] != k]))
+        turn = (k - current) % len(state.heroes) if k != current or spare > 0 else len(state.heroes)
+        if best is None or (-len(could), turn) < best[0]:
+            best = ((-len(could), turn), k, could)
+    assert best is not None
+    return best[1], best[2]
+
+
+def share_plan(state: HorrifiedState, spare: int) -> tuple[int, list[Transfer]]:
+    """The receiver (`share_receiver`) and the fewest of the others' items (and the Cure) it needs to do everything
+    the pool can pay; the items are tried in order, the Cure last."""
+    receiver, target = share_receiver(state, spare)
+    moved = [t for t in _everyone(state) if t[0] != receiver]
+    for t in list(moved):
+        fewer = [m for m in moved if m != t]
+        if target <= jobs(state, _holding(state, receiver, fewer)):
+            moved = fewer
+    return receiver, moved
+
+
+def share_gain(state: HorrifiedState) -> frozenset[tuple[str, str]]:
+    """What the heroes here could do after a Share that none of them can do now (empty: no reason to share)."""
+    here = [h for h in state.heroes if h.pos == state.current.pos]
+    if len(here) < 2:
+        return frozenset()
+    _, could = share_receiver(state, state.actions_left - 1)
+    return could - frozenset().union(*(jobs(state, h) for h in here))
+
+
+def share_scores(state: HorrifiedState, options: list[Any]) -> list[float]:
+    """During a Share (HF-ACT-05): the plan's next item to its receiver, then done (the first option)."""
+    receiver, moved = share_plan(state, state.actions_left)
+    wanted = {(giver, receiver, what) for giver, what in moved}
+    return [1.0 if k == 0 and not wanted else 2.0 if option in wanted else 0.0 for k, option in enumerate(options)]
