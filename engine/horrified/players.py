@@ -5,7 +5,7 @@ what neither can alone (Share, HF-ACT-05), else walk toward what it needs next (
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -16,7 +16,45 @@ from clix.engine.horrified.monsters import evidence_spots, payments, task_done
 from clix.engine.horrified.rules import Advance, Defeat, EndPhase, Guide, Move, PickUp, PlayPerk, Share, Special
 from clix.engine.horrified.state import OFF_BOARD, Hero, HorrifiedState, MonsterPiece
 
-UNREACHABLE = 10_000
+
+@dataclass(frozen=True)
+class TeamWeights:
+    """The team player's numbers (issue 40): an action's score by kind, the best taken. The defaults are the
+    hand-set ones; `clix.analyzer.horrified.tune` races perturbations of them in self-play (docs/tuning.md)."""
+
+    defeat: float = 1000.0
+    """A Defeat (HF-ACT-07)."""
+    advance: float = 900.0
+    """An Advance that helps (HF-ACT-06), adjusted a little by `advance_score`."""
+    pick_up: float = 500.0
+    """Picking up the items here (HF-ACT-04)."""
+    pick_up_adjacent: float = 450.0
+    """A special action picking up the items next door (HF-ACT-03)."""
+    rescue: float = 400.0
+    """A Move or Guide that brings a villager to its safe place (HF-VILL-01)."""
+    share: float = 350.0
+    """A Share that lets one hero do what none here can alone (HF-ACT-05), plus `share_job` per thing gained."""
+    share_job: float = 1.0
+    extra_actions: float = 300.0
+    """An extra-actions perk once the actions are used up (HF-PERK-01)."""
+    items_perk: float = 100.0
+    """A perk placing items for each player."""
+    walk: float = 50.0
+    """A Move nearer the hero's goal (`goal_of`), plus `walk_step` per space gained, less `carry` per villager
+    brought along and plus `escort` per one of them brought nearer its safe place."""
+    walk_step: float = 10.0
+    carry: float = 1.0
+    escort: float = 0.0
+    leap: float = 45.0
+    """A special move (anywhere, to a hero or to a monster) gaining two spaces or more toward the goal, plus
+    `walk_step` per space beyond the first."""
+    guide: float = -1.0
+    """A Guide bringing a villager nearer its safe place without reaching it (HF-ACT-02); below 0: never."""
+    defeat_reach: float = 0.0
+    """In choosing the goal, a monster the hero can defeat counts as this many spaces nearer than a task."""
+
+
+DEFAULT_WEIGHTS = TeamWeights()
 
 
 class TeamPlayer:
@@ -24,8 +62,13 @@ class TeamPlayer:
 
     name = "team"
 
-    def __init__(self, rng: np.random.Generator) -> None:
+    def __init__(self, rng: np.random.Generator, weights: TeamWeights = DEFAULT_WEIGHTS) -> None:
         self.rng = rng
+        self.weights = weights
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copied and pickled as its generator and weights."""
+        return (type(self), (self.rng, self.weights))
 
     def choose(self, state: HorrifiedState, decision: Decision) -> int:
         if decision.kind == "action":
@@ -52,55 +95,63 @@ class TeamPlayer:
         return [self.score(state, option, memo) for option in options]
 
     def score(self, state: HorrifiedState, option: Any, memo: list[int | None] | None = None) -> float:
-        """One action's score; `memo` (empty, or holding the goal) shares `goal_of` between one decision's options."""
+        """One action's score (`TeamWeights`); `memo` (empty, or holding the goal) shares `goal_of` between one
+        decision's options."""
+        w = self.weights
         hero = state.current
         board = state.components.board
         if isinstance(option, Defeat):
-            return 1000.0
+            return w.defeat
         if isinstance(option, Advance):
-            return advance_score(state, option)
+            return advance_score(state, option, w.advance)
         if isinstance(option, PickUp):
-            return 500.0
+            return w.pick_up
         if isinstance(option, Special) and option.kind == "pick-up-adjacent":
-            return 450.0
+            return w.pick_up_adjacent
         if isinstance(option, Guide | Move) and _rescues(state, option):
-            return 400.0
+            return w.rescue
         if isinstance(option, Share):
             gained = share_gain(state)
-            return 350.0 + len(gained) if gained else -1.0
+            return w.share + w.share_job * len(gained) if gained else -1.0
         if isinstance(option, PlayPerk):
             effect = state.components.perks[option.perk].effect
             if effect == "extra-actions" and state.actions_left == 0:
-                return 300.0
+                return w.extra_actions
             if effect == "items-each-player":
-                return 100.0
+                return w.items_perk
             return -1.0
         if isinstance(option, EndPhase):
             return 0.0
+        if isinstance(option, Guide):
+            return w.guide if _nearer_safety(state, option.villager, option.to) else -1.0
         if memo is None:
             memo = []
         if not memo:
-            memo.append(goal_of(state, hero))
+            memo.append(goal_of(state, hero, w.defeat_reach))
         goal = memo[0]
         if goal is None:
             return -1.0
         if isinstance(option, Move):
             gained = board.distance(hero.pos, goal) - board.distance(option.to, goal)
-            return 50.0 + 10 * gained - len(option.villagers) if gained > 0 else -1.0
+            if gained <= 0:
+                return -1.0
+            escorted = sum(_nearer_safety(state, v, option.to) for v in option.villagers) if w.escort else 0
+            return w.walk + w.walk_step * gained - w.carry * len(option.villagers) + w.escort * escorted
         if isinstance(option, Special) and option.kind in ("move-anywhere", "move-to-hero", "move-to-monster"):
             gained = board.distance(hero.pos, goal) - board.distance(option.to, goal)
-            return 45.0 + 10 * (gained - 1) if gained > 1 else -1.0
+            return w.leap + w.walk_step * (gained - 1) if gained > 1 else -1.0
         return -1.0
 
 
-def goal_of(state: HorrifiedState, hero: Hero) -> int | None:
+def goal_of(state: HorrifiedState, hero: Hero, defeat_reach: float = 0.0) -> int | None:
     """Where the hero should walk: a monster it can defeat, a place where it can advance a task with what it holds
     (a coffin, the Precinct, the Camp, the Museum, the Laboratory, Frankenstein or the Bride), else the nearest
-    location with items."""
+    location with items; a defeat counts as `defeat_reach` spaces nearer (`TeamWeights`)."""
     board = state.components.board
     if hero.pos == OFF_BOARD:
         return None
     wanted: list[int] = []
+    defeats: set[int] = set()
     for piece in state.in_game():
         spec = spec_of(state, piece.id)
         task = spec.task
@@ -112,6 +163,7 @@ def goal_of(state: HorrifiedState, hero: Hero) -> int | None:
         elif task_done(state, piece.id):
             if can_defeat(state, hero, piece.id) and not board.is_water(piece.pos):
                 wanted.append(piece.pos)
+                defeats.add(piece.pos)
         elif task.kind == "coffins" and task.colour is not None:
             if payments(state, hero, task.colour, task.threshold):
                 wanted += piece.coffins
@@ -125,7 +177,7 @@ def goal_of(state: HorrifiedState, hero: Hero) -> int | None:
         wanted = [at for at, items in state.at.items() if items]
     if not wanted:
         return None
-    return min(wanted, key=lambda at: (board.distance(hero.pos, at), at))
+    return min(wanted, key=lambda at: (board.distance(hero.pos, at) - (defeat_reach if at in defeats else 0), at))
 
 
 def _can_advance_at(state: HorrifiedState, hero: Hero, piece: MonsterPiece) -> bool:
@@ -151,21 +203,21 @@ def can_defeat(state: HorrifiedState, hero: Hero, monster: str) -> bool:
     return colour is not None and bool(payments(state, hero, colour, spec.defeat.threshold))
 
 
-def advance_score(state: HorrifiedState, option: Advance) -> float:
+def advance_score(state: HorrifiedState, option: Advance, base: float = 900.0) -> float:
     """An Advance that helps: the Boat as far as it goes, a tablet move per strength up to what is left, humanity
     while the dial is unflipped (or to steer the pair together once both are); a wasted one scores -1."""
     task = spec_of(state, option.monster).task
     piece = state.piece(option.monster)
     assert piece is not None
     if task.kind == "boat":
-        return 900.0 + option.spot
+        return base + option.spot
     if task.kind == "scarabs":
-        return 900.0 - abs(option.spot - mats.tablet_distance(state, piece.id, piece.tablet)) / 10
+        return base - abs(option.spot - mats.tablet_distance(state, piece.id, piece.tablet)) / 10
     if task.kind == "humanity":
         if mats.pair_done(state):
-            return 900.0 + option.spot
-        return 900.0 - option.spot / 100 if not mats.flipped(state, piece) else -1.0
-    return 900.0 - len(option.items)
+            return base + option.spot
+        return base - option.spot / 100 if not mats.flipped(state, piece) else -1.0
+    return base - len(option.items)
 
 
 def scarab_scores(state: HorrifiedState, options: list[Any]) -> list[float]:
@@ -189,6 +241,13 @@ def steer_scores(state: HorrifiedState, options: list[Any]) -> list[float]:
     other = both[1] if moved is both[0] else both[0]
     sign = -1.0 if mats.pair_done(state) else 1.0
     return [sign * board.distance(int(o), other.pos) + (0.5 if k == 0 else 0.0) for k, o in enumerate(options)]
+
+
+def _nearer_safety(state: HorrifiedState, villager: int, to: int) -> bool:
+    """Whether `to` is nearer the villager's safe place than where it stands (HF-VILL-01)."""
+    board = state.components.board
+    safe = state.components.villagers[villager][1]
+    return bool(board.distance(to, safe) < board.distance(state.villagers[villager], safe))
 
 
 def _rescues(state: HorrifiedState, option: Guide | Move) -> bool:
