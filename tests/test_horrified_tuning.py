@@ -8,7 +8,7 @@ import pytest
 from clix.engine.core.ruleset import ruleset_named
 from clix.engine.horrified import tuning
 from clix.engine.horrified.matchups import components_at
-from clix.engine.horrified.players import DEFAULT_WEIGHTS, TeamWeights
+from clix.engine.horrified.players import DEFAULT_WEIGHTS, HAND_SET, TeamWeights
 
 
 def test_the_default_weights_play_the_games_of_the_team_style():
@@ -21,9 +21,17 @@ def test_the_default_weights_play_the_games_of_the_team_style():
     assert ours == theirs and 0 < sum(ours) < 12
 
 
-def test_a_candidate_is_the_defaults_with_its_changes():
-    assert tuning.weights_of({}) == TeamWeights()
+def test_a_candidate_is_the_start_with_its_changes():
+    assert tuning.weights_of({}) == TeamWeights() == DEFAULT_WEIGHTS
     assert tuning.weights_of({"share": 45.0}) == TeamWeights(share=45.0)
+    assert tuning.weights_of({"leap": 70.0}, HAND_SET) == TeamWeights(leap=70.0, carry=1.0, escort=0.0)
+
+
+def test_the_defaults_are_the_hand_set_weights_with_the_race_s_winner():
+    """The recorded race (docs/tuning.md) started from the hand-set weights; its winner changed leap, carry, escort."""
+    changed = {f for f in TeamWeights.__dataclass_fields__ if getattr(HAND_SET, f) != getattr(DEFAULT_WEIGHTS, f)}
+    assert changed == {"leap", "carry", "escort"}
+    assert tuning.weights_of({"leap": 70.0, "carry": 0.0, "escort": 5.0}, HAND_SET) == DEFAULT_WEIGHTS
     assert all(set(changes) <= set(TeamWeights.__dataclass_fields__) for changes in tuning.CANDIDATES.values())
 
 
@@ -46,8 +54,8 @@ def test_the_race_chooses_on_dev_seeds_and_confirms_on_fresh_ones(monkeypatch, c
     """A small race (two candidates, one line-up): it names the dev winner and, if not the defaults, the paired
     gain on the fresh seeds with its verdict."""
     monkeypatch.setattr(tuning, "LINEUPS", tuning.LINEUPS[:1])
-    monkeypatch.setattr(tuning, "CANDIDATES", {"default": {}, "share late": {"share": 45.0}})
+    monkeypatch.setattr(tuning, "CANDIDATES", {"start": {}, "share late": {"share": 45.0}})
     tuning.main(["--games", "6", "--confirm", "6", "--dev", "1", "--fresh", "2"])
     out = capsys.readouterr().out
     assert "dev winner:" in out
-    assert ("keep them" in out) or ("paired gain" in out and ("adopt it" in out or "keep the defaults" in out))
+    assert ("keep them" in out) or ("paired gain" in out and ("adopt it" in out or "keep the starting weights" in out))

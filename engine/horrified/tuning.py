@@ -7,7 +7,10 @@ race picks the candidate that wins most on the DEV seeds (a second round tries t
 plays it against the defaults on FRESH seeds the race never saw; it is worth adopting only if the paired gain's 95%
 interval lies above 0.
 
-    python -m clix.engine.horrified.tuning [--games 150] [--confirm 1000] [--dev 9601] [--fresh 9602]
+    python -m clix.engine.horrified.tuning [--games 150] [--confirm 1000] [--dev 9601] [--fresh 9602] [--start hand-set]
+
+`--start hand-set` races from the hand-set weights, as the recorded run did (docs/tuning.md); by default the race
+starts from today's defaults (`DEFAULT_WEIGHTS`, that run's winner).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import numpy as np
 from clix.engine.core.dice import Dice
 from clix.engine.core.driver import play
 from clix.engine.horrified.matchups import components_at
-from clix.engine.horrified.players import DEFAULT_WEIGHTS, TeamPlayer, TeamWeights
+from clix.engine.horrified.players import DEFAULT_WEIGHTS, HAND_SET, TeamPlayer, TeamWeights
 from clix.engine.horrified.setup import new_game
 
 Lineup = tuple[tuple[str, ...], tuple[str, ...]]
@@ -36,7 +39,7 @@ LINEUPS: tuple[Lineup, ...] = (
 """Monsters and heroes: the default line-up (2 players), a solo game, 3 players and 4 players against 3 monsters."""
 
 CANDIDATES: dict[str, dict[str, float]] = {
-    "default": {},
+    "start": {},
     "pick up first": {"pick_up": 950.0},
     "pick up late": {"pick_up": 300.0, "pick_up_adjacent": 290.0},
     "rescue first": {"rescue": 600.0},
@@ -59,14 +62,15 @@ CANDIDATES: dict[str, dict[str, float]] = {
     "leap eager": {"leap": 70.0},
     "leap shy": {"leap": 20.0},
 }
-"""The first round's candidates: the hand-set defaults and one change each (`TeamWeights` fields)."""
+"""The first round's candidates: the starting weights and one change each (`TeamWeights` fields)."""
+STARTS = {"default": DEFAULT_WEIGHTS, "hand-set": HAND_SET}
 
 Z95 = 1.959964
 
 
-def weights_of(changes: Mapping[str, float]) -> TeamWeights:
-    """The default weights with `changes` made."""
-    return replace(DEFAULT_WEIGHTS, **changes)
+def weights_of(changes: Mapping[str, float], start: TeamWeights = DEFAULT_WEIGHTS) -> TeamWeights:
+    """The `start` weights with `changes` made."""
+    return replace(start, **changes)
 
 
 def play_one(weights: TeamWeights, lineup: Lineup, seed: np.random.SeedSequence) -> int:
@@ -99,11 +103,13 @@ def paired_gain(new: np.ndarray, old: np.ndarray) -> tuple[float, float, float]:
     return float(d.mean()), float(d.mean()) - half, float(d.mean()) + half
 
 
-def race(candidates: Mapping[str, Mapping[str, float]], seed: int, games: int) -> dict[str, np.ndarray]:
+def race(
+    candidates: Mapping[str, Mapping[str, float]], seed: int, games: int, start: TeamWeights = DEFAULT_WEIGHTS
+) -> dict[str, np.ndarray]:
     """Every candidate's wins on the same games (printed as they finish: win rate and paired gain on the first)."""
     found: dict[str, np.ndarray] = {}
     for name, changes in candidates.items():
-        found[name] = results(weights_of(changes), seed, games)
+        found[name] = results(weights_of(changes, start), seed, games)
         base = next(iter(found.values()))
         gain, low, high = paired_gain(found[name], base)
         print(f"  {name:22} {found[name].mean():6.1%}  {gain:+6.1%} [{low:+.1%}, {high:+.1%}]", flush=True)
@@ -128,35 +134,37 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--confirm", type=int, default=1000, help="games per line-up on the fresh seeds")
     parser.add_argument("--dev", type=int, default=9601, help="the dev seed (choosing)")
     parser.add_argument("--fresh", type=int, default=9602, help="the fresh seed (confirming)")
+    parser.add_argument("--start", choices=sorted(STARTS), default="default", help="the weights the race starts from")
     args = parser.parse_args(argv)
+    start_weights = STARTS[args.start]
     if min(args.games, args.confirm) < 2 or min(args.dev, args.fresh) < 0:
         parser.error("--games and --confirm must be 2 or more, the seeds 0 or more")
     start = time.perf_counter()
     games = args.games * len(LINEUPS)
-    print(f"round 1: {len(CANDIDATES)} candidates x {games} games (seed {args.dev}); win rate, gain on default:")
-    first = race(CANDIDATES, args.dev, args.games)
-    gains = {n: float((w - first["default"]).mean()) for n, w in first.items()}
+    print(f"round 1: {len(CANDIDATES)} candidates x {games} games (seed {args.dev}); win rate, gain on the start:")
+    first = race(CANDIDATES, args.dev, args.games, start_weights)
+    gains = {n: float((w - first["start"]).mean()) for n, w in first.items()}
     together = combined(CANDIDATES, gains)
     pool = {n: dict(CANDIDATES[n]) for n in CANDIDATES}
     if len(together) > 1:
         print(f"round 2: the best changes together {together}:")
-        second = race({"default": {}, "together": together}, args.dev, args.games)
-        gains["together"], pool["together"] = float((second["together"] - second["default"]).mean()), together
-    winner = max(gains, key=lambda n: (gains[n], n == "default"))
+        second = race({"start": {}, "together": together}, args.dev, args.games, start_weights)
+        gains["together"], pool["together"] = float((second["together"] - second["start"]).mean()), together
+    winner = max(gains, key=lambda n: (gains[n], n == "start"))
     print(f"dev winner: {winner} {pool[winner]} ({gains[winner]:+.1%}); {time.perf_counter() - start:.0f} s")
-    if winner == "default":
-        print("no candidate beat the defaults on the dev seeds: keep them")
+    if winner == "start":
+        print("no candidate beat the starting weights on the dev seeds: keep them")
         return
-    print(f"confirm: {winner} against default, {args.confirm * len(LINEUPS)} games (fresh seed {args.fresh}):")
-    new = results(weights_of(pool[winner]), args.fresh, args.confirm)
-    old = results(DEFAULT_WEIGHTS, args.fresh, args.confirm)
+    print(f"confirm: {winner} against the start, {args.confirm * len(LINEUPS)} games (fresh seed {args.fresh}):")
+    new = results(weights_of(pool[winner], start_weights), args.fresh, args.confirm)
+    old = results(start_weights, args.fresh, args.confirm)
     gain, low, high = paired_gain(new, old)
     for j, lineup in enumerate(LINEUPS):
         part = slice(j * args.confirm, (j + 1) * args.confirm)
         label = "+".join(lineup[0]) + " vs " + "+".join(lineup[1])
         print(f"  {label:60} {old[part].mean():6.1%} -> {new[part].mean():6.1%}")
     print(f"  all: {old.mean():.1%} -> {new.mean():.1%}, paired gain {gain:+.1%} [{low:+.1%}, {high:+.1%}]")
-    verdict = "adopt it" if low > 0 else "keep the defaults (the interval reaches 0)"
+    verdict = "adopt it" if low > 0 else "keep the starting weights (the interval reaches 0)"
     print(f"{verdict}; {time.perf_counter() - start:.0f} s")
 
 
