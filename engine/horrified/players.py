@@ -114,8 +114,8 @@ class TeamPlayer:
         if isinstance(option, Guide | Move) and _rescues(state, option):
             return w.rescue
         if isinstance(option, Share):
-            gained = share_gain(state)
-            return w.share + w.share_job * len(gained) if gained else -1.0
+            pooled = share_gain(state)
+            return w.share + w.share_job * len(pooled) if pooled else -1.0
         if isinstance(option, PlayPerk):
             effect = state.components.perks[option.perk].effect
             if effect == "extra-actions" and state.actions_left == 0:
