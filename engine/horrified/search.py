@@ -119,7 +119,7 @@ class SearchPlayer(PlayoutSearch):
         return int(self.prior.choose(state, decision))
 
     def prior_scores(self, state: HorrifiedState, decision: Decision) -> Sequence[float]:
-        return [self.prior.score(state, option) for option in decision.options]
+        return self.prior.scores(state, decision.options)
 
     def sampled_world(self, root: HorrifiedState, player: int, rng: np.random.Generator) -> HorrifiedState:
         """The view with the face-down piles shuffled anew (co-operative: nothing else is hidden)."""
