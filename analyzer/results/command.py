@@ -36,22 +36,24 @@ def run_ruleset(record: RunRecord) -> str:
     return (ruleset_of_version(version) if isinstance(version, str) else None) or DEFAULT_RULESET
 
 
-def melee_settings(record: RunRecord) -> dict[str, object] | None:
-    """A melee run's settings (`analyzer.melee.keep`), or None for a duel's run (or a damaged summary)."""
+def settings_of_kind(record: RunRecord, kind: str) -> dict[str, Any] | None:
+    """A run's settings when its summary says it is of `kind` ("melee", "horrified"), else None (a duel's run, or
+    a damaged summary)."""
     try:
         settings = json.loads(record.document)["settings"]
     except (TypeError, ValueError, KeyError):
         return None
-    return settings if isinstance(settings, dict) and settings.get("kind") == "melee" else None
+    return settings if isinstance(settings, dict) and settings.get("kind") == kind else None
+
+
+def melee_settings(record: RunRecord) -> dict[str, Any] | None:
+    """A melee run's settings (`analyzer.melee.keep`), or None for another run (or a damaged summary)."""
+    return settings_of_kind(record, "melee")
 
 
 def horrified_settings(record: RunRecord) -> dict[str, Any] | None:
     """A Horrified run's settings (`analyzer.horrified.keep`), or None for another run (or a damaged summary)."""
-    try:
-        settings = json.loads(record.document)["settings"]
-    except (TypeError, ValueError, KeyError):
-        return None
-    return settings if isinstance(settings, dict) and settings.get("kind") == "horrified" else None
+    return settings_of_kind(record, "horrified")
 
 
 def run_label(record: RunRecord) -> str:
