@@ -194,3 +194,27 @@ def test_the_api_plays_a_heroclix_melee() -> None:
     melee = build_melee(None, HUNDREDS[:3], None, None, None, 3, "break")
     assert len(result.games) == 12
     assert result.games.loc[5, "vp_A"] == play_row(melee, 2, 5)["vp_A"]
+
+
+def test_a_heroclix_table_speaks_of_characters_and_counts_no_victims() -> None:
+    """Issue 36's reports that speak HeroClix, at a table too: a HeroClix melee's text has no victims column and its
+    replayed placings name no victims; HorrorClix's words stay (monsters killed, victims slain)."""
+    from io import StringIO
+
+    from clix.analyzer.melee.command import games_frame
+    from clix.analyzer.melee.console import summary_lines
+    from clix.analyzer.melee.replay import print_row
+    from clix.analyzer.melee.stats import summarize, table_words
+    from rich.console import Console
+
+    assert table_words(pd.DataFrame([{"ruleset": "heroclix-2005/part2-2"}])) == {
+        "pieces": "characters", "defeated": "knocked out", "victims": False}  # fmt: skip
+    assert table_words(pd.DataFrame([{"ruleset": "horrorclix-001-faq"}]))["victims"] is True
+    melee = build_melee(None, HUNDREDS[:3], None, None, None, 2, "break", ruleset="heroclix-2005")
+    rows = [play_row(melee, 0, i) for i in range(6)]
+    summary = summarize(games_frame(rows, melee)) | {"seed": 0, "map": melee.map_name, "ended": {"failed": []}}
+    text = "\n".join(summary_lines(summary))
+    assert summary["words"]["pieces"] == "characters" and "slain" not in text and "victims" not in text
+    out = StringIO()
+    print_row(rows[0], melee.slots, 0, Console(file=out, width=200), as_json=False)
+    assert "VP" in out.getvalue() and "victims" not in out.getvalue()

@@ -35,7 +35,9 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
         f"  Per army, 95% intervals over blocks (an equal {'team' if summary['teams'] else 'army'} wins "
         f"{_pct(summary['armies'][0]['expected'])}):"
     )
-    rows = [["", "army", "win share", "mean place", "VP", "slain", "elim.", "idle"]]
+    words = summary.get("words") or {"pieces": "monsters", "victims": True}
+    victims = bool(words["victims"])
+    rows = [["", "army", "win share", "mean place", "VP", *(["slain"] if victims else []), "elim.", "idle"]]
     for a in summary["armies"]:
         rows.append(
             [
@@ -44,7 +46,7 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
                 f"{_pct(a['win_share'])} {_span(a['win_low'], a['win_high'])}",
                 f"{a['mean_place']:.2f} [{a['place_low']:.2f}-{a['place_high']:.2f}]",
                 f"{a['vp']:.1f}",
-                f"{a['victims']:.2f}",
+                *([f"{a['victims']:.2f}"] if victims else []),
                 _pct(a["eliminated"]),
                 _pct(a["idle_turns"]),
             ]
@@ -77,7 +79,8 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
         lines.append(f"  king-making: {king['not_counted']}")
     if king["games"]:
         lines.append(
-            f"  king-making: in {_pct(king['took_sides'])} of {king['games']} games last place killed monsters of one "
+            f"  king-making: in {_pct(king['took_sides'])} of {king['games']} games last place "
+            f"{words.get('defeated', 'killed')} {words['pieces']} of one "
             f"leader only; in {_pct(king['helped_winner'])} the runner-up's (it helped the winner)"
         )
     for failed in summary["ended"]["failed"]:
@@ -127,7 +130,9 @@ def field_lines(summary: dict[str, Any]) -> list[str]:
     king = summary.get("king_making") or {}
     if king.get("games"):
         lines.append(
-            f"king-making: in {king['took_sides']:.0%} of {king['games']} games last place killed monsters of one "
+            f"king-making: in {king['took_sides']:.0%} of {king['games']} games last place "
+            f"{(summary.get('words') or {}).get('defeated', 'killed')} "
+            f"{(summary.get('words') or {}).get('pieces', 'monsters')} of one "
             f"leader only; in {king['helped_winner']:.0%} the runner-up's (it helped the winner)"
         )
     if summary.get("ended", {}).get("from_store"):

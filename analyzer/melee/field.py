@@ -211,7 +211,7 @@ def summarize_field(field: Field, games: Any, seed: int, resamples: int = BOOTST
     rated = ratings(field, games, seed, resamples)
     pairs = [(a, b) for p in field.pods for a in p for b in p if a < b]
     meets = [pairs.count((a, b)) for a in range(field.melee.size) for b in range(a + 1, field.melee.size)]
-    from clix.analyzer.melee.stats import by_position, king_making
+    from clix.analyzer.melee.stats import by_position, king_making, table_words
 
     summary = {
         "games": len(games),
@@ -220,6 +220,7 @@ def summarize_field(field: Field, games: Any, seed: int, resamples: int = BOOTST
         "seats": by_position(games, "seat"),
         "positions": by_position(games, "position"),
         "king_making": king_making(games),
+        "words": table_words(games),
         "pod_size": field.size,
         "armies": rated,
         "meetings": {"fewest": min(meets), "most": max(meets)},

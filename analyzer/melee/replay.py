@@ -12,6 +12,7 @@ from typing import Any
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.common.jsonout import print_json
 from clix.analyzer.melee.design import Melee, play_row
+from clix.analyzer.melee.stats import HEROCLIX_PREFIX
 
 
 def replay_row(melee: Melee, seed: int, game: int) -> dict[str, Any]:
@@ -48,10 +49,13 @@ def print_row(row: dict[str, Any], slots: str, game: int, console: Any, as_json:
         f"{row['first']}): {row['end_reason']} after {row['rounds']} rounds, winner {row['winner']}",
         markup=False,
     )
+    counts_victims = not str(row.get("ruleset", "")).startswith(HEROCLIX_PREFIX)
     for x in sorted(slots, key=lambda x: (row[f"place_{x}"], row[f"seat_{x}"])):
+        parts = [f"{row[f'vp_{x}']} VP"]
+        parts += [f"{row[f'victims_{x}']} victims"] if counts_victims else []
+        parts += ["eliminated"] if row[f"eliminated_{x}"] else []
         console.print(
-            f"  place {row[f'place_{x}']:g}: {x} {row[f'army_{x}']} (seat {row[f'seat_{x}']}) {row[f'vp_{x}']} VP, "
-            f"{row[f'victims_{x}']} victims" + (", eliminated" if row[f"eliminated_{x}"] else ""),
+            f"  place {row[f'place_{x}']:g}: {x} {row[f'army_{x}']} (seat {row[f'seat_{x}']}) " + ", ".join(parts),
             markup=False,
         )
     return 0

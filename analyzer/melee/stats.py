@@ -198,6 +198,20 @@ def king_making(games: pd.DataFrame) -> dict[str, Any]:
     }
 
 
+HEROCLIX_PREFIX = "heroclix"
+"""The start of HeroClix's ruleset version in a game row's `ruleset` (its pieces are characters; it has no
+victims)."""
+
+
+def table_words(games: pd.DataFrame) -> dict[str, Any]:
+    """The words a melee's text and report use for its ruleset (from the rows' `ruleset`): what a player's pieces
+    are called and whether victims are counted (HorrorClix's monsters slay victims; HeroClix's characters do not)."""
+    version = str(games["ruleset"].iloc[0]) if "ruleset" in games.columns and len(games) else ""
+    hero = version.startswith(HEROCLIX_PREFIX)
+    return {"pieces": "characters" if hero else "monsters", "defeated": "knocked out" if hero else "killed",
+            "victims": not hero}  # fmt: skip
+
+
 def summarize(games: pd.DataFrame) -> dict[str, Any]:
     """Everything `clix melee` reports, JSON-able."""
     slots = slots_of(games)
@@ -213,6 +227,7 @@ def summarize(games: pd.DataFrame) -> dict[str, Any]:
         "positions": by_position(games, "position"),
         "attack_spread": attack_spread(games),
         "targeted": targeted(games),
+        "words": table_words(games),
         "king_making": king_making(games),
         "rounds": float(rounds.mean()) if len(games) else None,
         "timeouts": float((games["end_reason"] == "turn limit").mean()) if len(games) else None,
