@@ -86,6 +86,7 @@ SLOW_FILES = frozenset(
         "test_coverage.py",  # interval coverage over hundreds of seeded duels
         "test_faults.py",  # real processes killed, interrupted and starved
         "test_meta_dask.py",  # a Dask cluster in process
+        "test_memory.py",  # a run's rows packed, compacted and written in batches: plumbing, on the compiled engine
         "test_store_as_played.py",  # a meta killed with -9 and run again
     }
 )
