@@ -201,3 +201,28 @@ def test_speak_python_rewrites_flags_and_listings_only():
     assert _common.speak_python(text, {"--games": "games"}) == (
         "--games-per-cell 3 and games 2: no army named 'x'; clix.load_library().plot_twists lists every plot twist"
     )
+
+
+def test_the_store_gives_back_each_kind_of_run_as_its_result(tmp_path):
+    """`clix.results(store).run(ID)` returns a melee's, a field's and a Horrified run's own result, not only a
+    duel's (a Horrified run used to read as "summary damaged")."""
+    store = tmp_path / "clix.duckdb"
+    melee = clix.melee(["butcher-shop", "firing-line", "haunting"], games=6, jobs=1, store=store)
+    field = clix.melee(
+        ["butcher-shop", "firing-line", "haunting", "midnight-rush"], pods=3, games=8, jobs=1, store=store
+    )
+    horrified = clix.horrified(games=4, jobs=1, store=store)
+    runs = clix.results(store)
+    assert list(runs.runs["kind"]) == ["melee", "field", "horrified"]
+    assert runs.table()["played"].iloc[-1] == "horrified: dracula+invisible-man, 2 heroes"
+    for ran, stored, kind in zip(
+        (melee, field, horrified), (runs.run(i) for i in (1, 2, 3)), ("Melee", "Field", "Horrified"), strict=True
+    ):
+        assert type(stored).__name__ == f"{kind}Result"
+        assert stored.headline == ran.headline and len(stored.games) == len(ran.games)
+    assert list(runs.run(3).games["won"]) == list(horrified.games["won"])
+    assert runs.run(2).report(tmp_path / "field").name == "report.html"
+    with pytest.raises(
+        clix.ClixError, match=r"^report: a Horrified run read from the store is written only by its command"
+    ):
+        runs.run(3).report(tmp_path / "again")

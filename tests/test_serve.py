@@ -223,6 +223,23 @@ def test_a_run_downloads_as_csv_and_two_runs_compare(client: TestClient, folders
     assert one.status_code == 400 and "two runs" in one.text
 
 
+def test_a_horrified_run_links_its_report_and_downloads_its_games(client: TestClient, folders: Settings):
+    from clix.analyzer.cli import app
+    from typer.testing import CliRunner
+
+    out = folders.out / "horrified"
+    done = CliRunner().invoke(
+        app, ["horrified", "-n", "3", "--jobs", "1", "--store", str(folders.store), "-o", str(out)]
+    )
+    assert done.exit_code == 0, done.output
+    table = client.get("/results").text
+    assert "horrified: dracula+invisible-man, 2 heroes" in table
+    assert 'href="/files/horrified/horrified.html"' in table  # its report (horrified.html, not report.html)
+    assert "/results/1/games.csv" in table and "/results/1/figures.csv" not in table  # it has no figure rows
+    games = client.get("/results/1/games.csv")
+    assert games.status_code == 200 and len(games.text.strip().splitlines()) == 1 + 3
+
+
 def test_a_report_downloads_as_pdf_made_in_its_run_folder(client: TestClient, folders: Settings, tmp_path: Path):
     run = folders.out / "a-vs-b" / "run-1"
     run.mkdir(parents=True)

@@ -75,6 +75,11 @@ def run_label(record: RunRecord) -> str:
     return f"{names['a']} vs {names['b']}" + ("" if ruleset == DEFAULT_RULESET else f" ({ruleset})")
 
 
+def report_name(record: RunRecord) -> str:
+    """The file name of the report in a run's folder: horrified.html for a Horrified run, else report.html."""
+    return "horrified.html" if horrified_settings(record) is not None else "report.html"
+
+
 def record_names(record: RunRecord) -> dict[str, str]:
     """How a run's armies are shown, by side ("a", "b"): the names its summary recorded
     (`analyzer.common.names`), else its ids (a run recorded before names were, or a damaged summary). A melee's
@@ -199,7 +204,7 @@ def _print_horrified_run(record: RunRecord, console: Console) -> None:
     kept = {"path": settings.get("store", ""), **{k: settings.get(k) for k in ("run", "from_store", "played", "fresh")}}
     for line in [*lines(document), store_line(kept)]:
         console.print(line, markup=False, highlight=False)
-    console.print(f"report: {_shown(Path(record.out)) / 'horrified.html'}", markup=False)
+    console.print(f"report: {_shown(Path(record.out)) / report_name(record)}", markup=False)
 
 
 def horrified_games(store: Store, record: RunRecord, settings: dict[str, Any]) -> Any:

@@ -24,7 +24,7 @@ async def results_page(request: Request) -> Response:
     """The store's runs and the meta rows under the output folder, newest first, filtered by army, map and the day
     they started."""
     from clix.analyzer.play.store import Store, local_time
-    from clix.analyzer.results.command import record_names
+    from clix.analyzer.results.command import horrified_settings, record_names, report_name, run_label
     from clix.analyzer.serve.results import field_runs
 
     state = _state(request)
@@ -50,10 +50,11 @@ async def results_page(request: Request) -> Response:
             continue
         if day is not None and started.date() < day:
             continue
-        report = Path(record.out) / "report.html"
-        tables = [f"{t}.{f}" for f in ("csv", "parquet") for t in ("games", "figures")]
+        report = Path(record.out) / report_name(record)
+        kinds = ("games",) if horrified_settings(record) is not None else ("games", "figures")  # no figure rows
+        tables = [f"{t}.{f}" for f in ("csv", "parquet") for t in kinds]
         rows.append({
-            "run": record.id, "started": started, "played": f"{names['a']} vs {names['b']}", "map": record.map,
+            "run": record.id, "started": started, "played": run_label(record), "map": record.map,
             "players": record.players, "games": f"{record.games}{'*' if record.interrupted else ''}",
             "score": "–" if record.score is None else f"{100 * record.score:.1f}%",
             "report": _report_link(state, str(report)) if report.is_file() else None,

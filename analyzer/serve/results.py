@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 import pandas as pd
 from clix.analyzer.common.errors import ClixError
 from clix.analyzer.play.store import RunRecord, Store, local_time
-from clix.analyzer.results.command import export_run, find_run, record_names
+from clix.analyzer.results.command import export_run, find_run, run_label
 
 TABLES = ("games", "figures")
 FORMATS = {"csv": "text/csv", "parquet": "application/vnd.apache.parquet"}
@@ -102,7 +102,6 @@ def _percent(value: Any) -> str:
 
 def run_column(record: RunRecord) -> dict[str, str]:
     """What the comparison shows of one run: its armies, map, players, games and A's score with its interval."""
-    names = record_names(record)
     try:
         score = json.loads(record.document)["score"]
         interval = f"{_percent(score['score'])} [{_percent(score['low'])}–{_percent(score['high'])}]"
@@ -111,7 +110,7 @@ def run_column(record: RunRecord) -> dict[str, str]:
     return {
         "run": str(record.id),
         "started": f"{local_time(record.started):%Y-%m-%d %H:%M}",
-        "duel": f"{names['a']} vs {names['b']}",
+        "played": run_label(record),
         "map": record.map,
         "players": record.players,
         "seed": record.seed,

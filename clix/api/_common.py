@@ -331,7 +331,9 @@ class Result:
 
 
 def percent(score: Mapping[str, Any] | None, low: str = "low", high: str = "high", key: str = "score") -> str:
-    """ "52% [45–59]" (a score with its 95% interval), "–" when there is none."""
+    """ "52% [45–59]" (a score with its 95% interval), "52%" when it has no interval, "–" when there is none."""
     if not score or score.get(key) is None:
         return "–"
+    if any(score.get(end) is None or score[end] != score[end] for end in (low, high)):  # None or NaN
+        return f"{100 * score[key]:.0f}%"
     return f"{100 * score[key]:.0f}% [{100 * score[low]:.0f}–{100 * score[high]:.0f}]"

@@ -13,6 +13,7 @@ import pandas as pd
 from clix.analyzer.common.errors import ClixError
 from clix.api import _common as common
 from clix.api._common import Names, Progress, Result
+from clix.api._melee import API_RUN
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -33,6 +34,8 @@ class HorrifiedResult(Result):
     measured: Any = None
     """The run as the command holds it (analyzer/horrified/command.py's Measured), for `report`."""
     layers: tuple[Path, ...] = ()
+    folder: Path | None = None
+    """For a run read from the result store (`clix.results().run(ID)`): the folder its command wrote."""
 
     @property
     def headline(self) -> str:
@@ -87,6 +90,11 @@ class HorrifiedResult(Result):
     def _write(self, folder: Path, pdf: bool) -> dict[str, Path]:
         from clix.analyzer.horrified.command import write_outputs
 
+        if self.measured is None:
+            raise ClixError(
+                f"report: a Horrified run read from the store is written only by its command (its folder: {self.folder}); "
+                "clix.horrified(...) with its arguments and store= writes a new one from the stored games"
+            )
         return write_outputs(folder, self.measured, self.layers, pdf)
 
 
@@ -145,5 +153,7 @@ def horrified(
         counter = common.Counter(progress, n * cells_for(table, base))
         keeper = None if store is None else HorrifiedKeeper(Path(store), seed, n, fresh)
         measured = measure(Plan(table, base, level, n, seed), cores, counter.step, keeper)
+        if keeper is not None:
+            keeper.record(measured.summary, measured.score, measured.summary["command"], API_RUN.format("horrified"))
     games_table = pd.DataFrame(game_rows(measured.cells, measured.found), columns=GAME_FIELDS)
     return HorrifiedResult(games=games_table, summary=measured.summary, measured=measured, layers=base.layers)

@@ -16,6 +16,8 @@ from clix.api._common import Progress, Result, Source
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
+API_RUN = "(clix.{}: no output folder)"
+"""The folder the result store records for a run played from Python (it writes none)."""
 FLAGS = common.flags_of("games", "players", "seed", "turns", "ties", "jobs", "teams", "game", "fresh") | {
     "--store": "store",
     "--map": "map",
@@ -154,7 +156,15 @@ def melee(
         counter = common.Counter(progress, played)
         rows, ended = play_games(spec, played, seed, cores, counter.step, keeper=keeper)
         table = games_frame(rows, spec)
-    return MeleeResult(games=table, summary=summarize(table) | {"seed": seed, "map": spec.map_name, "ended": ended})
+    summary = summarize(table) | {"seed": seed, "map": spec.map_name, "ended": ended}
+    if keeper is not None:
+        from clix.analyzer.melee.command import melee_command
+        from clix.analyzer.melee.keep import run_settings
+
+        command = melee_command(spec, played, seed)
+        recorded = summary | {"store": str(store), "settings": run_settings(spec, summary, command)}
+        keeper.record(spec, recorded, [int(i) for i in table["game"]], command, API_RUN.format("melee"))
+    return MeleeResult(games=table, summary=summary)
 
 
 def _field(
@@ -179,4 +189,12 @@ def _field(
     table = table[table.groupby("pod")["game"].transform("size") == field.pod_games].reset_index(drop=True)
     if table.empty:
         raise ClixError("no whole pod of games finished: nothing to report")
-    return FieldResult(games=table, summary=summarize_field(field, table, seed) | {"ended": ended})
+    summary = summarize_field(field, table, seed) | {"ended": ended}
+    if keeper is not None:
+        from clix.analyzer.melee.field import field_command
+        from clix.analyzer.melee.keep import run_settings
+
+        command = field_command(field, played, seed)
+        recorded = summary | {"store": str(store), "settings": run_settings(spec, summary, command)}
+        keeper.record(spec, recorded, [int(i) for i in table["game"]], command, API_RUN.format("melee"))
+    return FieldResult(games=table, summary=summary)

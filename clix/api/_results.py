@@ -14,6 +14,8 @@ from clix.analyzer.common.errors import ClixError
 from clix.api import _common as common
 from clix.api._common import Result
 from clix.api._duel import DuelResult
+from clix.api._horrified import HorrifiedResult
+from clix.api._melee import FieldResult, MeleeResult
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -27,8 +29,9 @@ class Results(Result):
     run's duel as a `DuelResult` (`run`), its rows as a file (`export`)."""
 
     runs: pd.DataFrame
-    """One row per run, oldest first: id, when it started, the duel, its settings, its games (played and taken
-    from the store) and A's score with its 95% interval."""
+    """One row per run, oldest first: id, when it started, its kind (duel, melee, field, horrified), what it played
+    (`label`, as `clix results list` shows it), its settings, its games (played and taken from the store) and A's
+    score with its 95% interval (a melee's or a field's: army A's win share; a Horrified run's: the win rate)."""
     store: Path
 
     @property
@@ -38,9 +41,10 @@ class Results(Result):
             return f"no run recorded in {self.store} yet"
         last = self.runs.iloc[-1]
         score = "" if pd.isna(last["score"]) else f": A scores {100 * last['score']:.1f}%"
+        where = f" on {last['map']}" if last["map"] else ""
         return (
             f"{count} run{'s' if count > 1 else ''} in {self.store}; the last, #{last['id']}, "
-            f"{last['army_a_name']} vs {last['army_b_name']} on {last['map']} ({last['games']} games){score}"
+            f"{last['label']}{where} ({last['games']} games){score}"
         )
 
     def table(self) -> pd.DataFrame:
@@ -49,7 +53,7 @@ class Results(Result):
             {
                 "run": shown["id"],
                 "started": shown["started"].dt.strftime("%Y-%m-%d %H:%M"),
-                "duel": shown["army_a_name"] + " vs " + shown["army_b_name"],
+                "played": shown["label"],
                 "map": shown["map"],
                 "players": shown["players"],
                 "games": shown["games"],
@@ -68,20 +72,35 @@ class Results(Result):
             except ClixError as exc:
                 raise ClixError(f"run: {exc}") from None
 
-    def run(self, run: int | str = "last") -> DuelResult:
-        """The recorded run `run` (its id, or "last") as the duel it was: its summary, settings and tables, from the
-        store (its plot and report as the duel's)."""
+    def run(self, run: int | str = "last") -> DuelResult | MeleeResult | HorrifiedResult:
+        """The recorded run `run` (its id, or "last") as the result its command returned, from the store: a duel's
+        `DuelResult` (its summary, settings and tables), a melee's `MeleeResult` (a field's `FieldResult`), a
+        Horrified run's `HorrifiedResult` (its summary and games; its report is in the run's folder)."""
         from clix.analyzer.play.store import Store
-        from clix.analyzer.results.command import run_tables
+        from clix.analyzer.results.command import horrified_games, horrified_settings, melee_settings, run_tables
 
         record = self._record(run)
+        damaged = ClixError(f"run {record.id}: its summary in {self.store} is damaged")
         try:
             document = json.loads(record.document)
-            settings, provenance = document.pop("settings"), document.pop("provenance")
-        except (TypeError, ValueError, KeyError):
-            raise ClixError(f"run {record.id}: its summary in {self.store} is damaged") from None
+            settings = document.pop("settings")
+        except (TypeError, ValueError, KeyError, AttributeError):
+            raise damaged from None
+        horrified, melee = horrified_settings(record), melee_settings(record)
         with common.python_errors(FLAGS):
+            if horrified is not None:
+                games = horrified_games(Store.existing(self.store), record, horrified)
+                return HorrifiedResult(games=games, summary=document, folder=Path(record.out))
             stored = run_tables(Store.existing(self.store), record)
+        if melee is not None:
+            frame = stored.game_table.compact()
+            games = frame.frame.astype(frame.types.to_dict())
+            kind = FieldResult if melee.get("pods") else MeleeResult
+            return kind(games=games, summary=document | {"settings": settings})
+        try:
+            provenance = document.pop("provenance")
+        except KeyError:
+            raise damaged from None
         tables = [table.compact() for table in (stored.game_table, stored.figure_table)]
         games, figures = (rows.frame.astype(rows.types.to_dict()) for rows in tables)
         return DuelResult(games, figures, document, settings, provenance)
@@ -109,10 +128,10 @@ class Results(Result):
                 xerr = [[100 * (r["score"] - r["low"])], [100 * (r["high"] - r["score"])]]
                 ax.errorbar(100 * r["score"], y, xerr=xerr, fmt="o", color="#b23a48", capsize=4, lw=2)
         ax.axvline(50, color="#555555", ls="--", lw=1)
-        ax.set_yticks(range(len(rows)), [f"#{r['id']} {r['army_a_name']} vs {r['army_b_name']}" for r in rows])
+        ax.set_yticks(range(len(rows)), [f"#{r['id']} {r['label']}" for r in rows])
         ax.set_ylim(len(rows) - 0.5, -0.5)
         ax.set_xlim(0, 100)
-        ax.set_xlabel("A's score (wins + ½ draws), %, 95% interval over pairs")
+        ax.set_xlabel("A's score (wins + ½ draws; a melee's win share; Horrified's win rate), %, 95% interval")
         ax.grid(axis="x", alpha=0.3)
         return fig
 
@@ -142,18 +161,35 @@ class Results(Result):
 
 
 def _score(document: str) -> dict[str, Any]:
+    """The 95% interval of the score a run shows: a duel's score, a melee's army A win share, a Horrified run's
+    win rate (a field has none: its armies are rated, not scored)."""
     try:
-        score = json.loads(document)["score"]
+        summary = json.loads(document)
+        if "score" in summary:
+            score = summary["score"]
+        elif "win_rate" in summary:
+            score = summary["win_rate"]
+        else:
+            first = next(a for a in summary["armies"] if a.get("slot") == "A")
+            score = {"low": first["win_low"], "high": first["win_high"]}
         return {"low": score["low"], "high": score["high"]}
-    except (TypeError, ValueError, KeyError):
+    except (TypeError, ValueError, KeyError, StopIteration, AttributeError):
         return {"low": None, "high": None}
+
+
+def _kind(horrified: dict[str, Any] | None, melee: dict[str, Any] | None) -> str:
+    if horrified is not None:
+        return "horrified"
+    if melee is not None:
+        return "field" if melee.get("pods") else "melee"
+    return "duel"
 
 
 def results(store: str | Path | None = None) -> Results:
     """The runs recorded in the result store `store` (default: clix-out/clix.duckdb, where `clix duel` keeps its
     games), as `clix results list` lists them. A store that does not exist is a `clix.ClixError`."""
     from clix.analyzer.play.store import DEFAULT_STORE, Store, local_time
-    from clix.analyzer.results.command import record_names
+    from clix.analyzer.results.command import horrified_settings, melee_settings, record_names, run_label
 
     path = Path(store) if store is not None else DEFAULT_STORE
     with common.python_errors(FLAGS):
@@ -162,6 +198,8 @@ def results(store: str | Path | None = None) -> Results:
         {
             "id": r.id,
             "started": local_time(r.started).replace(tzinfo=None),
+            "kind": _kind(horrified_settings(r), melee_settings(r)),
+            "label": run_label(r),
             "army_a": r.army_a,
             "army_b": r.army_b,
             "army_a_name": record_names(r)["a"],
@@ -182,7 +220,20 @@ def results(store: str | Path | None = None) -> Results:
         }
         for r in records
     ]
-    columns = ["id", "started", "army_a", "army_b", "army_a_name", "army_b_name", "map", "players", "seed", "turns"]
+    columns = [
+        "id",
+        "started",
+        "kind",
+        "label",
+        "army_a",
+        "army_b",
+        "army_a_name",
+        "army_b_name",
+        "map",
+        "players",
+        "seed",
+        "turns",
+    ]
     columns += ["ties", "games", "played"]
     columns += ["from_store", "interrupted", "score", "low", "high", "seconds", "command"]
     runs = pd.DataFrame(rows, columns=columns)
