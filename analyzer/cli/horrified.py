@@ -76,6 +76,15 @@ def horrified(
         ),
     ] = None,
     fresh: FreshOption = False,
+    sensitivity: Annotated[
+        bool,
+        typer.Option(
+            "--sensitivity/--no-sensitivity",
+            help="With --table difficulty or heroes: re-measure every verdict with each assumed number at an end of "
+            "its plausible range and mark it survives, flips or (a difficulty cell) unsettled; a difficulty cell "
+            "plays 10 games in each such world, 30 when not clear of half; a hero swap its --games.",
+        ),
+    ] = True,
 ) -> None:
     """Horrified (co-operative, issue 40): the team's win rate with a 95% Wilson interval for a monster line-up, heroes
         and player count, with end reasons (win, terror, deck out) and turns; or a difficulty, hero or sensitivity table.
@@ -97,4 +106,4 @@ def horrified(
         check_pdf()
     base, level = resolve(layers_for(data or []), split(monsters), split(heroes), seats, difficulty, players)
     folder = out or Path("clix-out") / f"horrified-{table}"
-    run(Plan(table, base, level, n, seed), cores, folder, as_json, console, pdf, store_for(store), fresh)
+    run(Plan(table, base, level, n, seed, sensitivity), cores, folder, as_json, console, pdf, store_for(store), fresh)

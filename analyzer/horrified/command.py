@@ -23,7 +23,19 @@ if TYPE_CHECKING:
 SHORT = {"win rate": "rate", "commoner loss": "loss"}
 """The verdicts as the sensitivity table's last column names them."""
 TABLES = ("lineup", "difficulty", "heroes", "sensitivity")
+CHECKED = ("difficulty", "heroes")
+"""The tables whose verdicts `--sensitivity` re-measures in every assumed world (analyzer/horrified/robust.py)."""
 NOTE = "a model: assumed components (docs/horrified.md), the {style} player"
+
+
+def planned(plan: Plan) -> int:
+    """The most games the plan plays (the progress bar's total): its cells' games and, with `sensitivity`, its
+    check's (robust.planned_games)."""
+    from clix.analyzer.horrified.robust import planned_games
+
+    cells = cells_for(plan.table, plan.base)
+    check = plan.sensitivity and plan.table in CHECKED
+    return plan.games * cells + (planned_games(plan.table, cells, plan.base, plan.games) if check else 0)
 
 
 def cells_for(table: str, base: Cell) -> int:
@@ -49,6 +61,8 @@ class Plan:
     difficulty: str
     games: int
     seed: int
+    sensitivity: bool = True
+    """A difficulty or hero table's verdicts re-measured in every assumed world (robust.py)."""
 
 
 @dataclass
@@ -81,7 +95,7 @@ def run(
     from clix.analyzer.horrified.keep import HorrifiedKeeper
 
     keeper = None if store is None else HorrifiedKeeper(store, plan.seed, plan.games, fresh)
-    total = plan.games * cells_for(plan.table, plan.base)
+    total = planned(plan)
     try:
         with progress_bar(console, f"horrified {plan.table}", total, as_json or console.quiet) as advance:
             measured = measure(plan, jobs, advance, keeper)
@@ -137,13 +151,14 @@ def measure(
     table, base, games, seed = plan.table, plan.base, plan.games, plan.seed
     game_seeds = seeds(seed, games)
 
-    def play(cells: Sequence[Cell]) -> list[list[dict[str, Any]]]:
+    def play(cells: Sequence[Cell], indexes: range | None = None) -> list[list[dict[str, Any]]]:
+        chosen = range(games) if indexes is None else indexes
         if keeper is None:
-            return play_cells(cells, game_seeds, jobs, advance)
-        known = keeper.known(cells)
-        if advance is not None and keeper.from_store:
+            return play_cells(cells, game_seeds, jobs, advance, [list(chosen)] * len(cells))
+        known = keeper.known(cells, chosen, check=indexes is not None)
+        if advance is not None:
             advance(sum(len(rows) for rows in known))
-        wanted = [[k for k in range(games) if k not in rows] for rows in known]
+        wanted = [[k for k in chosen if k not in rows] for rows in known]
         try:
             played = play_cells(cells, game_seeds, jobs, advance, wanted, lambda c, rows: keeper.add(cells[c], rows))
         finally:
@@ -162,11 +177,21 @@ def measure(
         result, found, cells = hero_table(base, play)
     else:
         result, found, cells = sensitivity_table(base, play)
+    if plan.sensitivity and table in CHECKED:
+        from clix.analyzer.horrified.robust import check_difficulty, check_heroes
+
+        if table == "difficulty":
+            result["sensitivity"] = check_difficulty(result, cells, base, games, play, advance)
+        else:
+            result["sensitivity"] = check_heroes(result, cells[1:], base, games, play)
     head = {"ruleset": "horrified", "monsters": list(base.monsters), "heroes": list(base.heroes),
             "players": len(base.heroes), "difficulty": plan.difficulty, "style": base.style, "games": games,
             "seed": seed, "data": [str(p) for p in base.layers[1:]], "note": NOTE.format(style=base.style)}  # fmt: skip
     label, rows = focus(cells, found, base)
-    summary = {**head, **result, "command": command_line(table, base, games, seed), "ends_by_turn": ends_by_turn(rows)}
+    command = command_line(table, base, games, seed) + (
+        "" if plan.sensitivity or table not in CHECKED else " --no-sensitivity"
+    )
+    summary = {**head, **result, "command": command, "ends_by_turn": ends_by_turn(rows)}
     score = win_rate(rows)["rate"]
     return Measured({**summary, "headline": headline(summary)}, list(cells), found, label, score)
 
@@ -222,18 +247,28 @@ def lines(summary: dict[str, Any]) -> list[str]:
             f"  turns: mean {turns['mean']:.1f} (won games {_num(turns['mean_won'])}), {turns['min']}-{turns['max']}",
         ]
     elif table == "difficulty":
-        found.append("  difficulty   monsters                players  win rate [95%]")
+        check = "sensitivity" in summary
+        found.append(f"  {'difficulty, monsters':<48} n  {'win rate [95%]':<14}" + (" check" if check else ""))
+        level = None
         for row in summary["cells"]:
-            found.append(f"  {row['difficulty']:<12} {'+'.join(row['monsters']):<23} {row['players']:>7}  "
-                         f"{percent(row['win_rate'])}")  # fmt: skip
+            if row["difficulty"] != level:
+                level = row["difficulty"]
+                found.append(f"  {level}")
+            mark = f" {_short(row['mark'])}" if check else ""
+            found.append(f"    {'+'.join(row['monsters']):<46} {row['players']}  {percent(row['win_rate']):<14}{mark}")
         for row in summary["lacking"]:
             found.append(f"  {row['difficulty']:<12} ({row['monsters']} monsters: no line-up the engine plays yet)")
+        found.append("  n: players" + ("; check: survives, FLIPS or unsettled in the assumed worlds" if check else ""))
     elif table == "heroes":
         found.append(f"  baseline {', '.join(summary['heroes'])}: {percent(summary['baseline']['win_rate'])}")
-        found.append("  swap (seat: out -> in)           win rate [95%]   change, paired")
+        check = "sensitivity" in summary
+        found.append(
+            "  swap (seat: out -> in)           win rate [95%]   change, paired" + ("    check" if check else "")
+        )
         for row in summary["swaps"]:
             swap = f"{row['seat']}: {row['out']} -> {row['in']}"
-            found.append(f"  {swap:<32} {percent(row['win_rate']):<16} {signed(row['change'])}")
+            mark = f" {_short(row['mark'])}" if check else ""
+            found.append(f"  {swap:<32} {percent(row['win_rate']):<16} {signed(row['change']):<17}{mark}")
     else:
         verdicts = summary["verdicts"]
         found.append(f"  baseline {', '.join(summary['heroes'])}: {percent(summary['baseline']['win_rate'])}")
@@ -245,6 +280,10 @@ def lines(summary: dict[str, Any]) -> list[str]:
                          f"{percent(row['win_rate']):<16} {signed(row['change']):<17} {mark}")  # fmt: skip
         for key, kept in summary["survives"].items():
             found.append(f"  {key}: {'survives every plausible value' if kept else 'FLIPS under a plausible value'}")
+    if "sensitivity" in summary:
+        from clix.analyzer.horrified.robust import sentence
+
+        found += textwrap.wrap(sentence(summary["sensitivity"], table), 78, initial_indent="  ", subsequent_indent="  ")
     if table != "lineup":  # what ended the games of the cell the plot of ends shows (report.focus)
         by_end = {end: sum(summary["ends_by_turn"].get(end, [])) for end in ("win", "terror", "deck out")}
         found.append(f"  ends of the cell the report plots: {by_end['win']} won, {by_end['terror']} terror, "
@@ -252,6 +291,11 @@ def lines(summary: dict[str, Any]) -> list[str]:
     found += textwrap.wrap(summary["headline"], 78, initial_indent="  ", subsequent_indent="  ")
     found.append(f"  ({summary['note']})")
     return found
+
+
+def _short(mark: str) -> str:
+    """A verdict's check as the text table shows it: survives, FLIPS or unsettled (the report has it whole)."""
+    return "FLIPS" if mark.startswith("flips") else "unsettled" if mark.startswith("not settled") else mark
 
 
 def _num(value: float | None) -> str:

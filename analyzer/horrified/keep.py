@@ -98,6 +98,8 @@ class HorrifiedKeeper:
         self._data: dict[tuple[Path, ...], str] = {}
         self._writers: dict[str, GameWriter] = {}
         self.keys: list[tuple[Cell, GameKey]] = []
+        self.checks: list[tuple[Cell, GameKey, int]] = []
+        """The sensitivity check's cells (analyzer/horrified/robust.py), each with the games of its stage."""
 
     def key(self, cell: Cell) -> GameKey:
         """The cell's key (the data's hash worked out once per set of layers)."""
@@ -105,15 +107,18 @@ class HorrifiedKeeper:
             self._data[cell.layers] = data_digest(cell.layers)
         return horrified_key(cell, self.seed, self._data[cell.layers], self._code)
 
-    def known(self, cells: Sequence[Cell]) -> list[dict[int, dict[str, Any]]]:
-        """Each cell's stored games below the run's count, by index (none with --fresh); the cells' keys noted
-        for the run's record."""
+    def known(self, cells: Sequence[Cell], indexes: range, check: bool = False) -> list[dict[int, dict[str, Any]]]:
+        """Each cell's stored games of `indexes`, by index (none with --fresh); the cells' keys noted for the run's
+        record (`check`: a sensitivity check's cells, noted apart with the games they play)."""
         found = []
         for cell in cells:
             key = self.key(cell)
-            self.keys.append((cell, key))
-            stored = {} if self.fresh else self.store.load(key, below=self.games)
-            found.append({index: row for index, (row, _) in stored.items()})
+            if check:
+                self.checks.append((cell, key, len(indexes)))
+            else:
+                self.keys.append((cell, key))
+            stored = {} if self.fresh else self.store.load(key, below=indexes.stop)
+            found.append({index: row for index, (row, _) in stored.items() if index in indexes})
             self.from_store += len(found[-1])
         return found
 
@@ -154,6 +159,7 @@ class HorrifiedKeeper:
                 }
                 for cell, key in self.keys
             ],
+            "checks": len({key.digest for _, key, _ in self.checks}),
             "store": str(self.store.path),
             "run": self.run_id,
             "from_store": self.from_store,
@@ -169,7 +175,7 @@ class HorrifiedKeeper:
         import duckdb
 
         settings = self.settings(summary, command)
-        total = summary["games"] * len(self.keys)
+        total = summary["games"] * len(self.keys) + summary.get("sensitivity", {}).get("games", 0)
         record = RunRecord(
             id=self.run_id,
             started=self.started,

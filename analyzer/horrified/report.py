@@ -180,6 +180,7 @@ def write_report(
     out: Path, summary: dict[str, Any], layers: tuple[Path, ...], focus_label: str, pdf: bool = False
 ) -> dict[str, Path]:
     """horrified.html (self-contained: the plot as a data URI) and ends.png in `out`; horrified.pdf with `pdf`."""
+    from clix.analyzer.horrified.robust import sentence
     from clix.analyzer.report.duel import TEMPLATES, _data_uri, write_pdf
     from clix.analyzer.report.folder import writing
     from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -197,6 +198,8 @@ def write_report(
         signed=signed,
         ends=ENDS,
         said=_said,
+        sentence=lambda check: sentence(check, summary["table"]),
+        worlds=lambda check: ", ".join(f"{w['assumption']} {w['value']}" for w in check["worlds"]),
     )
     with writing(written["report"]):
         written["report"].write_text(html, encoding="utf-8")

@@ -19,7 +19,19 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 FLAGS = common.flags_of(
-    "monsters", "heroes", "seats", "difficulty", "table", "games", "players", "seed", "jobs", "data", "store", "fresh"
+    "monsters",
+    "heroes",
+    "seats",
+    "difficulty",
+    "table",
+    "games",
+    "players",
+    "seed",
+    "jobs",
+    "data",
+    "store",
+    "fresh",
+    "sensitivity",
 )
 DEFAULT_GAMES = {"lineup": 400}
 """Games per cell when `games` is not given: 400 for a line-up, 100 per cell for a table (as the command's)."""
@@ -60,13 +72,16 @@ class HorrifiedResult(Result):
                         r["win_rate"],
                         r["ends"],
                     )
+                    | _check(r)
                     for r in s["cells"]
                 ]
             )
         if s["table"] == "heroes":
             return pd.DataFrame(
                 [
-                    _rate_row({"seat": r["seat"], "out": r["out"], "in": r["in"]}, r["win_rate"]) | _change(r["change"])
+                    _rate_row({"seat": r["seat"], "out": r["out"], "in": r["in"]}, r["win_rate"])
+                    | _change(r["change"])
+                    | _check(r)
                     for r in s["swaps"]
                 ]
             )
@@ -103,6 +118,11 @@ def _rate_row(row: dict[str, Any], rate: dict[str, Any], ends: dict[str, int] | 
     return found | ({f"ended {end}": count for end, count in ends.items()} if ends else {})
 
 
+def _check(row: dict[str, Any]) -> dict[str, Any]:
+    """A verdict and its sensitivity check's mark, when the table was checked."""
+    return {"verdict": row["verdict"], "check": row["mark"]} if "mark" in row else {}
+
+
 def _change(change: dict[str, Any]) -> dict[str, Any]:
     return {"change": change["difference"], "change_low": change["low"], "change_high": change["high"]}
 
@@ -122,14 +142,16 @@ def horrified(
     progress: Progress = None,
     store: str | Path | None = None,
     fresh: bool = False,
+    sensitivity: bool = True,
 ) -> HorrifiedResult:
     """Horrified's co-operative win rate with its 95% Wilson interval for `monsters` (default: `difficulty`'s first
         line-up, novice) and `heroes` (default: the first `seats` heroes, 2), or with `table` "difficulty", "heroes" or
-        "sensitivity" that table, as `clix horrified` plays it with the same arguments (for any `jobs`); `data` is
+        "sensitivity" that table (a difficulty or hero table's verdicts checked in every assumed world unless
+        `sensitivity` is False), as `clix horrified` plays it with the same arguments (for any `jobs`); `data` is
         `--data` (Horrified files over the sample components). With a result `store` (a DuckDB file, as `clix horrified
     --store`) each cell's games are taken from it (unless `fresh`) and the others added. Mistakes raise
     `clix.ClixError`."""
-    from clix.analyzer.horrified.command import GAME_FIELDS, TABLES, Plan, cells_for, game_rows, measure
+    from clix.analyzer.horrified.command import GAME_FIELDS, TABLES, Plan, game_rows, measure, planned
     from clix.analyzer.horrified.keep import HorrifiedKeeper
     from clix.analyzer.horrified.lineup import layers_for, resolve
 
@@ -150,9 +172,10 @@ def horrified(
             difficulty,
             players,
         )
-        counter = common.Counter(progress, n * cells_for(table, base))
+        plan = Plan(table, base, level, n, seed, sensitivity)
+        counter = common.Counter(progress, planned(plan))
         keeper = None if store is None else HorrifiedKeeper(Path(store), seed, n, fresh)
-        measured = measure(Plan(table, base, level, n, seed), cores, counter.step, keeper)
+        measured = measure(plan, cores, counter.step, keeper)
         if keeper is not None:
             keeper.record(measured.summary, measured.score, measured.summary["command"], API_RUN.format("horrified"))
     games_table = pd.DataFrame(game_rows(measured.cells, measured.found), columns=GAME_FIELDS)
