@@ -129,13 +129,7 @@ def check_heroes(
 
 def change_verdict(change: dict[str, Any]) -> str:
     """A paired change's verdict: 'better' (its interval above 0), 'worse' (below) or 'no clear change'."""
-    if change.get("low") is None:
-        return "no clear change"
-    if change["low"] > 0:
-        return "better"
-    if change["high"] < 0:
-        return "worse"
-    return "no clear change"
+    return {"above half": "better", "below half": "worse"}.get(verdict(change, 0.0), "no clear change")
 
 
 def _numbers(
