@@ -107,7 +107,8 @@ def test_the_difficulty_text_with_its_checks_fits_80_columns():
 
 
 def test_a_hero_table_is_checked_by_default_and_not_with_no_sensitivity(tmp_path):
-    done = CliRunner().invoke(app, ["horrified", "--table", "heroes", "-n", "2", "--jobs", "1", "--json", "-o", "a"])
+    solo = ["horrified", "--table", "heroes", "--heroes", "mayor", "-n", "2", "--jobs", "1", "--json"]  # 6 cells
+    done = CliRunner().invoke(app, [*solo, "-o", "a"])
     assert done.exit_code == 0, done.output
     out = json.loads(done.stdout)
     assert {(w["assumption"], w["value"]) for w in out["sensitivity"]["worlds"]} == WORLDS
@@ -116,8 +117,7 @@ def test_a_hero_table_is_checked_by_default_and_not_with_no_sensitivity(tmp_path
     assert all(row["verdict"] in {"better", "worse", "no clear change"} for row in out["swaps"])
     html = (tmp_path / "a" / "horrified.html").read_text(encoding="utf-8")
     assert "Which verdicts survive the assumptions." in html and '<th class="text">sensitivity</th>' in html
-    off = CliRunner().invoke(app, ["horrified", "--table", "heroes", "-n", "2", "--jobs", "1", "--json", "-o", "b",
-                                   "--no-sensitivity"])  # fmt: skip
+    off = CliRunner().invoke(app, [*solo, "-o", "b", "--no-sensitivity"])
     assert off.exit_code == 0, off.output
     quiet = json.loads(off.stdout)
     assert "sensitivity" not in quiet and all("mark" not in row for row in quiet["swaps"])
