@@ -207,7 +207,7 @@ def test_the_store_gives_back_each_kind_of_run_as_its_result(tmp_path):
     """`clix.results(store).run(ID)` returns a melee's, a field's and a Horrified run's own result, not only a
     duel's (a Horrified run used to read as "summary damaged")."""
     store = tmp_path / "clix.duckdb"
-    melee = clix.melee(["butcher-shop", "firing-line", "haunting"], games=6, jobs=1, store=store)
+    melee = clix.melee(["butcher-shop", "firing-line", "haunting"], games=12, jobs=1, store=store)
     field = clix.melee(
         ["butcher-shop", "firing-line", "haunting", "midnight-rush"], pods=3, games=8, jobs=1, store=store
     )

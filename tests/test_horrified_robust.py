@@ -70,26 +70,45 @@ def test_a_difficulty_cell_plays_more_only_while_unclear_and_is_marked_by_what_t
     assert "of the 3 cells' verdicts" in robust.sentence(check, "difficulty")
 
 
-def test_a_hero_swap_flips_when_a_world_changes_its_change():
-    """The swap to the explorer is better (paired, 100 games); with 16 item tokens a colour it is no better."""
-    explorer, courier = replace(BASE, heroes=("mayor", "explorer")), replace(BASE, heroes=("mayor", "courier"))
-    summary = {"swaps": [
-        {"heroes": list(explorer.heroes), "change": {"difference": 0.4, "low": 0.3, "high": 0.5}},
-        {"heroes": list(courier.heroes), "change": {"difference": 0.0, "low": -0.1, "high": 0.1}},
-    ]}  # fmt: skip
+def test_a_hero_swap_flips_only_when_a_world_contradicts_it():
+    """Explorer, better (paired, 100 games), turns worse with 16 item tokens a colour: it flips. Scientist, better,
+    is no better with 8 Frenzy symbols: the check cannot confirm it there (not settled). Courier, no clear change,
+    gains 6 games in 100 with two Hit faces: clear at 95% but not at the family-wise level over the 8 worlds, so
+    it survives (eight worlds would otherwise make a third of such verdicts flip by chance)."""
+    explorer, scientist, courier = (replace(BASE, heroes=("mayor", h)) for h in ("explorer", "scientist", "courier"))
+    better, unclear = {"difference": 0.4, "low": 0.3, "high": 0.5}, {"difference": 0.0, "low": -0.1, "high": 0.1}
+    summary = {"swaps": [{"heroes": list(c.heroes), "change": ch}
+                         for c, ch in ((explorer, better), (scientist, better), (courier, unclear))]}  # fmt: skip
+    six = [1 if k % 16 == 0 and k < 96 else 0 for k in range(100)]  # 6 wins in 100
+    assert robust.change_of(_rows(six, range(100)), _rows([0], range(100))) == "better"
+    assert robust.change_of(_rows(six, range(100)), _rows([0], range(100)), robust.family_confidence(8)) == (
+        "no clear change"
+    )
+
+    def won(cell: Cell) -> list[int]:
+        world = (cell.knob, cell.value)
+        if cell.heroes == BASE.heroes:
+            return [1, 0] if world == ("items-per-colour", 16) else [0]
+        if cell.heroes == explorer.heroes:
+            return [0] if world == ("items-per-colour", 16) else [1]
+        if cell.heroes == scientist.heroes:
+            return [0] if world == ("frenzy-symbols", 8) else [1]
+        return six if world == ("hit-faces", 2) else [1, 0] if world == ("items-per-colour", 16) else [0]
 
     def play(chosen, indexes):
-        def won(cell: Cell) -> list[int]:
-            if cell.heroes == explorer.heroes and (cell.knob, cell.value) != ("items-per-colour", 16):
-                return [1]
-            return [0]
-
         return [_rows(won(c), indexes) for c in chosen]
 
-    check = robust.check_heroes(summary, [courier, explorer], BASE, 100, play)
-    assert [row["verdict"] for row in summary["swaps"]] == ["better", "no clear change"]
-    assert [row["mark"] for row in summary["swaps"]] == ["flips under items-per-colour 16", "survives"]
-    assert check["games"] == 8 * 3 * 100 and (check["survive"], check["flip"]) == (1, 1)
+    check = robust.check_heroes(summary, [courier, explorer, scientist], BASE, 100, play)
+    assert [row["verdict"] for row in summary["swaps"]] == ["better", "better", "no clear change"]
+    assert [row["mark"] for row in summary["swaps"]] == [
+        "flips under items-per-colour 16",
+        "not settled under frenzy-symbols 8 (not clear at 100 games)",
+        "survives",
+    ]
+    assert check["games"] == 8 * 4 * 100 and (check["survive"], check["flip"], check["unsettled"]) == (1, 1, 1)
+    assert robust.sentence(check, "heroes").startswith(
+        "Sensitivity: of the 3 swaps' verdicts (the change's sign), 1 survives"
+    )
 
 
 def test_the_difficulty_text_with_its_checks_fits_80_columns():
