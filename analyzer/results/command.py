@@ -63,7 +63,8 @@ def run_label(record: RunRecord) -> str:
     horrified = horrified_settings(record)
     if horrified is not None:
         table = "" if horrified.get("table") == "lineup" else f" ({horrified.get('table')} table)"
-        return f"horrified: {record_names(record)['a']}, {horrified.get('players')} heroes{table}"
+        players = horrified.get("players")
+        return f"horrified: {record_names(record)['a']}, {players} hero{'' if players == 1 else 'es'}{table}"
     melee = melee_settings(record)
     if melee is not None and melee.get("pods"):
         return f"pods of {melee['pods']}: " + record_names(record)["a"]
