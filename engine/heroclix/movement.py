@@ -253,8 +253,25 @@ def closed_steps(geometry: Geometry) -> list[frozenset[int]]:
     return cast(list[frozenset[int]], found)
 
 
+CLOSED_TABLES_KEPT = 8
+"""How many tables of `closed_steps` a process keeps (the oldest made goes first)."""
+
+_closed_tables: dict[tuple[object, ...], list[frozenset[int]]] = {}
+
+
 def _closed_steps(geometry: Geometry) -> list[frozenset[int]]:
-    return [frozenset(j for j in geometry.all_neighbours[i] if geometry.separated(i, j)) for i in range(geometry.size)]
+    """`closed_steps` of a map, shared by maps with the same walls and blocking terrain: only they shut a step
+    (`Geometry.separated`); a map made when objects move differs in what hinders, and finds its table here."""
+    blocking = tuple(s for s in range(geometry.size) if geometry.terrain[s] == BLOCKING)
+    key = (geometry.width, geometry.height, geometry.walls, blocking)
+    found = _closed_tables.get(key)
+    if found is None:
+        if len(_closed_tables) >= CLOSED_TABLES_KEPT:
+            del _closed_tables[next(iter(_closed_tables))]
+        found = _closed_tables[key] = [
+            frozenset(j for j in geometry.all_neighbours[i] if geometry.separated(i, j)) for i in range(geometry.size)
+        ]
+    return found
 
 
 def reachable(
