@@ -20,11 +20,17 @@ def modifier(state: HeroState, character: Figure, value: str, close: bool | None
     (`close`) or ranged attack, defense when one is made against it, speed whenever its speed is read (`close`
     None). Uncapped: the caller adds the value's other modifiers and applies the rule of 3."""
     cards = state.cards
-    if cards is None or not may_modify(cards, value):
-        return 0
+    if cards is None or (cards.modified is not None and value not in cards.modified):
+        return 0  # no card of the game modifies `value`: the sum below would be 0
     kind = None if close is None else "close" if close else "ranged"
     found = [*teams.modifiers(state, character), *feats.modifiers(state, character), *battlefield.modifiers(state)]
     return sum(m.amount for m in found if m.value == value and (m.attacks is None or m.attacks == kind))
+
+
+def modified_values(cards: Cards) -> frozenset[str]:
+    """The values some card of the game may modify (`may_modify`), for `Cards.modified` once the cards are dealt
+    (the symbols on the characters' bases, the feats and conditions in play do not change after)."""
+    return frozenset(v for v in (SPEED, ATTACK, DEFENSE, DAMAGE) if may_modify(cards, v))
 
 
 def may_modify(cards: Cards, value: str) -> bool:

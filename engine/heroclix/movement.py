@@ -318,11 +318,14 @@ def reachable(
                     if adjacency(state, character, foe, square, False):
                         danger.add(square)
 
-    judge = _Steps(state, geometry, character, flier, mode, phaser, huge, leaper, others, foe_squares, foe_ids)
     walker = not flier and not huge
     kinds = walker_terrain(geometry, swimmer)
-    flanks = geometry.diagonal_flanks
     starts = double_base.touching(state, character) if character.uid in state.rears else None  # HX-SPECIAL-04
+    if starts is None and not state.rears:
+        search = _Search(geometry, flier, mode, phaser, huge, leaper, walker, kinds, others, foe_squares, danger)
+        return search.ends(start, speed)
+    judge = _Steps(state, geometry, character, flier, mode, phaser, huge, leaper, others, foe_squares, foe_ids)
+    flanks = geometry.diagonal_flanks
     seen: set[int] = {start} if starts is None else set()
     ends: dict[int, tuple[int, ...]] = {start: ()}
     frontier: list[tuple[int, ...]] = [()]
@@ -354,6 +357,113 @@ def reachable(
                 grown.append(candidate)
         frontier = grown
     return ends
+
+
+class _Search:
+    """`reachable`'s search with no double-base character on the map (the usual case): each step judged as
+    `_Steps.verdict` and `_stops` judge it, inline, with the squares taken, the opponents' and those it must stop
+    next to read from per-search lists instead of sets, and a diagonal step's flanks worked out from the squares
+    instead of looked up (`Geometry.diagonal_flanks`)."""
+
+    def __init__(
+        self, geometry: Geometry, flier: bool, mode: str | None, phaser: bool, huge: bool, leaper: bool,
+        walker: bool, kinds: tuple[list[int], list[bool]], others: set[int], foe_squares: set[int], danger: set[int],
+    ) -> None:  # fmt: skip
+        self.geometry = geometry
+        self.flier = flier
+        self.soaring = mode == SOARING
+        self.hovering = mode == HOVERING
+        self.phaser = phaser
+        self.huge = huge
+        self.leaper = leaper
+        self.walker = walker
+        self.kind, self.rough = kinds
+        size = geometry.size
+        taken = [0] * size  # 1: another character's square; 2: an opponent's (both bits for an opponent)
+        for square in others:
+            taken[square] |= 1
+        for square in foe_squares:
+            taken[square] |= 2
+        self.taken = taken
+        stop = [False] * size
+        for square in danger:
+            stop[square] = True
+        self.stop = stop
+
+    def ends(self, start: int, speed: int) -> dict[int, tuple[int, ...]]:
+        """`reachable`'s answer: every square the move may end on, with the first shortest path found to it."""
+        geometry = self.geometry
+        width = geometry.width
+        terrain = geometry.terrain
+        indoor = geometry.indoor
+        closed = closed_steps(geometry)
+        levels = levels_of(geometry)
+        level, ladders = levels.level, levels.ladders
+        neighbours = geometry.all_neighbours
+        taken, stop, kind, rough = self.taken, self.stop, self.kind, self.rough
+        flier, soaring, hovering, phaser, huge, leaper = (
+            self.flier, self.soaring, self.hovering, self.phaser, self.huge, self.leaper,
+        )  # fmt: skip
+        walker = self.walker
+        seen = [False] * geometry.size
+        seen[start] = True
+        ends: dict[int, tuple[int, ...]] = {start: ()}
+        frontier: list[tuple[int, ...]] = [()]
+        while frontier:
+            grown = []
+            for path in frontier:
+                here = path[-1] if path else start
+                if len(path) >= speed:
+                    continue
+                for square in neighbours[here]:
+                    if seen[square]:
+                        continue
+                    occupied = taken[square]
+                    if flier:  # `_Steps.verdict`, a flier's
+                        if soaring and indoor[square]:
+                            continue
+                        if (
+                            hovering and (indoor[here] or indoor[square]) and not phaser
+                            and (square in closed[here] or (indoor[square] and terrain[square] == BLOCKING))
+                        ):  # fmt: skip
+                            continue
+                        passes = occupied & 1 != 0 or (hovering and terrain[square] == BLOCKING)
+                    elif phaser or (huge and not indoor[here] and not indoor[square]):
+                        if occupied & 2 != 0:
+                            if not leaper:
+                                continue
+                            passes = True
+                        else:
+                            passes = occupied & 1 != 0 or terrain[square] == BLOCKING
+                    else:
+                        if square in closed[here] or terrain[square] == BLOCKING:
+                            continue
+                        if level[square] != level[here] and frozenset((here, square)) not in ladders and not huge:
+                            continue
+                        if occupied & 2 != 0:
+                            if not leaper:
+                                continue
+                            passes = True
+                        else:
+                            passes = occupied & 1 != 0
+                    candidate = (*path, square)
+                    seen[square] = True
+                    if not passes:
+                        ends[square] = candidate
+                    if flier:
+                        grown.append(candidate)
+                        continue
+                    if stop[square]:
+                        continue
+                    if walker and rough[square] and kind[square] != kind[here]:
+                        continue  # `_stops`: into hindering terrain or water,
+                    if walker and not rough[here] and here % width != square % width and here // width != square // width:
+                        flank_1, flank_2 = here // width * width + square % width, square // width * width + here % width
+                        if rough[flank_1] and rough[flank_2]:
+                            continue  # or through the corner between two (HX-TERRAIN-05, HX-MOVE-20)
+                    grown.append(candidate)
+            frontier = grown
+        return ends
 
 
 class _Steps:

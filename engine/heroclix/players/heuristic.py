@@ -142,7 +142,7 @@ class HeuristicAgent:
             hit, each = area_attacks.splashed(state, actor, action), area_attacks.EXPLOSION_DAMAGE
         value = 0.0
         for target in hit:
-            sign = 1.0 if target in ctx.enemies else -1.0  # friends in the blast count against it
+            sign = 1.0 if ctx.is_enemy(target) else -1.0  # friends in the blast count against it
             value += sign * ctx.attack_value(actor, target, action, each)
         return value * ctx.hunt
 
@@ -169,7 +169,7 @@ class HeuristicAgent:
             return self.move_value(ctx, actor, action.path[-1], free=True)
         if action.target is not None:
             target = ctx.state.monsters[action.target]
-            friendly = target in ctx.mine
+            friendly = ctx.is_mine(target)
             return 0.05 if (friendly == (action.amount > 0)) or action.power != "Perplex" else UNKNOWN
         return UNKNOWN
 
