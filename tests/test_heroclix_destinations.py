@@ -16,9 +16,10 @@ from clix.engine.core.driver import play
 from clix.engine.core.players.base import Decision
 from clix.engine.heroclix import battlefield, cards, feats, teams
 from clix.engine.heroclix.geometries import geometry_of
+from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.library import load_library
 from clix.engine.heroclix.maps import MapObject
-from clix.engine.heroclix.movement import closed_steps
+from clix.engine.heroclix.movement import closed_flags, closed_steps
 from clix.engine.heroclix.players.heuristic import Destinations, HeuristicAgent
 from clix.engine.heroclix.players.position import Context
 from clix.engine.heroclix.setup import new_game
@@ -107,6 +108,8 @@ def test_destinations_and_card_modifiers_are_what_the_long_way_gives(names, map_
 
 
 def test_a_map_that_only_hinders_more_shares_its_closed_steps_and_a_blocked_one_does_not():
+    """`closed_steps`, `closed_flags` and `levels_of` are kept by what they read (walls, blocking terrain,
+    elevation and ladders), so a map made when an object moves finds them; a map blocked elsewhere does not."""
     layout = _library().maps["chemical-plant"]
     geometry = geometry_of(layout)
     taken = {o.at for o in layout.objects}
@@ -118,9 +121,13 @@ def test_a_map_that_only_hinders_more_shares_its_closed_steps_and_a_blocked_one_
     )
     hindered = layout.model_copy(update={"objects": [*layout.objects, MapObject(kind="heavy", at=(x, y))]})
     assert closed_steps(geometry_of(hindered)) is closed_steps(geometry)  # HX-OBJECT-03: an object only hinders
+    assert closed_flags(geometry_of(hindered)) is closed_flags(geometry)
+    assert levels_of(geometry_of(hindered)) is levels_of(geometry)  # the same elevation and ladders (HX-ELEV)
     rows = [row if r != y else row[:x] + "#" + row[x + 1 :] for r, row in enumerate(layout.rows)]
     blocked = geometry_of(layout.model_copy(update={"rows": rows}))
     assert closed_steps(blocked) is not closed_steps(geometry)
+    assert closed_flags(blocked) is not closed_flags(geometry)
     for here in range(blocked.size):  # HX-TERRAIN-16: the new blocking square shuts corners round it
-        for square in blocked.all_neighbours[here]:
+        for k, square in enumerate(blocked.all_neighbours[here]):
             assert (square in closed_steps(blocked)[here]) == blocked.separated(here, square)
+            assert closed_flags(blocked)[here][k] == blocked.separated(here, square)
