@@ -38,23 +38,24 @@ def _library():  # type: ignore[no-untyped-def]
     return library
 
 
-class Checking(HeuristicAgent):
-    """The default player, checking at each action decision every plain move's `Destinations` value against
-    `move_value` with a context of its own, and the cards' modifiers against their sum worked out in full."""
+class Checking:
+    """The default player (held, not subclassed: a compiled class has no interpreted subclasses), checking at each
+    action decision every plain move's `Destinations` value against `move_value` with a context of its own, and
+    the cards' modifiers against their sum worked out in full."""
 
     def __init__(self, rng: np.random.Generator, seen: dict[str, Any]) -> None:
-        super().__init__(rng)
+        self.agent = HeuristicAgent(rng)
         self.seen = seen
 
     def choose(self, state: HeroState, decision: Decision) -> int:
         if decision.kind == "action":
             self._check_moves(state, decision)
             self._check_modifiers(state)
-        return super().choose(state, decision)
+        return self.agent.choose(state, decision)
 
     def _check_moves(self, state: HeroState, decision: Decision) -> None:
-        fast = Context(state, decision.player, self.weights)
-        slow = Context(state, decision.player, self.weights)
+        weights = self.agent.weights
+        fast, slow = Context(state, decision.player, weights), Context(state, decision.player, weights)
         scorers: dict[int, Destinations] = {}
         for action in decision.options:
             if type(action) is not Move or action.carry is not None or action.attack is not None:
@@ -62,7 +63,7 @@ class Checking(HeuristicAgent):
             actor = state.monsters[action.character]
             end = action.path[-1] if action.path else actor.pos
             scorer = scorers.setdefault(actor.uid, Destinations(fast, actor))
-            assert scorer.value(end) == self.move_value(slow, actor, end), (actor.label, end)
+            assert scorer.value(end) == self.agent.move_value(slow, actor, end), (actor.label, end)
             self.seen["moves"] += 1
             self.seen["pushed"] += actor.tokens >= 1
             self.seen["several"] += not scorer.single
