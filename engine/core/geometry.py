@@ -200,32 +200,47 @@ class Geometry:
     def line_clear(self, a: int, b: int) -> bool:
         """Whether the line of fire from a to b crosses no wall and no blocking terrain: `ray(a, b)` neither
         `walled` nor `blocked_by_terrain` (HC-COMBAT-18, HC-TERRAIN-10, -11), traced to the first obstacle and not
-        kept, for a caller that keeps its own table of the answers (a player's per-map lines of fire)."""
-        ax, ay = self.xy(a)
-        bx, by = self.xy(b)
+        kept, for a caller that keeps its own table of the answers (a player's per-map lines of fire). The grid
+        lines crossed are `_crossings`' in order, merged as two counts instead of sorted from a dict: the i-th
+        vertical line is crossed at (2i + 1) times the height's span, the j-th horizontal one at (2j + 1) times the
+        width's, and both at once when the two are equal (through a grid point)."""
+        width = self.width
+        ax, ay = a % width, a // width
+        bx, by = b % width, b // width
         dx = 1 if bx > ax else -1
         dy = 1 if by > ay else -1
+        across = bx - ax if bx >= ax else ax - bx  # vertical grid lines crossed
+        down = by - ay if by >= ay else ay - by  # horizontal ones
+        x_unit = 2 * down if down else 1  # as `_crossings`: the other axis's span in doubled coordinates, or 1
+        y_unit = 2 * across if across else 1
+        x_at, y_at = x_unit, y_unit  # where the next vertical and horizontal lines are crossed
+        i = j = 0
         cx, cy = ax, ay
         terrain = self.terrain
-        events = self._crossings(ax, ay, bx, by)
-        for t in sorted(events):
-            crossing = events[t]
-            here = self.index(cx, cy)
-            if len(crossing) == 2:  # exactly through a grid point
-                flank1, flank2 = self.index(cx + dx, cy), self.index(cx, cy + dy)
+        walls = self.walls
+        while i < across or j < down:
+            here = cy * width + cx
+            if i < across and j < down and x_at == y_at:  # exactly through a grid point
+                flank1, flank2 = here + dx, here + dy * width
                 cx, cy = cx + dx, cy + dy
-                there = self.index(cx, cy)
+                there = cy * width + cx
                 if self._corner_walled(here, there, flank1, flank2):
                     return False
                 if terrain[flank1] == BLOCKING and terrain[flank2] == BLOCKING:
                     return False
+                i, j = i + 1, j + 1
+                x_at, y_at = x_at + 2 * x_unit, y_at + 2 * y_unit
             else:
-                if crossing[0] == "x":
+                if j >= down or (i < across and x_at < y_at):
                     cx += dx
+                    i += 1
+                    x_at += 2 * x_unit
                 else:
                     cy += dy
-                there = self.index(cx, cy)
-                if self._wall(here, there):
+                    j += 1
+                    y_at += 2 * y_unit
+                there = cy * width + cx
+                if ((here, there) if here < there else (there, here)) in walls:
                     return False
             if there != b and terrain[there] == BLOCKING:
                 return False

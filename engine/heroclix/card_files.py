@@ -265,11 +265,14 @@ class Cards:
     """Per uid: the feat the action being resolved was given to use (HX-FEAT-05)."""
     removed: set[tuple[int, int]] = field(default_factory=set)
     """(feat card index, holder uid or -1) of feats, or per-character parts of one, removed and scored (HX-END-09)."""
+    modified: frozenset[str] | None = None
+    """The values (speed, attack, defense, damage) some card of the game may modify (`cards.modified_values`),
+    set once the cards are dealt; None: not known yet (`cards.modifier` then works the sum out every time)."""
 
     def copy(self) -> Cards:
         return Cards(
             self.teams, self.symbols, self.feats, self.conditions, dict(self.copying), set(self.canceled),
-            set(self.unused), dict(self.using), set(self.removed),
+            set(self.unused), dict(self.using), set(self.removed), self.modified,
         )  # fmt: skip
 
 

@@ -14,6 +14,7 @@ from clix.engine.core.files.problems import did_you_mean
 from clix.engine.heroclix import battlefield, teams
 from clix.engine.heroclix.card_checks import assignable
 from clix.engine.heroclix.card_files import Cards, Condition, Feat, FeatCard, TeamAbility, copy_of
+from clix.engine.heroclix.cards import modified_values
 from clix.engine.heroclix.declarations import Copy, Declared
 from clix.engine.heroclix.geometries import geometry_of
 from clix.engine.heroclix.library import Force, Library, MapFile, load_library
@@ -111,6 +112,7 @@ def scenario_cards(state: HeroState, scenario: Scenario, ids: dict[str, int], kn
         played.append(FeatCard(feat, owner, holders))
     cards.feats = tuple(played)
     cards.conditions = tuple((spec.player, _condition(known, spec.condition)) for spec in scenario.battlefield)
+    cards.modified = modified_values(cards)
     for one in scenario.characters:
         if one.copying is not None:
             cards.copying[ids[one.id]] = one.copying
@@ -219,3 +221,4 @@ def assign(state: HeroState, library: Library, forces: tuple[Force, ...]) -> Non
             holders = tuple(figures[s] for s in slots if s is not None) if feat.characters else tuple(uids)
             played.append(FeatCard(feat, number, holders))
     cards.feats = tuple(played)
+    cards.modified = modified_values(cards)  # the cards are dealt: what they may modify is known

@@ -27,9 +27,30 @@ class Levels:
         return not any(self.level)
 
 
+LEVELS_KEPT = 8
+"""How many maps' `Levels` a process keeps by their elevation and ladders (the oldest made goes first)."""
+
+_kept: dict[tuple[object, ...], Levels] = {}
+
+
 def levels_of(geometry: Geometry) -> Levels:
     """The levels of `geometry`'s map, computed once and kept with the map."""
-    return cast(Levels, geometry.cached("heroclix levels", lambda: _work_out(geometry)))
+    return cast(Levels, geometry.cached("heroclix levels", lambda: _shared(geometry)))
+
+
+def _shared(geometry: Geometry) -> Levels:
+    """`_work_out`, shared by maps of the same size, elevation and ladders (a map made when objects move differs
+    in none of them: `Levels` is immutable)."""
+    layout = cast(HeroMap, geometry.layout)
+    elevation = tuple(layout.elevation) if layout.elevation else ()
+    ladders = tuple((tuple(ladder.bottom), tuple(ladder.top)) for ladder in layout.ladders)
+    key = (geometry.width, geometry.height, elevation, ladders)
+    found = _kept.get(key)
+    if found is None:
+        if len(_kept) >= LEVELS_KEPT:
+            del _kept[next(iter(_kept))]
+        found = _kept[key] = _work_out(geometry)
+    return found
 
 
 def _work_out(geometry: Geometry) -> Levels:

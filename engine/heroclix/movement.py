@@ -253,8 +253,25 @@ def closed_steps(geometry: Geometry) -> list[frozenset[int]]:
     return cast(list[frozenset[int]], found)
 
 
+CLOSED_TABLES_KEPT = 8
+"""How many tables of `closed_steps` a process keeps (the oldest made goes first)."""
+
+_closed_tables: dict[tuple[object, ...], list[frozenset[int]]] = {}
+
+
 def _closed_steps(geometry: Geometry) -> list[frozenset[int]]:
-    return [frozenset(j for j in geometry.all_neighbours[i] if geometry.separated(i, j)) for i in range(geometry.size)]
+    """`closed_steps` of a map, shared by maps with the same walls and blocking terrain: only they shut a step
+    (`Geometry.separated`); a map made when objects move differs in what hinders, and finds its table here."""
+    blocking = tuple(s for s in range(geometry.size) if geometry.terrain[s] == BLOCKING)
+    key = (geometry.width, geometry.height, geometry.walls, blocking)
+    found = _closed_tables.get(key)
+    if found is None:
+        if len(_closed_tables) >= CLOSED_TABLES_KEPT:
+            del _closed_tables[next(iter(_closed_tables))]
+        found = _closed_tables[key] = [
+            frozenset(j for j in geometry.all_neighbours[i] if geometry.separated(i, j)) for i in range(geometry.size)
+        ]
+    return found
 
 
 def reachable(
@@ -301,11 +318,14 @@ def reachable(
                     if adjacency(state, character, foe, square, False):
                         danger.add(square)
 
-    judge = _Steps(state, geometry, character, flier, mode, phaser, huge, leaper, others, foe_squares, foe_ids)
     walker = not flier and not huge
     kinds = walker_terrain(geometry, swimmer)
-    flanks = geometry.diagonal_flanks
     starts = double_base.touching(state, character) if character.uid in state.rears else None  # HX-SPECIAL-04
+    if starts is None and not state.rears:
+        search = _Search(geometry, flier, mode, phaser, huge, leaper, walker, kinds, others, foe_squares, danger)
+        return search.ends(start, speed)
+    judge = _Steps(state, geometry, character, flier, mode, phaser, huge, leaper, others, foe_squares, foe_ids)
+    flanks = geometry.diagonal_flanks
     seen: set[int] = {start} if starts is None else set()
     ends: dict[int, tuple[int, ...]] = {start: ()}
     frontier: list[tuple[int, ...]] = [()]
@@ -337,6 +357,115 @@ def reachable(
                 grown.append(candidate)
         frontier = grown
     return ends
+
+
+class _Search:
+    """`reachable`'s search with no double-base character on the map (the usual case): each step judged as
+    `_Steps.verdict` and `_stops` judge it, inline, with the squares taken, the opponents' and those it must stop
+    next to read from per-search lists instead of sets, and a diagonal step's flanks worked out from the squares
+    instead of looked up (`Geometry.diagonal_flanks`)."""
+
+    def __init__(
+        self, geometry: Geometry, flier: bool, mode: str | None, phaser: bool, huge: bool, leaper: bool,
+        walker: bool, kinds: tuple[list[int], list[bool]], others: set[int], foe_squares: set[int], danger: set[int],
+    ) -> None:  # fmt: skip
+        self.geometry = geometry
+        self.flier = flier
+        self.soaring = mode == SOARING
+        self.hovering = mode == HOVERING
+        self.phaser = phaser
+        self.huge = huge
+        self.leaper = leaper
+        self.walker = walker
+        self.kind, self.rough = kinds
+        size = geometry.size
+        taken = [0] * size  # 1: another character's square; 2: an opponent's (both bits for an opponent)
+        for square in others:
+            taken[square] |= 1
+        for square in foe_squares:
+            taken[square] |= 2
+        self.taken = taken
+        stop = [False] * size
+        for square in danger:
+            stop[square] = True
+        self.stop = stop
+
+    def ends(self, start: int, speed: int) -> dict[int, tuple[int, ...]]:
+        """`reachable`'s answer: every square the move may end on, with the first shortest path found to it."""
+        geometry = self.geometry
+        width = geometry.width
+        terrain = geometry.terrain
+        indoor = geometry.indoor
+        shut_steps = closed_flags(geometry)
+        levels = levels_of(geometry)
+        level, ladders = levels.level, levels.ladders
+        neighbours = geometry.all_neighbours
+        taken, stop, kind, rough = self.taken, self.stop, self.kind, self.rough
+        flier, soaring, hovering, phaser, huge, leaper = (
+            self.flier, self.soaring, self.hovering, self.phaser, self.huge, self.leaper,
+        )  # fmt: skip
+        walker = self.walker
+        seen = [False] * geometry.size
+        seen[start] = True
+        ends: dict[int, tuple[int, ...]] = {start: ()}
+        frontier: list[tuple[int, ...]] = [()]
+        while frontier:
+            grown = []
+            for path in frontier:
+                here = path[-1] if path else start
+                if len(path) >= speed:
+                    continue
+                steps, shut = neighbours[here], shut_steps[here]
+                for k in range(len(steps)):
+                    square = steps[k]
+                    if seen[square]:
+                        continue
+                    occupied = taken[square]
+                    if flier:  # `_Steps.verdict`, a flier's
+                        if soaring and indoor[square]:
+                            continue
+                        if (
+                            hovering and (indoor[here] or indoor[square]) and not phaser
+                            and (shut[k] or (indoor[square] and terrain[square] == BLOCKING))
+                        ):  # fmt: skip
+                            continue
+                        passes = occupied & 1 != 0 or (hovering and terrain[square] == BLOCKING)
+                    elif phaser or (huge and not indoor[here] and not indoor[square]):
+                        if occupied & 2 != 0:
+                            if not leaper:
+                                continue
+                            passes = True
+                        else:
+                            passes = occupied & 1 != 0 or terrain[square] == BLOCKING
+                    else:
+                        if shut[k] or terrain[square] == BLOCKING:
+                            continue
+                        if level[square] != level[here] and frozenset((here, square)) not in ladders and not huge:
+                            continue
+                        if occupied & 2 != 0:
+                            if not leaper:
+                                continue
+                            passes = True
+                        else:
+                            passes = occupied & 1 != 0
+                    candidate = path + (square,)  # noqa: RUF005 (*path, square), compiled, builds a list first
+                    seen[square] = True
+                    if not passes:
+                        ends[square] = candidate
+                    if flier:
+                        grown.append(candidate)
+                        continue
+                    if stop[square]:
+                        continue
+                    if walker and rough[square] and kind[square] != kind[here]:
+                        continue  # `_stops`: into hindering terrain or water,
+                    if walker and not rough[here] and here % width != square % width and here // width != square // width:
+                        flank_1, flank_2 = here // width * width + square % width, square // width * width + here % width
+                        if rough[flank_1] and rough[flank_2]:
+                            continue  # or through the corner between two (HX-TERRAIN-05, HX-MOVE-20)
+                    grown.append(candidate)
+            frontier = grown
+        return ends
 
 
 class _Steps:
@@ -394,6 +523,30 @@ class _Steps:
         if square in self.foe_squares:
             return 1 if self.leaper else 2
         return 1 if square in self.others else 0
+
+
+_flag_tables: dict[tuple[object, ...], list[tuple[bool, ...]]] = {}
+
+
+def closed_flags(geometry: Geometry) -> list[tuple[bool, ...]]:
+    """`closed_steps` as flags in the order of `Geometry.all_neighbours` (per square, per touching square: whether
+    the step is shut), read by index in the search instead of a set lookup; kept as `closed_steps` is."""
+    found: Any = geometry.cached("heroclix closed flags", lambda: _closed_flags(geometry))
+    return cast(list[tuple[bool, ...]], found)
+
+
+def _closed_flags(geometry: Geometry) -> list[tuple[bool, ...]]:
+    blocking = tuple(s for s in range(geometry.size) if geometry.terrain[s] == BLOCKING)
+    key = (geometry.width, geometry.height, geometry.walls, blocking)
+    found = _flag_tables.get(key)
+    if found is None:
+        if len(_flag_tables) >= CLOSED_TABLES_KEPT:
+            del _flag_tables[next(iter(_flag_tables))]
+        closed = closed_steps(geometry)
+        found = _flag_tables[key] = [
+            tuple(j in closed[i] for j in geometry.all_neighbours[i]) for i in range(geometry.size)
+        ]
+    return found
 
 
 def walker_terrain(geometry: Geometry, swims: bool) -> tuple[list[int], list[bool]]:

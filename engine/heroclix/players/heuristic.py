@@ -65,18 +65,14 @@ class HeuristicAgent:
     def scores(self, state: HeroState, decision: Decision) -> list[float]:
         """Every option's value; moves are scored per character from the context's lookups."""
         ctx = Context(state, decision.player, self.weights)
-        moves: dict[int, dict[int, float]] = {}
+        moves: dict[int, Destinations] = {}
         scores: list[float] = []
         for action in decision.options:
             if type(action) is Move and action.carry is None and action.attack is None:
-                values = moves.get(action.character)
-                if values is None:
-                    values = moves[action.character] = {}
-                end = action.path[-1] if action.path else state.monsters[action.character].pos
-                found = values.get(end)
-                if found is None:
-                    found = values[end] = self.move_value(ctx, state.monsters[action.character], end)
-                scores.append(found)
+                scorer = moves.get(action.character)
+                if scorer is None:
+                    scorer = moves[action.character] = Destinations(ctx, state.monsters[action.character])
+                scores.append(scorer.value(action.path[-1] if action.path else scorer.pos))
             else:
                 scores.append(self.action_value(ctx, action))
         return scores
@@ -146,7 +142,7 @@ class HeuristicAgent:
             hit, each = area_attacks.splashed(state, actor, action), area_attacks.EXPLOSION_DAMAGE
         value = 0.0
         for target in hit:
-            sign = 1.0 if target in ctx.enemies else -1.0  # friends in the blast count against it
+            sign = 1.0 if ctx.is_enemy(target) else -1.0  # friends in the blast count against it
             value += sign * ctx.attack_value(actor, target, action, each)
         return value * ctx.hunt
 
@@ -173,7 +169,7 @@ class HeuristicAgent:
             return self.move_value(ctx, actor, action.path[-1], free=True)
         if action.target is not None:
             target = ctx.state.monsters[action.target]
-            friendly = target in ctx.mine
+            friendly = ctx.is_mine(target)
             return 0.05 if (friendly == (action.amount > 0)) or action.power != "Perplex" else UNKNOWN
         return UNKNOWN
 
@@ -219,6 +215,113 @@ class HeuristicAgent:
         if kind in ("place rear", "reroll", "mastermind", "shape_change"):
             return 0  # the first (declining, where None is offered)
         return int(self.rng.integers(len(options)))
+
+
+class Destinations:
+    """`HeuristicAgent.move_value` of one character's plain moves in a decision, the same floats worked out
+    faster: what does not depend on the square once (`Context.here`, the weights' products, the opponents' squares
+    and attack values), each square's pressure, gap and threat (`Context.pressure`, `gap`, `threat`) in one typed
+    loop each, without a call and a cache entry per square and opponent (most of a decision's work: ~95 squares a
+    character). Several opposing players' threats (`Context._threat_of_each`) and several actions a turn are
+    left to `Context.threat`."""
+
+    def __init__(self, ctx: Context, actor: Figure) -> None:
+        self.ctx = ctx
+        self.actor = actor
+        self.pos = actor.pos
+        w = ctx.w
+        self.pushed = actor.tokens >= 1  # HX-TURN-11: moving now pushes
+        self.stay = UNKNOWN - (ctx.push_cost(actor) if self.pushed else 0.0)  # as `move_value` of its own square
+        self.values: dict[int, float] = {}
+        best, push, now, before, threat_here, speed = ctx.here(actor)
+        self.push, self.now, self.before, self.threat_here = push, now, before, threat_here
+        self.pressure_scale = w.pressure * ctx.hunt
+        self.approach_scale = w.approach * ctx.hunt * best
+        self.speed = max(1, speed)
+        self.threat_scale = w.threat * ctx.caution
+        self.width = ctx.geo.width
+        self.neighbours = ctx.geo.neighbour_sets
+        self.reach = actor.stats.range
+        self.gap_reach = max(1, actor.stats.range)
+        self.targets = ctx._targets(actor) if not self.pushed else []  # the pressure counts only without a token
+        self.enemy_squares = [e.pos for e in ctx.enemies]
+        self.attackers = ctx._attackers(actor)
+        self.single = ctx.rivals <= 1 and ctx.enemy_actions == 1  # else `Context.threat`'s general case
+
+    def value(self, end: int) -> float:
+        """`move_value(ctx, actor, end)`: kept per square for the decision."""
+        found = self.values.get(end)
+        if found is None:
+            found = self.values[end] = self._value(end)
+        return found
+
+    def _value(self, end: int) -> float:
+        if end == self.pos:
+            return self.stay
+        later = 0.0  # with a token already, no action next turn (HX-TURN-13)
+        if not self.pushed:
+            later = self._pressure(end) - self.push
+            if not later > 0.0:  # as max(0.0, later)
+                later = 0.0
+        value = self.pressure_scale * (later - self.now)
+        if self.before > 0:
+            value += self.approach_scale * (self.before - self._gap(end)) / self.speed
+        threat = self._threat(end) if self.single else self.ctx.threat(self.actor, end)
+        value -= self.threat_scale * (threat - self.threat_here)
+        if self.pushed:
+            value -= self.push
+        return value
+
+    def _pressure(self, end: int) -> float:
+        """`Context.pressure(actor, end)`."""
+        ctx = self.ctx
+        width = self.width
+        x, y = end % width, end // width
+        reach = self.reach
+        close = ranged = 0.0
+        engaged = False
+        for aim in self.targets:
+            dx, dy = aim.pos % width - x, aim.pos // width - y
+            apart = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)
+            if apart == 1 and aim.pos in self.neighbours[end]:
+                engaged = True
+                if aim.close > close:  # as max(close, aim.close)
+                    close = aim.close
+            elif 0 < apart <= reach and aim.ranged > ranged and ctx._how(end, aim.pos, apart, reach) == 1:
+                ranged = aim.ranged  # as max(ranged, aim.ranged); the line is traced only when it would count
+        return close if engaged else ranged
+
+    def _gap(self, end: int) -> int:
+        """`Context.gap(actor, end)`."""
+        width = self.width
+        x, y = end % width, end // width
+        best = -1
+        for pos in self.enemy_squares:
+            dx, dy = pos % width - x, pos // width - y
+            apart = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy) - self.gap_reach
+            if apart < 0:
+                apart = 0
+            if best < 0 or apart < best:
+                best = apart
+        return best if best >= 0 else 0
+
+    def _threat(self, end: int) -> float:
+        """`Context.threat(actor, end)` with one opposing player of one action a turn: the best attack alone."""
+        ctx = self.ctx
+        width = self.width
+        x, y = end % width, end // width
+        most = -math.inf
+        for foe in self.attackers:
+            dx, dy = foe.x - x, foe.y - y
+            apart = max(dx if dx >= 0 else -dx, dy if dy >= 0 else -dy)
+            if apart > foe.reach:
+                continue
+            how = ctx._how(foe.pos, end, apart, foe.range) if apart <= foe.shoots else 0
+            value = (foe.close if how == 2 else foe.ranged) if how else foe.far
+            value = value * foe.pushed
+            if value > most:  # as max(most, value)
+                most = value
+        return 0.0 + most if most > -math.inf else 0.0
 
 
 def combat_odds(ctx: Context, actor: Figure, target: Figure, action: Close | Ranged) -> tuple[float, ...]:
