@@ -13,10 +13,11 @@ from clix.engine.core.players.base import Decision
 from clix.engine.heroclix import rules
 from clix.engine.heroclix.matchups import MATCHUPS
 from clix.engine.heroclix.players.heuristic import TUNED, HeuristicAgent
+from clix.engine.heroclix.players.position import Context
 from clix.engine.heroclix.players.search import WIN, Evaluation, SearchAgent, evaluate, live_worth
 from clix.engine.heroclix.scenario import build_state
 from clix.engine.heroclix.scenario_format import Scenario
-from clix.engine.heroclix.state import Close
+from clix.engine.heroclix.state import Close, EndTurn, Move
 from helpers import run_main
 from heroclix_checks import assert_replays
 
@@ -79,6 +80,53 @@ def test_the_evaluation_counts_damage_at_points_per_click_and_a_win():
     assert live_worth(hero) == pytest.approx(40.0)  # 3 live clicks for 60 points: 20 a click
     state.over, state.winner, state.points = True, 2, {1: 0.0, 2: 60.0}
     assert evaluate(state, 1, Evaluation()) == pytest.approx(-60.0 - WIN)
+
+
+def test_the_turn_terms_count_the_next_turns_attacks_by_the_side_to_act():
+    """`Evaluation.terms` "turn" (HX-TURN-02): the side to act next counts its best attacks at `now`, the other
+    side's at `later`; my attacks are my characters' pressure, theirs the threat on my most threatened one."""
+    state, ids = _lethal()
+    turn = Evaluation(terms="turn", now=1.0, later=0.25)
+    ctx = Context(state, 1, TUNED)
+    press = ctx.hunt * ctx.pressure(state.monsters[ids["Hero"]], state.monsters[ids["Hero"]].pos)
+    threat = ctx.caution * ctx.threat(state.monsters[ids["Hero"]], state.monsters[ids["Hero"]].pos)
+    assert press > 0 and threat > 0  # Hero and Hurt stand next to each other
+    material = evaluate(state, 1, Evaluation(threat=0.0, pressure=0.0))
+    assert state.active == 1
+    mine = evaluate(state, 1, turn)
+    assert mine == pytest.approx(material + press - 0.25 * threat)
+    state.active = 2
+    assert evaluate(state, 1, turn) == pytest.approx(material + 0.25 * press - threat)
+    assert evaluate(state, 1, Evaluation()) == evaluate(state, 1, Evaluation(now=5.0, later=5.0))  # "every": unused
+
+
+def test_per_kind_searches_the_best_of_each_kind_of_action_first():
+    """`Evaluation.per_kind`: one character's moves no longer fill the candidates; the prior's best stays first."""
+    moves = [Move(1, (k,)) for k in range(10, 17)]
+    options = [*moves, Close(1, 2), Move(3, (40,)), EndTurn()]
+    scores = [10.0, 9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 1.0, 0.0]
+    decision = Decision("action", 1, options)
+    plain = SearchAgent(np.random.default_rng(0), budget=12)
+    assert plain.shortlist(decision, scores, 6) == [0, 1, 2, 3, 4, 5]
+    kinds = SearchAgent(np.random.default_rng(0), budget=12, evaluation=Evaluation(per_kind=True))
+    assert kinds.shortlist(decision, scores, 6) == [0, 1, 2, 7, 8, 9]
+    assert kinds.shortlist(decision, scores, 2) == [0, 7]
+
+
+def test_a_playout_stops_after_the_turns_it_is_given():
+    """`Evaluation.turns`: a playout plays until that many more turns have begun (default: the horizon's two)."""
+    state, _ = _lethal()
+    reached: list[int] = []
+
+    class Probe(SearchAgent):
+        def evaluate(self, state, player):
+            reached.append(state.turn)
+            return 0.0
+
+    for turns, expected in ((None, 2), (3, 3)):
+        probe = Probe(np.random.default_rng(0), budget=4, evaluation=Evaluation(turns=turns))
+        probe.playout(state.copy_without_dice(), None, 1, seed=7)
+        assert reached[-1] == state.turn + expected
 
 
 def _game(styles: tuple[str, str], map_name: str, seed: int, turns: int = 2):

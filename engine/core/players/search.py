@@ -129,11 +129,15 @@ class PlayoutSearch:
         if decision.kind != "action" or state.waiting is not None:
             return self.prior_choice(state, decision)
         scores = self.prior_scores(state, decision)
-        ranked = sorted(range(len(scores)), key=lambda k: (-scores[k], k))
-        chosen = ranked[: max(1, min(self.candidates, self.budget, len(ranked)))]
+        chosen = self.shortlist(decision, scores, max(1, min(self.candidates, self.budget, len(scores))))
         if len(chosen) == 1:
             return chosen[0]
         return self.search(state, decision, chosen)
+
+    def shortlist(self, decision: Decision, scores: Sequence[float], count: int) -> list[int]:
+        """The options searched, the prior's best first: its `count` best by score (ties to the earlier)."""
+        ranked = sorted(range(len(scores)), key=lambda k: (-scores[k], k))
+        return ranked[:count]
 
     def search(self, view: State, decision: Decision, chosen: list[int]) -> int:
         """Successive halving over `chosen` (best prior first), the playouts sharing worlds and dice by sample."""

@@ -15,6 +15,7 @@ standard errors of the paired differences. Every other decision (setup, a power'
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +28,8 @@ from clix.engine.heroclix.players.heuristic import TUNED, HeuristicAgent, Weight
 from clix.engine.heroclix.players.position import Context, click_value, clicks_left
 from clix.engine.heroclix.state import HeroState
 
+TURN_TERMS = "turn"
+"""`Evaluation.terms`: the next turn's attacks, by the side to act (see `Evaluation`)."""
 WIN = 100.0
 """What winning is worth over the victory-point margin, in victory points: the games are scored by who wins."""
 
@@ -42,6 +45,23 @@ class Evaluation:
     """The share of what the opponents can deal my characters next turn that counts against the position."""
     pressure: float = TUNED.pressure
     """The share of my characters' best attacks next turn that counts for the position."""
+    terms: str = "every"
+    """How the threat and pressure terms are read: "every" (the default) adds them for every standing character
+    of mine, at `threat` and `pressure`; "turn" reads the next turn: the best attacks of the side to act next
+    (its characters' pressure, or the opponents' threat on my most threatened character), as many as it has
+    actions (HX-TURN-02), count at `now`, the other side's at `later`. Measured on dev seeds, not adopted
+    (docs/tuning.md, HeroClix, "The search player's strength")."""
+    now: float = 1.0
+    """With `terms="turn"`: the share of the next turn's attacks counted (the side to act next)."""
+    later: float = 0.5
+    """With `terms="turn"`: the share of the turn after's attacks counted (the other side's)."""
+    turns: int | None = None
+    """How many more turns begin before a playout stops (None: the search's horizon, by default 2, to the end of
+    the next player's turn)."""
+    per_kind: bool = False
+    """The options searched: False (the default) the prior's best; True the best option of each kind of action of
+    each character first (a Move, Close, Ranged, PowerAction... of each), then the prior's next best. Measured on
+    dev seeds, not adopted."""
 
 
 def live_worth(figure: Figure) -> float:
@@ -64,6 +84,8 @@ def evaluate(state: HeroState, player: int, weights: Evaluation, heuristic: Weig
         return value
     ctx = Context(state, player, heuristic)
     material = weights.material
+    if weights.terms == TURN_TERMS:
+        return value + _turn_terms(state, player, ctx, weights)
     for figure in ctx.mine:
         worth = live_worth(figure)
         value += figure.stats.points - material * (figure.stats.points - worth)
@@ -73,6 +95,27 @@ def evaluate(state: HeroState, player: int, weights: Evaluation, heuristic: Weig
         worth = live_worth(figure)
         value -= figure.stats.points - material * (figure.stats.points - worth)
     return value
+
+
+def _turn_terms(state: HeroState, player: int, ctx: Context, weights: Evaluation) -> float:
+    """The material (as `evaluate`'s) and the next turn's attacks (`Evaluation.terms` "turn"): the side to act
+    next, its best attacks, as many as it has actions (HX-TURN-02), at `now`; the other side's at `later`. My
+    attacks: my characters' pressure from where they stand, those with two tokens left out (HX-TURN-06); theirs:
+    the threat on my most threatened character (`Context.threat` counts their actions already)."""
+    value = 0.0
+    for figure in ctx.mine:
+        worth = live_worth(figure)
+        value += figure.stats.points - weights.material * (figure.stats.points - worth)
+    for figure in ctx.enemies:
+        worth = live_worth(figure)
+        value -= figure.stats.points - weights.material * (figure.stats.points - worth)
+    actions = max(1, state.build_total // sides.POINTS_PER_ACTION)
+    mine = sorted((ctx.pressure(f, f.pos) for f in ctx.mine if f.tokens < 2), reverse=True)
+    press = ctx.hunt * sum(mine[:actions])
+    threat = ctx.caution * max((ctx.threat(f, f.pos) for f in ctx.mine), default=0.0)
+    if sides.team(state, state.active) == sides.team(state, player):
+        return value + weights.now * press - weights.later * threat
+    return value + weights.later * press - weights.now * threat
 
 
 class SearchAgent(HeuristicSearch):
@@ -94,6 +137,27 @@ class SearchAgent(HeuristicSearch):
 
     def evaluate(self, state: HeroState, player: int) -> float:
         return evaluate(state, player, self.evaluation, self.weights)
+
+    def shortlist(self, decision: Decision, scores: Sequence[float], count: int) -> list[int]:
+        """`Evaluation.per_kind`: the best option of each kind of action of each character first (the prior's
+        best among them), then the prior's next best; otherwise the core's (the prior's `count` best)."""
+        if not self.evaluation.per_kind:
+            return super().shortlist(decision, scores, count)
+        ranked = sorted(range(len(scores)), key=lambda k: (-scores[k], k))
+        kinds: set[tuple[str, object]] = set()
+        first: list[int] = []
+        rest: list[int] = []
+        for k in ranked:
+            option = decision.options[k]
+            kind = (type(option).__name__, getattr(option, "character", None))
+            (rest if kind in kinds else first).append(k)
+            kinds.add(kind)
+        chosen = set(first[:count] + rest[: max(0, count - len(first))])
+        return [k for k in ranked if k in chosen]
+
+    def playout(self, world: HeroState, action: object, player: int, seed: int, turns: int | None = None) -> float:
+        """The core's playout, to `Evaluation.turns` more turns when set (else the horizon's)."""
+        return super().playout(world, action, player, seed, self.evaluation.turns if turns is None else turns)
 
 
 search_factory = functools.partial(core_search_factory, SearchAgent)
