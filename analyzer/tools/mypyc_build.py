@@ -15,8 +15,12 @@ def build(output: str, temp: str, sources: list[str]) -> None:
     from mypyc.build import mypycify
     from setuptools import setup
 
-    # the modules compiled must type-check; those only imported (the roster's pydantic models) are not compiled
-    extensions = mypycify(["--follow-imports=silent", *sources], opt_level="3", debug_level="0", target_dir=temp)
+    # the modules compiled must type-check; those only imported (the roster's pydantic models) are not compiled.
+    # multi_file: a C file per module, so the C compiler runs on both cores and never on one 54-module file:
+    # the build took 81 s instead of 150, and the engine plays the same games at the same speed (docs/performance.md)
+    extensions = mypycify(
+        ["--follow-imports=silent", *sources], opt_level="3", debug_level="0", target_dir=temp, multi_file=True
+    )
     setup(
         name="clix-compiled-engine",
         ext_modules=extensions,
