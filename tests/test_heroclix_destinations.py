@@ -1,6 +1,6 @@
 """The shortcuts that make a HeroClix decision cheaper (issue 36) give what the long way gives: a character's move
 destinations scored by `heuristic.Destinations` are `HeuristicAgent.move_value`'s floats, exactly; `cards.modifier`
-answering 0 at once (`cards.may_modify`) is the sum of the modifiers the cards give; `movement.closed_steps` is
+answering 0 at once (`cards.may_modify`) is the sum of the modifiers the cards give; `move_search.closed_steps` is
 shared only by maps with the same walls and blocking terrain. That whole games stay the same is the golden games'
 part (tests/test_golden.py, on both engines)."""
 
@@ -19,7 +19,7 @@ from clix.engine.heroclix.geometries import geometry_of
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.library import load_library
 from clix.engine.heroclix.maps import MapObject
-from clix.engine.heroclix.movement import closed_flags, closed_steps
+from clix.engine.heroclix.move_search import closed_flags, closed_steps
 from clix.engine.heroclix.players.heuristic import Destinations, HeuristicAgent
 from clix.engine.heroclix.players.position import Context
 from clix.engine.heroclix.setup import new_game
