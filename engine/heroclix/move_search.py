@@ -135,8 +135,9 @@ class Search:
             stop[square] = True
         self.stop = stop
 
-    def ends(self, start: int, speed: int) -> dict[int, tuple[int, ...]]:
-        """`reachable`'s answer: every square the move may end on, with the first shortest path found to it."""
+    def ends(self, start: int, speed: int) -> list[tuple[int, ...]]:
+        """`reachable`'s answer as a list: the first shortest path found to each square the move may end on, in the
+        order found, the path to `start` first (the empty one, unless a double-base mover comes back onto it)."""
         geometry = self.geometry
         width = geometry.width
         terrain = geometry.terrain
@@ -163,7 +164,7 @@ class Search:
             first_shut = tuple(square in closed[starts[square]] for square in first)
         else:
             seen[start] = True
-        ends: dict[int, tuple[int, ...]] = {start: ()}
+        ends: list[tuple[int, ...]] = [()]
         frontier: list[tuple[int, ...]] = [()]
         while frontier:
             grown = []
@@ -215,7 +216,10 @@ class Search:
                     candidate = path + (square,)  # noqa: RUF005 (*path, square), compiled, builds a list first
                     seen[square] = True
                     if not passes and (not double or self.rear_fits(candidate)):
-                        ends[square] = candidate
+                        if square == start:  # a double-base mover's own square, reached again: its path replaced
+                            ends[0] = candidate
+                        else:
+                            ends.append(candidate)
                     if flier:
                         grown.append(candidate)
                         continue

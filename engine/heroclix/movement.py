@@ -255,6 +255,15 @@ def reachable(
     moves, while `step_problem` judges any path a step names. Each step is judged as it is added, by the checks
     `step_problem` makes of a path's last step and end, so the search does not walk every path again. `squares`
     and `passing` as for `step_problem`."""
+    start = character.pos
+    return {path[-1] if path else start: path for path in reachable_paths(state, character, squares, passing)}
+
+
+def reachable_paths(
+    state: HeroState, character: Figure, squares: int = -1, passing: bool = False
+) -> list[tuple[int, ...]]:
+    """`reachable`'s paths, in its order (the path to the character's own square first), without the dict: what
+    listing the moves reads."""
     geometry = state.geometry
     start = character.pos
     speed = move_speed(state, character) if squares < 0 else squares
@@ -263,7 +272,7 @@ def reachable(
     flier = flies(character)
     mode = state.flight.get(character.uid)
     if flier and mode == SOARING and indoor[start]:
-        return {start: ()}  # no soaring indoors (HX-MOVE-18): every path is refused
+        return [()]  # no soaring indoors (HX-MOVE-18): every path is refused
     swimmer = swims(character)
     huge = strides(state, character)
     leaper = leaps(character)
@@ -413,4 +422,4 @@ def move(
     return True
 
 
-__all__ = ["BREAK_AWAY", "HOVERING", "SOARING", "move", "move_speed", "reachable", "step_problem"]
+__all__ = ["BREAK_AWAY", "HOVERING", "SOARING", "move", "move_speed", "reachable", "reachable_paths", "step_problem"]
