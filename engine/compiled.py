@@ -51,6 +51,7 @@ COMPILED_MODULES = (
     "clix.engine.heroclix.players.position",
     "clix.engine.heroclix.players.heuristic",
     "clix.engine.heroclix.movement",
+    "clix.engine.heroclix.move_search",
     "clix.engine.heroclix.rules",
     "clix.engine.heroclix.sides",
     "clix.engine.heroclix.teams",

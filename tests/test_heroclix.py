@@ -338,6 +338,42 @@ def test_selfcheck_plays_heroclix_games_through_the_registry(capsys):
     assert code == 2 and "no ruleset is called 'heroclix'" in err
 
 
+def _assert_the_search_finds_the_reference(state, character):
+    """`reachable` and `reachable_paths` give `_reachable_by_paths`'s squares and paths, in its order (the order
+    the moves are listed in, which decides between equal scores)."""
+    expected = _reachable_by_paths(state, character)
+    assert list(movement.reachable(state, character).items()) == list(expected.items())
+    assert movement.reachable_paths(state, character) == list(expected.values())
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="no HeroClix sample data")
+@pytest.mark.parametrize("map_name", ["harbor-district", "chemical-plant"])
+def test_the_move_search_with_a_double_base_character_finds_what_judging_whole_paths_finds(map_name):
+    """With a double-base character on the map (Road Wardens' Ironhorse Outrider) the one move search
+    (`move_search.Search`) lists what `step_problem` finds path by path, in the same order: the double-base
+    character counting from a square next to it and ending where its rear half may rest (HX-SPECIAL-04), the others
+    not crossing its base when it is theirs to cross (HX-SPECIAL-03)."""
+    from clix.engine.heroclix.library import load_library
+    from clix.engine.heroclix.setup import new_game
+
+    library, _ = load_library([SAMPLE])
+    compared = 0
+    for seed in range(2):
+        forces = [library.forces["road-wardens"], library.forces["iron-syndicate"]]
+        state = new_game(library, forces, library.maps[map_name], np.random.default_rng(seed), turn_limit=3)
+        agents = [RandomAgent(np.random.default_rng([seed, seat])) for seat in (1, 2)]
+        driver.settle(state, agents)
+        rng = np.random.default_rng(seed)
+        while not state.over:
+            for character in state.standing():
+                _assert_the_search_finds_the_reference(state, character)
+                compared += character.uid in state.rears
+            listed = rules.legal_actions(state)
+            rules.apply(state, listed[int(rng.integers(len(listed)))], listed=True)
+            driver.settle(state, agents)
+    assert compared > 0
+
+
 def _reachable_by_paths(state, character):
     """The reference for `movement.reachable`: the first path to each square, each judged whole by
     `step_problem` (what the fast search does step by step). A double-base character's paths begin on the squares
@@ -393,7 +429,7 @@ def test_the_fast_move_search_finds_what_judging_whole_paths_finds(map_name):
         rng = np.random.default_rng(seed)
         while not state.over:
             for character in state.standing():
-                assert movement.reachable(state, character) == _reachable_by_paths(state, character)
+                _assert_the_search_finds_the_reference(state, character)
                 compared += 1
             listed = rules.legal_actions(state)
             rules.apply(state, listed[int(rng.integers(len(listed)))], listed=True)

@@ -1,6 +1,6 @@
 """The shortcuts that make a HeroClix decision cheaper (issue 36) give what the long way gives: a character's move
 destinations scored by `heuristic.Destinations` are `HeuristicAgent.move_value`'s floats, exactly; `cards.modifier`
-answering 0 at once (`cards.may_modify`) is the sum of the modifiers the cards give; `movement.closed_steps` is
+answering 0 at once (`cards.may_modify`) is the sum of the modifiers the cards give; `move_search.closed_steps` is
 shared only by maps with the same walls and blocking terrain. That whole games stay the same is the golden games'
 part (tests/test_golden.py, on both engines)."""
 
@@ -19,7 +19,7 @@ from clix.engine.heroclix.geometries import geometry_of
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.library import load_library
 from clix.engine.heroclix.maps import MapObject
-from clix.engine.heroclix.movement import closed_flags, closed_steps
+from clix.engine.heroclix.move_search import closed_flags, closed_steps
 from clix.engine.heroclix.players.heuristic import Destinations, HeuristicAgent
 from clix.engine.heroclix.players.position import Context
 from clix.engine.heroclix.setup import new_game
@@ -132,3 +132,32 @@ def test_a_map_that_only_hinders_more_shares_its_closed_steps_and_a_blocked_one_
         for k, square in enumerate(blocked.all_neighbours[here]):
             assert (square in closed_steps(blocked)[here]) == blocked.separated(here, square)
             assert closed_flags(blocked)[here][k] == blocked.separated(here, square)
+
+
+def test_maps_with_the_same_walls_share_the_geometry_step_tables_and_piece_neighbours_follow_blocking_terrain():
+    """`Geometry`'s step tables (size and walls alone) are shared by a map made when an object moves; its
+    `piece_neighbours` too while the blocking terrain is the same, and a map blocked elsewhere gets its own, equal to
+    the pieces' adjacency worked out from `separated` (HC-MOVE-01, HC-TERRAIN-10, -12; HX-TERRAIN-16)."""
+    layout = _library().maps["chemical-plant"]
+    geometry = geometry_of(layout)
+    taken = {o.at for o in layout.objects}
+    x, y = next(
+        (x, y)
+        for y in range(layout.height)
+        for x in range(layout.width)
+        if layout.printed(x, y) == "clear" and (x, y) not in taken
+    )
+    hindered = geometry_of(layout.model_copy(update={"objects": [*layout.objects, MapObject(kind="heavy", at=(x, y))]}))
+    assert hindered is not geometry
+    assert hindered.terrain != geometry.terrain  # HX-OBJECT-03: the object hinders its square
+    for name in ("neighbours", "neighbour_sets", "all_neighbours", "all_neighbour_sets", "diagonal_flanks"):
+        assert getattr(hindered, name) is getattr(geometry, name), name
+    assert hindered.diagonal_walls is geometry.diagonal_walls
+    assert hindered.piece_neighbours is geometry.piece_neighbours
+    rows = [row if r != y else row[:x] + "#" + row[x + 1 :] for r, row in enumerate(layout.rows)]
+    blocked = geometry_of(layout.model_copy(update={"rows": rows}))
+    assert blocked.neighbours is geometry.neighbours  # the same walls
+    assert blocked.piece_neighbours is not geometry.piece_neighbours  # kept by where blocking terrain lies
+    for here in range(blocked.size):
+        expected = tuple(j for j in blocked.neighbours[here] if not blocked.separated(here, j))
+        assert blocked.piece_neighbours[here] == expected, here

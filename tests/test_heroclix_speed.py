@@ -1,6 +1,6 @@
 """The tables that make HeroClix games fast (issue 38) say what the engine's own calls say: a map's geometry is
 shared by maps of the same contents only (`geometries.geometry_of`), the walls and shut corners of a step are
-`Geometry.separated` (`movement.closed_steps`), and the heuristic's table of lines of fire agrees with the traced
+`Geometry.separated` (`move_search.closed_steps`), and the heuristic's table of lines of fire agrees with the traced
 lines (`position.clear_lines`), shared by maps that differ only in what hinders. That the games stay the same is
 the golden games' part (tests/test_golden.py, on both engines)."""
 
@@ -16,7 +16,8 @@ from clix.engine.heroclix.combat import damage_modifier
 from clix.engine.heroclix.geometries import geometry_of
 from clix.engine.heroclix.library import load_library
 from clix.engine.heroclix.maps import MapObject
-from clix.engine.heroclix.movement import _stops, _terrain_stop, closed_steps, walker_terrain
+from clix.engine.heroclix.move_search import _stops, closed_steps, walker_terrain
+from clix.engine.heroclix.movement import _terrain_stop
 from clix.engine.heroclix.players.heuristic import HeuristicAgent
 from clix.engine.heroclix.players.position import Context, clear_lines
 from clix.engine.heroclix.players.weights import TUNED
@@ -138,7 +139,7 @@ def test_the_plain_attack_values_are_the_engine_s_attack_odds():
 
 @pytest.mark.parametrize("map_name", MAPS)
 def test_the_walker_terrain_table_stops_where_the_rules_stop(map_name):
-    """`movement._stops` over the per-map `walker_terrain` table agrees with `_terrain_stop` on every step of the
+    """`move_search._stops` over the per-map `walker_terrain` table agrees with `_terrain_stop` on every step of the
     map, for walkers and swimmers (HX-TERRAIN-05, HX-MOVE-19, -20)."""
     library = _library()
     forces = [library.forces["dawn-patrol"], library.forces["night-shift"]]

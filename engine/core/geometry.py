@@ -48,6 +48,30 @@ class Ray:
     terrain across a corner the line passes (HC-TERRAIN-11)."""
 
 
+StepTables = tuple[
+    list[tuple[int, ...]],
+    list[frozenset[int]],
+    list[tuple[int, ...]],
+    list[frozenset[int]],
+    dict[tuple[int, int], tuple[int, int]],
+    dict[tuple[int, int], tuple[bool, bool]],
+]
+"""`Geometry._step_tables`: neighbours, their sets, all neighbours, their sets, diagonal flanks and walls."""
+TABLES_KEPT: Final = 16
+"""How many maps' step tables a process keeps (the oldest made goes first): maps that differ only in what
+hinders or lies on them (a HeroClix map is made again whenever an object moves) share them; none is changed."""
+
+_step_tables: dict[tuple[int, int, frozenset[tuple[int, int]]], StepTables] = {}
+_piece_tables: dict[tuple[tuple[int, int, frozenset[tuple[int, int]]], tuple[int, ...]], list[tuple[int, ...]]] = {}
+
+
+def _keep(tables: dict[Any, Any], key: object, table: object) -> None:
+    """Keep `table` under `key` in `tables` (one of the shared step tables), the oldest dropped past TABLES_KEPT."""
+    if len(tables) >= TABLES_KEPT:
+        del tables[next(iter(tables))]
+    tables[key] = table
+
+
 class Geometry:
     """Everything about a map that does not change during a game."""
 
@@ -80,27 +104,52 @@ class Geometry:
             label: tuple(self.index(x, y) for x, y in spaces) for label, spaces in layout.starting_areas().items()
         }
         self.victim_spaces: tuple[int, ...] = tuple(self.index(x, y) for x, y in layout.victim_spaces())
-        self.neighbours: list[tuple[int, ...]] = [self._neighbours(i) for i in range(self.size)]
-        self.neighbour_sets: list[frozenset[int]] = [frozenset(n) for n in self.neighbours]
-        self.all_neighbours: list[tuple[int, ...]] = [self._neighbours(i, walls=False) for i in range(self.size)]
-        self.all_neighbour_sets: list[frozenset[int]] = [frozenset(n) for n in self.all_neighbours]
-        self.diagonal_flanks: dict[tuple[int, int], tuple[int, int]] = {
-            (i, j): self._flanks(i, j) for i in range(self.size) for j in self.all_neighbours[i] if self._diagonal(i, j)
-        }
-        self.diagonal_walls: dict[tuple[int, int], tuple[bool, bool]] = {
-            (i, j): (self._wall(i, f1) or self._wall(f1, j), self._wall(i, f2) or self._wall(f2, j))
-            for (i, j), (f1, f2) in self.diagonal_flanks.items()
-        }
+        key = (width, height, self.walls)
+        steps = _step_tables.get(key)
+        if steps is None:
+            steps = self._step_tables()
+            _keep(_step_tables, key, steps)
+        self.neighbours: list[tuple[int, ...]] = steps[0]
+        self.neighbour_sets: list[frozenset[int]] = steps[1]
+        self.all_neighbours: list[tuple[int, ...]] = steps[2]
+        self.all_neighbour_sets: list[frozenset[int]] = steps[3]
+        self.diagonal_flanks: dict[tuple[int, int], tuple[int, int]] = steps[4]
+        self.diagonal_walls: dict[tuple[int, int], tuple[bool, bool]] = steps[5]
         """For each diagonal step, whether a wall shuts the way round its corner by either flank."""
-        self.piece_neighbours: list[tuple[int, ...]] = [
-            tuple(j for j in self.neighbours[i] if not self.separated(i, j)) for i in range(self.size)
-        ]
+        blocking = tuple(s for s in range(self.size) if self.terrain[s] == BLOCKING)
+        pieces = _piece_tables.get((key, blocking))
+        if pieces is None:
+            pieces = self._piece_neighbours()
+            _keep(_piece_tables, (key, blocking), pieces)
+        self.piece_neighbours: list[tuple[int, ...]] = pieces
         """Spaces whose pieces are adjacent to a piece here: touching, not across a wall, nor across a corner
         that walls and blocking terrain shut both ways round (HC-MOVE-01, HC-TERRAIN-10, -12; docs/rulings.md).
         Closed doorways shut more during play (`separated` with `doors`)."""
         self._rays: dict[tuple[int, int], Ray] = {}
         self.caches: dict[object, object] = {}
         """Tables other modules derive from the map alone (e.g. movement's step tables), kept with it."""
+
+    def _step_tables(self) -> StepTables:
+        """The tables that depend on the map's size and walls alone: `neighbours` (not across a wall or a corner
+        walled both ways round), their sets, `all_neighbours` (every touching space) and theirs, each diagonal
+        step's `diagonal_flanks` and `diagonal_walls` (whether a wall shuts the way round by either flank)."""
+        neighbours = [self._neighbours(i) for i in range(self.size)]
+        all_neighbours = [self._neighbours(i, walls=False) for i in range(self.size)]
+        flanks = {
+            (i, j): self._flanks(i, j) for i in range(self.size) for j in all_neighbours[i] if self._diagonal(i, j)
+        }
+        walled = {
+            (i, j): (self._wall(i, f1) or self._wall(f1, j), self._wall(i, f2) or self._wall(f2, j))
+            for (i, j), (f1, f2) in flanks.items()
+        }
+        return (
+            neighbours, [frozenset(n) for n in neighbours], all_neighbours, [frozenset(n) for n in all_neighbours],
+            flanks, walled,
+        )  # fmt: skip
+
+    def _piece_neighbours(self) -> list[tuple[int, ...]]:
+        """`piece_neighbours`: it depends on the size, the walls and where blocking terrain lies (`separated`)."""
+        return [tuple(j for j in self.neighbours[i] if not self.separated(i, j)) for i in range(self.size)]
 
     def cached(self, key: object, compute: Callable[[], Any]) -> Any:
         """A table derived from the map alone, computed on first use and kept with the map (`caches`)."""

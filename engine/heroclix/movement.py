@@ -4,16 +4,17 @@ change them are in movement_powers (Plasticity, Phasing/Teleport, Earthbound/Neu
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from clix.engine.core import decisions
-from clix.engine.core.geometry import BLOCKING, HINDERING, TERRAIN_CODES, WATER, Geometry
+from clix.engine.core.geometry import BLOCKING, HINDERING, TERRAIN_CODES, WATER
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import cards, double_base
 from clix.engine.heroclix.defenses import capped
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.modifiers import SPEED, modifier
+from clix.engine.heroclix.move_search import Search, walker_terrain
 from clix.engine.heroclix.movement_powers import break_away_needed, earthbound, phases, speed_mode
 from clix.engine.heroclix.objects import layout_of, lift, lying_at, strong, within_reach
 from clix.engine.heroclix.powers import BATTLE_FURY, LEAP_CLIMB
@@ -246,34 +247,6 @@ def _terrain_stop(state: HeroState, here: int, square: int, swims: bool, lifted:
     )
 
 
-def closed_steps(geometry: Geometry) -> list[frozenset[int]]:
-    """Per square, the touching squares cut apart from it (`Geometry.separated`: a wall, or a corner shut both ways
-    round, HX-MOVE-03, HX-TERRAIN-16), worked out once per map: the search reads them at every step."""
-    found: Any = geometry.cached("heroclix closed steps", lambda: _closed_steps(geometry))
-    return cast(list[frozenset[int]], found)
-
-
-CLOSED_TABLES_KEPT = 8
-"""How many tables of `closed_steps` a process keeps (the oldest made goes first)."""
-
-_closed_tables: dict[tuple[object, ...], list[frozenset[int]]] = {}
-
-
-def _closed_steps(geometry: Geometry) -> list[frozenset[int]]:
-    """`closed_steps` of a map, shared by maps with the same walls and blocking terrain: only they shut a step
-    (`Geometry.separated`); a map made when objects move differs in what hinders, and finds its table here."""
-    blocking = tuple(s for s in range(geometry.size) if geometry.terrain[s] == BLOCKING)
-    key = (geometry.width, geometry.height, geometry.walls, blocking)
-    found = _closed_tables.get(key)
-    if found is None:
-        if len(_closed_tables) >= CLOSED_TABLES_KEPT:
-            del _closed_tables[next(iter(_closed_tables))]
-        found = _closed_tables[key] = [
-            frozenset(j for j in geometry.all_neighbours[i] if geometry.separated(i, j)) for i in range(geometry.size)
-        ]
-    return found
-
-
 def reachable(
     state: HeroState, character: Figure, squares: int = -1, passing: bool = False
 ) -> dict[int, tuple[int, ...]]:
@@ -282,6 +255,15 @@ def reachable(
     moves, while `step_problem` judges any path a step names. Each step is judged as it is added, by the checks
     `step_problem` makes of a path's last step and end, so the search does not walk every path again. `squares`
     and `passing` as for `step_problem`."""
+    start = character.pos
+    return {path[-1] if path else start: path for path in reachable_paths(state, character, squares, passing)}
+
+
+def reachable_paths(
+    state: HeroState, character: Figure, squares: int = -1, passing: bool = False
+) -> list[tuple[int, ...]]:
+    """`reachable`'s paths, in its order (the path to the character's own square first), without the dict: what
+    listing the moves reads."""
     geometry = state.geometry
     start = character.pos
     speed = move_speed(state, character) if squares < 0 else squares
@@ -290,7 +272,7 @@ def reachable(
     flier = flies(character)
     mode = state.flight.get(character.uid)
     if flier and mode == SOARING and indoor[start]:
-        return {start: ()}  # no soaring indoors (HX-MOVE-18): every path is refused
+        return [()]  # no soaring indoors (HX-MOVE-18): every path is refused
     swimmer = swims(character)
     huge = strides(state, character)
     leaper = leaps(character)
@@ -321,260 +303,10 @@ def reachable(
     walker = not flier and not huge
     kinds = walker_terrain(geometry, swimmer)
     starts = double_base.touching(state, character) if character.uid in state.rears else None  # HX-SPECIAL-04
-    if starts is None and not state.rears:
-        search = _Search(geometry, flier, mode, phaser, huge, leaper, walker, kinds, others, foe_squares, danger)
-        return search.ends(start, speed)
-    judge = _Steps(state, geometry, character, flier, mode, phaser, huge, leaper, others, foe_squares, foe_ids)
-    flanks = geometry.diagonal_flanks
-    seen: set[int] = {start} if starts is None else set()
-    ends: dict[int, tuple[int, ...]] = {start: ()}
-    frontier: list[tuple[int, ...]] = [()]
-    while frontier:
-        grown = []
-        for path in frontier:
-            here = path[-1] if path else start
-            if len(path) >= speed:
-                continue
-            for square in geometry.all_neighbours[here] if starts is None or path else tuple(starts):
-                if starts is not None and not path:  # HX-SPECIAL-04: counted from a square next to it
-                    here = starts[square]
-                if square in seen:
-                    continue
-                judged = judge.verdict(here, square)
-                if judged == 2:
-                    continue
-                candidate = (*path, square)
-                seen.add(square)
-                if judged == 0 and (
-                    starts is None or double_base.rear_square(state, character, candidate, -1, mode) >= 0
-                ):
-                    ends[square] = candidate
-                if flier:
-                    grown.append(candidate)
-                    continue
-                if square in danger or (walker and _stops(kinds, flanks, here, square)):
-                    continue
-                grown.append(candidate)
-        frontier = grown
-    return ends
-
-
-class _Search:
-    """`reachable`'s search with no double-base character on the map (the usual case): each step judged as
-    `_Steps.verdict` and `_stops` judge it, inline, with the squares taken, the opponents' and those it must stop
-    next to read from per-search lists instead of sets, and a diagonal step's flanks worked out from the squares
-    instead of looked up (`Geometry.diagonal_flanks`)."""
-
-    def __init__(
-        self, geometry: Geometry, flier: bool, mode: str | None, phaser: bool, huge: bool, leaper: bool,
-        walker: bool, kinds: tuple[list[int], list[bool]], others: set[int], foe_squares: set[int], danger: set[int],
-    ) -> None:  # fmt: skip
-        self.geometry = geometry
-        self.flier = flier
-        self.soaring = mode == SOARING
-        self.hovering = mode == HOVERING
-        self.phaser = phaser
-        self.huge = huge
-        self.leaper = leaper
-        self.walker = walker
-        self.kind, self.rough = kinds
-        size = geometry.size
-        taken = [0] * size  # 1: another character's square; 2: an opponent's (both bits for an opponent)
-        for square in others:
-            taken[square] |= 1
-        for square in foe_squares:
-            taken[square] |= 2
-        self.taken = taken
-        stop = [False] * size
-        for square in danger:
-            stop[square] = True
-        self.stop = stop
-
-    def ends(self, start: int, speed: int) -> dict[int, tuple[int, ...]]:
-        """`reachable`'s answer: every square the move may end on, with the first shortest path found to it."""
-        geometry = self.geometry
-        width = geometry.width
-        terrain = geometry.terrain
-        indoor = geometry.indoor
-        shut_steps = closed_flags(geometry)
-        levels = levels_of(geometry)
-        level, ladders = levels.level, levels.ladders
-        neighbours = geometry.all_neighbours
-        taken, stop, kind, rough = self.taken, self.stop, self.kind, self.rough
-        flier, soaring, hovering, phaser, huge, leaper = (
-            self.flier, self.soaring, self.hovering, self.phaser, self.huge, self.leaper,
-        )  # fmt: skip
-        walker = self.walker
-        seen = [False] * geometry.size
-        seen[start] = True
-        ends: dict[int, tuple[int, ...]] = {start: ()}
-        frontier: list[tuple[int, ...]] = [()]
-        while frontier:
-            grown = []
-            for path in frontier:
-                here = path[-1] if path else start
-                if len(path) >= speed:
-                    continue
-                steps, shut = neighbours[here], shut_steps[here]
-                for k in range(len(steps)):
-                    square = steps[k]
-                    if seen[square]:
-                        continue
-                    occupied = taken[square]
-                    if flier:  # `_Steps.verdict`, a flier's
-                        if soaring and indoor[square]:
-                            continue
-                        if (
-                            hovering and (indoor[here] or indoor[square]) and not phaser
-                            and (shut[k] or (indoor[square] and terrain[square] == BLOCKING))
-                        ):  # fmt: skip
-                            continue
-                        passes = occupied & 1 != 0 or (hovering and terrain[square] == BLOCKING)
-                    elif phaser or (huge and not indoor[here] and not indoor[square]):
-                        if occupied & 2 != 0:
-                            if not leaper:
-                                continue
-                            passes = True
-                        else:
-                            passes = occupied & 1 != 0 or terrain[square] == BLOCKING
-                    else:
-                        if shut[k] or terrain[square] == BLOCKING:
-                            continue
-                        if level[square] != level[here] and frozenset((here, square)) not in ladders and not huge:
-                            continue
-                        if occupied & 2 != 0:
-                            if not leaper:
-                                continue
-                            passes = True
-                        else:
-                            passes = occupied & 1 != 0
-                    candidate = path + (square,)  # noqa: RUF005 (*path, square), compiled, builds a list first
-                    seen[square] = True
-                    if not passes:
-                        ends[square] = candidate
-                    if flier:
-                        grown.append(candidate)
-                        continue
-                    if stop[square]:
-                        continue
-                    if walker and rough[square] and kind[square] != kind[here]:
-                        continue  # `_stops`: into hindering terrain or water,
-                    if walker and not rough[here] and here % width != square % width and here // width != square // width:
-                        flank_1, flank_2 = here // width * width + square % width, square // width * width + here % width
-                        if rough[flank_1] and rough[flank_2]:
-                            continue  # or through the corner between two (HX-TERRAIN-05, HX-MOVE-20)
-                    grown.append(candidate)
-            frontier = grown
-        return ends
-
-
-class _Steps:
-    """What `reachable` reads to judge a step (`verdict`), worked out once per search."""
-
-    def __init__(
-        self, state: HeroState, geometry: Geometry, character: Figure, flier: bool, mode: str | None, phaser: bool,
-        huge: bool, leaper: bool, others: set[int], foe_squares: set[int], foe_ids: set[int],
-    ) -> None:  # fmt: skip
-        self.state = state
-        self.geometry = geometry
-        self.terrain = geometry.terrain
-        self.indoor = geometry.indoor
-        self.closed = closed_steps(geometry)
-        self.level = levels_of(geometry).level
-        self.ladders = levels_of(geometry).ladders
-        self.character = character
-        self.flier = flier
-        self.soaring = mode == SOARING
-        self.hovering = mode == HOVERING
-        self.phaser = phaser
-        self.huge = huge
-        self.leaper = leaper
-        self.others = others
-        self.foe_squares = foe_squares
-        self.foe_ids = foe_ids
-        self.rears = bool(state.rears)
-
-    def verdict(self, here: int, square: int) -> int:
-        """0: the move may end on `square`; 1: it may only pass it; 2: it may not enter it."""
-        terrain = self.terrain
-        indoor = self.indoor
-        if self.flier:
-            if self.soaring and indoor[square]:
-                return 2
-            indoors = self.hovering and (indoor[here] or indoor[square]) and not self.phaser
-            if indoors and (square in self.closed[here] or (indoor[square] and terrain[square] == BLOCKING)):
-                return 2
-            if square in self.others or (self.hovering and terrain[square] == BLOCKING):
-                return 1
-            return 0
-        if self.rears and not self.leaper:  # HX-SPECIAL-03, HX-MOVE-04: not across an opposing double-base's diagonal
-            crossed = double_base.across(self.state, here, square)
-            if crossed is not None and crossed.uid in self.foe_ids:
-                return 2
-        if self.phaser or (self.huge and not indoor[here] and not indoor[square]):  # HX-SPECIAL-12, -16, HX-POWER-03
-            if square in self.foe_squares:
-                return 1 if self.leaper else 2
-            return 1 if square in self.others or terrain[square] == BLOCKING else 0
-        if square in self.closed[here] or terrain[square] == BLOCKING:
-            return 2
-        level = self.level
-        if level[square] != level[here] and frozenset((here, square)) not in self.ladders and not self.huge:
-            return 2
-        if square in self.foe_squares:
-            return 1 if self.leaper else 2
-        return 1 if square in self.others else 0
-
-
-_flag_tables: dict[tuple[object, ...], list[tuple[bool, ...]]] = {}
-
-
-def closed_flags(geometry: Geometry) -> list[tuple[bool, ...]]:
-    """`closed_steps` as flags in the order of `Geometry.all_neighbours` (per square, per touching square: whether
-    the step is shut), read by index in the search instead of a set lookup; kept as `closed_steps` is."""
-    found: Any = geometry.cached("heroclix closed flags", lambda: _closed_flags(geometry))
-    return cast(list[tuple[bool, ...]], found)
-
-
-def _closed_flags(geometry: Geometry) -> list[tuple[bool, ...]]:
-    blocking = tuple(s for s in range(geometry.size) if geometry.terrain[s] == BLOCKING)
-    key = (geometry.width, geometry.height, geometry.walls, blocking)
-    found = _flag_tables.get(key)
-    if found is None:
-        if len(_flag_tables) >= CLOSED_TABLES_KEPT:
-            del _flag_tables[next(iter(_flag_tables))]
-        closed = closed_steps(geometry)
-        found = _flag_tables[key] = [
-            tuple(j in closed[i] for j in geometry.all_neighbours[i]) for i in range(geometry.size)
-        ]
-    return found
-
-
-def walker_terrain(geometry: Geometry, swims: bool) -> tuple[list[int], list[bool]]:
-    """Per square, its terrain type for a walker's movement (`_kind` with nothing lifted: water clear for a
-    swimmer, HX-MOVE-19) and whether that is hindering or water, once per map: `reachable` reads them at every
-    step (`_stops`)."""
-    found: Any = geometry.cached(
-        "heroclix walker terrain", lambda: (_kinds(geometry, False), _kinds(geometry, True))
-    )  # fmt: skip
-    return cast(tuple[tuple[list[int], list[bool]], tuple[list[int], list[bool]]], found)[1 if swims else 0]
-
-
-def _kinds(geometry: Geometry, swims: bool) -> tuple[list[int], list[bool]]:
-    kinds = [0 if terrain == WATER and swims else terrain for terrain in geometry.terrain]
-    return kinds, [kind in (HINDERING, WATER) for kind in kinds]
-
-
-def _stops(kinds: tuple[list[int], list[bool]], flanks: dict[tuple[int, int], tuple[int, int]], here: int,
-           square: int) -> bool:  # fmt: skip
-    """`_terrain_stop` of a step from `here` into `square` with nothing lifted, read from `walker_terrain`'s
-    tables (HX-TERRAIN-05, HX-MOVE-20)."""
-    kind, rough = kinds
-    if rough[square] and kind[square] != kind[here]:
-        return True
-    if rough[here]:
-        return False
-    flank = flanks.get((here, square))
-    return flank is not None and rough[flank[0]] and rough[flank[1]]
+    search = Search(
+        state, character, mode, flier, phaser, huge, leaper, walker, kinds, others, foe_squares, foe_ids, danger, starts
+    )
+    return search.ends(start, speed)
 
 
 def carry_problem(
@@ -690,4 +422,4 @@ def move(
     return True
 
 
-__all__ = ["BREAK_AWAY", "HOVERING", "SOARING", "move", "move_speed", "reachable", "step_problem"]
+__all__ = ["BREAK_AWAY", "HOVERING", "SOARING", "move", "move_speed", "reachable", "reachable_paths", "step_problem"]

@@ -130,7 +130,7 @@ def _legal_actions(state: HeroState) -> list[Action]:
             found.extend(free_actions.listed(state, character))  # HX-TURN-16: even after acting, or with two tokens
         if sides.cannot_act(state, character):
             continue
-        for path in movement.reachable(state, character).values():
+        for path in movement.reachable_paths(state, character):
             found.append(Move(character.uid, path))
         reached = [t for t in sides.adjacent_opponents(state, character) if sides.in_close_reach(state, character, t)]
         for target in reached:

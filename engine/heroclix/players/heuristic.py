@@ -232,7 +232,6 @@ class Destinations:
         w = ctx.w
         self.pushed = actor.tokens >= 1  # HX-TURN-11: moving now pushes
         self.stay = UNKNOWN - (ctx.push_cost(actor) if self.pushed else 0.0)  # as `move_value` of its own square
-        self.values: dict[int, float] = {}
         best, push, now, before, threat_here, speed = ctx.here(actor)
         self.push, self.now, self.before, self.threat_here = push, now, before, threat_here
         self.pressure_scale = w.pressure * ctx.hunt
@@ -249,13 +248,9 @@ class Destinations:
         self.single = ctx.rivals <= 1 and ctx.enemy_actions == 1  # else `Context.threat`'s general case
 
     def value(self, end: int) -> float:
-        """`move_value(ctx, actor, end)`: kept per square for the decision."""
-        found = self.values.get(end)
-        if found is None:
-            found = self.values[end] = self._value(end)
-        return found
-
-    def _value(self, end: int) -> float:
+        """`move_value(ctx, actor, end)`, worked out each time it is asked: a decision lists one plain move per
+        square a character reaches (`movement.reachable`), so a table of the squares' values was filled and never
+        read (a dict entry and a boxed float per square, 5% of a game)."""
         if end == self.pos:
             return self.stay
         later = 0.0  # with a token already, no action next turn (HX-TURN-13)
