@@ -89,7 +89,7 @@ class PlayoutSearch:
         self.confidence = confidence
         self.last: dict[int, float] = {}
         """The mean value of each option searched at the last decision (by option index), for tests and traces."""
-        self._streams: dict[int, dict[str, Any]] = {}
+        self._streams: dict[int, Any] = {}
         """The playouts' generators' starting states by sample seed, for the decision being searched."""
         self._rewound = np.random.Generator(np.random.PCG64(0))
         """The generator every playout uses, rewound to its sample's state (`playout_rng`)."""
