@@ -42,8 +42,9 @@ from clix.engine import compiled
 
 army_a, army_b, map_name, warm_up, count, layers = sys.argv[1:7]
 library = tuple(__import__("pathlib").Path(p) for p in json.loads(layers))
-if len(sys.argv) > 8:  # another ruleset's reference duel, and the style both sides play
-    matchup = Matchup(library, army_a, army_b, map_name, sys.argv[8], sys.argv[8], ruleset=sys.argv[7])
+if len(sys.argv) > 8:  # another ruleset's reference duel, and the style both sides play (or each side's)
+    style_b = sys.argv[9] if len(sys.argv) > 9 else sys.argv[8]
+    matchup = Matchup(library, army_a, army_b, map_name, sys.argv[8], style_b, ruleset=sys.argv[7])
 else:
     matchup = Matchup(library, army_a, army_b, map_name)
 OUTCOME = ("winner", "vp_a", "vp_b", "rounds", "victims_a", "victims_b", "end_reason")
@@ -73,6 +74,22 @@ from the runner, wherever its checkout keeps it, and `compiled.status`), so that
 
 WARM_UP_GAMES = 10
 """Games each worker plays before its timed batch (the per-map caches fill as games are played)."""
+
+SEARCH_WARM_UP_GAMES = 1
+"""Games each worker plays before timing search games (each costs seconds; the caches fill in the first)."""
+
+
+def warm_up_games(reference: Sequence[str]) -> int:
+    """The games a timing worker plays first: fewer for a duel of two styles (the search player's)."""
+    return SEARCH_WARM_UP_GAMES if len(reference) > 5 else WARM_UP_GAMES
+
+
+def duel_text(reference: Sequence[str]) -> str:
+    """How the report names the games played: the reference duel, and its players when not the default ones."""
+    army_a, army_b, map_name = reference[:3]
+    players = f", {reference[4]} vs {reference[5]}" if len(reference) > 5 else ""
+    return f"the reference duel ({army_a} vs {army_b} on {map_name}{players})"
+
 
 COUNT_WARM_UP = 1
 """Games played before the counted ones under valgrind (the per-map caches of the first game)."""
@@ -122,7 +139,8 @@ def worker_environment(checkout: Path | None, counting: bool = False) -> dict[st
 
 def worker_command(reference: Sequence[str], library: Sequence[Path], warm_up: int, count: int) -> list[str]:
     """The worker's command line: the reference duel's armies and map (then, for a ruleset other than HorrorClix,
-    the ruleset and the style both sides play: `command.reference_duel`)."""
+    the ruleset and the style both sides play: `command.reference_duel`; or the ruleset and each side's style:
+    `command.search_duel`)."""
     army_a, army_b, map_name = reference[:3]
     layers = json.dumps([str(Path(p).resolve()) for p in library])
     return [sys.executable, "-c", WORKER, army_a, army_b, map_name, str(warm_up), str(count), layers, *reference[3:]]
@@ -134,7 +152,7 @@ class Worker:
     def __init__(self, build: Build, reference: Sequence[str], library: Sequence[Path]) -> None:
         self.build = build
         self.process = subprocess.Popen(
-            worker_command(reference, library, WARM_UP_GAMES, 0),
+            worker_command(reference, library, warm_up_games(reference), 0),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -232,9 +250,8 @@ def run_timed(
 
 def _print_timed(builds: list[Build], reference: Sequence[str], games: int, rounds: int, console: Console) -> None:
     this, other = builds
-    army_a, army_b, map_name = reference[:3]
     console.print(
-        f"side by side: this build and {other.label}, the reference duel ({army_a} vs {army_b} on {map_name}), "
+        f"side by side: this build and {other.label}, {duel_text(reference)}, "
         f"{games} games a round, {rounds} round{'s' if rounds > 1 else ''}, the builds taking turns "
         "(which goes first alternating), each batch in a new process",
         markup=False,
@@ -310,11 +327,10 @@ def run_counted(other: Path, library: Sequence[Path], reference: Sequence[str], 
     with ThreadPoolExecutor(max_workers=2) as pool:
         futures = [pool.submit(count_instructions, c, library, reference, games) for c in (None, other)]
         (this_count, this_digest), (other_count, other_digest) = (f.result() for f in futures)
-    army_a, army_b, map_name = reference[:3]
     engine = "pure Python" if os.environ.get("CLIX_PURE") else "each build's engine as built"
     console.print(
-        f"counted side by side (valgrind callgrind): {games} games of the reference duel ({army_a} vs {army_b} "
-        f"on {map_name}) after {COUNT_WARM_UP} warm-up game, {engine}",
+        f"counted side by side (valgrind callgrind): {games} games of {duel_text(reference)} "
+        f"after {COUNT_WARM_UP} warm-up game, {engine}",
         markup=False,
     )
     width = max(len(label) for label in labels)

@@ -50,6 +50,13 @@ def reference_duel(ruleset: str = DEFAULT_RULESET) -> tuple[str, ...]:
     return (*REFERENCES[ruleset], ruleset, str(kit(ruleset).default_style))
 
 
+def search_duel(style: str = SEARCH_STYLE, ruleset: str = DEFAULT_RULESET) -> tuple[str, ...]:
+    """The reference duel of `ruleset` with a search player (`style`) against the default player, as a bench
+    worker is told it (armies, map, ruleset, each side's style): `clix bench --against --search STYLE`."""
+    army_a, army_b, map_name = reference_duel(ruleset)[:3]
+    return (army_a, army_b, map_name, ruleset, style, str(kit(ruleset).default_style))
+
+
 WARM_UP_GAMES = 20
 """Games each process plays before timing: per-map caches (lines of fire, distance tables) fill as games are
 played, so steady state is what is timed."""

@@ -90,26 +90,40 @@ def bench(
             "one core after the duels (0: none); each costs seconds compiled, a minute or more in pure Python.",
         ),
     ] = 1,
+    search: Annotated[
+        str | None,
+        typer.Option(
+            "--search",
+            metavar="STYLE",
+            help="With --against: the reference duel's games played by a search player (`search` or `search:N`) "
+            "against the default player instead, timed or counted (default --games 4, counted 2; a search:96 "
+            "game is about 10 billion instructions, minutes under valgrind: count search:24).",
+        ),
+    ] = None,
 ) -> None:
     """Speed benchmark: the reference duel (two sample 100-point armies, default players, graveyard map) on
     one core and on all cores; prints games/s and the parallel efficiency (median of the rounds), then on one core
     the 200-point duel (crimson-court vs drowned-choir; HeroClix: dawnguard-strike vs iron-syndicate) and a game of
     the search player. With --against, this build against another checkout instead, timed or counted.
     --ruleset heroclix-2005 plays HeroClix's reference duel instead."""
-    from clix.analyzer.bench.command import REFERENCE, check_reference, run_bench
+    from clix.analyzer.bench.command import REFERENCE, check_reference, run_bench, search_duel
 
     if instructions and against is None:
         raise ClixError("--instructions counts side by side with another build: give --against CHECKOUT too")
+    if search is not None and against is None:
+        raise ClixError("--search times the search player side by side with another build: give --against CHECKOUT too")
     if ruleset is not None and ruleset != DEFAULT_RULESET:
-        _bench_ruleset(ruleset, games, jobs, rounds, profile, meta, against, instructions, rosters, search_games)
+        _bench_ruleset(
+            ruleset, games, jobs, rounds, profile, meta, against, instructions, rosters, search_games, search
+        )
     if against is not None:
         from clix.analyzer.bench import against as bench_against
 
         other = bench_against.checkout_path(against)
         checks.rounds(rounds)
-        count = checks.games(games if games is not None else (8 if instructions else 200))
+        count = checks.games(games if games is not None else default_games(instructions, search))
         library = library_for(rosters)
-        reference = REFERENCE[:3]
+        reference = search_duel(search_style(search)) if search is not None else REFERENCE[:3]
         check_reference(library.layers, library.roster)
         if instructions:
             raise typer.Exit(bench_against.run_counted(other, library.layers, reference, count, console))
@@ -137,6 +151,26 @@ def bench(
     )
 
 
+def default_games(instructions: bool, search: str | None) -> int:
+    """`clix bench --against`'s games a measurement when --games is not given."""
+    if search is not None:
+        return 2 if instructions else 4
+    return 8 if instructions else 200
+
+
+def search_style(style: str) -> str:
+    """`--search STYLE`: a search player's style (`search` or `search:N`); a ClixError for another."""
+    from clix.engine.core.players.search import is_search, search_budget
+
+    if not is_search(style):
+        raise ClixError(f"--search {style}: not a search player's style (give search or search:N, as search:24)")
+    try:
+        search_budget(style)
+    except ValueError as error:
+        raise ClixError(f"--search {error}") from None
+    return style
+
+
 def _bench_ruleset(
     ruleset: str,
     games: int | None,
@@ -148,10 +182,11 @@ def _bench_ruleset(
     instructions: bool,
     rosters: list[Path] | None,
     search_games: int = 1,
+    search: str | None = None,
 ) -> None:
     """`clix bench --ruleset R` for a ruleset other than HorrorClix: its reference duel timed (or, with --against,
     timed or counted against another checkout); exits with the run's code."""
-    from clix.analyzer.bench.command import reference_duel, run_bench
+    from clix.analyzer.bench.command import reference_duel, run_bench, search_duel
 
     if ruleset not in RULESETS:
         raise ClixError(f"--ruleset: no ruleset is called {ruleset!r}; clix plays {', '.join(sorted(RULESETS))}")
@@ -165,7 +200,9 @@ def _bench_ruleset(
 
         other = bench_against.checkout_path(against)
         checks.rounds(rounds)
-        count = checks.games(games if games is not None else (8 if instructions else 200))
+        count = checks.games(games if games is not None else default_games(instructions, search))
+        if search is not None:
+            reference = search_duel(search_style(search), ruleset)
         if instructions:
             raise typer.Exit(bench_against.run_counted(other, library.layers, reference, count, console))
         raise typer.Exit(bench_against.run_timed(other, library.layers, reference, count, rounds, console))

@@ -109,7 +109,7 @@ def stats_from_dial(
 
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Figure:
     """A figure in play under any ruleset (or removed: `alive` false): where it stands, who owns and controls it,
     the click its dial shows and on which card side."""
@@ -127,6 +127,48 @@ class Figure:
     acted: bool = False
     alive: bool = True
     damage_taken: int = 0
+
+    def __init__(
+        self,
+        uid: int,
+        label: str,
+        stats: Stats,
+        owner: int,
+        controller: int,
+        pos: int,
+        click: int,
+        side: str,
+        start_line: int,
+        tokens: int = 0,
+        acted: bool = False,
+        alive: bool = True,
+        damage_taken: int = 0,
+    ) -> None:
+        # written out, not generated: mypyc compiles this one (a dataclass's generated `__init__` runs
+        # interpreted, several thousand instructions a figure), and every state copy makes each figure again
+        self.uid = uid
+        self.label = label
+        self.stats = stats
+        self.owner = owner
+        self.controller = controller
+        self.pos = pos
+        self.click = click
+        self.side = side
+        self.start_line = start_line
+        self.tokens = tokens
+        self.acted = acted
+        self.alive = alive
+        self.damage_taken = damage_taken
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its fields (compiled, a class with its own `__init__` is not made empty and then filled)."""
+        return (Figure, (*self._figure_fields(),))
+
+    def _figure_fields(self) -> tuple[Any, ...]:
+        return (
+            self.uid, self.label, self.stats, self.owner, self.controller, self.pos, self.click, self.side,
+            self.start_line, self.tokens, self.acted, self.alive, self.damage_taken,
+        )  # fmt: skip
 
     def copy(self) -> Figure:
         """A copy sharing only the immutable stats (`State.copy`)."""
@@ -162,7 +204,7 @@ class Figure:
         return self.stats.abilities[self.side]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class MapObject:
     """A tombstone, Tree of the Damned or portal placed on the map."""
 
@@ -171,6 +213,18 @@ class MapObject:
     pos: int
     across: int = -1  # portals: the space across the doorway edge
     alive: bool = True
+
+    def __init__(self, uid: int, kind: str, pos: int, across: int = -1, alive: bool = True) -> None:
+        # written out, not generated: compiled, as `Figure.__init__` (every state copy makes each object again)
+        self.uid = uid
+        self.kind = kind
+        self.pos = pos
+        self.across = across
+        self.alive = alive
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its fields, as `Figure`."""
+        return (MapObject, (self.uid, self.kind, self.pos, self.across, self.alive))
 
     def copy(self) -> MapObject:
         return MapObject(self.uid, self.kind, self.pos, self.across, self.alive)

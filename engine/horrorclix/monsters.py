@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
-from clix.engine.core.pieces import HOURGLASS, Figure
+from clix.engine.core.pieces import HOURGLASS, Figure, Stats
 
 GROUNDED: Final = 0
 HOVERING: Final = 1
@@ -30,7 +30,7 @@ under Python 3.11 a member read through its enum class goes through the enum met
 costs about four times a plain class attribute (the pure-Python engine read it some 4,000 times a game)."""
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Monster(Figure):
     """A HorrorClix monster in play (or removed: `alive` false): a figure with the victims on its card, its flight
     mode, and the special states of HorrorClix's rules."""
@@ -45,6 +45,62 @@ class Monster(Figure):
     transform_count: int = 0
     """Slayings or kills toward the card's transformation since this side came up or a "may" chance was
     declined (HC-CARD-09, HC-CARD-12)."""
+
+    def __init__(
+        self,
+        uid: int,
+        label: str,
+        stats: Stats,
+        owner: int,
+        controller: int,
+        pos: int,
+        click: int,
+        side: str,
+        start_line: int,
+        tokens: int = 0,
+        acted: bool = False,
+        alive: bool = True,
+        damage_taken: int = 0,
+        victims: list[int] | None = None,
+        flight: int = GROUNDED,
+        blooded_by_power: bool = False,
+        minion: bool = False,
+        insane: bool = False,
+        puppet_of: int | None = None,
+        transform_count: int = 0,
+    ) -> None:
+        # written out, not generated: mypyc compiles this one (a dataclass's generated `__init__` runs
+        # interpreted, about 8,000 instructions a monster), and every state copy makes each monster again
+        self.uid = uid
+        self.label = label
+        self.stats = stats
+        self.owner = owner
+        self.controller = controller
+        self.pos = pos
+        self.click = click
+        self.side = side
+        self.start_line = start_line
+        self.tokens = tokens
+        self.acted = acted
+        self.alive = alive
+        self.damage_taken = damage_taken
+        self.victims = [] if victims is None else victims
+        self.flight = flight
+        self.blooded_by_power = blooded_by_power
+        self.minion = minion
+        self.insane = insane
+        self.puppet_of = puppet_of
+        self.transform_count = transform_count
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its fields (compiled, a class with its own `__init__` is not made empty and then filled)."""
+        return (
+            Monster,
+            (
+                *self._figure_fields(), self.victims, self.flight, self.blooded_by_power, self.minion, self.insane,
+                self.puppet_of, self.transform_count,
+            ),
+        )  # fmt: skip
 
     def copy(self) -> Monster:
         """A copy sharing only the immutable stats (`State.copy`)."""
@@ -94,7 +150,7 @@ class Monster(Figure):
         return self.flight == SOARING
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Victim:
     """A victim token."""
 
@@ -108,6 +164,41 @@ class Victim:
     state: VictimState = VictimState.ON_MAP
     by: int | None = None
     owner: int = 0
+
+    def __init__(
+        self,
+        uid: int,
+        label: str,
+        archetype: str,
+        speed: int,
+        gender: str,
+        pos: int,
+        face_up: bool = False,
+        state: VictimState = VictimState.ON_MAP,
+        by: int | None = None,
+        owner: int = 0,
+    ) -> None:
+        # written out, not generated: compiled, as `Monster.__init__` (every state copy makes each victim again)
+        self.uid = uid
+        self.label = label
+        self.archetype = archetype
+        self.speed = speed
+        self.gender = gender
+        self.pos = pos
+        self.face_up = face_up
+        self.state = state
+        self.by = by
+        self.owner = owner
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its fields, as `Monster`."""
+        return (
+            Victim,
+            (
+                self.uid, self.label, self.archetype, self.speed, self.gender, self.pos, self.face_up, self.state,
+                self.by, self.owner,
+            ),
+        )  # fmt: skip
 
     def copy(self) -> Victim:
         return Victim(

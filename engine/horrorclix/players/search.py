@@ -18,6 +18,8 @@ state it came from, so those are not searched.
 from __future__ import annotations
 
 import functools
+from collections import Counter
+from typing import Any
 
 import numpy as np
 from clix.engine.core.players.base import Decision
@@ -26,7 +28,7 @@ from clix.engine.core.players.search import search_factory as core_search_factor
 from clix.engine.horrorclix import plots
 from clix.engine.horrorclix.players import plot_values
 from clix.engine.horrorclix.players.heuristic import TUNED, HeuristicAgent, Weights, _Context
-from clix.engine.horrorclix.players.lookahead import Evaluation, evaluate, sampled_world
+from clix.engine.horrorclix.players.lookahead import Evaluation, evaluate, sampled_world, unseen_cards
 from clix.engine.horrorclix.state import GameState
 
 
@@ -39,12 +41,27 @@ class SearchAgent(HeuristicSearch):
     weights: Weights
     evaluation: Evaluation
     prior: HeuristicAgent
+    _pool_root: GameState | None = None
+    """The root the unseen cards in `_pools` were counted in (kept so that it cannot be another)."""
+    _pools: dict[int, Counter[str]]
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self._pool_root = None
+        self._pools = {}
 
     def prior_scores(self, state: GameState, decision: Decision) -> list[float]:
         return self.prior._score_action(state, decision)
 
     def sampled_world(self, root: GameState, player: int, rng: np.random.Generator) -> GameState:
-        return sampled_world(root, player, rng)
+        """`lookahead.sampled_world`, the unseen cards counted once a decision (the log read once, not once a
+        sample): every world of a decision is drawn from the same root."""
+        pool = self._pools.get(player) if self._pool_root is root else None
+        if pool is None:
+            if self._pool_root is not root:
+                self._pool_root, self._pools = root, {}
+            pool = self._pools[player] = unseen_cards(root, player)
+        return sampled_world(root, player, rng, pool)
 
     def evaluate(self, state: GameState, player: int) -> float:
         return evaluate(state, player, self.evaluation, self.weights)
@@ -74,7 +91,7 @@ class SearchAgent(HeuristicSearch):
         samples = max(1, self.budget // len(kinds))
         for _ in range(samples):
             seed = int(self.rng.integers(2**63))
-            world = sampled_world(root, player, np.random.default_rng([seed, 0]))
+            world = self.sampled_world(root, player, np.random.default_rng([seed, 0]))
             for card in kinds:
                 state = world.copy_without_dice()
                 if card is not None:
