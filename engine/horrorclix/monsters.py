@@ -71,19 +71,9 @@ class Monster(Figure):
     ) -> None:
         # written out, not generated: mypyc compiles this one (a dataclass's generated `__init__` runs
         # interpreted, about 8,000 instructions a monster), and every state copy makes each monster again
-        self.uid = uid
-        self.label = label
-        self.stats = stats
-        self.owner = owner
-        self.controller = controller
-        self.pos = pos
-        self.click = click
-        self.side = side
-        self.start_line = start_line
-        self.tokens = tokens
-        self.acted = acted
-        self.alive = alive
-        self.damage_taken = damage_taken
+        Figure.__init__(
+            self, uid, label, stats, owner, controller, pos, click, side, start_line, tokens, acted, alive, damage_taken
+        )
         self.victims = [] if victims is None else victims
         self.flight = flight
         self.blooded_by_power = blooded_by_power
