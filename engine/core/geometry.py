@@ -63,11 +63,15 @@ hinders or lies on them (a HeroClix map is made again whenever an object moves) 
 
 _step_tables: dict[tuple[int, int, frozenset[tuple[int, int]]], StepTables] = {}
 _piece_tables: dict[tuple[tuple[int, int, frozenset[tuple[int, int]]], tuple[int, ...]], list[tuple[int, ...]]] = {}
+SHARED_KEPT: Final = 32
+"""How many of `Geometry.shared`'s tables a process keeps, of every name together."""
+_shared_tables: dict[tuple[str, object], object] = {}
+"""`Geometry.shared`: tables other modules derive from a map's size, walls and blocking terrain, by name."""
 
 
-def _keep(tables: dict[Any, Any], key: object, table: object) -> None:
-    """Keep `table` under `key` in `tables` (one of the shared step tables), the oldest dropped past TABLES_KEPT."""
-    if len(tables) >= TABLES_KEPT:
+def _keep(tables: dict[Any, Any], key: object, table: object, kept: int = TABLES_KEPT) -> None:
+    """Keep `table` under `key` in `tables` (one of the shared step tables), the oldest dropped past `kept`."""
+    if len(tables) >= kept:
         del tables[next(iter(tables))]
     tables[key] = table
 
@@ -117,10 +121,12 @@ class Geometry:
         self.diagonal_walls: dict[tuple[int, int], tuple[bool, bool]] = steps[5]
         """For each diagonal step, whether a wall shuts the way round its corner by either flank."""
         blocking = tuple(s for s in range(self.size) if self.terrain[s] == BLOCKING)
-        pieces = _piece_tables.get((key, blocking))
+        self._blocked_shape: tuple[object, ...] = (key, blocking)
+        """What only size, walls and blocking terrain decide is shared by maps with the same (`shared`)."""
+        pieces = _piece_tables.get(self._blocked_shape)
         if pieces is None:
             pieces = self._piece_neighbours()
-            _keep(_piece_tables, (key, blocking), pieces)
+            _keep(_piece_tables, self._blocked_shape, pieces)
         self.piece_neighbours: list[tuple[int, ...]] = pieces
         """Spaces whose pieces are adjacent to a piece here: touching, not across a wall, nor across a corner
         that walls and blocking terrain shut both ways round (HC-MOVE-01, HC-TERRAIN-10, -12; docs/rulings.md).
@@ -156,6 +162,18 @@ class Geometry:
         found = self.caches.get(key)
         if found is None:
             found = self.caches[key] = compute()
+        return found
+
+    def shared(self, name: str, compute: Callable[[], Any]) -> Any:
+        """A table derived from the map's size, walls and blocking terrain alone (`name` says which), shared by every
+        map with the same: a HeroClix map is made again whenever an object moves, and objects only hinder. A process
+        keeps SHARED_KEPT such tables, the oldest made going first; none is changed once made (a table filled on
+        first use fills in what those alone decide)."""
+        key = (name, self._blocked_shape)
+        found = _shared_tables.get(key)
+        if found is None:
+            found = compute()
+            _keep(_shared_tables, key, found, SHARED_KEPT)
         return found
 
     # --- spaces -------------------------------------------------------------------------------

@@ -22,28 +22,16 @@ def closed_steps(geometry: Geometry) -> list[frozenset[int]]:
     return cast(list[frozenset[int]], found)
 
 
-CLOSED_TABLES_KEPT = 8
-"""How many tables of `closed_steps` a process keeps (the oldest made goes first)."""
-
-_closed_tables: dict[tuple[object, ...], list[frozenset[int]]] = {}
-
-
 def _closed_steps(geometry: Geometry) -> list[frozenset[int]]:
     """`closed_steps` of a map, shared by maps with the same walls and blocking terrain: only they shut a step
-    (`Geometry.separated`); a map made when objects move differs in what hinders, and finds its table here."""
-    blocking = tuple(s for s in range(geometry.size) if geometry.terrain[s] == BLOCKING)
-    key = (geometry.width, geometry.height, geometry.walls, blocking)
-    found = _closed_tables.get(key)
-    if found is None:
-        if len(_closed_tables) >= CLOSED_TABLES_KEPT:
-            del _closed_tables[next(iter(_closed_tables))]
-        found = _closed_tables[key] = [
+    (`Geometry.separated`); a map made when objects move differs in what hinders, and finds its table there."""
+    found: Any = geometry.shared(
+        "heroclix closed steps",
+        lambda: [
             frozenset(j for j in geometry.all_neighbours[i] if geometry.separated(i, j)) for i in range(geometry.size)
-        ]
-    return found
-
-
-_flag_tables: dict[tuple[object, ...], list[tuple[bool, ...]]] = {}
+        ],
+    )
+    return cast(list[frozenset[int]], found)
 
 
 def closed_flags(geometry: Geometry) -> list[tuple[bool, ...]]:
@@ -54,17 +42,12 @@ def closed_flags(geometry: Geometry) -> list[tuple[bool, ...]]:
 
 
 def _closed_flags(geometry: Geometry) -> list[tuple[bool, ...]]:
-    blocking = tuple(s for s in range(geometry.size) if geometry.terrain[s] == BLOCKING)
-    key = (geometry.width, geometry.height, geometry.walls, blocking)
-    found = _flag_tables.get(key)
-    if found is None:
-        if len(_flag_tables) >= CLOSED_TABLES_KEPT:
-            del _flag_tables[next(iter(_flag_tables))]
-        closed = closed_steps(geometry)
-        found = _flag_tables[key] = [
-            tuple(j in closed[i] for j in geometry.all_neighbours[i]) for i in range(geometry.size)
-        ]
-    return found
+    closed = closed_steps(geometry)
+    found: Any = geometry.shared(
+        "heroclix closed flags",
+        lambda: [tuple(j in closed[i] for j in geometry.all_neighbours[i]) for i in range(geometry.size)],
+    )
+    return cast(list[tuple[bool, ...]], found)
 
 
 def walker_terrain(geometry: Geometry, swims: bool) -> tuple[list[int], list[bool]]:
@@ -245,4 +228,4 @@ class Search:
         return double_base.rear_square(self.state, self.character, path, -1, self.mode) >= 0
 
 
-__all__ = ["CLOSED_TABLES_KEPT", "Search", "closed_flags", "closed_steps", "walker_terrain"]
+__all__ = ["Search", "closed_flags", "closed_steps", "walker_terrain"]

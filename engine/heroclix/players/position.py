@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from typing import Any, cast
 
-from clix.engine.core.geometry import BLOCKING, Geometry
+from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import cards, combat, movement, sides
 from clix.engine.heroclix.damage_powers import exploits, floored, senses_handicap
@@ -117,12 +117,6 @@ def odds(
     return plain * kept, CRITICAL * kept, float(normal), float(critical), CRITICAL
 
 
-LINE_TABLES_KEPT = 8
-"""How many tables of `clear_lines` a process keeps (the oldest made goes first)."""
-
-_line_tables: dict[tuple[object, ...], list[list[int]]] = {}
-
-
 def clear_lines(geometry: Geometry) -> list[list[int]]:
     """Per square, a row (filled on first use) of whether the line of fire from it to each square is free of walls
     and blocking terrain (1), or not (0), -1 while not yet traced: kept with the map, read by lookup. Maps with the
@@ -132,14 +126,8 @@ def clear_lines(geometry: Geometry) -> list[list[int]]:
 
 
 def _line_table(geometry: Geometry) -> list[list[int]]:
-    blocking = tuple(s for s in range(geometry.size) if geometry.terrain[s] == BLOCKING)
-    key = (geometry.width, geometry.height, geometry.walls, blocking)
-    found = _line_tables.get(key)
-    if found is None:
-        if len(_line_tables) >= LINE_TABLES_KEPT:
-            del _line_tables[next(iter(_line_tables))]
-        found = _line_tables[key] = [[] for _ in range(geometry.size)]
-    return found
+    found: Any = geometry.shared("heroclix clear lines", lambda: [[] for _ in range(geometry.size)])
+    return cast(list[list[int]], found)
 
 
 class Attacker:
