@@ -59,16 +59,14 @@ def boost(state: HeroState, attacker: Figure, close: bool) -> int:
     attack: 1 each, stacking (HX-POWER-45, -41); not the user's own power, not an opponent's. Adjacent as for
     Support: one square apart, not across a wall, on one level and layer (HX-MOVE-03)."""
     power = EMPOWER if close else ENHANCEMENT
-    side = team(state, attacker.controller)
-    friends = [
-        c
-        for c in state.standing()
-        if c.uid != attacker.uid
-        and power in c.powers
-        and team(state, c.controller) == side
-        and adjacency(state, attacker, c) == 1
-    ]
-    return BOOST * len(friends)
+    friends = 0
+    for c in state.monsters:  # the power first: most characters show neither, and no list is built
+        if (
+            c.alive and c.uid != attacker.uid and power in c.powers
+            and team(state, c.controller) == team(state, attacker.controller) and adjacency(state, attacker, c) == 1
+        ):  # fmt: skip
+            friends += 1
+    return BOOST * friends
 
 
 def steal_energy(state: HeroState, attacker: Figure, damaged: bool) -> None:
