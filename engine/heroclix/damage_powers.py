@@ -60,12 +60,14 @@ def boost(state: HeroState, attacker: Figure, close: bool) -> int:
     Support: one square apart, not across a wall, on one level and layer (HX-MOVE-03)."""
     power = EMPOWER if close else ENHANCEMENT
     friends = 0
-    for c in state.monsters:  # the power first: most characters show neither, and no list is built
-        if (
-            c.alive and c.uid != attacker.uid and power in c.powers
-            and team(state, c.controller) == team(state, attacker.controller) and adjacency(state, attacker, c) == 1
-        ):  # fmt: skip
-            friends += 1
+    side, known = 0, False
+    figures: list[Figure] = state.monsters  # typed: compiled, a figure's fields are read directly
+    for c in figures:  # the power first: most characters show neither, and no list is built
+        if c.alive and c.uid != attacker.uid and power in c.powers:
+            if not known:
+                side, known = team(state, attacker.controller), True
+            if team(state, c.controller) == side and adjacency(state, attacker, c) == 1:
+                friends += 1
     return BOOST * friends
 
 

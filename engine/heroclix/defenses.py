@@ -72,12 +72,14 @@ def defense_value(state: HeroState, target: Figure) -> int:
     value of an adjacent friend showing Defend, whichever is higher (HX-POWER-27: a replacement the defender may
     choose; its OPEN: the best of several). Adjacent as for Support (one square, HX-MOVE-03)."""
     best = target.defense
-    for c in state.monsters:  # Defend first: most characters do not show it, and no list is built
-        if (
-            c.alive and c.uid != target.uid and DEFEND in c.powers and c.defense > best  # as max([own, *lent])
-            and team(state, c.controller) == team(state, target.controller) and adjacency(state, target, c) == 1
-        ):  # fmt: skip
-            best = c.defense
+    side, known = 0, False
+    figures: list[Figure] = state.monsters  # typed: compiled, a figure's fields are read directly
+    for c in figures:  # Defend first: most characters do not show it, and no list is built
+        if c.alive and c.uid != target.uid and DEFEND in c.powers and c.defense > best:  # as max([own, *lent])
+            if not known:
+                side, known = team(state, target.controller), True
+            if team(state, c.controller) == side and adjacency(state, target, c) == 1:
+                best = c.defense
     return best
 
 

@@ -14,7 +14,10 @@ POINTS_PER_ACTION = 100
 
 def team(state: HeroState, player: int) -> int:
     """The side `player` plays on (allies share one, HX-BUILD-07)."""
-    return next((p.team for p in state.players if p.number == player), player)
+    for p in state.players:  # a loop, not `next` over a generator: called for every pair of characters compared
+        if p.number == player:
+            return p.team
+    return player
 
 
 def opponents(state: HeroState, character: Figure) -> list[Figure]:
