@@ -14,7 +14,7 @@ import pytest
 from clix.engine.core.dice import Dice
 from clix.engine.core.driver import play
 from clix.engine.core.players.base import Decision
-from clix.engine.heroclix import battlefield, cards, feats, teams
+from clix.engine.heroclix import battlefield, cards, defenses, feats, sides, teams
 from clix.engine.heroclix.geometries import geometry_of
 from clix.engine.heroclix.levels import levels_of
 from clix.engine.heroclix.library import load_library
@@ -50,6 +50,7 @@ class Checking:
     def choose(self, state: HeroState, decision: Decision) -> int:
         if decision.kind == "action":
             self._check_moves(state, decision)
+            self._check_pairs(state)
             self._check_modifiers(state)
         return self.agent.choose(state, decision)
 
@@ -67,6 +68,19 @@ class Checking:
             self.seen["moves"] += 1
             self.seen["pushed"] += actor.tokens >= 1
             self.seen["several"] += not scorer.single
+
+    def _check_pairs(self, state: HeroState) -> None:
+        """`sides.is_opponent` (by uid) against membership of `opponents`, and the damage a reducer leaves
+        (`defenses.reducer`, HX-DAMAGE-01, -02, HX-PAC-06) against `reduced`, for every pair of characters."""
+        for one in state.monsters:
+            foes = sides.opponents(state, one)
+            for other in state.monsters:
+                assert sides.is_opponent(state, one, other) == any(c is other for c in foes)
+            for penetrating in (False, True):
+                for damage in range(5):
+                    cut = defenses.reducer(one, penetrating)
+                    assert defenses.reduced(one, damage, penetrating) == max(0, damage - cut)
+                    self.seen["reduced"] += cut > 0
 
     def _check_modifiers(self, state: HeroState) -> None:
         if state.cards is not None:  # set when the cards were dealt, and still what they may modify
@@ -98,7 +112,7 @@ def test_destinations_and_card_modifiers_are_what_the_long_way_gives(names, map_
     forces = [library.forces[name] for name in names]
     rng = np.random.default_rng(seed)
     state = new_game(library, forces, library.maps[map_name], rng, turn_limit=4)
-    seen: dict[str, Any] = {"moves": 0, "pushed": 0, "several": 0, "modified": 0, "skipped": 0}
+    seen: dict[str, Any] = {"moves": 0, "pushed": 0, "several": 0, "modified": 0, "skipped": 0, "reduced": 0}
     agents = [Checking(np.random.default_rng(seed * 10 + seat), seen) for seat in range(len(forces))]
     play(state, agents, Dice(np.random.default_rng(seed + 100)))
     assert seen["moves"] > 100 and seen["skipped"] > 0
@@ -106,6 +120,7 @@ def test_destinations_and_card_modifiers_are_what_the_long_way_gives(names, map_
         assert seen["several"] > 0  # `Context.threat`'s general case, left to it
     if "iron-syndicate" in names:
         assert seen["modified"] > 0  # Iron Syndicate's close attack modifier (HX-TEAM)
+        assert seen["reduced"] > 0  # a damage reducer showing (Toughness)
 
 
 def test_a_map_that_only_hinders_more_shares_its_closed_steps_and_a_blocked_one_does_not():

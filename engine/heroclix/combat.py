@@ -31,7 +31,7 @@ from clix.engine.heroclix.sides import (
     bulky,
     cannot_act,
     in_close_reach,
-    opponents,
+    is_opponent,
     size,
     touching_opponents,
 )  # fmt: skip
@@ -175,7 +175,7 @@ def attack_problem(state: HeroState, action: Close | Ranged, free: bool = False)
             return f"{attacker.label} makes one close attack an action; two with Flurry (HX-POWER-01)"
         for uid in (action.target, *action.then):
             target = state.monsters[uid]
-            if not target.alive or target not in opponents(state, attacker):
+            if not target.alive or not is_opponent(state, attacker, target):
                 return f"{target.label} is not an opposing character on the map"
             if barred(state, attacker, target):
                 return barred(state, attacker, target)
@@ -192,7 +192,7 @@ def attack_problem(state: HeroState, action: Close | Ranged, free: bool = False)
     targets = [state.monsters[uid] for uid in action.targets]
     close_by = touching_opponents(state, attacker)
     for target in targets:
-        if not target.alive or target not in opponents(state, attacker):
+        if not target.alive or not is_opponent(state, attacker, target):
             return f"{target.label} is not an opposing character on the map"
         if barred(state, attacker, target):
             return barred(state, attacker, target)
@@ -237,7 +237,7 @@ def one_effect(action: Close | Ranged) -> str:
 def _may_shoot_while_adjacent(state: HeroState, attacker: Figure, target: Figure, close_by: list[Figure]) -> bool:
     """While adjacent to an opponent, a hovering attacker may shoot only adjacent opponents, and one that does
     not fly only adjacent hovering opponents (HX-COMBAT-17 and its OPEN: every target adjacent)."""
-    if target not in close_by:
+    if not any(c.uid == target.uid for c in close_by):  # by uid: `in` compares figures field by field
         return False
     if state.flight.get(attacker.uid) == HOVERING:
         return True
@@ -392,6 +392,6 @@ def close_attacks(state: HeroState, attacker: Figure, action: Close) -> None:
         target = state.monsters[uid]
         if not attacker.alive or state.over or FLURRY not in attacker.powers:
             return
-        reached = target in opponents(state, attacker) and in_close_reach(state, attacker, target)
+        reached = is_opponent(state, attacker, target) and in_close_reach(state, attacker, target)
         if target.alive and reached and not barred(state, attacker, target):  # HX-POWER-43: not after Shape Change
             attack(state, attacker, Close(attacker.uid, uid, action.knockback))

@@ -59,16 +59,16 @@ def boost(state: HeroState, attacker: Figure, close: bool) -> int:
     attack: 1 each, stacking (HX-POWER-45, -41); not the user's own power, not an opponent's. Adjacent as for
     Support: one square apart, not across a wall, on one level and layer (HX-MOVE-03)."""
     power = EMPOWER if close else ENHANCEMENT
-    side = team(state, attacker.controller)
-    friends = [
-        c
-        for c in state.standing()
-        if c.uid != attacker.uid
-        and power in c.powers
-        and team(state, c.controller) == side
-        and adjacency(state, attacker, c) == 1
-    ]
-    return BOOST * len(friends)
+    friends = 0
+    side, known = 0, False
+    figures: list[Figure] = state.monsters  # typed: compiled, a figure's fields are read directly
+    for c in figures:  # the power first: most characters show neither, and no list is built
+        if c.alive and c.uid != attacker.uid and power in c.powers:
+            if not known:
+                side, known = team(state, attacker.controller), True
+            if team(state, c.controller) == side and adjacency(state, attacker, c) == 1:
+                friends += 1
+    return BOOST * friends
 
 
 def steal_energy(state: HeroState, attacker: Figure, damaged: bool) -> None:

@@ -38,6 +38,12 @@ IMPERVIOUS_AT = 5
 def reduced(character: Figure, damage: int, penetrating: bool = False) -> int:
     """The damage `character` takes of `damage` dealt to it, after its damage reducer (the best showing; only
     Invincible against penetrating damage, HX-PAC-06), never below 0 (HX-DAMAGE-02)."""
+    return max(0, damage - reducer(character, penetrating))
+
+
+def reducer(character: Figure, penetrating: bool = False) -> int:
+    """How much `character`'s damage reducer takes off damage dealt to it (`reduced`, before the floor of 0): the
+    best showing, only Invincible against penetrating damage (HX-PAC-06), 0 with none."""
     powers = character.powers
     cut = 0  # every reducer takes at least 1: the best showing, or none
     if penetrating:
@@ -47,7 +53,7 @@ def reduced(character: Figure, damage: int, penetrating: bool = False) -> int:
         for name, amount in REDUCTION.items():
             if amount > cut and name in powers:
                 cut = amount
-    return max(0, damage - cut)
+    return cut
 
 
 def capped(modifier: int) -> int:
@@ -65,16 +71,16 @@ def defense_value(state: HeroState, target: Figure) -> int:
     """The defense value `target` uses against an attack, before modifiers: its own, or the unmodified defense
     value of an adjacent friend showing Defend, whichever is higher (HX-POWER-27: a replacement the defender may
     choose; its OPEN: the best of several). Adjacent as for Support (one square, HX-MOVE-03)."""
-    side = team(state, target.controller)
-    lent = [
-        c.defense
-        for c in state.standing()
-        if c.uid != target.uid
-        and DEFEND in c.powers
-        and team(state, c.controller) == side
-        and adjacency(state, target, c) == 1
-    ]
-    return max([target.defense, *lent])
+    best = target.defense
+    side, known = 0, False
+    figures: list[Figure] = state.monsters  # typed: compiled, a figure's fields are read directly
+    for c in figures:  # Defend first: most characters do not show it, and no list is built
+        if c.alive and c.uid != target.uid and DEFEND in c.powers and c.defense > best:  # as max([own, *lent])
+            if not known:
+                side, known = team(state, target.controller), True
+            if team(state, c.controller) == side and adjacency(state, target, c) == 1:
+                best = c.defense
+    return best
 
 
 def evades(state: HeroState, target: Figure, handicap: int = 0) -> bool:

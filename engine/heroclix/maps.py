@@ -83,8 +83,11 @@ class HeroMap(Strict):
         """The terrain for movement and lines of fire: the printed type, hindering where an object lies on clear
         terrain (HX-OBJECT-03, HX-MOVE-21), light or heavy (HX-PAC-20: not the card's heavy objects only)."""
         printed = TERRAIN_CHARS[self.rows[y][x]]
-        if printed == "clear" and any(o.at == (x, y) for o in self.objects):
-            return "hindering"
+        if printed == "clear" and self.objects:
+            at = (x, y)
+            for o in self.objects:  # a loop, not `any` over a generator: a new map reads every square (~250)
+                if o.at == at:
+                    return "hindering"
         return printed
 
     def printed(self, x: int, y: int) -> str:

@@ -13,7 +13,7 @@ SPEED = "speed"
 ATTACK = "attack"
 DEFENSE = "defense"
 RANGE = "range"
-PERPLEXED = (SPEED, ATTACK, DEFENSE, RANGE)
+PERPLEXED: tuple[str, ...] = (SPEED, ATTACK, DEFENSE, RANGE)
 """The combat values Perplex may modify: not damage (HX-POWER-46 OPEN)."""
 
 

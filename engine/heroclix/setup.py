@@ -17,7 +17,7 @@ from clix.engine.heroclix.card_checks import feat_points
 from clix.engine.heroclix.events import EventKind
 from clix.engine.heroclix.geometries import geometry_of
 from clix.engine.heroclix.library import Character, Force, Library, MapFile, archenemies
-from clix.engine.heroclix.maps import MapObject
+from clix.engine.heroclix.maps import TERRAIN_CHARS, MapObject
 from clix.engine.heroclix.movement_powers import earthbound
 from clix.engine.heroclix.powers import power_named
 from clix.engine.heroclix.ruleset import load
@@ -122,17 +122,19 @@ def _place_objects(
     if not pile:
         return
     mixed = [pile[i] for i in decisions.shuffle(state, len(pile))]
-    taken_areas = {xy for number in areas.values() for xy in layout.starting_areas()[number]}
+    starting = layout.starting_areas()  # read off the rows once, not once per area
+    taken_areas = {xy for number in areas.values() for xy in starting[number]}
+    clear = [  # the clear squares outside the chosen areas, row by row: the map's rows are read once, not per object
+        (x, y)
+        for y, row in enumerate(layout.rows)
+        for x, char in enumerate(row)
+        if TERRAIN_CHARS[char] == "clear" and (x, y) not in taken_areas
+    ]
     placed = list(layout.objects)
     for k, kind in enumerate(mixed):
         number = order[k % len(order)]
         used = {o.at for o in placed}
-        free = [
-            (x, y)
-            for y in range(layout.height)
-            for x in range(layout.width)
-            if layout.printed(x, y) == "clear" and (x, y) not in taken_areas and (x, y) not in used
-        ]
+        free = [xy for xy in clear if xy not in used]
         if not free:
             break
         at = decisions.ask(state, "object", number, free, kind, always=True)

@@ -14,13 +14,23 @@ POINTS_PER_ACTION = 100
 
 def team(state: HeroState, player: int) -> int:
     """The side `player` plays on (allies share one, HX-BUILD-07)."""
-    return next((p.team for p in state.players if p.number == player), player)
+    for p in state.players:  # a loop, not `next` over a generator: called for every pair of characters compared
+        if p.number == player:
+            return p.team
+    return player
 
 
 def opponents(state: HeroState, character: Figure) -> list[Figure]:
     """The opposing characters on the map (HX-CHAR-11: allies are friendly)."""
     side = team(state, character.controller)
     return [c for c in state.standing() if team(state, c.controller) != side]
+
+
+def is_opponent(state: HeroState, character: Figure, other: Figure) -> bool:
+    """Whether `other`, a character of this state, is among `opponents(state, character)`: on the map, of another
+    side (HX-CHAR-11). By uid, not `other in opponents(...)`: a list compares figures with the dataclass's `__eq__`,
+    which runs interpreted (~7,500 instructions a comparison, compiled)."""
+    return other.alive and team(state, other.controller) != team(state, character.controller)
 
 
 STANDARD = "standard"

@@ -192,7 +192,8 @@ class HeroState(State):
 
     def standing(self) -> list[Figure]:
         """The characters on the map (not KO'd)."""
-        return [c for c in self.monsters if c.alive]
+        figures: list[Figure] = self.monsters  # typed: compiled, `alive` is read directly
+        return [c for c in figures if c.alive]
 
 
 @dataclass(frozen=True, init=False)  # its own __init__: compiled (engine/compiled.py)

@@ -76,8 +76,17 @@ def ability(state: HeroState, character: Figure) -> TeamAbility | None:
 def grants(state: HeroState, character: Figure, power: str) -> bool:
     """Whether `character` may use `power` through its team ability (HX-TEAM-10 OPEN: "members may use
     Willpower")."""
-    if state.cards is None:
+    cards: Cards | None = state.cards
+    if cards is None:
         return False
+    own = cards.teams.get(cards.symbols.get(character.uid, ""))
+    if own is None:
+        return False
+    if own.wild_card:
+        copied = cards.copying.get(character.uid)
+        own = None if copied is None else cards.teams.get(copied)
+    if own is None or own.power != power:
+        return False  # `ability` is this one or None: no need to count the members (a list of them built)
     found = ability(state, character)
     return found is not None and found.power == power
 

@@ -206,8 +206,13 @@ class HeuristicAgent:
         if kind in ("place", "object"):  # HX-SETUP-05, -08: forward, toward the middle of the map
             geo = state.geometry
             centre = geo.index(geo.width // 2, geo.height // 2)
-            squares = [geo.index(*o) if isinstance(o, tuple) else o for o in options]
-            return min(range(len(options)), key=lambda i: geo.distance(squares[i], centre))
+            best, nearest = 0, -1  # the first of the nearest, as `min` by distance: a typed loop, no key function
+            for index, option in enumerate(options):
+                square = geo.index(option[0], option[1]) if isinstance(option, tuple) else int(option)
+                apart = geo.distance(square, centre)
+                if nearest < 0 or apart < nearest:
+                    best, nearest = index, apart
+            return best
         if kind == "flight":  # HX-COMBAT-18: a soaring character shoots only soaring, giant and big ones
             return options.index(HOVERING) if HOVERING in options else 0
         if kind == "leadership":  # HX-POWER-48: the friend with the most tokens loses one

@@ -12,8 +12,8 @@ from typing import Any, cast
 from clix.engine.core.geometry import Geometry
 from clix.engine.core.pieces import Figure
 from clix.engine.heroclix import cards, combat, movement, sides
-from clix.engine.heroclix.damage_powers import exploits, floored, senses_handicap
-from clix.engine.heroclix.defenses import IMPERVIOUS, SUPER_SENSES, capped, defense_bonus, defense_value, reduced
+from clix.engine.heroclix.damage_powers import PRECISION_STRIKE, exploits, floored, senses_handicap
+from clix.engine.heroclix.defenses import IMPERVIOUS, SUPER_SENSES, capped, defense_bonus, defense_value, reducer
 from clix.engine.heroclix.markers import smoke_penalty
 from clix.engine.heroclix.modifiers import ATTACK, DEFENSE
 from clix.engine.heroclix.modifiers import modifier as perplexed
@@ -105,16 +105,28 @@ def odds(
     attacker: Figure, target: Figure, attack: int, defense: int, penetrating: bool, damage: float
 ) -> tuple[float, ...]:
     """`attack_odds` from the attack and defense values already modified (`attack_value`, `defense_total`)."""
+    return cut_odds(attacker, target, attack, defense, penetrating, damage, reducer(target, penetrating))
+
+
+def cut_odds(
+    attacker: Figure, target: Figure, attack: int, defense: int, penetrating: bool, damage: float, cut: int
+) -> tuple[float, ...]:
+    """`odds` with the target's damage reducer already found (`defenses.reducer`: `Context` finds it once per
+    target and decision): `reduced` is the damage less `cut`, never below 0."""
     plain = hit_chance(defense - attack)
     kept = 1.0
-    if SUPER_SENSES in target.powers:  # HX-POWER-25: 5-6 evades
+    powers = target.powers
+    if SUPER_SENSES in powers:  # HX-POWER-25: 5-6 evades
         kept *= 1 - (2 - senses_handicap(attacker)) / 6
-    if IMPERVIOUS in target.powers and not penetrating:  # HX-POWER-34: 5-6 takes none
+    if IMPERVIOUS in powers and not penetrating:  # HX-POWER-34: 5-6 takes none
         kept *= 2 / 3
     whole = int(damage)
-    normal = floored(attacker, whole, reduced(target, whole, penetrating))
-    critical = floored(attacker, whole + 1, reduced(target, whole + 1, penetrating))
-    return plain * kept, CRITICAL * kept, float(normal), float(critical), CRITICAL
+    taken = whole - cut if whole > cut else 0  # as `reduced(target, whole, penetrating)`
+    taken_critical = whole + 1 - cut if whole + 1 > cut else 0
+    if PRECISION_STRIKE in attacker.powers:  # HX-POWER-21: `floored`
+        taken = floored(attacker, whole, taken)
+        taken_critical = floored(attacker, whole + 1, taken_critical)
+    return plain * kept, CRITICAL * kept, float(taken), float(taken_critical), CRITICAL
 
 
 def clear_lines(geometry: Geometry) -> list[list[int]]:
@@ -188,6 +200,7 @@ class Context:
         self._values: dict[tuple[int, int, bool], float] = {}
         self._attack_sides: dict[int, tuple[int, int, bool]] = {}
         self._defense_sides: dict[int, int] = {}
+        self._cuts: dict[int, int] = {}
         self._clicks: dict[int, tuple[int, float]] = {}
         self._threat: dict[int, dict[int, float]] = {}
         self._best: dict[int, float] = {}
@@ -298,7 +311,9 @@ class Context:
         if found is None:
             attack, damage, penetrating = self._attacking(attacker, close)
             defense = self._defending(target, close)
-            found = self._valued(attacker, target, odds(attacker, target, attack, defense, penetrating, damage))
+            cut = self._reducer(target, penetrating)
+            chances = cut_odds(attacker, target, attack, defense, penetrating, damage, cut)
+            found = self._valued(attacker, target, chances)
             if close:
                 found *= self.w.close if attacker.uid in self._mine else 1.0
             self._values[key] = found = max(0.0, found)
@@ -322,6 +337,14 @@ class Context:
         found = self._defense_sides.get(key)
         if found is None:
             self._defense_sides[key] = found = defense_total(self.state, target, close)
+        return found
+
+    def _reducer(self, target: Figure, penetrating: bool) -> int:
+        """`defenses.reducer` of `target` against penetrating damage or not, once per decision."""
+        key = target.uid * 2 + (1 if penetrating else 0)
+        found = self._cuts.get(key)
+        if found is None:
+            self._cuts[key] = found = reducer(target, penetrating)
         return found
 
     def best_attack(self, attacker: Figure) -> float:
