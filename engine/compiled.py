@@ -99,6 +99,9 @@ COMPILED_MODULES = (
     "clix.engine.horrorclix.players.plot_values",
     "clix.engine.horrorclix.players.position",
     "clix.engine.core.players.random_player",
+    "clix.engine.core.players.search",
+    "clix.engine.horrorclix.players.search",
+    "clix.engine.horrorclix.players.lookahead",
     "clix.engine.horrorclix.players.weights",
 )
 """The modules a game spends its time in (the rules, the state, the players), HorrorClix's and HeroClix's. The

@@ -24,6 +24,7 @@ from clix.engine.core import driver
 from clix.engine.core.dice import Dice
 from clix.engine.core.pending import Decision
 from clix.engine.core.state import State
+from mypy_extensions import mypyc_attr
 
 DEFAULT_BUDGET = 96
 """Playouts per decision when none is named (`search` = `search:96`): on fresh seeds 951-952 it scored 63.7%
@@ -65,6 +66,7 @@ HORIZON_TURNS = {TURN: 1, ROUND: 2}
 """How many more turns begin before a playout stops, by horizon."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # Horrified's and HeroClix's search players, and tests' probes
 class PlayoutSearch:
     """Chooses an action by playing out the prior's best options in sampled worlds (see the module)."""
 
@@ -220,6 +222,7 @@ class PlayoutSearch:
         return self.evaluate(state, player)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class HeuristicSearch(PlayoutSearch):
     """The playout search with a ruleset's weighted heuristic (at the given weights) as both its prior and its
     playout players, and a static evaluation with settings of its own: what HorrorClix's and HeroClix's search

@@ -23,30 +23,41 @@ from typing import Any
 
 import numpy as np
 from clix.engine.core.players.base import Decision
-from clix.engine.core.players.search import HeuristicSearch
+from clix.engine.core.players.search import CANDIDATES, CONFIDENCE, DEFAULT_BUDGET, ROUND, HeuristicSearch
 from clix.engine.core.players.search import search_factory as core_search_factory
 from clix.engine.horrorclix import plots
 from clix.engine.horrorclix.players import plot_values
-from clix.engine.horrorclix.players.heuristic import TUNED, HeuristicAgent, Weights, _Context
+from clix.engine.horrorclix.players.heuristic import TUNED, HeuristicAgent, _Context
 from clix.engine.horrorclix.players.lookahead import Evaluation, evaluate, sampled_world, unseen_cards
 from clix.engine.horrorclix.state import GameState
+from mypy_extensions import mypyc_attr
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests' probes
 class SearchAgent(HeuristicSearch):
     """Chooses an action by playing out the heuristic's best options in sampled worlds (see the module)."""
 
     heuristic = HeuristicAgent
     tuned = TUNED
     settings = Evaluation
-    weights: Weights
-    evaluation: Evaluation
-    prior: HeuristicAgent
+    # `weights` (Weights), `evaluation` (Evaluation) and `prior` (HeuristicAgent) are the core's attributes, typed
+    # there as Any: a compiled subclass cannot narrow an attribute's type
     _pool_root: GameState | None = None
     """The root the unseen cards in `_pools` were counted in (kept so that it cannot be another)."""
     _pools: dict[int, Counter[str]]
 
-    def __init__(self, *args: Any, **options: Any) -> None:
-        super().__init__(*args, **options)
+    def __init__(
+        self,
+        rng: np.random.Generator,
+        budget: int = DEFAULT_BUDGET,
+        weights: Any = None,
+        horizon: str = ROUND,
+        candidates: int = CANDIDATES,
+        evaluation: Any = None,
+        name: str = "",
+        confidence: float = CONFIDENCE,
+    ) -> None:  # the core's arguments written out: compiled, `*args` passed on to a native `__init__` is misread
+        super().__init__(rng, budget, weights, horizon, candidates, evaluation, name, confidence)
         self._pool_root = None
         self._pools = {}
 
