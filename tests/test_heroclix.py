@@ -354,24 +354,31 @@ def test_the_move_search_with_a_double_base_character_finds_what_judging_whole_p
     character counting from a square next to it and ending where its rear half may rest (HX-SPECIAL-04), the others
     not crossing its base when it is theirs to cross (HX-SPECIAL-03)."""
     from clix.engine.heroclix.library import load_library
-    from clix.engine.heroclix.setup import new_game
 
     library, _ = load_library([SAMPLE])
     compared = 0
-    for seed in range(2):
-        forces = [library.forces["road-wardens"], library.forces["iron-syndicate"]]
+    for state in _random_positions(library, map_name, [["road-wardens", "iron-syndicate"]] * 2):
+        for character in state.standing():
+            _assert_the_search_finds_the_reference(state, character)
+            compared += character.uid in state.rears
+    assert compared > 0
+
+
+def _random_positions(library, map_name, pairings):
+    """Every position of a random game (3 turns, game `seed` seeded by its index) of each pairing of forces."""
+    from clix.engine.heroclix.setup import new_game
+
+    for seed, names in enumerate(pairings):
+        forces = [library.forces[n] for n in names]
         state = new_game(library, forces, library.maps[map_name], np.random.default_rng(seed), turn_limit=3)
         agents = [RandomAgent(np.random.default_rng([seed, seat])) for seat in (1, 2)]
         driver.settle(state, agents)
         rng = np.random.default_rng(seed)
         while not state.over:
-            for character in state.standing():
-                _assert_the_search_finds_the_reference(state, character)
-                compared += character.uid in state.rears
+            yield state
             listed = rules.legal_actions(state)
             rules.apply(state, listed[int(rng.integers(len(listed)))], listed=True)
             driver.settle(state, agents)
-    assert compared > 0
 
 
 def _reachable_by_paths(state, character):
@@ -417,23 +424,14 @@ def test_the_fast_move_search_finds_what_judging_whole_paths_finds(map_name):
     fliers, elevated terrain, walls, indoor squares) it lists the same squares by the same paths as judging each
     path whole with `step_problem`."""
     from clix.engine.heroclix.library import load_library
-    from clix.engine.heroclix.setup import new_game
 
     library, _ = load_library([SAMPLE])
     compared = 0
-    for seed in range(3):
-        forces = [library.forces[n] for n in sorted(library.forces)[seed::3][:2]]
-        state = new_game(library, forces, library.maps[map_name], np.random.default_rng(seed), turn_limit=3)
-        agents = [RandomAgent(np.random.default_rng([seed, seat])) for seat in (1, 2)]
-        driver.settle(state, agents)
-        rng = np.random.default_rng(seed)
-        while not state.over:
-            for character in state.standing():
-                _assert_the_search_finds_the_reference(state, character)
-                compared += 1
-            listed = rules.legal_actions(state)
-            rules.apply(state, listed[int(rng.integers(len(listed)))], listed=True)
-            driver.settle(state, agents)
+    pairings = [sorted(library.forces)[seed::3][:2] for seed in range(3)]
+    for state in _random_positions(library, map_name, pairings):
+        for character in state.standing():
+            _assert_the_search_finds_the_reference(state, character)
+            compared += 1
     assert compared > 100
 
 

@@ -123,18 +123,23 @@ def test_destinations_and_card_modifiers_are_what_the_long_way_gives(names, map_
         assert seen["reduced"] > 0  # a damage reducer showing (Toughness)
 
 
-def test_a_map_that_only_hinders_more_shares_its_closed_steps_and_a_blocked_one_does_not():
-    """`closed_steps`, `closed_flags` and `levels_of` are kept by what they read (walls, blocking terrain,
-    elevation and ladders), so a map made when an object moves finds them; a map blocked elsewhere does not."""
-    layout = _library().maps["chemical-plant"]
-    geometry = geometry_of(layout)
+def _clear_square(layout):
+    """The first clear square of `layout` (reading rows top down) that holds no object."""
     taken = {o.at for o in layout.objects}
-    x, y = next(
+    return next(
         (x, y)
         for y in range(layout.height)
         for x in range(layout.width)
         if layout.printed(x, y) == "clear" and (x, y) not in taken
     )
+
+
+def test_a_map_that_only_hinders_more_shares_its_closed_steps_and_a_blocked_one_does_not():
+    """`closed_steps`, `closed_flags` and `levels_of` are kept by what they read (walls, blocking terrain,
+    elevation and ladders), so a map made when an object moves finds them; a map blocked elsewhere does not."""
+    layout = _library().maps["chemical-plant"]
+    geometry = geometry_of(layout)
+    x, y = _clear_square(layout)
     hindered = layout.model_copy(update={"objects": [*layout.objects, MapObject(kind="heavy", at=(x, y))]})
     assert closed_steps(geometry_of(hindered)) is closed_steps(geometry)  # HX-OBJECT-03: an object only hinders
     assert closed_flags(geometry_of(hindered)) is closed_flags(geometry)
@@ -155,13 +160,7 @@ def test_maps_with_the_same_walls_share_the_geometry_step_tables_and_piece_neigh
     the pieces' adjacency worked out from `separated` (HC-MOVE-01, HC-TERRAIN-10, -12; HX-TERRAIN-16)."""
     layout = _library().maps["chemical-plant"]
     geometry = geometry_of(layout)
-    taken = {o.at for o in layout.objects}
-    x, y = next(
-        (x, y)
-        for y in range(layout.height)
-        for x in range(layout.width)
-        if layout.printed(x, y) == "clear" and (x, y) not in taken
-    )
+    x, y = _clear_square(layout)
     hindered = geometry_of(layout.model_copy(update={"objects": [*layout.objects, MapObject(kind="heavy", at=(x, y))]}))
     assert hindered is not geometry
     assert hindered.terrain != geometry.terrain  # HX-OBJECT-03: the object hinders its square
